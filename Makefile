@@ -1,0 +1,30 @@
+# Twin VMAF: `make` builds into build/, `make run` scores the bundled sample, `make test` runs every test.
+BUILD ?= build
+JOBS ?= $(shell nproc 2>/dev/null || echo 2)
+SHARED ?= $(abspath ../shared)
+CLIPS = $(SHARED)/data/clips
+
+.PHONY: all build run test clean
+
+all: build
+
+$(BUILD)/build.ninja $(BUILD)/Makefile:
+	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release
+
+build: $(BUILD)/Makefile
+	cmake --build $(BUILD) -j $(JOBS)
+
+run: build
+	@mkdir -p $(BUILD)/sample
+	@test -f $(BUILD)/sample/boats_ref.yuv || xz -dc $(CLIPS)/boats_576x324_420p_ref.yuv.xz > $(BUILD)/sample/boats_ref.yuv
+	@test -f $(BUILD)/sample/boats_dis.yuv || xz -dc $(CLIPS)/boats_576x324_420p_dis.yuv.xz > $(BUILD)/sample/boats_dis.yuv
+	$(BUILD)/tools/vmaf -r $(BUILD)/sample/boats_ref.yuv -d $(BUILD)/sample/boats_dis.yuv \
+	    -w 576 -h 324 -p 420 -b 8 --no_prediction --feature psnr --feature psnr_hvs --feature motion \
+	    --threads 2 -o $(BUILD)/sample/boats.xml
+	@sed -n '/<pooled_metrics>/,/<\/pooled_metrics>/p' $(BUILD)/sample/boats.xml
+
+test: build
+	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
+
+clean:
+	rm -rf $(BUILD)

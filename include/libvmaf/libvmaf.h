@@ -1,0 +1,123 @@
+/*
+ * Twin VMAF — the public API (drop-in for Netflix libvmaf 3.2.0).
+ *
+ * Every function returns 0 on success or a negative errno. A context scores one pair of
+ * sequences: register features (vmaf_use_feature), feed picture pairs (vmaf_read_pictures),
+ * flush with two NULL pictures, then query scores or write an output file.
+ */
+#ifndef VMAF_LIBVMAF_H
+#define VMAF_LIBVMAF_H
+
+#include <stdint.h>
+
+#include "feature.h"
+#include "picture.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+enum VmafLogLevel {
+    VMAF_LOG_LEVEL_NONE = 0,
+    VMAF_LOG_LEVEL_ERROR,
+    VMAF_LOG_LEVEL_WARNING,
+    VMAF_LOG_LEVEL_INFO,
+    VMAF_LOG_LEVEL_DEBUG,
+};
+
+enum VmafOutputFormat {
+    VMAF_OUTPUT_FORMAT_NONE = 0,
+    VMAF_OUTPUT_FORMAT_XML,
+    VMAF_OUTPUT_FORMAT_JSON,
+    VMAF_OUTPUT_FORMAT_CSV,
+    VMAF_OUTPUT_FORMAT_SUB,
+};
+
+enum VmafPoolingMethod {
+    VMAF_POOL_METHOD_UNKNOWN = 0,
+    VMAF_POOL_METHOD_MIN,
+    VMAF_POOL_METHOD_MAX,
+    VMAF_POOL_METHOD_MEAN,
+    VMAF_POOL_METHOD_HARMONIC_MEAN,
+    VMAF_POOL_METHOD_NB,
+};
+
+typedef struct VmafConfiguration {
+    enum VmafLogLevel log_level; /**< messages up to this level go to stderr */
+    unsigned n_threads;          /**< 0 or 1: extract in the calling thread; >1: frames in parallel */
+    unsigned n_subsample;        /**< >1: extract only when index % n_subsample == 0 */
+    uint64_t cpumask;            /**< SIMD disable mask (accepted; the C path is always exact) */
+    uint64_t gpumask;            /**< nonzero disables CUDA */
+} VmafConfiguration;
+
+typedef struct VmafContext VmafContext;
+
+/** Create a context. */
+int vmaf_init(VmafContext **vmaf, VmafConfiguration cfg);
+
+/**
+ * Register the feature extractor `feature_name` (e.g. "psnr", "motion") with options.
+ * Takes ownership of opts_dict unless the name is unknown (-EINVAL, dictionary untouched).
+ * Bad option values give -EINVAL. An extractor whose name and non-default feature
+ * parameters equal an already registered one is silently dropped.
+ */
+int vmaf_use_feature(VmafContext *vmaf, const char *feature_name,
+                     VmafFeatureDictionary *opts_dict);
+
+/** Store an externally computed score for `feature_name` at `index`. */
+int vmaf_import_feature_score(VmafContext *vmaf, const char *feature_name,
+                              double value, unsigned index);
+
+/**
+ * Score one pair of pictures. Takes ownership of both (they are unref'd by the library).
+ * All pairs must match the first one's size, format and depth. Both NULL flushes the
+ * context (temporal outputs such as motion2/motion3 are written); later reads give -EINVAL.
+ */
+int vmaf_read_pictures(VmafContext *vmaf, VmafPicture *ref, VmafPicture *dist,
+                       unsigned index);
+
+/** The score of `feature_name` (internal name, not the output alias) at `index`. */
+int vmaf_feature_score_at_index(VmafContext *vmaf, const char *feature_name,
+                                double *score, unsigned index);
+
+/**
+ * Pool `feature_name` over [index_low, index_high] (skipping subsampled indices).
+ * Fails if any value in the range is missing.
+ */
+int vmaf_feature_score_pooled(VmafContext *vmaf, const char *feature_name,
+                              enum VmafPoolingMethod pool_method, double *score,
+                              unsigned index_low, unsigned index_high);
+
+typedef struct VmafPictureConfiguration {
+    struct {
+        unsigned w, h;
+        unsigned bpc;
+        enum VmafPixelFormat pix_fmt;
+    } pic_params;
+    unsigned pic_cnt;
+} VmafPictureConfiguration;
+
+/** Create a pool of pic_cnt pictures for vmaf_fetch_preallocated_picture(). */
+int vmaf_preallocate_pictures(VmafContext *vmaf, VmafPictureConfiguration cfg);
+
+/** Take a picture from the pool; blocks until one is unref'd if all are in use. */
+int vmaf_fetch_preallocated_picture(VmafContext *vmaf, VmafPicture *pic);
+
+/** Wait for outstanding work and free everything. */
+int vmaf_close(VmafContext *vmaf);
+
+/**
+ * Write every score to output_path as XML, JSON, CSV or SUB. The file is written to a
+ * temporary name beside it and renamed into place, so no half-written file remains.
+ */
+int vmaf_write_output(VmafContext *vmaf, const char *output_path,
+                      enum VmafOutputFormat fmt);
+
+/** The version string ("git describe" of the build, or "3.2.0"). */
+const char *vmaf_version(void);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* VMAF_LIBVMAF_H */

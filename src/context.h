@@ -1,0 +1,43 @@
+/* The VmafContext, shared by the API entry points (libvmaf.c) and output (output.c). */
+#ifndef VMAF_SRC_CONTEXT_H
+#define VMAF_SRC_CONTEXT_H
+
+#include <stdatomic.h>
+#include <stdbool.h>
+
+#include "libvmaf/libvmaf.h"
+
+#include "feature_collector.h"
+#include "feature_instance.h"
+#include "picture_pool.h"
+#include "thread_pool.h"
+
+struct VmafContext {
+    VmafConfiguration cfg;
+    VmafFeatureCollector *fc;
+
+    VmafFeatureInstance **inst; /* registered extractors, in registration order */
+    unsigned inst_cnt, inst_cap;
+
+    VmafThreadPool *workers;    /* n_threads > 1 */
+    atomic_int worker_err;      /* first error a worker hit */
+
+    VmafPicturePool *pic_pool;
+
+    struct {
+        bool set;
+        enum VmafPixelFormat pix_fmt;
+        unsigned bpc, w, h;
+    } geometry;
+
+    VmafPicture prev_ref, prev_prev_ref;
+    unsigned pic_cnt;
+    bool flushed;
+};
+
+/** Pool one feature over [lo, hi] as vmaf_feature_score_pooled does. */
+int vmaf_context_pool_feature(VmafContext *vmaf, const char *name,
+                              enum VmafPoolingMethod method, double *score, unsigned lo,
+                              unsigned hi);
+
+#endif /* VMAF_SRC_CONTEXT_H */

@@ -1,0 +1,49 @@
+#include <string.h>
+
+#include "feature_instance.h"
+
+/* Output aliases (CONTRACT.md §3). Only output uses them; queries use internal names. */
+static const struct {
+    const char *name, *alias;
+} aliases[] = {
+    { "VMAF_feature_adm2_score", "adm2" },
+    { "VMAF_feature_aim_score", "aim" },
+    { "VMAF_feature_adm3_score", "adm3" },
+    { "VMAF_feature_adm_scale0_score", "adm_scale0" },
+    { "VMAF_feature_adm_scale1_score", "adm_scale1" },
+    { "VMAF_feature_adm_scale2_score", "adm_scale2" },
+    { "VMAF_feature_adm_scale3_score", "adm_scale3" },
+    { "VMAF_feature_motion_score", "motion" },
+    { "VMAF_feature_motion2_score", "motion2" },
+    { "VMAF_feature_motion3_score", "motion3" },
+    { "VMAF_feature_vif_scale0_score", "vif_scale0" },
+    { "VMAF_feature_vif_scale1_score", "vif_scale1" },
+    { "VMAF_feature_vif_scale2_score", "vif_scale2" },
+    { "VMAF_feature_vif_scale3_score", "vif_scale3" },
+    { "VMAF_integer_feature_adm2_score", "integer_adm2" },
+    { "VMAF_integer_feature_aim_score", "integer_aim" },
+    { "VMAF_integer_feature_adm3_score", "integer_adm3" },
+    { "VMAF_integer_feature_motion_score", "integer_motion" },
+    { "VMAF_integer_feature_motion2_score", "integer_motion2" },
+    { "VMAF_integer_feature_motion3_score", "integer_motion3" },
+    { "VMAF_integer_feature_vif_scale0_score", "integer_vif_scale0" },
+    { "VMAF_integer_feature_vif_scale1_score", "integer_vif_scale1" },
+    { "VMAF_integer_feature_vif_scale2_score", "integer_vif_scale2" },
+    { "VMAF_integer_feature_vif_scale3_score", "integer_vif_scale3" },
+    /* motion_v2 follows the motion pattern */
+    { "VMAF_integer_feature_motion_v2_score", "integer_motion_v2" },
+    { "VMAF_integer_feature_motion2_v2_score", "integer_motion2_v2" },
+    { "VMAF_integer_feature_motion3_v2_score", "integer_motion3_v2" },
+    { "Cambi_feature_cambi_score", "cambi" },
+    { "Speed_chroma_feature_speed_chroma_u_score", "speed_chroma_u" },
+    { "Speed_chroma_feature_speed_chroma_v_score", "speed_chroma_v" },
+    { "Speed_chroma_feature_speed_chroma_uv_score", "speed_chroma_uv" },
+    { "Speed_temporal_feature_speed_temporal_score", "speed_temporal" },
+};
+
+const char *vmaf_feature_name_alias(const char *name)
+{
+    for (size_t i = 0; i < sizeof(aliases) / sizeof(aliases[0]); i++)
+        if (!strcmp(name, aliases[i].name)) return aliases[i].alias;
+    return name;
+}

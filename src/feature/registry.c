@@ -1,0 +1,24 @@
+#include <string.h>
+
+#include "feature_extractor.h"
+
+extern const VmafFeatureExtractor vmaf_fex_psnr;
+extern const VmafFeatureExtractor vmaf_fex_psnr_hvs;
+extern const VmafFeatureExtractor vmaf_fex_motion;
+extern const VmafFeatureExtractor vmaf_fex_motion_v2;
+
+static const VmafFeatureExtractor *const extractors[] = {
+    &vmaf_fex_psnr,
+    &vmaf_fex_psnr_hvs,
+    &vmaf_fex_motion,
+    &vmaf_fex_motion_v2,
+    NULL,
+};
+
+const VmafFeatureExtractor *vmaf_feature_extractor_by_name(const char *name)
+{
+    if (!name) return NULL;
+    for (unsigned i = 0; extractors[i]; i++)
+        if (!strcmp(extractors[i]->name, name)) return extractors[i];
+    return NULL;
+}

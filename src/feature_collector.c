@@ -1,0 +1,280 @@
+#include <errno.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "feature/feature_extractor.h"
+#include "feature_collector.h"
+#include "log.h"
+
+struct VmafFeatureCollector {
+    pthread_mutex_t lock;
+    VmafFeatureVector **vec;
+    unsigned cnt, cap;
+    VmafAggregate *agg;
+    unsigned agg_cnt, agg_cap;
+    uint32_t late_seq;
+    bool timer_started;
+    clock_t begin, end;
+    enum VmafLogLevel log_level;
+};
+
+static int order_cmp(VmafStoreOrder a, VmafStoreOrder b)
+{
+    if (a.phase != b.phase) return a.phase < b.phase ? -1 : 1;
+    if (a.index != b.index) return a.index < b.index ? -1 : 1;
+    if (a.ext != b.ext) return a.ext < b.ext ? -1 : 1;
+    if (a.seq != b.seq) return a.seq < b.seq ? -1 : 1;
+    return 0;
+}
+
+int vmaf_feature_collector_init(VmafFeatureCollector **fc_out, enum VmafLogLevel log_level)
+{
+    if (!fc_out) return -EINVAL;
+    VmafFeatureCollector *fc = calloc(1, sizeof(*fc));
+    if (!fc) return -ENOMEM;
+    pthread_mutex_init(&fc->lock, NULL);
+    fc->log_level = log_level;
+    *fc_out = fc;
+    return 0;
+}
+
+void vmaf_feature_collector_destroy(VmafFeatureCollector *fc)
+{
+    if (!fc) return;
+    for (unsigned i = 0; i < fc->cnt; i++) {
+        free(fc->vec[i]->name);
+        free(fc->vec[i]->value);
+        free(fc->vec[i]->written);
+        free(fc->vec[i]);
+    }
+    free(fc->vec);
+    for (unsigned i = 0; i < fc->agg_cnt; i++) free(fc->agg[i].name);
+    free(fc->agg);
+    pthread_mutex_destroy(&fc->lock);
+    free(fc);
+}
+
+static VmafFeatureVector *find_vector(VmafFeatureCollector *fc, const char *name)
+{
+    for (unsigned i = 0; i < fc->cnt; i++)
+        if (!strcmp(fc->vec[i]->name, name)) return fc->vec[i];
+    return NULL;
+}
+
+static VmafFeatureVector *create_vector(VmafFeatureCollector *fc, const char *name,
+                                        VmafStoreOrder order)
+{
+    if (fc->cnt == fc->cap) {
+        const unsigned cap = fc->cap ? 2 * fc->cap : 16;
+        VmafFeatureVector **vec = realloc(fc->vec, cap * sizeof(*vec));
+        if (!vec) return NULL;
+        fc->vec = vec;
+        fc->cap = cap;
+    }
+    VmafFeatureVector *v = calloc(1, sizeof(*v));
+    if (!v) return NULL;
+    v->name = strdup(name);
+    if (!v->name) {
+        free(v);
+        return NULL;
+    }
+    v->order = order;
+    fc->vec[fc->cnt++] = v;
+    return v;
+}
+
+static int grow_vector(VmafFeatureVector *v, unsigned index)
+{
+    if (index < v->capacity) return 0;
+    if (index >= (1u << 30)) return -EINVAL;
+    unsigned cap = v->capacity ? v->capacity : 64;
+    while (cap <= index) cap *= 2;
+    double *value = realloc(v->value, cap * sizeof(*value));
+    if (!value) return -ENOMEM;
+    v->value = value;
+    uint8_t *written = realloc(v->written, cap);
+    if (!written) return -ENOMEM;
+    memset(written + v->capacity, 0, cap - v->capacity);
+    v->written = written;
+    v->capacity = cap;
+    return 0;
+}
+
+static int append_locked(VmafFeatureCollector *fc, const char *name, double value,
+                         unsigned index, VmafStoreOrder order)
+{
+    VmafFeatureVector *v = find_vector(fc, name);
+    if (!v) {
+        v = create_vector(fc, name, order);
+        if (!v) return -ENOMEM;
+    } else if (order_cmp(order, v->order) < 0) {
+        v->order = order;
+    }
+    int err = grow_vector(v, index);
+    if (err) return err;
+    if (v->written[index]) {
+        vmaf_log(fc->log_level, VMAF_LOG_LEVEL_ERROR,
+                 "feature \"%s\" cannot be overwritten at index %u\n", name, index);
+        return -EINVAL;
+    }
+    v->value[index] = value;
+    v->written[index] = 1;
+
+    const clock_t now = clock();
+    if (!fc->timer_started) {
+        fc->begin = now;
+        fc->timer_started = true;
+    }
+    fc->end = now;
+    return 0;
+}
+
+int vmaf_feature_collector_append(VmafFeatureCollector *fc, const char *name, double value,
+                                  unsigned index, VmafStoreOrder order)
+{
+    if (!fc || !name) return -EINVAL;
+    pthread_mutex_lock(&fc->lock);
+    int err = append_locked(fc, name, value, index, order);
+    pthread_mutex_unlock(&fc->lock);
+    return err;
+}
+
+int vmaf_feature_collector_append_late(VmafFeatureCollector *fc, const char *name,
+                                       double value, unsigned index)
+{
+    if (!fc || !name) return -EINVAL;
+    pthread_mutex_lock(&fc->lock);
+    const VmafStoreOrder order = { .phase = VMAF_STORE_PHASE_LATE, .seq = fc->late_seq++ };
+    int err = append_locked(fc, name, value, index, order);
+    pthread_mutex_unlock(&fc->lock);
+    return err;
+}
+
+int vmaf_feature_collector_get_score(VmafFeatureCollector *fc, const char *name,
+                                     double *value, unsigned index)
+{
+    if (!fc || !name || !value) return -EINVAL;
+    int err = -EINVAL;
+    pthread_mutex_lock(&fc->lock);
+    const VmafFeatureVector *v = find_vector(fc, name);
+    if (v && index < v->capacity && v->written[index]) {
+        *value = v->value[index];
+        err = 0;
+    }
+    pthread_mutex_unlock(&fc->lock);
+    return err;
+}
+
+int vmaf_feature_collector_set_aggregate(VmafFeatureCollector *fc, const char *name,
+                                         double value, VmafStoreOrder order)
+{
+    if (!fc || !name) return -EINVAL;
+    int err = 0;
+    pthread_mutex_lock(&fc->lock);
+    for (unsigned i = 0; i < fc->agg_cnt; i++) {
+        if (strcmp(fc->agg[i].name, name)) continue;
+        fc->agg[i].value = value;
+        goto unlock;
+    }
+    if (fc->agg_cnt == fc->agg_cap) {
+        const unsigned cap = fc->agg_cap ? 2 * fc->agg_cap : 8;
+        VmafAggregate *agg = realloc(fc->agg, cap * sizeof(*agg));
+        if (!agg) {
+            err = -ENOMEM;
+            goto unlock;
+        }
+        fc->agg = agg;
+        fc->agg_cap = cap;
+    }
+    char *copy = strdup(name);
+    if (!copy) {
+        err = -ENOMEM;
+        goto unlock;
+    }
+    fc->agg[fc->agg_cnt++] = (VmafAggregate){ .name = copy, .value = value, .order = order };
+unlock:
+    pthread_mutex_unlock(&fc->lock);
+    return err;
+}
+
+static int vector_cmp(const void *a, const void *b)
+{
+    const VmafFeatureVector *const *va = a, *const *vb = b;
+    return order_cmp((*va)->order, (*vb)->order);
+}
+
+static int aggregate_cmp(const void *a, const void *b)
+{
+    const VmafAggregate *const *va = a, *const *vb = b;
+    return order_cmp((*va)->order, (*vb)->order);
+}
+
+int vmaf_feature_collector_sorted(VmafFeatureCollector *fc, VmafFeatureVector ***vec_out,
+                                  unsigned *cnt, VmafAggregate ***agg_out, unsigned *agg_cnt)
+{
+    if (!fc || !vec_out || !cnt || !agg_out || !agg_cnt) return -EINVAL;
+    pthread_mutex_lock(&fc->lock);
+    VmafFeatureVector **vec = malloc((fc->cnt + 1) * sizeof(*vec));
+    VmafAggregate **agg = malloc((fc->agg_cnt + 1) * sizeof(*agg));
+    if (!vec || !agg) {
+        pthread_mutex_unlock(&fc->lock);
+        free(vec);
+        free(agg);
+        return -ENOMEM;
+    }
+    memcpy(vec, fc->vec, fc->cnt * sizeof(*vec));
+    for (unsigned i = 0; i < fc->agg_cnt; i++) agg[i] = &fc->agg[i];
+    *cnt = fc->cnt;
+    *agg_cnt = fc->agg_cnt;
+    pthread_mutex_unlock(&fc->lock);
+    /* a stable order for equal keys is not needed: names are unique per key */
+    qsort(vec, *cnt, sizeof(*vec), vector_cmp);
+    qsort(agg, *agg_cnt, sizeof(*agg), aggregate_cmp);
+    *vec_out = vec;
+    *agg_out = agg;
+    return 0;
+}
+
+double vmaf_feature_collector_cpu_seconds(VmafFeatureCollector *fc)
+{
+    pthread_mutex_lock(&fc->lock);
+    const double s = (double)(fc->end - fc->begin) / CLOCKS_PER_SEC;
+    pthread_mutex_unlock(&fc->lock);
+    return s;
+}
+
+/* The sink: name mapping for one extractor call. */
+
+static const char *sink_name(const VmafFeatureSink *sink, const char *name)
+{
+    if (!sink->provided) return name;
+    for (unsigned i = 0; sink->provided[i]; i++)
+        if (sink->provided[i] == name || !strcmp(sink->provided[i], name))
+            return sink->mapped[i];
+    return name;
+}
+
+int vmaf_feature_sink_append(VmafFeatureSink *sink, const char *name, double value,
+                             unsigned index)
+{
+    if (!sink || !name) return -EINVAL;
+    VmafStoreOrder order = sink->order;
+    sink->order.seq++;
+    return vmaf_feature_collector_append(sink->fc, sink_name(sink, name), value, index, order);
+}
+
+int vmaf_feature_sink_get(VmafFeatureSink *sink, const char *name, double *value,
+                          unsigned index)
+{
+    if (!sink || !name) return -EINVAL;
+    return vmaf_feature_collector_get_score(sink->fc, sink_name(sink, name), value, index);
+}
+
+int vmaf_feature_sink_set_aggregate(VmafFeatureSink *sink, const char *name, double value)
+{
+    if (!sink || !name) return -EINVAL;
+    VmafStoreOrder order = sink->order;
+    sink->order.seq++;
+    return vmaf_feature_collector_set_aggregate(sink->fc, name, value, order);
+}

@@ -1,0 +1,423 @@
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "libvmaf/libvmaf.h"
+
+#include "context.h"
+#include "log.h"
+#include "picture.h"
+#include "vcs_version.h"
+
+#include "export.h"
+
+/* ---- context ---------------------------------------------------------------------- */
+
+typedef struct FrameJob {
+    VmafContext *vmaf;
+    VmafPicture ref, dist, prev_ref, prev_prev_ref; /* references held by the job */
+    unsigned index;
+} FrameJob;
+
+/* Per worker: its own instance of each registered extractor, created on first use. */
+typedef struct WorkerData {
+    VmafFeatureInstance **inst;
+    unsigned cnt;
+} WorkerData;
+
+static void worker_data_free(void *data)
+{
+    WorkerData *wd = data;
+    for (unsigned i = 0; i < wd->cnt; i++) vmaf_feature_instance_destroy(wd->inst[i]);
+    free(wd->inst);
+    free(wd);
+}
+
+VMAF_EXPORT int vmaf_init(VmafContext **vmaf_out, VmafConfiguration cfg)
+{
+    if (!vmaf_out) return -EINVAL;
+    VmafContext *vmaf = calloc(1, sizeof(*vmaf));
+    if (!vmaf) return -ENOMEM;
+    vmaf->cfg = cfg;
+    atomic_init(&vmaf->worker_err, 0);
+    int err = vmaf_feature_collector_init(&vmaf->fc, cfg.log_level);
+    if (err) goto fail;
+    if (cfg.n_threads > 1) {
+        err = vmaf_thread_pool_create(&vmaf->workers, cfg.n_threads, sizeof(FrameJob),
+                                      2 * cfg.n_threads, worker_data_free);
+        if (err) goto fail;
+    }
+    *vmaf_out = vmaf;
+    return 0;
+fail:
+    vmaf_feature_collector_destroy(vmaf->fc);
+    free(vmaf);
+    return err;
+}
+
+static void release_history(VmafContext *vmaf)
+{
+    if (vmaf->prev_ref.ref) vmaf_picture_unref(&vmaf->prev_ref);
+    if (vmaf->prev_prev_ref.ref) vmaf_picture_unref(&vmaf->prev_prev_ref);
+}
+
+VMAF_EXPORT int vmaf_close(VmafContext *vmaf)
+{
+    if (!vmaf) return -EINVAL;
+    vmaf_thread_pool_wait(vmaf->workers);
+    vmaf_thread_pool_destroy(vmaf->workers);
+    release_history(vmaf);
+    for (unsigned i = 0; i < vmaf->inst_cnt; i++) vmaf_feature_instance_destroy(vmaf->inst[i]);
+    free(vmaf->inst);
+    vmaf_picture_pool_close(vmaf->pic_pool);
+    vmaf_feature_collector_destroy(vmaf->fc);
+    free(vmaf);
+    return 0;
+}
+
+VMAF_EXPORT const char *vmaf_version(void)
+{
+    return VMAF_VERSION;
+}
+
+/* ---- registration ----------------------------------------------------------------- */
+
+static int register_instance(VmafContext *vmaf, VmafFeatureInstance *inst)
+{
+    for (unsigned i = 0; i < vmaf->inst_cnt; i++) {
+        if (strcmp(vmaf->inst[i]->ident, inst->ident)) continue;
+        /* same extractor with the same feature parameters: silently dropped */
+        vmaf_feature_instance_destroy(inst);
+        return 0;
+    }
+    if (vmaf->inst_cnt == vmaf->inst_cap) {
+        const unsigned cap = vmaf->inst_cap ? 2 * vmaf->inst_cap : 8;
+        VmafFeatureInstance **list = realloc(vmaf->inst, cap * sizeof(*list));
+        if (!list) {
+            vmaf_feature_instance_destroy(inst);
+            return -ENOMEM;
+        }
+        vmaf->inst = list;
+        vmaf->inst_cap = cap;
+    }
+    vmaf->inst[vmaf->inst_cnt++] = inst;
+    return 0;
+}
+
+VMAF_EXPORT int vmaf_use_feature(VmafContext *vmaf, const char *feature_name,
+                                 VmafFeatureDictionary *opts_dict)
+{
+    if (!vmaf || !feature_name) return -EINVAL;
+    const VmafFeatureExtractor *fex = vmaf_feature_extractor_by_name(feature_name);
+    if (!fex) {
+        vmaf_log(vmaf->cfg.log_level, VMAF_LOG_LEVEL_ERROR,
+                 "unknown feature extractor \"%s\"\n", feature_name);
+        return -EINVAL;
+    }
+    if (vmaf->pic_cnt || vmaf->flushed) {
+        vmaf_dictionary_free(&opts_dict);
+        vmaf_log(vmaf->cfg.log_level, VMAF_LOG_LEVEL_ERROR,
+                 "feature \"%s\" registered after the first picture\n", feature_name);
+        return -EINVAL;
+    }
+    VmafFeatureInstance *inst;
+    int err = vmaf_feature_instance_create(&inst, fex, opts_dict, vmaf->cfg.log_level);
+    if (err) return err;
+    return register_instance(vmaf, inst);
+}
+
+VMAF_EXPORT int vmaf_import_feature_score(VmafContext *vmaf, const char *feature_name,
+                                          double value, unsigned index)
+{
+    if (!vmaf || !feature_name) return -EINVAL;
+    return vmaf_feature_collector_append_late(vmaf->fc, feature_name, value, index);
+}
+
+/* ---- pictures ---------------------------------------------------------------------- */
+
+VMAF_EXPORT int vmaf_preallocate_pictures(VmafContext *vmaf, VmafPictureConfiguration cfg)
+{
+    if (!vmaf || !cfg.pic_cnt) return -EINVAL;
+    if (vmaf->pic_pool) return -EINVAL;
+    VmafPicturePoolConfig pc = {
+        .pic_cnt = cfg.pic_cnt,
+        .pix_fmt = cfg.pic_params.pix_fmt,
+        .bpc = cfg.pic_params.bpc,
+        .w = cfg.pic_params.w,
+        .h = cfg.pic_params.h,
+    };
+    return vmaf_picture_pool_init(&vmaf->pic_pool, pc);
+}
+
+VMAF_EXPORT int vmaf_fetch_preallocated_picture(VmafContext *vmaf, VmafPicture *pic)
+{
+    if (!vmaf || !pic || !vmaf->pic_pool) return -EINVAL;
+    return vmaf_picture_pool_fetch(vmaf->pic_pool, pic);
+}
+
+/* ---- extraction -------------------------------------------------------------------- */
+
+static bool runs_at(const VmafContext *vmaf, const VmafFeatureExtractor *fex, unsigned index)
+{
+    if (fex->flags & (VMAF_FEATURE_EXTRACTOR_TEMPORAL | VMAF_FEATURE_EXTRACTOR_PREV_REF))
+        return true;
+    return vmaf->cfg.n_subsample <= 1 || index % vmaf->cfg.n_subsample == 0;
+}
+
+static VmafFeatureGeometry context_geometry(const VmafContext *vmaf)
+{
+    return (VmafFeatureGeometry){
+        .pix_fmt = vmaf->geometry.pix_fmt,
+        .bpc = vmaf->geometry.bpc,
+        .w = vmaf->geometry.w,
+        .h = vmaf->geometry.h,
+        .log_level = vmaf->cfg.log_level,
+    };
+}
+
+static int run_instance(VmafContext *vmaf, VmafFeatureInstance *inst, unsigned ext,
+                        const VmafFeatureFrame *frame)
+{
+    VmafFeatureSink sink = {
+        .fc = vmaf->fc,
+        .provided = inst->fex->provided_features,
+        .mapped = inst->mapped,
+        .order = { .phase = VMAF_STORE_PHASE_EXTRACT, .index = frame->index, .ext = ext },
+    };
+    VmafFeatureFrame f = *frame;
+    if (!(inst->fex->flags & VMAF_FEATURE_EXTRACTOR_PREV_REF))
+        f.prev_ref = f.prev_prev_ref = NULL;
+    int err = inst->fex->extract(inst->priv, &f, &sink);
+    if (err)
+        vmaf_log(vmaf->cfg.log_level, VMAF_LOG_LEVEL_ERROR,
+                 "%s: extraction failed at frame %u (%s)\n", inst->fex->name, frame->index,
+                 strerror(-err));
+    return err;
+}
+
+static void release_job(FrameJob *job)
+{
+    vmaf_picture_unref(&job->ref);
+    vmaf_picture_unref(&job->dist);
+    if (job->prev_ref.ref) vmaf_picture_unref(&job->prev_ref);
+    if (job->prev_prev_ref.ref) vmaf_picture_unref(&job->prev_prev_ref);
+}
+
+static int worker_instances(VmafContext *vmaf, void **worker_data, WorkerData **out)
+{
+    WorkerData *wd = *worker_data;
+    if (!wd) {
+        wd = calloc(1, sizeof(*wd));
+        if (!wd) return -ENOMEM;
+        wd->inst = calloc(vmaf->inst_cnt, sizeof(*wd->inst));
+        if (!wd->inst) {
+            free(wd);
+            return -ENOMEM;
+        }
+        wd->cnt = vmaf->inst_cnt;
+        *worker_data = wd;
+    }
+    *out = wd;
+    return 0;
+}
+
+static void extract_job(void *job_mem, void **worker_data)
+{
+    FrameJob *job = job_mem;
+    VmafContext *vmaf = job->vmaf;
+    const VmafFeatureFrame frame = {
+        .ref = &job->ref,
+        .dist = &job->dist,
+        .prev_ref = job->prev_ref.ref ? &job->prev_ref : NULL,
+        .prev_prev_ref = job->prev_prev_ref.ref ? &job->prev_prev_ref : NULL,
+        .index = job->index,
+    };
+    WorkerData *wd;
+    int err = worker_instances(vmaf, worker_data, &wd);
+    const VmafFeatureGeometry geo = context_geometry(vmaf);
+    for (unsigned i = 0; !err && i < vmaf->inst_cnt; i++) {
+        const VmafFeatureInstance *reg = vmaf->inst[i];
+        if (reg->fex->flags & VMAF_FEATURE_EXTRACTOR_TEMPORAL) continue;
+        if (!runs_at(vmaf, reg->fex, job->index)) continue;
+        if (!wd->inst[i]) {
+            err = vmaf_feature_instance_clone(&wd->inst[i], reg);
+            if (err) break;
+        }
+        err = vmaf_feature_instance_init(wd->inst[i], &geo);
+        if (!err) err = run_instance(vmaf, wd->inst[i], i, &frame);
+    }
+    if (err) {
+        int expected = 0;
+        atomic_compare_exchange_strong(&vmaf->worker_err, &expected, err);
+    }
+    release_job(job);
+}
+
+static int validate_pictures(VmafContext *vmaf, const VmafPicture *ref, const VmafPicture *dist)
+{
+    if (!ref->ref || !ref->priv || !dist->ref || !dist->priv || !ref->data[0] || !dist->data[0])
+        return -EINVAL;
+    if (ref->w[0] != dist->w[0] || ref->h[0] != dist->h[0] || ref->pix_fmt != dist->pix_fmt ||
+        ref->bpc != dist->bpc)
+        return -EINVAL;
+    if (ref->bpc < 8 || ref->bpc > 16) return -EINVAL;
+    if (!vmaf->geometry.set) return 0;
+    if (ref->w[0] != vmaf->geometry.w || ref->h[0] != vmaf->geometry.h ||
+        ref->pix_fmt != vmaf->geometry.pix_fmt || ref->bpc != vmaf->geometry.bpc)
+        return -EINVAL;
+    return 0;
+}
+
+/* First picture: fix the geometry and initialise every registered extractor, so that
+ * unsupported input is refused here, synchronously, with the extractor's message. */
+static int start(VmafContext *vmaf, const VmafPicture *ref)
+{
+    vmaf->geometry.set = true;
+    vmaf->geometry.pix_fmt = ref->pix_fmt;
+    vmaf->geometry.bpc = ref->bpc;
+    vmaf->geometry.w = ref->w[0];
+    vmaf->geometry.h = ref->h[0];
+    const VmafFeatureGeometry geo = context_geometry(vmaf);
+    for (unsigned i = 0; i < vmaf->inst_cnt; i++) {
+        int err = vmaf_feature_instance_init(vmaf->inst[i], &geo);
+        if (err) return err;
+    }
+    return 0;
+}
+
+static void push_history(VmafContext *vmaf, const VmafPicture *ref)
+{
+    if (vmaf->prev_prev_ref.ref) vmaf_picture_unref(&vmaf->prev_prev_ref);
+    vmaf->prev_prev_ref = vmaf->prev_ref;
+    vmaf_picture_ref(&vmaf->prev_ref, ref);
+}
+
+static int flush_context(VmafContext *vmaf);
+
+VMAF_EXPORT int vmaf_read_pictures(VmafContext *vmaf, VmafPicture *ref, VmafPicture *dist,
+                                   unsigned index)
+{
+    if (!vmaf) return -EINVAL;
+    if (vmaf->flushed) return -EINVAL;
+    if (!ref != !dist) return -EINVAL;
+    if (!ref) return flush_context(vmaf);
+
+    int err = validate_pictures(vmaf, ref, dist);
+    if (err) {
+        vmaf_log(vmaf->cfg.log_level, VMAF_LOG_LEVEL_ERROR,
+                 "pictures at index %u do not match each other or the first pair\n", index);
+        goto unref;
+    }
+    err = atomic_load(&vmaf->worker_err);
+    if (err) goto unref;
+    if (!vmaf->geometry.set) {
+        err = start(vmaf, ref);
+        if (err) goto unref;
+    }
+    vmaf->pic_cnt++;
+
+    const VmafFeatureFrame frame = {
+        .ref = ref,
+        .dist = dist,
+        .prev_ref = vmaf->prev_ref.ref ? &vmaf->prev_ref : NULL,
+        .prev_prev_ref = vmaf->prev_prev_ref.ref ? &vmaf->prev_prev_ref : NULL,
+        .index = index,
+    };
+    for (unsigned i = 0; i < vmaf->inst_cnt; i++) {
+        VmafFeatureInstance *inst = vmaf->inst[i];
+        if (vmaf->workers && !(inst->fex->flags & VMAF_FEATURE_EXTRACTOR_TEMPORAL)) continue;
+        if (!runs_at(vmaf, inst->fex, index)) continue;
+        err = run_instance(vmaf, inst, i, &frame);
+        if (err) goto unref;
+    }
+
+    if (vmaf->workers) {
+        FrameJob job = { .vmaf = vmaf, .index = index };
+        vmaf_picture_ref(&job.ref, ref);
+        vmaf_picture_ref(&job.dist, dist);
+        if (vmaf->prev_ref.ref) vmaf_picture_ref(&job.prev_ref, &vmaf->prev_ref);
+        if (vmaf->prev_prev_ref.ref) vmaf_picture_ref(&job.prev_prev_ref, &vmaf->prev_prev_ref);
+        err = vmaf_thread_pool_enqueue(vmaf->workers, extract_job, &job);
+        if (err) {
+            release_job(&job);
+            goto unref;
+        }
+    }
+    push_history(vmaf, ref);
+
+unref:
+    vmaf_picture_unref(ref);
+    vmaf_picture_unref(dist);
+    return err;
+}
+
+static int flush_context(VmafContext *vmaf)
+{
+    vmaf_thread_pool_wait(vmaf->workers);
+    int err = atomic_load(&vmaf->worker_err);
+    release_history(vmaf);
+    for (unsigned i = 0; !err && i < vmaf->inst_cnt; i++) {
+        VmafFeatureInstance *inst = vmaf->inst[i];
+        if (!inst->fex->flush) continue;
+        VmafFeatureSink sink = {
+            .fc = vmaf->fc,
+            .provided = inst->fex->provided_features,
+            .mapped = inst->mapped,
+            .order = { .phase = VMAF_STORE_PHASE_FLUSH, .ext = i },
+        };
+        err = inst->fex->flush(inst->priv, &sink);
+        if (err)
+            vmaf_log(vmaf->cfg.log_level, VMAF_LOG_LEVEL_ERROR, "%s: flush failed (%s)\n",
+                     inst->fex->name, strerror(-err));
+    }
+    if (!err) vmaf->flushed = true;
+    return err;
+}
+
+/* ---- scores ------------------------------------------------------------------------- */
+
+VMAF_EXPORT int vmaf_feature_score_at_index(VmafContext *vmaf, const char *feature_name,
+                                            double *score, unsigned index)
+{
+    if (!vmaf || !feature_name || !score) return -EINVAL;
+    return vmaf_feature_collector_get_score(vmaf->fc, feature_name, score, index);
+}
+
+int vmaf_context_pool_feature(VmafContext *vmaf, const char *name,
+                              enum VmafPoolingMethod method, double *score, unsigned lo,
+                              unsigned hi)
+{
+    unsigned n = 0;
+    double min = 0., max = 0., sum = 0., inv_sum = 0.;
+    for (unsigned i = lo; i <= hi; i++) {
+        if (vmaf->cfg.n_subsample > 1 && i % vmaf->cfg.n_subsample) continue;
+        double s;
+        int err = vmaf_feature_collector_get_score(vmaf->fc, name, &s, i);
+        if (err) return err;
+        n++;
+        sum += s;
+        inv_sum += 1. / (s + 1.);
+        if (n == 1 || s < min) min = s;
+        if (n == 1 || s > max) max = s;
+        if (i == hi) break; /* hi may be UINT_MAX */
+    }
+    switch (method) {
+    case VMAF_POOL_METHOD_MIN: *score = min; return 0;
+    case VMAF_POOL_METHOD_MAX: *score = max; return 0;
+    case VMAF_POOL_METHOD_MEAN: *score = sum / n; return 0;
+    case VMAF_POOL_METHOD_HARMONIC_MEAN: *score = n / inv_sum - 1.0; return 0;
+    default: return -EINVAL;
+    }
+}
+
+VMAF_EXPORT int vmaf_feature_score_pooled(VmafContext *vmaf, const char *feature_name,
+                                          enum VmafPoolingMethod pool_method, double *score,
+                                          unsigned index_low, unsigned index_high)
+{
+    if (!vmaf || !feature_name || !score) return -EINVAL;
+    if (index_low > index_high) return -EINVAL;
+    if (pool_method <= VMAF_POOL_METHOD_UNKNOWN || pool_method >= VMAF_POOL_METHOD_NB)
+        return -EINVAL;
+    return vmaf_context_pool_feature(vmaf, feature_name, pool_method, score, index_low,
+                                     index_high);
+}

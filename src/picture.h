@@ -1,0 +1,43 @@
+/* Picture internals: refcounting, buffer ownership and layout. */
+#ifndef VMAF_SRC_PICTURE_H
+#define VMAF_SRC_PICTURE_H
+
+#include <stdatomic.h>
+#include <stddef.h>
+
+#include "libvmaf/picture.h"
+
+struct VmafRef {
+    atomic_int cnt;
+};
+
+/** Who owns the buffer, and how it goes back when the last reference drops. */
+typedef struct VmafPicturePrivate {
+    void *buf;
+    void (*release)(void *cookie, void *buf); /**< NULL: free(buf) */
+    void *cookie;
+} VmafPicturePrivate;
+
+/** Bytes one picture of this geometry needs, with the strides and plane offsets. */
+typedef struct VmafPictureLayout {
+    unsigned w[3], h[3];
+    ptrdiff_t stride[3];
+    size_t offset[3];
+    size_t size;
+} VmafPictureLayout;
+
+int vmaf_picture_layout(VmafPictureLayout *layout, enum VmafPixelFormat pix_fmt,
+                        unsigned bpc, unsigned w, unsigned h);
+
+/**
+ * Wrap buf (at least layout.size bytes, 32-byte aligned) into a picture with refcount 1;
+ * release(cookie, buf) runs when the last reference drops.
+ */
+int vmaf_picture_wrap(VmafPicture *pic, enum VmafPixelFormat pix_fmt, unsigned bpc,
+                      unsigned w, unsigned h, void *buf,
+                      void (*release)(void *cookie, void *buf), void *cookie);
+
+/** dst becomes another reference to src's buffer. */
+void vmaf_picture_ref(VmafPicture *dst, const VmafPicture *src);
+
+#endif /* VMAF_SRC_PICTURE_H */

@@ -1,0 +1,29 @@
+/* A fixed set of picture buffers handed out and returned on last unref. */
+#ifndef VMAF_SRC_PICTURE_POOL_H
+#define VMAF_SRC_PICTURE_POOL_H
+
+#include <stddef.h>
+
+#include "libvmaf/picture.h"
+
+typedef struct VmafPicturePool VmafPicturePool;
+
+typedef struct VmafPicturePoolConfig {
+    unsigned pic_cnt;
+    enum VmafPixelFormat pix_fmt;
+    unsigned bpc, w, h;
+    /** Optional allocator (e.g. pinned host memory); NULL: aligned_alloc/free. */
+    int (*alloc)(void *cookie, size_t size, void **buf);
+    void (*free)(void *cookie, void *buf);
+    void *cookie;
+} VmafPicturePoolConfig;
+
+int vmaf_picture_pool_init(VmafPicturePool **pool, VmafPicturePoolConfig cfg);
+
+/** Blocks until a buffer is free. The picture is zero-initialised only on first use. */
+int vmaf_picture_pool_fetch(VmafPicturePool *pool, VmafPicture *pic);
+
+/** Release the pool; buffers still out are freed when their last picture is unref'd. */
+void vmaf_picture_pool_close(VmafPicturePool *pool);
+
+#endif /* VMAF_SRC_PICTURE_POOL_H */

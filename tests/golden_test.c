@@ -1,0 +1,284 @@
+/*
+ * Golden parity: runs the vmaf CLI over every shared clip for one run of
+ * shared/data/golden/RUNS.tsv and requires every frame, pooled and aggregate value to equal
+ * reference libvmaf's (parsed as doubles, compared with ==; null with null), metric names
+ * and order included. Where the golden file is absent, the CLI must refuse: non-zero exit, a
+ * message on stderr, no output file.
+ *
+ * golden_test VMAF DATA_DIR MODELS_DIR CLIPS_DIR WORK_DIR RUN THREADS [--as motion_v2]
+ *   CLIPS_DIR holds the decompressed NAME_ref.yuv / NAME_dis.yuv.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "json.h"
+
+#define MAX_ARGS 64
+
+typedef struct Ctx {
+    const char *vmaf, *data, *models, *clips, *work, *run, *threads;
+    const char *as; /* a sibling extractor checked against this run's golden files */
+    unsigned values, clips_ok, refusals, failures;
+} Ctx;
+
+static int run_args(const Ctx *c, char *buf, size_t sz)
+{
+    char path[1024];
+    snprintf(path, sizeof(path), "%s/golden/RUNS.tsv", c->data);
+    FILE *f = fopen(path, "r");
+    if (!f) {
+        fprintf(stderr, "cannot open %s\n", path);
+        return -1;
+    }
+    char line[2048];
+    int found = -1;
+    while (fgets(line, sizeof(line), f)) {
+        line[strcspn(line, "\r\n")] = '\0';
+        char *tab = strchr(line, '\t');
+        if (!tab) continue;
+        *tab = '\0';
+        if (strcmp(line, c->run)) continue;
+        /* MODELS stands for the models folder */
+        const char *src = tab + 1;
+        size_t n = 0;
+        while (*src && n + 1 < sz) {
+            if (!strncmp(src, "MODELS", 6)) {
+                n += (size_t)snprintf(buf + n, sz - n, "%s", c->models);
+                src += 6;
+            } else {
+                buf[n++] = *src++;
+            }
+        }
+        buf[n] = '\0';
+        found = 0;
+    }
+    fclose(f);
+    if (found) fprintf(stderr, "run %s is not in RUNS.tsv\n", c->run);
+    return found;
+}
+
+/* "--feature motion=..." -> "--feature motion_v2=..." */
+static void rename_extractor(char *args, size_t sz, const char *from, const char *to)
+{
+    char pattern[64], *p;
+    snprintf(pattern, sizeof(pattern), "--feature %s", from);
+    if (!(p = strstr(args, pattern))) return;
+    char rest[2048];
+    snprintf(rest, sizeof(rest), "%s", p + strlen(pattern));
+    snprintf(p, sz - (size_t)(p - args), "--feature %s%s", to, rest);
+}
+
+/* Golden metric name -> the name the sibling extractor writes. */
+static void expected_name(const Ctx *c, const char *golden, char *out, size_t sz)
+{
+    static const char *const map[][2] = {
+        { "VMAF_integer_feature_motion_sad_score", "VMAF_integer_feature_motion_v2_sad_score" },
+        { "VMAF_integer_feature_motion_score", "VMAF_integer_feature_motion_v2_score" },
+        { "integer_motion2", "integer_motion2_v2" },
+        { "integer_motion3", "integer_motion3_v2" },
+    };
+    snprintf(out, sz, "%s", golden);
+    if (!c->as) return;
+    for (size_t i = 0; i < sizeof(map) / sizeof(map[0]); i++) {
+        const size_t n = strlen(map[i][0]);
+        if (strncmp(golden, map[i][0], n) || (golden[n] && golden[n] != '_')) continue;
+        snprintf(out, sz, "%s%s", map[i][1], golden + n);
+        return;
+    }
+}
+
+static int exec_cli(char *const argv[], const char *err_path)
+{
+    const pid_t pid = fork();
+    if (pid < 0) return -1;
+    if (!pid) {
+        if (!freopen(err_path, "w", stderr)) _exit(127);
+        execv(argv[0], argv);
+        _exit(127);
+    }
+    int status;
+    if (waitpid(pid, &status, 0) < 0) return -1;
+    if (!WIFEXITED(status)) return 1000 + (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
+    return WEXITSTATUS(status);
+}
+
+static int same_number(const VmafJson *a, const VmafJson *b)
+{
+    if (a->type == VMAF_JSON_NULL || b->type == VMAF_JSON_NULL) return a->type == b->type;
+    return a->type == VMAF_JSON_NUMBER && b->type == VMAF_JSON_NUMBER && a->number == b->number;
+}
+
+/* Compare two objects of numbers: same keys (after renaming), same order, equal values. */
+static int compare_numbers(Ctx *c, const char *clip, const char *where, const VmafJson *golden,
+                           const VmafJson *ours)
+{
+    if (!golden || !ours || golden->type != VMAF_JSON_OBJECT || ours->type != VMAF_JSON_OBJECT) {
+        printf("FAIL %s %s: %s missing\n", c->run, clip, where);
+        return -1;
+    }
+    if (golden->cnt != ours->cnt) {
+        printf("FAIL %s %s: %s has %u values, golden %u\n", c->run, clip, where, ours->cnt,
+               golden->cnt);
+        return -1;
+    }
+    for (unsigned i = 0; i < golden->cnt; i++) {
+        char name[512];
+        expected_name(c, golden->keys[i], name, sizeof(name));
+        if (strcmp(name, ours->keys[i])) {
+            printf("FAIL %s %s: %s item %u is %s, expected %s\n", c->run, clip, where, i,
+                   ours->keys[i], name);
+            return -1;
+        }
+        const VmafJson *g = golden->items[i], *o = ours->items[i];
+        if (g->type == VMAF_JSON_OBJECT) {
+            char sub[600];
+            snprintf(sub, sizeof(sub), "%s.%s", where, name);
+            if (compare_numbers(c, clip, sub, g, o)) return -1;
+            continue;
+        }
+        if (!same_number(g, o)) {
+            printf("FAIL %s %s: %s %s = %.17g, golden %.17g%s\n", c->run, clip, where, name,
+                   o->type == VMAF_JSON_NUMBER ? o->number : 0.0,
+                   g->type == VMAF_JSON_NUMBER ? g->number : 0.0,
+                   g->type == VMAF_JSON_NULL ? " (null)" : "");
+            return -1;
+        }
+        c->values++;
+    }
+    return 0;
+}
+
+static int compare_files(Ctx *c, const char *clip, const char *golden_path, const char *out_path)
+{
+    char err[512];
+    VmafJson *g = NULL, *o = NULL;
+    int ret = -1;
+    if (vmaf_json_parse_file(&g, golden_path, err, sizeof(err)) ||
+        vmaf_json_parse_file(&o, out_path, err, sizeof(err))) {
+        printf("FAIL %s %s: %s\n", c->run, clip, err);
+        goto done;
+    }
+    const VmafJson *gf = vmaf_json_get(g, "frames"), *of = vmaf_json_get(o, "frames");
+    if (!gf || !of || gf->cnt != of->cnt) {
+        printf("FAIL %s %s: %u frames, golden %u\n", c->run, clip, of ? of->cnt : 0,
+               gf ? gf->cnt : 0);
+        goto done;
+    }
+    for (unsigned i = 0; i < gf->cnt; i++) {
+        const VmafJson *gn = vmaf_json_get(gf->items[i], "frameNum");
+        const VmafJson *on = vmaf_json_get(of->items[i], "frameNum");
+        char where[64];
+        snprintf(where, sizeof(where), "frame %u", i);
+        if (!gn || !on || !same_number(gn, on)) {
+            printf("FAIL %s %s: %s has another frameNum\n", c->run, clip, where);
+            goto done;
+        }
+        if (compare_numbers(c, clip, where, vmaf_json_get(gf->items[i], "metrics"),
+                            vmaf_json_get(of->items[i], "metrics")))
+            goto done;
+    }
+    if (compare_numbers(c, clip, "pooled", vmaf_json_get(g, "pooled_metrics"),
+                        vmaf_json_get(o, "pooled_metrics")) ||
+        compare_numbers(c, clip, "aggregate", vmaf_json_get(g, "aggregate_metrics"),
+                        vmaf_json_get(o, "aggregate_metrics")))
+        goto done;
+    ret = 0;
+done:
+    vmaf_json_free(g);
+    vmaf_json_free(o);
+    return ret;
+}
+
+static void check_clip(Ctx *c, const char *clip, const char *w, const char *h, const char *fmt,
+                       const char *bits, const char *run_args_text)
+{
+    char ref[1024], dis[1024], out[1024], errp[1024], golden[1024];
+    snprintf(ref, sizeof(ref), "%s/%s_ref.yuv", c->clips, clip);
+    snprintf(dis, sizeof(dis), "%s/%s_dis.yuv", c->clips, clip);
+    snprintf(out, sizeof(out), "%s/%s.%s%s.t%s.json", c->work, clip, c->run, c->as ? "_v2" : "",
+             c->threads);
+    snprintf(errp, sizeof(errp), "%.1000s.stderr", out);
+    snprintf(golden, sizeof(golden), "%s/golden/%s.%s.json", c->data, clip, c->run);
+    unlink(out);
+
+    char args[2048];
+    snprintf(args, sizeof(args), "%s", run_args_text);
+    char *argv[MAX_ARGS];
+    int n = 0;
+    argv[n++] = (char *)c->vmaf;
+    const char *fixed[] = { "-r", ref, "-d", dis, "-w", w, "-h", h, "-p", fmt, "-b", bits,
+                            "--json", "--precision", "max", "--threads", c->threads, "-o", out };
+    for (size_t i = 0; i < sizeof(fixed) / sizeof(fixed[0]); i++) argv[n++] = (char *)fixed[i];
+    for (char *tok = strtok(args, " "); tok && n < MAX_ARGS - 1; tok = strtok(NULL, " "))
+        argv[n++] = tok;
+    argv[n] = NULL;
+
+    const int rc = exec_cli(argv, errp);
+    struct stat st;
+    const int have_golden = !stat(golden, &st);
+    if (have_golden) {
+        if (rc) {
+            printf("FAIL %s %s: exit status %d (see %s)\n", c->run, clip, rc, errp);
+            c->failures++;
+        } else if (compare_files(c, clip, golden, out)) {
+            c->failures++;
+        } else {
+            c->clips_ok++;
+        }
+        return;
+    }
+    const int has_message = !stat(errp, &st) && st.st_size > 0;
+    const int wrote = !stat(out, &st);
+    if (rc == 0 || rc >= 1000 || !has_message || wrote) {
+        printf("FAIL %s %s: no golden file, so a refusal is expected; got exit %d, %s, %s\n",
+               c->run, clip, rc, has_message ? "a message" : "no message",
+               wrote ? "an output file" : "no output file");
+        c->failures++;
+    } else {
+        c->refusals++;
+    }
+}
+
+int main(int argc, char **argv)
+{
+    if (argc != 8 && !(argc == 10 && !strcmp(argv[8], "--as"))) {
+        fprintf(stderr, "usage: %s VMAF DATA MODELS CLIPS WORK RUN THREADS [--as EXTRACTOR]\n",
+                argv[0]);
+        return 2;
+    }
+    Ctx c = { .vmaf = argv[1], .data = argv[2], .models = argv[3], .clips = argv[4],
+              .work = argv[5], .run = argv[6], .threads = argv[7],
+              .as = argc == 10 ? argv[9] : NULL };
+    mkdir(c.work, 0755);
+    char args[2048];
+    if (run_args(&c, args, sizeof(args))) return 2;
+    if (c.as) rename_extractor(args, sizeof(args), "motion", c.as);
+
+    char manifest[1024];
+    snprintf(manifest, sizeof(manifest), "%s/clips/MANIFEST.tsv", c.data);
+    FILE *f = fopen(manifest, "r");
+    if (!f) {
+        fprintf(stderr, "cannot open %s: %s\n", manifest, strerror(errno));
+        return 2;
+    }
+    char line[1024];
+    unsigned clips = 0;
+    while (fgets(line, sizeof(line), f)) {
+        char clip[256], w[16], h[16], fmt[16], bits[16];
+        if (sscanf(line, "%255s %15s %15s %15s %15s", clip, w, h, fmt, bits) != 5) continue;
+        if (!strcmp(clip, "clip")) continue;
+        clips++;
+        check_clip(&c, clip, w, h, fmt, bits, args);
+    }
+    fclose(f);
+    printf("golden %s%s%s --threads %s: %u clips, %u matched exactly (%u values), %u refused as "
+           "expected, %u failed\n",
+           c.run, c.as ? " as " : "", c.as ? c.as : "", c.threads, clips, c.clips_ok, c.values,
+           c.refusals, c.failures);
+    return c.failures || !clips ? 1 : 0;
+}

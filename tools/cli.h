@@ -1,0 +1,58 @@
+/* Command line of the `vmaf` tool (CONTRACT.md §2). */
+#ifndef VMAF_TOOLS_CLI_H
+#define VMAF_TOOLS_CLI_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "libvmaf/libvmaf.h"
+
+#define CLI_MAX_ENTRIES 32
+
+typedef struct CliFeature {
+    char *name;                       /* points into buf */
+    VmafFeatureDictionary *opts;
+    char *buf;
+} CliFeature;
+
+typedef struct CliOverload {
+    char *feature;                    /* extractor name before the '.' */
+    VmafFeatureDictionary *opts;
+} CliOverload;
+
+typedef struct CliModel {
+    const char *name;                 /* "vmaf" unless name= */
+    const char *path, *version;
+    bool disable_clip, enable_transform;
+    CliOverload overload[CLI_MAX_ENTRIES];
+    unsigned overload_cnt;
+    char *buf;
+} CliModel;
+
+typedef struct CliSettings {
+    const char *path_ref, *path_dist;
+    bool use_yuv;
+    unsigned width, height, bitdepth;
+    enum VmafPixelFormat pix_fmt;
+    const char *output_path;
+    enum VmafOutputFormat output_fmt;
+    int precision;                    /* < 0: reference format; 1..17: %.Ng */
+    CliModel model[CLI_MAX_ENTRIES];
+    unsigned model_cnt;
+    CliFeature feature[CLI_MAX_ENTRIES];
+    unsigned feature_cnt;
+    unsigned threads, subsample;
+    uint64_t cpumask, gpumask;
+    unsigned frame_cnt, frame_skip_ref, frame_skip_dist;
+    bool no_prediction, quiet, common_bitdepth;
+} CliSettings;
+
+/**
+ * Parse argv. Usage errors print the reason and the usage text and exit(1); -v prints the
+ * version and exits 0. Unknown long options are warned about by getopt and ignored.
+ */
+void cli_parse(int argc, char *const *argv, CliSettings *settings);
+
+void cli_free(CliSettings *settings);
+
+#endif /* VMAF_TOOLS_CLI_H */

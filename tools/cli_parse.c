@@ -1,0 +1,381 @@
+#include <getopt.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "output.h"
+
+enum {
+    ARG_XML = 256,
+    ARG_JSON,
+    ARG_CSV,
+    ARG_SUB,
+    ARG_THREADS,
+    ARG_FEATURE,
+    ARG_SUBSAMPLE,
+    ARG_CPUMASK,
+    ARG_GPUMASK,
+    ARG_AOM_CTC,
+    ARG_NFLX_CTC,
+    ARG_FRAME_CNT,
+    ARG_FRAME_SKIP_REF,
+    ARG_FRAME_SKIP_DIST,
+    ARG_PRECISION,
+};
+
+static const char short_opts[] = "r:d:w:h:p:b:m:o:nvq";
+
+static const struct option long_opts[] = {
+    { "reference", 1, NULL, 'r' },
+    { "distorted", 1, NULL, 'd' },
+    { "width", 1, NULL, 'w' },
+    { "height", 1, NULL, 'h' },
+    { "pixel_format", 1, NULL, 'p' },
+    { "bitdepth", 1, NULL, 'b' },
+    { "model", 1, NULL, 'm' },
+    { "output", 1, NULL, 'o' },
+    { "xml", 0, NULL, ARG_XML },
+    { "json", 0, NULL, ARG_JSON },
+    { "csv", 0, NULL, ARG_CSV },
+    { "sub", 0, NULL, ARG_SUB },
+    { "threads", 1, NULL, ARG_THREADS },
+    { "feature", 1, NULL, ARG_FEATURE },
+    { "subsample", 1, NULL, ARG_SUBSAMPLE },
+    { "cpumask", 1, NULL, ARG_CPUMASK },
+    { "gpumask", 1, NULL, ARG_GPUMASK },
+    { "aom_ctc", 1, NULL, ARG_AOM_CTC },
+    { "nflx_ctc", 1, NULL, ARG_NFLX_CTC },
+    { "frame_cnt", 1, NULL, ARG_FRAME_CNT },
+    { "frame_skip_ref", 1, NULL, ARG_FRAME_SKIP_REF },
+    { "frame_skip_dist", 1, NULL, ARG_FRAME_SKIP_DIST },
+    { "precision", 1, NULL, ARG_PRECISION },
+    { "no_prediction", 0, NULL, 'n' },
+    { "version", 0, NULL, 'v' },
+    { "quiet", 0, NULL, 'q' },
+    { NULL, 0, NULL, 0 },
+};
+
+static void usage(const char *app, const char *reason, ...)
+{
+    if (reason) {
+        va_list ap;
+        va_start(ap, reason);
+        vfprintf(stderr, reason, ap);
+        va_end(ap);
+        fprintf(stderr, "\n\n");
+    }
+    fprintf(stderr, "Usage: %s [options]\n\n", app);
+    fprintf(stderr,
+            "Supported options:\n"
+            " --reference/-r $path:        path to reference .y4m or .yuv\n"
+            " --distorted/-d $path:        path to distorted .y4m or .yuv\n"
+            " --width/-w $unsigned:        width\n"
+            " --height/-h $unsigned:       height\n"
+            " --pixel_format/-p: $string   pixel format (420/422/444)\n"
+            " --bitdepth/-b $unsigned:     bitdepth (8/10/12/16)\n"
+            " --model/-m $params:          model parameters, colon \":\" delimited\n"
+            "                              `path=` path to model file\n"
+            "                              `version=` built-in model version\n"
+            "                              `name=` name used in log (optional)\n"
+            " --output/-o $path:           output file\n"
+            " --xml:                       write output file as XML (default)\n"
+            " --json:                      write output file as JSON\n"
+            " --csv:                       write output file as CSV\n"
+            " --sub:                       write output file as subtitle\n"
+            " --precision max|$unsigned:   numbers as %%.17g (max) or %%.Ng (1..17);\n"
+            "                              default %%.6f like reference libvmaf\n"
+            " --threads $unsigned:         number of threads to use\n"
+            " --feature $string:           additional feature, NAME[=KEY=VAL[:KEY=VAL...]]\n"
+            " --cpumask: $bitmask          restrict permitted CPU instruction sets\n"
+            " --gpumask: $bitmask          restrict permitted GPU operations\n"
+            " --frame_cnt $unsigned:       maximum number of frames to process\n"
+            " --frame_skip_ref $unsigned:  skip the first N frames in reference\n"
+            " --frame_skip_dist $unsigned: skip the first N frames in distorted\n"
+            " --subsample: $unsigned       compute scores only every N frames\n"
+            " --aom_ctc $version:          AOM common test conditions preset (v1.0..v7.0)\n"
+            " --nflx_ctc $version:         Netflix common test conditions preset (v1.0)\n"
+            " --quiet/-q:                  disable FPS meter when run in a TTY\n"
+            " --no_prediction/-n:          no prediction, extract features only\n"
+            " --version/-v:                print version and exit\n");
+    exit(1);
+}
+
+static const char *option_name(int val, char *buf, size_t sz)
+{
+    for (const struct option *o = long_opts; o->name; o++) {
+        if (o->val != val) continue;
+        if (val < 256) snprintf(buf, sz, "-%c/--%s", val, o->name);
+        else snprintf(buf, sz, "--%s", o->name);
+        return buf;
+    }
+    return "?";
+}
+
+static void bad_argument(const char *app, const char *arg, int option, const char *should_be)
+{
+    char name[64];
+    usage(app, "Invalid argument \"%s\" for option %s; should be %s", arg,
+          option_name(option, name, sizeof(name)), should_be);
+}
+
+static unsigned parse_unsigned(const char *app, const char *arg, int option)
+{
+    char *end;
+    const unsigned long v = strtoul(arg, &end, 0);
+    if (end == arg || *end || arg[0] == '-' || v > 0xffffffffUL)
+        bad_argument(app, arg, option, "an integer");
+    return (unsigned)v;
+}
+
+static uint64_t parse_mask(const char *app, const char *arg, int option)
+{
+    char *end;
+    const unsigned long long v = strtoull(arg, &end, 0);
+    if (end == arg || *end || arg[0] == '-') bad_argument(app, arg, option, "an integer");
+    return v;
+}
+
+static enum VmafPixelFormat parse_pix_fmt(const char *app, const char *arg)
+{
+    if (!strcmp(arg, "420")) return VMAF_PIX_FMT_YUV420P;
+    if (!strcmp(arg, "422")) return VMAF_PIX_FMT_YUV422P;
+    if (!strcmp(arg, "444")) return VMAF_PIX_FMT_YUV444P;
+    bad_argument(app, arg, 'p', "a valid pixel format (420/422/444)");
+    return VMAF_PIX_FMT_UNKNOWN;
+}
+
+static unsigned parse_bitdepth(const char *app, const char *arg)
+{
+    const unsigned b = parse_unsigned(app, arg, 'b');
+    if (b != 8 && b != 10 && b != 12 && b != 16)
+        bad_argument(app, arg, 'b', "a valid bitdepth (8/10/12/16)");
+    return b;
+}
+
+static int parse_precision(const char *app, const char *arg)
+{
+    if (!strcmp(arg, "max")) return VMAF_OUTPUT_PRECISION_MAX;
+    char *end;
+    const long v = strtol(arg, &end, 10);
+    if (end == arg || *end || v < 1 || v > VMAF_OUTPUT_PRECISION_MAX)
+        bad_argument(app, arg, ARG_PRECISION, "max or an integer 1..17");
+    return (int)v;
+}
+
+static char *copy_arg(const char *app, const char *arg)
+{
+    char *s = strdup(arg);
+    if (!s) usage(app, "out of memory");
+    return s;
+}
+
+/* NAME[=KEY=VAL[:KEY=VAL...]] */
+static CliFeature parse_feature(const char *app, const char *arg)
+{
+    CliFeature f = { .buf = copy_arg(app, arg) };
+    char *rest = f.buf;
+    f.name = strsep(&rest, "=");
+    if (!*f.name) usage(app, "Problem parsing feature \"%s\": empty name.", arg);
+    char *kv;
+    while (rest && (kv = strsep(&rest, ":"))) {
+        const char *key = strsep(&kv, "=");
+        const char *val = kv;
+        if (!*key || !val || !*val)
+            usage(app, "Problem parsing feature \"%s\", bad option string \"%s\".", f.name, key);
+        if (vmaf_feature_dictionary_set(&f.opts, key, val))
+            usage(app, "Problem parsing feature \"%s\"", arg);
+    }
+    return f;
+}
+
+static CliModel parse_model(const char *app, const char *arg)
+{
+    CliModel m = { .name = "vmaf", .buf = copy_arg(app, arg) };
+    char *rest = m.buf, *kv;
+    while ((kv = strsep(&rest, ":"))) {
+        char *key = strsep(&kv, "=");
+        const char *val = kv;
+        if (!val) {
+            if (strcmp(key, "disable_clip") && strcmp(key, "enable_transform"))
+                usage(app, "Problem parsing model, bad option string \"%s\".", key);
+            val = "true";
+        }
+        if (!strcmp(key, "path")) {
+            m.path = val;
+        } else if (!strcmp(key, "version")) {
+            m.version = val;
+        } else if (!strcmp(key, "name")) {
+            m.name = val;
+        } else if (!strcmp(key, "disable_clip")) {
+            m.disable_clip = !strcmp(val, "true");
+        } else if (!strcmp(key, "enable_transform")) {
+            m.enable_transform = !strcmp(val, "true");
+        } else {
+            char *dot = strchr(key, '.');
+            if (!dot || dot == key || !dot[1])
+                usage(app, "Problem parsing model, bad option string \"%s\".", key);
+            if (m.overload_cnt == CLI_MAX_ENTRIES)
+                usage(app, "A maximum of %d feature overloads per model are supported",
+                      CLI_MAX_ENTRIES);
+            *dot = '\0';
+            CliOverload *o = &m.overload[m.overload_cnt++];
+            o->feature = key;
+            if (vmaf_feature_dictionary_set(&o->opts, dot + 1, val))
+                usage(app, "Problem parsing model: \"%s\"", key);
+        }
+    }
+    if (!m.path && !m.version)
+        usage(app, "Problem parsing model \"%s\": path= or version= is required.", arg);
+    return m;
+}
+
+static void add_model(const char *app, CliSettings *s, CliModel m)
+{
+    if (s->model_cnt == CLI_MAX_ENTRIES)
+        usage(app, "A maximum of %d models are supported", CLI_MAX_ENTRIES);
+    s->model[s->model_cnt++] = m;
+}
+
+static void add_feature(const char *app, CliSettings *s, CliFeature f)
+{
+    if (s->feature_cnt == CLI_MAX_ENTRIES)
+        usage(app, "A maximum of %d features are supported", CLI_MAX_ENTRIES);
+    s->feature[s->feature_cnt++] = f;
+}
+
+/* Presets replace a feature of the same name instead of adding a second one. */
+static void set_feature(const char *app, CliSettings *s, const char *spec)
+{
+    CliFeature f = parse_feature(app, spec);
+    for (unsigned i = 0; i < s->feature_cnt; i++) {
+        if (strcmp(s->feature[i].name, f.name)) continue;
+        free(s->feature[i].buf);
+        vmaf_feature_dictionary_free(&s->feature[i].opts);
+        s->feature[i] = f;
+        return;
+    }
+    add_feature(app, s, f);
+}
+
+static void set_model(const char *app, CliSettings *s, const char *spec)
+{
+    CliModel m = parse_model(app, spec);
+    for (unsigned i = 0; i < s->model_cnt; i++) {
+        if (strcmp(s->model[i].name, m.name)) continue;
+        free(s->model[i].buf);
+        s->model[i] = m;
+        return;
+    }
+    add_model(app, s, m);
+}
+
+static void parse_aom_ctc(const char *app, CliSettings *s, const char *v)
+{
+    static const char *const versions[] = { "v1.0", "v2.0", "v3.0", "v4.0", "v5.0", "v6.0", "v7.0" };
+    int n = -1;
+    for (int i = 0; i < 7; i++)
+        if (!strcmp(v, versions[i])) n = i + 1;
+    if (!strcmp(v, "proposed")) usage(app, "`--aom_ctc proposed` is deprecated.");
+    if (n < 0) usage(app, "bad aom_ctc version \"%s\"", v);
+
+    set_model(app, s, "version=vmaf_v0.6.1:name=vmaf");
+    set_model(app, s, "version=vmaf_v0.6.1neg:name=vmaf_neg");
+    set_feature(app, s, "psnr=reduced_hbd_peak=true:enable_apsnr=true:min_sse=0.5");
+    set_feature(app, s, "ciede");
+    set_feature(app, s, n >= 7 ? "float_ssim=enable_db=true:clip_db=true:scale=1"
+                               : "float_ssim=enable_db=true:clip_db=true");
+    set_feature(app, s, "float_ms_ssim=enable_db=true:clip_db=true");
+    set_feature(app, s, "psnr_hvs");
+    if (n >= 3) set_feature(app, s, "cambi");
+    if (n >= 6) s->common_bitdepth = true;
+}
+
+static void parse_nflx_ctc(const char *app, CliSettings *s, const char *v)
+{
+    if (strcmp(v, "v1.0")) usage(app, "bad nflx_ctc version \"%s\"", v);
+    set_model(app, s, "version=vmaf_4k_v0.6.1:name=vmaf");
+    set_model(app, s, "version=vmaf_4k_v0.6.1neg:name=vmaf_neg");
+    set_feature(app, s, "psnr=enable_chroma=true:enable_apsnr=true");
+    set_feature(app, s, "float_ssim=enable_db=true:clip_db=true");
+    set_feature(app, s, "cambi");
+}
+
+void cli_parse(int argc, char *const *argv, CliSettings *s)
+{
+    const char *app = argv[0];
+    memset(s, 0, sizeof(*s));
+    s->precision = VMAF_OUTPUT_PRECISION_DEFAULT;
+    int o;
+    while ((o = getopt_long(argc, argv, short_opts, long_opts, NULL)) >= 0) {
+        switch (o) {
+        case 'r': s->path_ref = optarg; break;
+        case 'd': s->path_dist = optarg; break;
+        case 'w': s->width = parse_unsigned(app, optarg, 'w'); s->use_yuv = true; break;
+        case 'h': s->height = parse_unsigned(app, optarg, 'h'); s->use_yuv = true; break;
+        case 'p': s->pix_fmt = parse_pix_fmt(app, optarg); s->use_yuv = true; break;
+        case 'b': s->bitdepth = parse_bitdepth(app, optarg); s->use_yuv = true; break;
+        case 'o': s->output_path = optarg; break;
+        case ARG_XML: s->output_fmt = VMAF_OUTPUT_FORMAT_XML; break;
+        case ARG_JSON: s->output_fmt = VMAF_OUTPUT_FORMAT_JSON; break;
+        case ARG_CSV: s->output_fmt = VMAF_OUTPUT_FORMAT_CSV; break;
+        case ARG_SUB: s->output_fmt = VMAF_OUTPUT_FORMAT_SUB; break;
+        case ARG_PRECISION: s->precision = parse_precision(app, optarg); break;
+        case 'm': add_model(app, s, parse_model(app, optarg)); break;
+        case ARG_FEATURE: add_feature(app, s, parse_feature(app, optarg)); break;
+        case ARG_THREADS: s->threads = parse_unsigned(app, optarg, ARG_THREADS); break;
+        case ARG_SUBSAMPLE: s->subsample = parse_unsigned(app, optarg, ARG_SUBSAMPLE); break;
+        case ARG_CPUMASK: s->cpumask = parse_mask(app, optarg, ARG_CPUMASK); break;
+        case ARG_GPUMASK: s->gpumask = parse_mask(app, optarg, ARG_GPUMASK); break;
+        case ARG_AOM_CTC: parse_aom_ctc(app, s, optarg); break;
+        case ARG_NFLX_CTC: parse_nflx_ctc(app, s, optarg); break;
+        case ARG_FRAME_CNT: s->frame_cnt = parse_unsigned(app, optarg, ARG_FRAME_CNT); break;
+        case ARG_FRAME_SKIP_REF:
+            s->frame_skip_ref = parse_unsigned(app, optarg, ARG_FRAME_SKIP_REF);
+            break;
+        case ARG_FRAME_SKIP_DIST:
+            s->frame_skip_dist = parse_unsigned(app, optarg, ARG_FRAME_SKIP_DIST);
+            break;
+        case 'n': s->no_prediction = true; break;
+        case 'q': s->quiet = true; break;
+        case 'v':
+            fprintf(stderr, "%s\n", vmaf_version());
+            exit(0);
+        case '?':
+            /* getopt printed why; a bad short option or missing argument is a usage error,
+             * an unknown long option is only warned about, as the reference does */
+            if (optopt) usage(app, NULL);
+            break;
+        default: break;
+        }
+    }
+    if (optind < argc) usage(app, "Unexpected argument \"%s\"", argv[optind]);
+
+    if (!s->output_fmt) s->output_fmt = VMAF_OUTPUT_FORMAT_XML;
+    if (!s->path_ref) usage(app, "Reference .y4m or .yuv (-r/--reference) is required");
+    if (!s->path_dist) usage(app, "Distorted .y4m or .yuv (-d/--distorted) is required");
+    if (s->use_yuv && !(s->width && s->height && s->pix_fmt && s->bitdepth))
+        usage(app, "The following options are required for .yuv input:\n"
+                   "  --width/-w\n  --height/-h\n  --pixel_format/-p\n  --bitdepth/-b\n");
+    if (!s->model_cnt && !s->no_prediction)
+        add_model(app, s, parse_model(app, "version=vmaf_v0.6.1"));
+    for (unsigned i = 0; i < s->model_cnt; i++)
+        for (unsigned j = i + 1; j < s->model_cnt; j++)
+            if (!strcmp(s->model[i].name, s->model[j].name))
+                usage(app, "Each model should be uniquely named. "
+                           "Set using `--model` via the `name=...` param.");
+}
+
+void cli_free(CliSettings *s)
+{
+    for (unsigned i = 0; i < s->model_cnt; i++) {
+        for (unsigned j = 0; j < s->model[i].overload_cnt; j++)
+            vmaf_feature_dictionary_free(&s->model[i].overload[j].opts);
+        free(s->model[i].buf);
+    }
+    for (unsigned i = 0; i < s->feature_cnt; i++) {
+        vmaf_feature_dictionary_free(&s->feature[i].opts);
+        free(s->feature[i].buf);
+    }
+}
