@@ -8,8 +8,10 @@ CLIPS = $(SHARED)/data/clips
 
 all: build
 
-$(BUILD)/build.ninja $(BUILD)/Makefile:
-	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release
+CMAKE_FLAGS ?=
+
+$(BUILD)/Makefile:
+	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release $(CMAKE_FLAGS)
 
 build: $(BUILD)/Makefile
 	cmake --build $(BUILD) -j $(JOBS)

@@ -9,6 +9,7 @@
 #include "libvmaf/libvmaf.h"
 
 #include "cli.h"
+#include "feature/feature_extractor.h"
 #include "output.h"
 #include "video_input.h"
 
@@ -117,12 +118,14 @@ static int use_features(VmafContext *vmaf, CliSettings *c)
 {
     for (unsigned i = 0; i < c->feature_cnt; i++) {
         CliFeature *f = &c->feature[i];
+        /* the context owns the options now, unless it does not know the extractor */
+        const bool known = vmaf_feature_extractor_by_name(f->name) != NULL;
         const int err = vmaf_use_feature(vmaf, f->name, f->opts);
+        if (known) f->opts = NULL;
         if (err) {
             fprintf(stderr, "problem loading feature extractor: %s\n", f->name);
             return err;
         }
-        f->opts = NULL; /* the context owns it now */
     }
     return 0;
 }

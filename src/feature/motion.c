@@ -32,9 +32,12 @@
 #define MOTION_INLINE static inline
 #endif
 
-/* Work in fixed blocks of this many samples: a loop with a constant trip count is one the
- * compiler vectorizes at -O2; the remainder of a row goes through the same code one by one. */
-#define BLOCK 16
+/* Work in fixed blocks of samples: a loop with a constant trip count is one the compiler
+ * vectorizes at -O2; the remainder of a row goes through the same code one by one. The sizes
+ * are tuned for 256-bit vectors (32 lanes of 8-bit samples, 16 of 16-bit or int32 ones). */
+#define BLOCK_U8 32  /* vertical pass, 8-bit samples */
+#define BLOCK_U16 16 /* vertical pass, 16-bit samples */
+#define BLOCK_H 16   /* horizontal pass */
 
 enum {
     KO = VMAF_MOTION_K_OUTER,
@@ -66,7 +69,7 @@ MOTION_INLINE int32_t taps32(int32_t a, int32_t b, int32_t c, int32_t d, int32_t
  * int32. With x = 256*(x >> 8) + (x & 255) for every pair/centre term, the sum is
  * S = 256*hi + lo, and floor((S + round) / 2^shift)
  *   = floor((hi + floor((lo + round) / 256)) / 2^(shift-8)).
- * |hi| < 2^25 and 0 <= lo < 2^24, so nothing overflows. */
+ * |hi| <= 2^25 and 0 <= lo < 2^24, so nothing overflows. */
 MOTION_INLINE int32_t taps_split(int32_t a, int32_t b, int32_t c, int32_t d, int32_t e,
                                  int32_t round, int shift)
 {
@@ -78,16 +81,17 @@ MOTION_INLINE int32_t taps_split(int32_t a, int32_t b, int32_t c, int32_t d, int
 
 /* Per-row summaries of the filtered values v: whether any is nonzero, and the OR of
  * v ^ (v >> 31) (v, or -v-1 when negative), which is below 2^15 iff every v lies in
- * [-2^15, 2^15). They are gathered in BLOCK lanes so the block loops carry no scalar
- * reduction. */
+ * [-2^15, 2^15). The block loops gather them (and the horizontal sums) in one accumulator
+ * per lane, reduced once per row, so no block ends in a horizontal reduction. */
 typedef struct RowStats {
     int32_t any, mag;
 } RowStats;
 
 /*
- * Vertical pass: out[j] = filtered (p - c) over the five rows p0..p4 / c0..c4, j in [0, w).
- * mode 0: shift 8 (8-bit samples) or bpc <= 15 (16-bit samples), direct int32 sum;
- * mode 1: 16-bit samples at bpc 16, split arithmetic.
+ * Vertical pass: out[j] = filtered (p - c) over the five rows p0..p4 / c0..c4, j in [0, w),
+ * rounded and shifted right by shift. split = 0: direct int32 sum (8-bit samples, or 16-bit
+ * ones at bpc <= 15); split = 1: split arithmetic (bpc 16). Callers pass split as a
+ * constant, so each inlined copy has a single branch-free loop.
  */
 #define VPASS_ONE(j, lane)                                                               \
     do {                                                                                 \
@@ -103,7 +107,7 @@ typedef struct RowStats {
         mag[lane] |= v ^ (v >> 31);                                                      \
     } while (0)
 
-#define DEFINE_VPASS(NAME, T)                                                            \
+#define DEFINE_VPASS(NAME, T, BLOCK)                                                     \
     MOTION_INLINE RowStats NAME(const T *restrict p0, const T *restrict p1,              \
                                 const T *restrict p2, const T *restrict p3,              \
                                 const T *restrict p4, const T *restrict c0,              \
@@ -128,8 +132,8 @@ typedef struct RowStats {
         return st;                                                                       \
     }
 
-DEFINE_VPASS(vpass_u8, uint8_t)
-DEFINE_VPASS(vpass_u16, uint16_t)
+DEFINE_VPASS(vpass_u8, uint8_t, BLOCK_U8)
+DEFINE_VPASS(vpass_u16, uint16_t, BLOCK_U16)
 
 /*
  * Horizontal pass over buf[0 .. w+4), the filtered row with its mirrored margins: the sum
@@ -147,16 +151,16 @@ DEFINE_VPASS(vpass_u16, uint16_t)
 
 MOTION_INLINE uint32_t hpass(const int32_t *restrict buf, size_t w, int split)
 {
-    uint32_t sum[BLOCK] = { 0 };
+    uint32_t sum[BLOCK_H] = { 0 };
     size_t j0 = 0;
-    for (; j0 + BLOCK <= w; j0 += BLOCK) {
-        for (size_t t = 0; t < BLOCK; t++)
+    for (; j0 + BLOCK_H <= w; j0 += BLOCK_H) {
+        for (size_t t = 0; t < BLOCK_H; t++)
             HPASS_ONE(j0 + t, t);
     }
     for (size_t j = j0; j < w; j++)
         HPASS_ONE(j, 0);
     uint32_t total = 0;
-    for (size_t t = 0; t < BLOCK; t++)
+    for (size_t t = 0; t < BLOCK_H; t++)
         total += sum[t];
     return total;
 }
@@ -194,7 +198,6 @@ MOTION_INLINE uint64_t motion_sad_impl(const void *prev, ptrdiff_t prev_stride,
                 p16[k] = (const uint16_t *)(const void *)pr[k];
                 c16[k] = (const uint16_t *)(const void *)cr[k];
             }
-            /* separate calls so that each inlined loop has a constant mode */
             if (split_vertical)
                 st = vpass_u16(p16[0], p16[1], p16[2], p16[3], p16[4], c16[0], c16[1],
                                c16[2], c16[3], c16[4], mid, w, 1, 16);
@@ -294,7 +297,7 @@ static const char *const provided_v2[] = {
     NULL,
 };
 
-#define OPT_AT(field) offsetof(MotionState, opt) + offsetof(VmafMotionOptions, field)
+#define OPT_AT(field) (offsetof(MotionState, opt) + offsetof(VmafMotionOptions, field))
 
 static const VmafOption motion_options[] = {
     {
@@ -437,8 +440,9 @@ static double clip_max(double v, double max_val)
 
 /*
  * motion2 of frame i is the smaller of the scores around it; motion3 is motion2 blended,
- * clipped and optionally averaged with its predecessor. Frames before the first scored one
- * get motion2 = 0 and, as motion3, the processed score of that first scored frame.
+ * clipped and optionally averaged with its predecessor's. Frames before the first scored
+ * one get motion2 = 0 and, as motion3, the blended and clipped score of that first scored
+ * frame (its own score, not its motion2); the moving average starts from that value.
  */
 static int motion_flush(MotionState *s, const MotionNames *names, VmafFeatureSink *sink)
 {
@@ -459,7 +463,7 @@ static int motion_flush(MotionState *s, const MotionNames *names, VmafFeatureSin
 
     double last = 0.;
     for (unsigned i = 0; i < n; i++) {
-        double motion2 = 0., motion3, here = 0., next, low;
+        double motion2 = 0., motion3, here = 0., next = 0., low = 0.;
         (void)vmaf_feature_sink_get(sink, names->sad, &here, i);
 
         if (i >= first) {
