@@ -35,6 +35,13 @@ struct VmafContext {
     bool flushed;
 };
 
+/**
+ * Register an extractor instance with options (takes ownership of opts, also on failure);
+ * the path under vmaf_use_feature() and vmaf_use_features_from_model().
+ */
+int vmaf_context_use_extractor(VmafContext *vmaf, const VmafFeatureExtractor *fex,
+                               VmafDictionary *opts);
+
 /** Pool one feature over [lo, hi] as vmaf_feature_score_pooled does. */
 int vmaf_context_pool_feature(VmafContext *vmaf, const char *name,
                               enum VmafPoolingMethod method, double *score, unsigned lo,

@@ -114,14 +114,20 @@ VMAF_EXPORT int vmaf_use_feature(VmafContext *vmaf, const char *feature_name,
                  "unknown feature extractor \"%s\"\n", feature_name);
         return -EINVAL;
     }
-    if (vmaf->pic_cnt || vmaf->flushed) {
-        vmaf_dictionary_free(&opts_dict);
+    return vmaf_context_use_extractor(vmaf, fex, opts_dict);
+}
+
+int vmaf_context_use_extractor(VmafContext *vmaf, const VmafFeatureExtractor *fex,
+                               VmafDictionary *opts)
+{
+    if (vmaf->geometry.set || vmaf->flushed) {
+        vmaf_dictionary_free(&opts);
         vmaf_log(vmaf->cfg.log_level, VMAF_LOG_LEVEL_ERROR,
-                 "feature \"%s\" registered after the first picture\n", feature_name);
+                 "feature extractor \"%s\" registered after the first picture\n", fex->name);
         return -EINVAL;
     }
     VmafFeatureInstance *inst;
-    int err = vmaf_feature_instance_create(&inst, fex, opts_dict, vmaf->cfg.log_level);
+    int err = vmaf_feature_instance_create(&inst, fex, opts, vmaf->cfg.log_level);
     if (err) return err;
     return register_instance(vmaf, inst);
 }

@@ -80,4 +80,7 @@ int vmaf_feature_sink_set_aggregate(VmafFeatureSink *sink, const char *name, dou
 /** Look up an extractor by name; NULL if unknown. */
 const VmafFeatureExtractor *vmaf_feature_extractor_by_name(const char *name);
 
+/** The extractor that provides the (unsuffixed) feature `feature_name`; NULL if none. */
+const VmafFeatureExtractor *vmaf_feature_extractor_by_feature_name(const char *feature_name);
+
 #endif /* VMAF_FEATURE_EXTRACTOR_H */

@@ -65,18 +65,18 @@ MOTION_INLINE int32_t taps32(int32_t a, int32_t b, int32_t c, int32_t d, int32_t
     return KO * (a + e) + KI * (b + d) + KC * c;
 }
 
-/* (kernel on a..e + round) >> shift, for |a..e| < 2^17, round >= 0 and shift >= 8, exact in
+/* (kernel on a..e + rnd) >> shift, for |a..e| < 2^17, rnd >= 0 and shift >= 8, exact in
  * int32. With x = 256*(x >> 8) + (x & 255) for every pair/centre term, the sum is
- * S = 256*hi + lo, and floor((S + round) / 2^shift)
- *   = floor((hi + floor((lo + round) / 256)) / 2^(shift-8)).
+ * S = 256*hi + lo, and floor((S + rnd) / 2^shift)
+ *   = floor((hi + floor((lo + rnd) / 256)) / 2^(shift-8)).
  * |hi| <= 2^25 and 0 <= lo < 2^24, so nothing overflows. */
 MOTION_INLINE int32_t taps_split(int32_t a, int32_t b, int32_t c, int32_t d, int32_t e,
-                                 int32_t round, int shift)
+                                 int32_t rnd, int shift)
 {
     const int32_t outer = a + e, inner = b + d;
     const int32_t hi = KO * (outer >> 8) + KI * (inner >> 8) + KC * (c >> 8);
     const int32_t lo = KO * (outer & 255) + KI * (inner & 255) + KC * (c & 255);
-    return (hi + ((lo + round) >> 8)) >> (shift - 8);
+    return (hi + ((lo + rnd) >> 8)) >> (shift - 8);
 }
 
 /* Per-row summaries of the filtered values v: whether any is nonzero, and the OR of
@@ -100,8 +100,8 @@ typedef struct RowStats {
         const int32_t d2 = (int32_t)p2[j] - (int32_t)c2[j];                              \
         const int32_t d3 = (int32_t)p3[j] - (int32_t)c3[j];                              \
         const int32_t d4 = (int32_t)p4[j] - (int32_t)c4[j];                              \
-        const int32_t v = split ? taps_split(d0, d1, d2, d3, d4, round, shift)           \
-                                : (taps32(d0, d1, d2, d3, d4) + round) >> shift;         \
+        const int32_t v = split ? taps_split(d0, d1, d2, d3, d4, rnd, shift)             \
+                                : (taps32(d0, d1, d2, d3, d4) + rnd) >> shift;           \
         out[j] = v;                                                                      \
         any[lane] |= v;                                                                  \
         mag[lane] |= v ^ (v >> 31);                                                      \
@@ -115,7 +115,7 @@ typedef struct RowStats {
                                 const T *restrict c3, const T *restrict c4,              \
                                 int32_t *restrict out, size_t w, int split, int shift)   \
     {                                                                                    \
-        const int32_t round = (int32_t)1 << (shift - 1);                                 \
+        const int32_t rnd = (int32_t)1 << (shift - 1);                                   \
         int32_t any[BLOCK] = { 0 }, mag[BLOCK] = { 0 };                                  \
         size_t j0 = 0;                                                                   \
         for (; j0 + BLOCK <= w; j0 += BLOCK) {                                           \

@@ -22,3 +22,14 @@ const VmafFeatureExtractor *vmaf_feature_extractor_by_name(const char *name)
         if (!strcmp(extractors[i]->name, name)) return extractors[i];
     return NULL;
 }
+
+const VmafFeatureExtractor *vmaf_feature_extractor_by_feature_name(const char *feature_name)
+{
+    if (!feature_name) return NULL;
+    for (unsigned i = 0; extractors[i]; i++) {
+        const char *const *provided = extractors[i]->provided_features;
+        for (unsigned j = 0; provided && provided[j]; j++)
+            if (!strcmp(provided[j], feature_name)) return extractors[i];
+    }
+    return NULL;
+}
