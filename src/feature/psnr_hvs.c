@@ -93,7 +93,7 @@ static INLINE int quadrant_of(int k)
 
 /* Copy the 8x8 block with top-left corner (x, y) into lane `lane`. */
 static INLINE void load_block(int32_t dst[PSNR_HVS_COEFFS][PSNR_HVS_LANES], int lane,
-                       const PlaneView *pv, int x, int y)
+                              const PlaneView *pv, int x, int y)
 {
     const uint8_t *row = pv->data + (ptrdiff_t)y * pv->stride;
     if (pv->wide) {
@@ -116,7 +116,7 @@ static INLINE void load_block(int32_t dst[PSNR_HVS_COEFFS][PSNR_HVS_LANES], int 
  * whole-block variance (both unbiased), or 0 for a flat block.
  */
 static INLINE void texture_ratio(float ratio[PSNR_HVS_LANES],
-                          int32_t px[PSNR_HVS_COEFFS][PSNR_HVS_LANES])
+                                 int32_t px[PSNR_HVS_COEFFS][PSNR_HVS_LANES])
 {
     /* The means are sums of at most 64 integers below 2^12: exact in float, so summing in
      * int32 and converting once gives the same value as a running float sum. */
@@ -176,7 +176,7 @@ static INLINE void texture_ratio(float ratio[PSNR_HVS_LANES],
 
 /* One 8-point pass over every lane: dst row i = transform of src column i. */
 static INLINE void fdct_pass(int32_t dst[restrict PSNR_HVS_COEFFS][PSNR_HVS_LANES],
-                      int32_t src[restrict PSNR_HVS_COEFFS][PSNR_HVS_LANES])
+                             int32_t src[restrict PSNR_HVS_COEFFS][PSNR_HVS_LANES])
 {
     for (int i = 0; i < PSNR_HVS_BLOCK; i++)
         for (int l = 0; l < PSNR_HVS_LANES; l++)
@@ -187,7 +187,7 @@ static INLINE void fdct_pass(int32_t dst[restrict PSNR_HVS_COEFFS][PSNR_HVS_LANE
 /* 2-D forward DCT of every lane, in place: columns first (into tmp), then rows. Afterwards
  * px[v * 8 + u] holds vertical frequency v, horizontal frequency u. */
 static INLINE void fdct8x8(int32_t px[restrict PSNR_HVS_COEFFS][PSNR_HVS_LANES],
-                    int32_t tmp[restrict PSNR_HVS_COEFFS][PSNR_HVS_LANES])
+                           int32_t tmp[restrict PSNR_HVS_COEFFS][PSNR_HVS_LANES])
 {
     fdct_pass(tmp, px);
     fdct_pass(px, tmp);
@@ -195,8 +195,8 @@ static INLINE void fdct8x8(int32_t px[restrict PSNR_HVS_COEFFS][PSNR_HVS_LANES],
 
 /* Masking amplitude of each lane: sqrt(weighted AC energy * texture ratio) / 32. */
 static INLINE void mask_amplitude(float amp[PSNR_HVS_LANES],
-                           int32_t coef[PSNR_HVS_COEFFS][PSNR_HVS_LANES],
-                           const float ratio[PSNR_HVS_LANES], const float *mask)
+                                  int32_t coef[PSNR_HVS_COEFFS][PSNR_HVS_LANES],
+                                  const float ratio[PSNR_HVS_LANES], const float *mask)
 {
     float energy[PSNR_HVS_LANES] = {0};
 #if defined(__GNUC__)
@@ -260,7 +260,9 @@ static INLINE float plane_error_body(const PlaneView *ref, const PlaneView *dis,
 {
     BlockBatch b;
     float sum = 0.f;
-    int coeffs = 0;
+    /* Converted to float for the mean exactly as the reference's int count is; 64-bit only
+     * so that no frame size can overflow it. */
+    int64_t coeffs = 0;
 
     /* Corners x = 0, 7, 14, ... while x < w - 7 (a block must fit). */
     const int nbx = w >= PSNR_HVS_BLOCK ? (w - 1) / PSNR_HVS_STEP : 0;
@@ -369,7 +371,7 @@ static int extract(void *priv, const VmafFeatureFrame *frame, VmafFeatureSink *s
         const PlaneView rv = { ref->data[p], ref->stride[p], bpc > 8 };
         const PlaneView dv = { dis->data[p], dis->stride[p], bpc > 8 };
         err[p] = s->plane_error(&rv, &dv, (int)ref->w[p], (int)ref->h[p], bpc,
-                             psnr_hvs_csf[p], s->mask[p]);
+                                psnr_hvs_csf[p], s->mask[p]);
     }
 
     for (int p = 0; p < 3; p++) {

@@ -8,7 +8,10 @@
  *   - a masking threshold per block comes from the weighted AC energy and a ratio of the
  *     quadrant variances to the whole-block variance (all in float);
  *   - DCT differences above the threshold, weighted by a contrast-sensitivity table, are
- *     squared and summed into one float accumulator per plane, in raster order.
+ *     squared and summed into one float accumulator per plane: block after block (corners
+ *     in raster order), each block's 64 terms in raster order. That serial float sum is
+ *     part of the result; an implementation may compute the terms in any order but must
+ *     add them in exactly this one.
  *
  * Everything here is plain C so that a CUDA translation unit can include it: the inline
  * helpers carry PSNR_HVS_FN, which adds __host__ __device__ under nvcc.
