@@ -11,6 +11,7 @@
 #include "feature_instance.h"
 #include "picture_pool.h"
 #include "thread_pool.h"
+#include "cuda/backend.h"
 
 struct VmafContext {
     VmafConfiguration cfg;
@@ -23,6 +24,9 @@ struct VmafContext {
     atomic_int worker_err;      /* first error a worker hit */
 
     VmafPicturePool *pic_pool;
+
+    VmafCudaState *cuda_state;  /* imported: a reference is held */
+    VmafCudaBackend *cuda;      /* twins + device frames, created with the first picture */
 
     struct {
         bool set;

@@ -14,6 +14,7 @@ typedef struct VmafFeatureInstance {
     char **mapped;         /* output name of each provided feature */
     char *ident;           /* extractor name + option suffix: equal idents are duplicates */
     bool initialized, init_failed;
+    bool on_gpu;           /* its CUDA twin runs it; the CPU instance keeps state and flushes */
 } VmafFeatureInstance;
 
 /**

@@ -262,6 +262,12 @@ static VmafJson *parse_number(Parser *p)
     VmafJson *j = new_node(p, VMAF_JSON_NUMBER);
     if (!j) return NULL;
     j->number = v;
+    j->string = strdup(buf);
+    if (!j->string) {
+        fail(p, "out of memory");
+        vmaf_json_free(j);
+        return NULL;
+    }
     p->s = q;
     return j;
 }

@@ -22,7 +22,7 @@ struct VmafJson {
     enum VmafJsonType type;
     bool boolean;
     double number;
-    char *string;         /* STRING: the value */
+    char *string;         /* STRING: the value; NUMBER: its text as written */
     char **keys;          /* OBJECT: key of each item */
     VmafJson **items;     /* ARRAY, OBJECT */
     unsigned cnt;

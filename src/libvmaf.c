@@ -42,7 +42,9 @@ VMAF_EXPORT int vmaf_init(VmafContext **vmaf_out, VmafConfiguration cfg)
     atomic_init(&vmaf->worker_err, 0);
     int err = vmaf_feature_collector_init(&vmaf->fc, cfg.log_level);
     if (err) goto fail;
-    if (cfg.n_threads > 1) {
+    /* like the reference, one thread already means a worker: the caller reads the next
+     * frame while it extracts */
+    if (cfg.n_threads > 0) {
         err = vmaf_thread_pool_create(&vmaf->workers, cfg.n_threads, sizeof(FrameJob),
                                       2 * cfg.n_threads, worker_data_free);
         if (err) goto fail;
@@ -66,11 +68,13 @@ VMAF_EXPORT int vmaf_close(VmafContext *vmaf)
     if (!vmaf) return -EINVAL;
     vmaf_thread_pool_wait(vmaf->workers);
     vmaf_thread_pool_destroy(vmaf->workers);
+    vmaf_cuda_backend_destroy(vmaf->cuda);
     release_history(vmaf);
     for (unsigned i = 0; i < vmaf->inst_cnt; i++) vmaf_feature_instance_destroy(vmaf->inst[i]);
     free(vmaf->inst);
     vmaf_picture_pool_close(vmaf->pic_pool);
     vmaf_feature_collector_destroy(vmaf->fc);
+    if (vmaf->cuda_state) vmaf_cuda_state_unref(vmaf->cuda_state);
     free(vmaf);
     return 0;
 }
@@ -243,7 +247,7 @@ static void extract_job(void *job_mem, void **worker_data)
     const VmafFeatureGeometry geo = context_geometry(vmaf);
     for (unsigned i = 0; !err && i < vmaf->inst_cnt; i++) {
         const VmafFeatureInstance *reg = vmaf->inst[i];
-        if (reg->fex->flags & VMAF_FEATURE_EXTRACTOR_TEMPORAL) continue;
+        if (reg->fex->flags & VMAF_FEATURE_EXTRACTOR_TEMPORAL || reg->on_gpu) continue;
         if (!runs_at(vmaf, reg->fex, job->index)) continue;
         if (!wd->inst[i]) {
             err = vmaf_feature_instance_clone(&wd->inst[i], reg);
@@ -288,6 +292,9 @@ static int start(VmafContext *vmaf, const VmafPicture *ref)
         int err = vmaf_feature_instance_init(vmaf->inst[i], &geo);
         if (err) return err;
     }
+    if (vmaf->cuda_state && !vmaf->cfg.gpumask)
+        return vmaf_cuda_backend_create(&vmaf->cuda, vmaf->cuda_state, &geo, vmaf->inst,
+                                        vmaf->inst_cnt, vmaf->cfg.n_subsample, vmaf->fc);
     return 0;
 }
 
@@ -331,9 +338,14 @@ VMAF_EXPORT int vmaf_read_pictures(VmafContext *vmaf, VmafPicture *ref, VmafPict
     };
     for (unsigned i = 0; i < vmaf->inst_cnt; i++) {
         VmafFeatureInstance *inst = vmaf->inst[i];
+        if (inst->on_gpu) continue;
         if (vmaf->workers && !(inst->fex->flags & VMAF_FEATURE_EXTRACTOR_TEMPORAL)) continue;
         if (!runs_at(vmaf, inst->fex, index)) continue;
         err = run_instance(vmaf, inst, i, &frame);
+        if (err) goto unref;
+    }
+    if (vmaf->cuda) {
+        err = vmaf_cuda_backend_submit(vmaf->cuda, ref, dist, index);
         if (err) goto unref;
     }
 
@@ -361,6 +373,7 @@ static int flush_context(VmafContext *vmaf)
 {
     vmaf_thread_pool_wait(vmaf->workers);
     int err = atomic_load(&vmaf->worker_err);
+    if (!err) err = vmaf_cuda_backend_flush(vmaf->cuda);
     release_history(vmaf);
     for (unsigned i = 0; !err && i < vmaf->inst_cnt; i++) {
         VmafFeatureInstance *inst = vmaf->inst[i];

@@ -39,7 +39,7 @@ int vmaf_picture_layout(VmafPictureLayout *layout, enum VmafPixelFormat pix_fmt,
 }
 
 int vmaf_picture_wrap(VmafPicture *pic, enum VmafPixelFormat pix_fmt, unsigned bpc,
-                      unsigned w, unsigned h, void *buf,
+                      unsigned w, unsigned h, void *buf, enum VmafPictureMemory memory,
                       void (*release)(void *cookie, void *buf), void *cookie)
 {
     if (!pic || !buf) return -EINVAL;
@@ -55,7 +55,9 @@ int vmaf_picture_wrap(VmafPicture *pic, enum VmafPixelFormat pix_fmt, unsigned b
         return -ENOMEM;
     }
     atomic_init(&ref->cnt, 1);
-    *priv = (VmafPicturePrivate){ .buf = buf, .release = release, .cookie = cookie };
+    *priv = (VmafPicturePrivate){
+        .buf = buf, .memory = memory, .release = release, .cookie = cookie,
+    };
 
     memset(pic, 0, sizeof(*pic));
     pic->pix_fmt = pix_fmt;
@@ -83,9 +85,14 @@ VMAF_EXPORT int vmaf_picture_alloc(VmafPicture *pic, enum VmafPixelFormat pix_fm
     void *buf = aligned_alloc(32, size);
     if (!buf) return -ENOMEM;
     memset(buf, 0, size);
-    err = vmaf_picture_wrap(pic, pix_fmt, bpc, w, h, buf, NULL, NULL);
+    err = vmaf_picture_wrap(pic, pix_fmt, bpc, w, h, buf, VMAF_PICTURE_MEMORY_HOST, NULL, NULL);
     if (err) free(buf);
     return err;
+}
+
+enum VmafPictureMemory vmaf_picture_memory(const VmafPicture *pic)
+{
+    return ((const VmafPicturePrivate *)pic->priv)->memory;
 }
 
 void vmaf_picture_ref(VmafPicture *dst, const VmafPicture *src)

@@ -11,9 +11,17 @@ struct VmafRef {
     atomic_int cnt;
 };
 
+/** Where a picture's samples live. */
+enum VmafPictureMemory {
+    VMAF_PICTURE_MEMORY_HOST = 0,
+    VMAF_PICTURE_MEMORY_HOST_PINNED, /* page-locked: uploads straight from it */
+    VMAF_PICTURE_MEMORY_DEVICE,      /* data[] are CUdeviceptr values */
+};
+
 /** Who owns the buffer, and how it goes back when the last reference drops. */
 typedef struct VmafPicturePrivate {
     void *buf;
+    enum VmafPictureMemory memory;
     void (*release)(void *cookie, void *buf); /**< NULL: free(buf) */
     void *cookie;
 } VmafPicturePrivate;
@@ -34,8 +42,11 @@ int vmaf_picture_layout(VmafPictureLayout *layout, enum VmafPixelFormat pix_fmt,
  * release(cookie, buf) runs when the last reference drops.
  */
 int vmaf_picture_wrap(VmafPicture *pic, enum VmafPixelFormat pix_fmt, unsigned bpc,
-                      unsigned w, unsigned h, void *buf,
+                      unsigned w, unsigned h, void *buf, enum VmafPictureMemory memory,
                       void (*release)(void *cookie, void *buf), void *cookie);
+
+/** Where pic's samples live. */
+enum VmafPictureMemory vmaf_picture_memory(const VmafPicture *pic);
 
 /** dst becomes another reference to src's buffer. */
 void vmaf_picture_ref(VmafPicture *dst, const VmafPicture *src);

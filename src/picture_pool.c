@@ -25,6 +25,7 @@ static void pool_destroy(VmafPicturePool *pool)
         if (pool->cfg.free) pool->cfg.free(pool->cfg.cookie, pool->buf[i]);
         else free(pool->buf[i]);
     }
+    if (pool->cfg.release_cookie) pool->cfg.release_cookie(pool->cfg.cookie);
     free(pool->buf);
     free(pool->free_list);
     pthread_cond_destroy(&pool->available);
@@ -63,7 +64,7 @@ int vmaf_picture_pool_init(VmafPicturePool **pool_out, VmafPicturePoolConfig cfg
             pool_destroy(pool);
             return err;
         }
-        memset(buf, 0, size);
+        if (cfg.memory != VMAF_PICTURE_MEMORY_DEVICE) memset(buf, 0, size);
         pool->buf[i] = buf;
         pool->free_list[pool->free_cnt++] = buf;
     }
@@ -94,7 +95,8 @@ int vmaf_picture_pool_fetch(VmafPicturePool *pool, VmafPicture *pic)
     pthread_mutex_unlock(&pool->lock);
 
     const VmafPicturePoolConfig *c = &pool->cfg;
-    int err = vmaf_picture_wrap(pic, c->pix_fmt, c->bpc, c->w, c->h, buf, pool_release, pool);
+    int err = vmaf_picture_wrap(pic, c->pix_fmt, c->bpc, c->w, c->h, buf, c->memory, pool_release,
+                                pool);
     if (err) pool_release(pool, buf);
     return err;
 }

@@ -6,16 +6,20 @@
 
 #include "libvmaf/picture.h"
 
+#include "picture.h"
+
 typedef struct VmafPicturePool VmafPicturePool;
 
 typedef struct VmafPicturePoolConfig {
     unsigned pic_cnt;
     enum VmafPixelFormat pix_fmt;
     unsigned bpc, w, h;
-    /** Optional allocator (e.g. pinned host memory); NULL: aligned_alloc/free. */
+    /** Optional allocator (e.g. pinned host or device memory); NULL: aligned_alloc/free. */
     int (*alloc)(void *cookie, size_t size, void **buf);
     void (*free)(void *cookie, void *buf);
     void *cookie;
+    void (*release_cookie)(void *cookie); /* optional: the pool is gone, after the last free */
+    enum VmafPictureMemory memory; /* what alloc returns; device memory is not zeroed here */
 } VmafPicturePoolConfig;
 
 int vmaf_picture_pool_init(VmafPicturePool **pool, VmafPicturePoolConfig cfg);

@@ -216,6 +216,11 @@ static void check_clip(Ctx *c, const char *clip, const char *w, const char *h, c
     for (size_t i = 0; i < sizeof(fixed) / sizeof(fixed[0]); i++) argv[n++] = (char *)fixed[i];
     for (char *tok = strtok(args, " "); tok && n < MAX_ARGS - 1; tok = strtok(NULL, " "))
         argv[n++] = tok;
+    /* e.g. VMAF_GOLDEN_EXTRA_ARGS="--backend cuda" on the GPU machine */
+    char extra[256];
+    snprintf(extra, sizeof(extra), "%s", getenv("VMAF_GOLDEN_EXTRA_ARGS") ? getenv("VMAF_GOLDEN_EXTRA_ARGS") : "");
+    for (char *tok = strtok(extra, " "); tok && n < MAX_ARGS - 1; tok = strtok(NULL, " "))
+        argv[n++] = tok;
     argv[n] = NULL;
 
     const int rc = exec_cli(argv, errp);

@@ -29,6 +29,12 @@ typedef struct CliModel {
     char *buf;
 } CliModel;
 
+enum CliBackend {
+    CLI_BACKEND_AUTO = 0, /* CUDA when a device exists, else the CPU */
+    CLI_BACKEND_CPU,
+    CLI_BACKEND_CUDA,
+};
+
 typedef struct CliSettings {
     const char *path_ref, *path_dist;
     bool use_yuv;
@@ -45,6 +51,7 @@ typedef struct CliSettings {
     uint64_t cpumask, gpumask;
     unsigned frame_cnt, frame_skip_ref, frame_skip_dist;
     bool no_prediction, quiet, common_bitdepth;
+    enum CliBackend backend;
 } CliSettings;
 
 /**

@@ -23,6 +23,7 @@ enum {
     ARG_FRAME_SKIP_REF,
     ARG_FRAME_SKIP_DIST,
     ARG_PRECISION,
+    ARG_BACKEND,
 };
 
 static const char short_opts[] = "r:d:w:h:p:b:m:o:nvq";
@@ -51,6 +52,7 @@ static const struct option long_opts[] = {
     { "frame_skip_ref", 1, NULL, ARG_FRAME_SKIP_REF },
     { "frame_skip_dist", 1, NULL, ARG_FRAME_SKIP_DIST },
     { "precision", 1, NULL, ARG_PRECISION },
+    { "backend", 1, NULL, ARG_BACKEND },
     { "no_prediction", 0, NULL, 'n' },
     { "version", 0, NULL, 'v' },
     { "quiet", 0, NULL, 'q' },
@@ -87,6 +89,8 @@ static void usage(const char *app, const char *reason, ...)
             " --precision max|$unsigned:   numbers as %%.17g (max) or %%.Ng (1..17);\n"
             "                              default %%.6f like reference libvmaf\n"
             " --threads $unsigned:         number of threads to use\n"
+            " --backend cpu|cuda|auto:     where features with GPU twins run (default auto:\n"
+            "                              CUDA when a device exists); same scores either way\n"
             " --feature $string:           additional feature, NAME[=KEY=VAL[:KEY=VAL...]]\n"
             " --cpumask: $bitmask          restrict permitted CPU instruction sets\n"
             " --gpumask: $bitmask          restrict permitted GPU operations\n"
@@ -322,6 +326,12 @@ void cli_parse(int argc, char *const *argv, CliSettings *s)
         case ARG_CSV: s->output_fmt = VMAF_OUTPUT_FORMAT_CSV; break;
         case ARG_SUB: s->output_fmt = VMAF_OUTPUT_FORMAT_SUB; break;
         case ARG_PRECISION: s->precision = parse_precision(app, optarg); break;
+        case ARG_BACKEND:
+            if (!strcmp(optarg, "auto")) s->backend = CLI_BACKEND_AUTO;
+            else if (!strcmp(optarg, "cpu")) s->backend = CLI_BACKEND_CPU;
+            else if (!strcmp(optarg, "cuda")) s->backend = CLI_BACKEND_CUDA;
+            else bad_argument(app, optarg, ARG_BACKEND, "cpu, cuda or auto");
+            break;
         case 'm': add_model(app, s, parse_model(app, optarg)); break;
         case ARG_FEATURE: add_feature(app, s, parse_feature(app, optarg)); break;
         case ARG_THREADS: s->threads = parse_unsigned(app, optarg, ARG_THREADS); break;

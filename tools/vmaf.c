@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "libvmaf/libvmaf.h"
+#include "libvmaf/libvmaf_cuda.h"
 
 #include "cli.h"
 #include "feature/feature_extractor.h"
@@ -74,6 +75,53 @@ fail:
     return -errno;
 }
 
+/* --backend: attach a CUDA state (cuda: required; auto: when a device exists), then make the
+ * picture pool the reader fills: pinned host memory with CUDA, so uploads start from it. */
+static int setup_backend(VmafContext *vmaf, const CliSettings *c, const VideoInfo *info,
+                         int verbose)
+{
+    VmafCudaState *state = NULL;
+    int err = 0;
+    if (c->backend != CLI_BACKEND_CPU && !c->gpumask) {
+        err = vmaf_cuda_state_init(&state, (VmafCudaConfiguration){ 0 });
+        if (err && c->backend == CLI_BACKEND_CUDA) {
+            fprintf(stderr, "--backend cuda: no usable CUDA device (%s)\n", strerror(-err));
+            return err;
+        }
+        if (!err) {
+            err = vmaf_cuda_import_state(vmaf, state);
+            vmaf_cuda_state_free(state); /* the context holds its own reference */
+            if (err) {
+                fprintf(stderr, "problem attaching the CUDA state: %s\n", strerror(-err));
+                return err;
+            }
+        } else {
+            state = NULL;
+        }
+    }
+    const unsigned cpu_pictures = c->threads ? 2 * (c->threads + 1) + 1 : 4;
+    if (state) {
+        const VmafCudaPictureConfiguration cfg = {
+            .pic_params = { .w = info->w, .h = info->h, .bpc = info->bpc, .pix_fmt = info->pix_fmt },
+            .pic_prealloc_method = VMAF_CUDA_PICTURE_PREALLOCATION_METHOD_HOST_PINNED,
+        };
+        err = vmaf_cuda_preallocate_pictures(vmaf, cfg);
+    } else {
+        const VmafPictureConfiguration cfg = {
+            .pic_params = { .w = info->w, .h = info->h, .bpc = info->bpc, .pix_fmt = info->pix_fmt },
+            .pic_cnt = cpu_pictures,
+        };
+        err = vmaf_preallocate_pictures(vmaf, cfg);
+    }
+    if (err) {
+        fprintf(stderr, "problem preallocating pictures: %s\n", strerror(-err));
+        return err;
+    }
+    if (verbose)
+        fprintf(stderr, "backend: %s\n", state ? "cuda (pinned picture pool)" : "cpu");
+    return 0;
+}
+
 /* 1: a frame is in pic; 0: end of file; < 0: error (message printed). */
 static int fetch_frame(VmafContext *vmaf, VideoInput *in, VmafPicture *pic)
 {
@@ -101,15 +149,128 @@ static int skip_frames(VmafContext *vmaf, VideoInput *in, unsigned n)
     return 0;
 }
 
-static int load_models(VmafContext *vmaf, const CliSettings *c)
+/* The models of --model, in order; collection[i] is set where model i is a collection. */
+typedef struct Models {
+    VmafModel *model[CLI_MAX_ENTRIES];
+    VmafModelCollection *collection[CLI_MAX_ENTRIES];
+    unsigned cnt;
+} Models;
+
+static const char *model_label(const CliModel *m)
 {
-    (void)vmaf;
+    return m->version ? m->version : m->path;
+}
+
+static void free_models(Models *models)
+{
+    for (unsigned i = 0; i < models->cnt; i++) {
+        vmaf_model_destroy(models->model[i]);
+        vmaf_model_collection_destroy(models->collection[i]);
+    }
+    models->cnt = 0;
+}
+
+/* A model collection (e.g. vmaf_b_v0.6.3) where the file holds no single model. */
+static int load_collection(VmafContext *vmaf, CliModel *m, VmafModelConfig *cfg,
+                           VmafModel **model, VmafModelCollection **collection)
+{
+    int err = m->version ? vmaf_model_collection_load(model, collection, cfg, m->version)
+                         : vmaf_model_collection_load_from_path(model, collection, cfg, m->path);
+    if (err) {
+        fprintf(stderr, "problem loading model: %s\n", model_label(m));
+        return err;
+    }
+    for (unsigned j = 0; j < m->overload_cnt; j++) {
+        err = vmaf_model_collection_feature_overload(*model, collection, m->overload[j].feature,
+                                                     m->overload[j].opts);
+        m->overload[j].opts = NULL; /* taken over, also on failure */
+        if (err) {
+            fprintf(stderr, "problem overloading feature extractors from model collection: %s\n",
+                    model_label(m));
+            return err;
+        }
+    }
+    err = vmaf_use_features_from_model_collection(vmaf, *collection);
+    if (err)
+        fprintf(stderr, "problem loading feature extractors from model collection: %s\n",
+                model_label(m));
+    return err;
+}
+
+/* Each --model: a single model if the file holds one, else a model collection. */
+static int load_models(VmafContext *vmaf, CliSettings *c, Models *models)
+{
     for (unsigned i = 0; i < c->model_cnt; i++) {
-        const CliModel *m = &c->model[i];
-        fprintf(stderr, "problem loading model: %s: VMAF models are not supported by this "
-                "build yet (use --no_prediction with --feature)\n",
-                m->version ? m->version : m->path);
-        return -ENOTSUP;
+        CliModel *m = &c->model[i];
+        VmafModelConfig cfg = {
+            .name = m->name,
+            .flags = (m->disable_clip ? VMAF_MODEL_FLAG_DISABLE_CLIP : 0) |
+                     (m->enable_transform ? VMAF_MODEL_FLAG_ENABLE_TRANSFORM : 0),
+        };
+        VmafModel **model = &models->model[i];
+        models->cnt = i + 1;
+        int err = m->version ? vmaf_model_load(model, &cfg, m->version)
+                             : vmaf_model_load_from_path(model, &cfg, m->path);
+        /* -EINVAL: not a usable single model; it may be a collection (-ENOENT: no such
+         * file or built-in version, nothing more to try) */
+        if (err == -EINVAL) {
+            err = load_collection(vmaf, m, &cfg, model, &models->collection[i]);
+            if (err) return err;
+            continue;
+        }
+        if (err) {
+            fprintf(stderr, "problem loading model: %s\n", model_label(m));
+            return err;
+        }
+        for (unsigned j = 0; j < m->overload_cnt; j++) {
+            err = vmaf_model_feature_overload(*model, m->overload[j].feature, m->overload[j].opts);
+            m->overload[j].opts = NULL; /* taken over, also on failure */
+            if (err) {
+                fprintf(stderr, "problem overloading feature extractors from model: %s\n",
+                        model_label(m));
+                return err;
+            }
+        }
+        err = vmaf_use_features_from_model(vmaf, *model);
+        if (err) {
+            fprintf(stderr, "problem loading feature extractors from model: %s\n",
+                    model_label(m));
+            return err;
+        }
+    }
+    return 0;
+}
+
+/*
+ * Pool every model over all frames (this predicts and stores each frame's score, so the
+ * output lists the model scores after the features), then every collection.
+ */
+static int score_models(VmafContext *vmaf, const CliSettings *c, Models *models,
+                        unsigned frames, bool show)
+{
+    for (unsigned i = 0; i < models->cnt; i++) {
+        double score;
+        int err = vmaf_score_pooled(vmaf, models->model[i], VMAF_POOL_METHOD_MEAN, &score, 0,
+                                    frames - 1);
+        if (err) {
+            fprintf(stderr, "problem generating pooled VMAF score\n");
+            return err;
+        }
+        if (show) fprintf(stderr, "%s: %f\n", model_label(&c->model[i]), score);
+    }
+    for (unsigned i = 0; i < models->cnt; i++) {
+        if (!models->collection[i]) continue;
+        VmafModelCollectionScore score = { 0 };
+        int err = vmaf_score_pooled_model_collection(vmaf, models->collection[i],
+                                                     VMAF_POOL_METHOD_MEAN, &score, 0, frames - 1);
+        if (err) {
+            fprintf(stderr, "problem generating pooled VMAF score\n");
+            return err;
+        }
+        if (show && score.type == VMAF_MODEL_COLLECTION_SCORE_BOOTSTRAP)
+            fprintf(stderr, "%s: %f, ci.p95: [%f, %f], stddev: %f\n", model_label(&c->model[i]),
+                    score.bootstrap.bagging_score, score.bootstrap.ci.p95.lo,
+                    score.bootstrap.ci.p95.hi, score.bootstrap.stddev);
     }
     return 0;
 }
@@ -159,21 +320,14 @@ static int score(CliSettings *c, VideoInput *ref_in, VideoInput *dist_in, int is
         return EXIT_SETUP;
     }
     int status = 0;
+    Models models = { .cnt = 0 };
 
-    const VmafPictureConfiguration pic_cfg = {
-        .pic_params = { .w = info.w, .h = info.h, .bpc = info.bpc, .pix_fmt = info.pix_fmt },
-        .pic_cnt = c->threads ? 2 * (c->threads + 1) + 1 : 4,
-    };
-    err = vmaf_preallocate_pictures(vmaf, pic_cfg);
-    if (err) {
-        fprintf(stderr, "problem preallocating pictures: %s\n", strerror(-err));
+    if (setup_backend(vmaf, c, &info, istty && !c->quiet)) {
         status = EXIT_SETUP;
         goto close;
     }
-    if (istty && !c->quiet)
-        fprintf(stderr, "picture pool: %u pictures pre-allocated\n", pic_cfg.pic_cnt);
 
-    if (load_models(vmaf, c) || use_features(vmaf, c)) {
+    if (load_models(vmaf, c, &models) || use_features(vmaf, c)) {
         status = EXIT_SETUP;
         goto close;
     }
@@ -234,6 +388,12 @@ static int score(CliSettings *c, VideoInput *ref_in, VideoInput *dist_in, int is
         goto close;
     }
 
+    if (!c->no_prediction &&
+        score_models(vmaf, c, &models, index, istty && (!c->quiet || !c->output_path))) {
+        status = EXIT_SETUP;
+        goto close;
+    }
+
     if (c->output_path) {
         err = vmaf_write_output_with_precision(vmaf, c->output_path, c->output_fmt, c->precision);
         if (err) {
@@ -243,6 +403,7 @@ static int score(CliSettings *c, VideoInput *ref_in, VideoInput *dist_in, int is
         }
     }
 close:
+    free_models(&models);
     vmaf_close(vmaf);
     return status;
 }

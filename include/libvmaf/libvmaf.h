@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include "feature.h"
+#include "model.h"
 #include "picture.h"
 
 #ifdef __cplusplus
@@ -44,7 +45,7 @@ enum VmafPoolingMethod {
 
 typedef struct VmafConfiguration {
     enum VmafLogLevel log_level; /**< messages up to this level go to stderr */
-    unsigned n_threads;          /**< 0 or 1: extract in the calling thread; >1: frames in parallel */
+    unsigned n_threads;          /**< 0: extract in the calling thread; N: N worker threads, frames in parallel */
     unsigned n_subsample;        /**< >1: extract only when index % n_subsample == 0 */
     uint64_t cpumask;            /**< SIMD disable mask (accepted; the C path is always exact) */
     uint64_t gpumask;            /**< nonzero disables CUDA */
@@ -63,6 +64,19 @@ int vmaf_init(VmafContext **vmaf, VmafConfiguration cfg);
  */
 int vmaf_use_feature(VmafContext *vmaf, const char *feature_name,
                      VmafFeatureDictionary *opts_dict);
+
+/**
+ * Register the feature extractors a model needs, each with the model's options for it
+ * (after any vmaf_model_feature_overload()). Features several models share are extracted
+ * once. Call before the first picture. The context keeps no reference to the model.
+ * @return 0, -EINVAL (no extractor provides a model feature, bad option value, or pictures
+ *         were already read), -ENOMEM
+ */
+int vmaf_use_features_from_model(VmafContext *vmaf, VmafModel *model);
+
+/** vmaf_use_features_from_model() for every member of a model collection. */
+int vmaf_use_features_from_model_collection(VmafContext *vmaf,
+                                            VmafModelCollection *model_collection);
 
 /** Store an externally computed score for `feature_name` at `index`. */
 int vmaf_import_feature_score(VmafContext *vmaf, const char *feature_name,
@@ -87,6 +101,42 @@ int vmaf_feature_score_at_index(VmafContext *vmaf, const char *feature_name,
 int vmaf_feature_score_pooled(VmafContext *vmaf, const char *feature_name,
                               enum VmafPoolingMethod pool_method, double *score,
                               unsigned index_low, unsigned index_high);
+
+/**
+ * The model's score at `index`: the stored one if this model (by name) was scored there
+ * already, else predicted from the features stored at `index` and stored under the model's
+ * name (so it appears in the output). Call after the features of `index` are complete
+ * (after the flush for the last frames: motion2 is written then).
+ * @return 0, -EINVAL (a feature is missing at index, bad argument), -ENOMEM
+ */
+int vmaf_score_at_index(VmafContext *vmaf, VmafModel *model, double *score, unsigned index);
+
+/**
+ * Bootstrap score of a model collection at `index`. Stores each member's score under its
+ * name ("<name>_0001", ...) and "<name>_bagging", "<name>_stddev", "<name>_ci_p95_lo",
+ * "<name>_ci_p95_hi". Asked again for the same index, returns the stored values.
+ */
+int vmaf_score_at_index_model_collection(VmafContext *vmaf,
+                                         VmafModelCollection *model_collection,
+                                         VmafModelCollectionScore *score, unsigned index);
+
+/**
+ * Score every index in [index_low, index_high] (skipping subsampled ones) with
+ * vmaf_score_at_index(), then pool the model's scores over that range.
+ */
+int vmaf_score_pooled(VmafContext *vmaf, VmafModel *model,
+                      enum VmafPoolingMethod pool_method, double *score,
+                      unsigned index_low, unsigned index_high);
+
+/**
+ * Score every index in the range with vmaf_score_at_index_model_collection(), then pool
+ * the bagging score, stddev and confidence bounds over it.
+ */
+int vmaf_score_pooled_model_collection(VmafContext *vmaf,
+                                       VmafModelCollection *model_collection,
+                                       enum VmafPoolingMethod pool_method,
+                                       VmafModelCollectionScore *score,
+                                       unsigned index_low, unsigned index_high);
 
 typedef struct VmafPictureConfiguration {
     struct {

@@ -46,17 +46,9 @@ enum {
     PAD = VMAF_MOTION_RADIUS,
 };
 
-/* Reflect-101 index into [0, n): ... 2 1 | 0 1 2 ... n-2 n-1 | n-2 n-3 ...
- * Periodic, so also defined for planes narrower than the kernel (n = 1 or 2). */
 static int mirror_index(int i, int n)
 {
-    if (n == 1)
-        return 0;
-    const int period = 2 * (n - 1);
-    i %= period;
-    if (i < 0)
-        i += period;
-    return i < n ? i : period - i;
+    return vmaf_motion_mirror(i, n);
 }
 
 /* The kernel on five consecutive values a..e; exact in int32 when the true sum fits. */
@@ -255,26 +247,15 @@ uint64_t vmaf_motion_sad(const void *prev, ptrdiff_t prev_stride,
 /* ------------------------------------------------------------------------------------- */
 /* Extractors                                                                            */
 
-typedef struct MotionState {
-    VmafMotionOptions opt;
-    unsigned w, h, bpc;
-    int32_t *row_buf;
-    enum VmafLogLevel log_level;
-} MotionState;
 
-/* The unsuffixed feature names one extractor writes. */
-typedef struct MotionNames {
-    const char *sad, *motion, *motion2, *motion3;
-} MotionNames;
-
-static const MotionNames names_v1 = {
+const MotionNames vmaf_motion_names_v1 = {
     .sad = "VMAF_integer_feature_motion_sad_score",
     .motion = "VMAF_integer_feature_motion_score",
     .motion2 = "VMAF_integer_feature_motion2_score",
     .motion3 = "VMAF_integer_feature_motion3_score",
 };
 
-static const MotionNames names_v2 = {
+const MotionNames vmaf_motion_names_v2 = {
     .sad = "VMAF_integer_feature_motion_v2_sad_score",
     .motion = "VMAF_integer_feature_motion_v2_score",
     .motion2 = "VMAF_integer_feature_motion2_v2_score",
@@ -409,28 +390,36 @@ static int luma_matches(const MotionState *s, const VmafPicture *pic)
     return pic->data[0] && pic->w[0] == s->w && pic->h[0] == s->h && pic->bpc == s->bpc;
 }
 
+bool vmaf_motion_needs_sad(const MotionState *s, unsigned index)
+{
+    return !s->opt.force_zero && index >= (s->opt.five_frame_window ? 2u : 1u);
+}
+
+int vmaf_motion_store(const MotionState *s, const MotionNames *names, uint64_t sad,
+                      unsigned index, VmafFeatureSink *sink)
+{
+    const VmafMotionOptions *o = &s->opt;
+    double score = 0.;
+    if (vmaf_motion_needs_sad(s, index))
+        score = vmaf_motion_score_from_sad(sad, s->w, s->h, o->fps_weight, o->max_val);
+    int err = vmaf_feature_sink_append(sink, names->sad, score, index);
+    if (!err && o->debug) err = vmaf_feature_sink_append(sink, names->motion, score, index);
+    return err;
+}
+
 static int motion_extract(MotionState *s, const MotionNames *names,
                           const VmafFeatureFrame *frame, VmafFeatureSink *sink)
 {
-    const VmafMotionOptions *o = &s->opt;
-    const unsigned lag = o->five_frame_window ? 2 : 1;
-    double score = 0.;
-
-    if (!o->force_zero && frame->index >= lag) {
+    uint64_t sad = 0;
+    if (vmaf_motion_needs_sad(s, frame->index)) {
         const VmafPicture *cur = frame->ref;
-        const VmafPicture *prev = lag == 2 ? frame->prev_prev_ref : frame->prev_ref;
+        const VmafPicture *prev = s->opt.five_frame_window ? frame->prev_prev_ref : frame->prev_ref;
         if (!prev || !cur || !s->row_buf || !luma_matches(s, cur) || !luma_matches(s, prev))
             return -EINVAL;
-        const uint64_t sad = vmaf_motion_sad(prev->data[0], prev->stride[0],
-                                             cur->data[0], cur->stride[0],
-                                             s->w, s->h, s->bpc, s->row_buf);
-        score = vmaf_motion_score_from_sad(sad, s->w, s->h, o->fps_weight, o->max_val);
+        sad = vmaf_motion_sad(prev->data[0], prev->stride[0], cur->data[0], cur->stride[0],
+                              s->w, s->h, s->bpc, s->row_buf);
     }
-
-    int err = vmaf_feature_sink_append(sink, names->sad, score, frame->index);
-    if (!err && o->debug)
-        err = vmaf_feature_sink_append(sink, names->motion, score, frame->index);
-    return err;
+    return vmaf_motion_store(s, names, sad, frame->index, sink);
 }
 
 static double clip_max(double v, double max_val)
@@ -499,22 +488,22 @@ static int motion_flush(MotionState *s, const MotionNames *names, VmafFeatureSin
 
 static int extract_v1(void *priv, const VmafFeatureFrame *frame, VmafFeatureSink *sink)
 {
-    return motion_extract(priv, &names_v1, frame, sink);
+    return motion_extract(priv, &vmaf_motion_names_v1, frame, sink);
 }
 
 static int extract_v2(void *priv, const VmafFeatureFrame *frame, VmafFeatureSink *sink)
 {
-    return motion_extract(priv, &names_v2, frame, sink);
+    return motion_extract(priv, &vmaf_motion_names_v2, frame, sink);
 }
 
 static int flush_v1(void *priv, VmafFeatureSink *sink)
 {
-    return motion_flush(priv, &names_v1, sink);
+    return motion_flush(priv, &vmaf_motion_names_v1, sink);
 }
 
 static int flush_v2(void *priv, VmafFeatureSink *sink)
 {
-    return motion_flush(priv, &names_v2, sink);
+    return motion_flush(priv, &vmaf_motion_names_v2, sink);
 }
 
 const VmafFeatureExtractor vmaf_fex_motion = {

@@ -38,6 +38,29 @@ enum {
     VMAF_MOTION_K_SHIFT = 16, /**< log2 of the kernel sum; the horizontal pass shift */
 };
 
+#if defined(__CUDACC__)
+#define VMAF_MOTION_FN static inline __host__ __device__
+#else
+#define VMAF_MOTION_FN static inline
+#endif
+
+/* Reflect-101 index into [0, n): ... 2 1 | 0 1 2 ... n-2 n-1 | n-2 n-3 ...
+ * Periodic, so also defined for planes narrower than the kernel (n = 1 or 2). */
+VMAF_MOTION_FN int vmaf_motion_mirror(int i, int n)
+{
+    if (n == 1) return 0;
+    const int period = 2 * (n - 1);
+    i %= period;
+    if (i < 0) i += period;
+    return i < n ? i : period - i;
+}
+
+/** Shift of the vertical pass: 8 for 8-bit samples, bpc above. */
+VMAF_MOTION_FN int vmaf_motion_vertical_shift(unsigned bpc)
+{
+    return bpc == 8 ? 8 : (int)bpc;
+}
+
 /** Default of motion_max_val, also its upper bound. */
 #define VMAF_MOTION_DEFAULT_MAX_VAL 10000.0
 
@@ -85,6 +108,32 @@ static inline double vmaf_motion_blend(double score, double factor, double offse
     const double low = offset < score ? offset : score;
     return score * factor + (1 - factor) * low;
 }
+
+/* ---- for the CUDA twin: the extractor state and how a SAD becomes scores ---- */
+#ifndef __CUDACC__
+#include "feature_extractor.h"
+
+typedef struct MotionState {
+    VmafMotionOptions opt;
+    unsigned w, h, bpc;
+    int32_t *row_buf;
+    enum VmafLogLevel log_level;
+} MotionState;
+
+/** The unsuffixed feature names one extractor writes. */
+typedef struct MotionNames {
+    const char *sad, *motion, *motion2, *motion3;
+} MotionNames;
+
+extern const MotionNames vmaf_motion_names_v1, vmaf_motion_names_v2;
+
+/** Whether frame `index` is compared with an earlier one (else its score is 0). */
+bool vmaf_motion_needs_sad(const MotionState *s, unsigned index);
+
+/** Write frame `index`'s scores from its SAD (ignored when no SAD is needed). */
+int vmaf_motion_store(const MotionState *s, const MotionNames *names, uint64_t sad,
+                      unsigned index, VmafFeatureSink *sink);
+#endif
 
 #ifdef __cplusplus
 }

@@ -89,28 +89,35 @@ double vmaf_psnr_from_sse(const PsnrState *s, unsigned plane, uint64_t sse, unsi
 static const char *const psnr_name[3] = { "psnr_y", "psnr_cb", "psnr_cr" };
 static const char *const mse_name[3] = { "mse_y", "mse_cb", "mse_cr" };
 
-static int psnr_extract(void *priv, const VmafFeatureFrame *f, VmafFeatureSink *sink)
+int vmaf_psnr_store(PsnrState *s, const uint64_t sse[3], const VmafPicture *geometry,
+                    unsigned index, VmafFeatureSink *sink)
 {
-    PsnrState *s = priv;
-    const VmafPicture *ref = f->ref, *dis = f->dist;
-
     for (unsigned p = 0; p < s->n_planes; p++) {
-        const unsigned w = ref->w[p], h = ref->h[p];
-        const uint64_t sse = vmaf_psnr_plane_sse(ref->data[p], ref->stride[p], dis->data[p],
-                                                 dis->stride[p], w, h, ref->bpc);
+        const unsigned w = geometry->w[p], h = geometry->h[p];
         if (s->enable_apsnr) {
-            s->total_sse[p] += sse;
+            s->total_sse[p] += sse[p];
             s->total_pixels[p] += (uint64_t)w * h;
         }
         int err = vmaf_feature_sink_append(sink, psnr_name[p],
-                                           vmaf_psnr_from_sse(s, p, sse, w, h), f->index);
+                                           vmaf_psnr_from_sse(s, p, sse[p], w, h), index);
         if (err) return err;
         if (s->enable_mse) {
-            err = vmaf_feature_sink_append(sink, mse_name[p], (double)sse / (w * h), f->index);
+            err = vmaf_feature_sink_append(sink, mse_name[p], (double)sse[p] / (w * h), index);
             if (err) return err;
         }
     }
     return 0;
+}
+
+static int psnr_extract(void *priv, const VmafFeatureFrame *f, VmafFeatureSink *sink)
+{
+    PsnrState *s = priv;
+    const VmafPicture *ref = f->ref, *dis = f->dist;
+    uint64_t sse[3] = { 0 };
+    for (unsigned p = 0; p < s->n_planes; p++)
+        sse[p] = vmaf_psnr_plane_sse(ref->data[p], ref->stride[p], dis->data[p], dis->stride[p],
+                                     ref->w[p], ref->h[p], ref->bpc);
+    return vmaf_psnr_store(s, sse, ref, f->index, sink);
 }
 
 static int psnr_flush(void *priv, VmafFeatureSink *sink)

@@ -29,4 +29,15 @@ uint64_t vmaf_psnr_plane_sse(const void *ref, ptrdiff_t ref_stride, const void *
 double vmaf_psnr_from_sse(const PsnrState *s, unsigned plane, uint64_t sse, unsigned w,
                           unsigned h);
 
+#ifndef __CUDACC__
+#include "feature_extractor.h"
+
+/**
+ * Write one frame's psnr (and mse) outputs from the per-plane SSEs, accumulating the apsnr
+ * totals: the common tail of the CPU extractor and its CUDA twin.
+ */
+int vmaf_psnr_store(PsnrState *s, const uint64_t sse[3], const VmafPicture *geometry,
+                    unsigned index, VmafFeatureSink *sink);
+#endif
+
 #endif /* VMAF_FEATURE_PSNR_H */

@@ -6,12 +6,20 @@ extern const VmafFeatureExtractor vmaf_fex_psnr;
 extern const VmafFeatureExtractor vmaf_fex_psnr_hvs;
 extern const VmafFeatureExtractor vmaf_fex_motion;
 extern const VmafFeatureExtractor vmaf_fex_motion_v2;
+extern const VmafFeatureExtractor vmaf_fex_vif;
+extern const VmafFeatureExtractor vmaf_fex_speed_chroma;
+extern const VmafFeatureExtractor vmaf_fex_speed_temporal;
+extern const VmafFeatureExtractor vmaf_fex_adm;
 
 static const VmafFeatureExtractor *const extractors[] = {
     &vmaf_fex_psnr,
     &vmaf_fex_psnr_hvs,
     &vmaf_fex_motion,
     &vmaf_fex_motion_v2,
+    &vmaf_fex_vif,
+    &vmaf_fex_speed_chroma,
+    &vmaf_fex_speed_temporal,
+    &vmaf_fex_adm,
     NULL,
 };
 

@@ -1,0 +1,53 @@
+#!/bin/bash
+# One GPU-machine session: build, CPU tests, checktwin, golden parity with --backend cuda,
+# and the 4K benchmarks. Logs go to $OUT (or ./gpu-out). Run from the project root on the
+# GPU machine, with ../shared present (see DEVELOPERS.md: .shared is carried and linked).
+#   bench/gpu_session.sh [build|test|bench|all]...
+set -u
+OUT=${OUT:-$PWD/gpu-out}; mkdir -p "$OUT"
+JOBS=$(nproc)
+step() { echo "== $1 ($(date +%T))" | tee -a "$OUT/summary.txt"; }
+what=${*:-all}
+
+if [[ $what == *build* || $what == all ]]; then
+  step build
+  { cmake -S . -B build -DCMAKE_BUILD_TYPE=Release && cmake --build build -j "$JOBS"; } > "$OUT/build.log" 2>&1 \
+    || { tail -30 "$OUT/build.log" | tee -a "$OUT/summary.txt"; exit 1; }
+fi
+if [[ $what == *test* || $what == all ]]; then
+  step "ctest (CPU + checktwin)"
+  (cd build && ctest -j "$JOBS" --output-on-failure -E checktwin) > "$OUT/ctest.log" 2>&1
+  tail -5 "$OUT/ctest.log" | tee -a "$OUT/summary.txt"
+  step "checktwin --bench"
+  build/tests/checktwin --dir /tmp --bench > "$OUT/checktwin.log" 2>&1
+  grep -E "^checktwin|^FAIL" "$OUT/checktwin.log" | head -40 | tee -a "$OUT/summary.txt"
+  grep -A30 "cuda profile:" "$OUT/checktwin.log" | tee -a "$OUT/summary.txt"
+  step "golden with --backend cuda"
+  for run in psnr psnr_opts psnr_hvs motion motion_opts; do
+    for t in 1 2; do
+      VMAF_GOLDEN_EXTRA_ARGS="--backend cuda" build/tests/golden_test build/tools/vmaf ../shared/data \
+        ../shared/models build/clips /tmp/golden_cuda $run $t | tail -1
+      VMAF_CUDA_NO_GRAPH=1 VMAF_GOLDEN_EXTRA_ARGS="--backend cuda" build/tests/golden_test build/tools/vmaf \
+        ../shared/data ../shared/models build/clips /tmp/golden_cuda_nograph $run $t | tail -1
+    done
+  done 2>&1 | tee -a "$OUT/summary.txt"
+fi
+if [[ $what == *bench* || $what == all ]]; then
+  step "4K benchmark"
+  K4=/tmp/4k; mkdir -p $K4
+  [ -f $K4/jetty_3840x2160_420p_ref.yuv ] || python3 ../shared/tools/make-4k.py ../shared/data/clips $K4 120 > "$OUT/make4k.log" 2>&1
+  R=$K4/jetty_3840x2160_420p_ref.yuv; D=$K4/jetty_3840x2160_420p_dis.yuv
+  for f in psnr,motion,motion_v2 psnr_hvs psnr,motion,motion_v2,psnr_hvs; do
+    build/bench/bench_frames $R $D 3840 2160 --frames 120 --threads "$JOBS" --features $f
+  done 2>&1 | tee -a "$OUT/summary.txt"
+  FEAT="--feature psnr --feature motion --feature motion_v2 --feature psnr_hvs"
+  for b in cuda cpu; do
+    s=$(date +%s%N)
+    build/tools/vmaf -r $R -d $D -w 3840 -h 2160 -p 420 -b 8 -n $FEAT --backend $b --threads "$JOBS" -q -o /dev/null
+    e=$(date +%s%N)
+    echo "CLI end to end, 120 4K frames, psnr+motion+motion_v2+psnr_hvs, --backend $b --threads $JOBS: $(( (e - s) / 1000000 )) ms, $(( 120000000000 / (e - s + 1) )) fps"
+  done 2>&1 | tee -a "$OUT/summary.txt"
+  VMAF_CUDA_PROFILE=1 build/tools/vmaf -r $R -d $D -w 3840 -h 2160 -p 420 -b 8 -n --feature psnr \
+    --feature motion --feature motion_v2 --backend cuda --frame_cnt 20 -q -o /dev/null 2> "$OUT/profile.log"
+  tail -15 "$OUT/profile.log" | tee -a "$OUT/summary.txt"
+fi

@@ -1,0 +1,724 @@
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "cuda/backend.h"
+#include "cuda/recorder.h"
+#include "cuda/state.h"
+#include "feature/cuda/twin.h"
+#include "log.h"
+#include "picture.h"
+
+/* Frames in flight. Motion reads the two frames before it, so at least 3; more keeps the
+ * device busy while the host reads and collects. */
+#define N_SLOTS 6
+#define MAX_TWINS 16
+#define MAX_ARGS 256
+
+enum OpKind { OP_UPLOAD, OP_EVENT, OP_KERNEL, OP_MEMSET, OP_DOWNLOAD };
+
+/* Uploads: ref luma, ref chroma, dist luma, dist chroma. */
+enum { UP_REF_LUMA, UP_REF_CHROMA, UP_DIST_LUMA, UP_DIST_CHROMA, N_UPLOADS };
+
+typedef struct Op {
+    enum OpKind kind;
+    const char *label;
+    CUfunction fn;
+    VmafCudaLaunch launch;
+    unsigned char args[MAX_ARGS];
+    size_t args_size;
+    CUdeviceptr dptr;
+    void *host;
+    size_t bytes;
+    int upload;
+    CUgraphNode node;
+} Op;
+
+struct VmafCudaRecorder {
+    Op *op;
+    unsigned cnt, cap;
+};
+
+typedef struct Variant {
+    unsigned mask;
+    VmafCudaRecorder rec;
+    CUgraph graph;
+    CUgraphExec exec;
+    bool built;
+} Variant;
+
+typedef struct Slot {
+    CUdeviceptr buf[2];
+    VmafCudaPicture pic[2];
+    CUstream stream;
+    CUevent uploaded, done;
+    Variant var[2];
+    bool busy;
+    unsigned index, variant;
+    VmafPicture held[2];
+    void *staging[2];
+    CUevent *prof;
+    unsigned prof_cnt;
+    double submit_ms;
+} Slot;
+
+typedef struct Twin {
+    const VmafCudaTwin *twin;
+    void *priv;
+    VmafFeatureInstance *inst;
+    unsigned ext;
+    bool subsampled;
+} Twin;
+
+typedef struct ProfileEntry {
+    const char *label;
+    double total_ms;
+    unsigned n;
+} ProfileEntry;
+
+struct VmafCudaBackend {
+    VmafCudaState *s;
+    VmafFeatureGeometry g;
+    VmafFeatureCollector *fc;
+    Twin twin[MAX_TWINS];
+    unsigned n_twins, n_subsample;
+    Slot slot[N_SLOTS];
+    unsigned long long seq;
+    bool chroma, use_graph, profile, twins_ready;
+    enum VmafPictureMemory memory;
+    bool memory_set;
+    size_t pic_bytes, luma_bytes, chroma_bytes, chroma_offset;
+    ProfileEntry prof[64];
+    unsigned prof_n;
+    double host_ms[3]; /* submit, wait, collect */
+    unsigned long long frames;
+};
+
+static double now_ms(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return t.tv_sec * 1e3 + t.tv_nsec / 1e6;
+}
+
+/* ---- recorder --------------------------------------------------------------------------- */
+
+static Op *rec_push(VmafCudaRecorder *rec, enum OpKind kind, const char *label)
+{
+    if (rec->cnt == rec->cap) {
+        const unsigned cap = rec->cap ? 2 * rec->cap : 16;
+        Op *op = realloc(rec->op, cap * sizeof(*op));
+        if (!op) return NULL;
+        rec->op = op;
+        rec->cap = cap;
+    }
+    Op *op = &rec->op[rec->cnt++];
+    memset(op, 0, sizeof(*op));
+    op->kind = kind;
+    op->label = label;
+    return op;
+}
+
+int vmaf_cuda_rec_kernel(VmafCudaRecorder *rec, CUfunction fn, VmafCudaLaunch launch,
+                         const void *args, size_t args_size, const char *label)
+{
+    if (args_size > MAX_ARGS) return -EINVAL;
+    Op *op = rec_push(rec, OP_KERNEL, label);
+    if (!op) return -ENOMEM;
+    op->fn = fn;
+    op->launch = launch;
+    memcpy(op->args, args, args_size);
+    op->args_size = args_size;
+    return 0;
+}
+
+int vmaf_cuda_rec_memset(VmafCudaRecorder *rec, CUdeviceptr dst, size_t bytes, const char *label)
+{
+    Op *op = rec_push(rec, OP_MEMSET, label);
+    if (!op) return -ENOMEM;
+    op->dptr = dst;
+    op->bytes = bytes;
+    return 0;
+}
+
+int vmaf_cuda_rec_download(VmafCudaRecorder *rec, void *host, CUdeviceptr src, size_t bytes,
+                           const char *label)
+{
+    Op *op = rec_push(rec, OP_DOWNLOAD, label);
+    if (!op) return -ENOMEM;
+    op->host = host;
+    op->dptr = src;
+    op->bytes = bytes;
+    return 0;
+}
+
+/* ---- slots ------------------------------------------------------------------------------- */
+
+static void upload_source(const VmafCudaBackend *b, int upload, const VmafPicture *pic,
+                          const void *staging, const void **src)
+{
+    const unsigned char *base = staging ? staging : pic->data[0];
+    const bool chroma = upload == UP_REF_CHROMA || upload == UP_DIST_CHROMA;
+    *src = chroma ? base + b->chroma_offset : base;
+}
+
+static void memcpy_params(const VmafCudaBackend *b, const Op *op, const void *src,
+                          CUDA_MEMCPY3D *c)
+{
+    memset(c, 0, sizeof(*c));
+    if (op->kind == OP_DOWNLOAD) {
+        c->srcMemoryType = CU_MEMORYTYPE_DEVICE;
+        c->srcDevice = op->dptr;
+        c->dstMemoryType = CU_MEMORYTYPE_HOST;
+        c->dstHost = op->host;
+    } else {
+        if (b->memory == VMAF_PICTURE_MEMORY_DEVICE) {
+            c->srcMemoryType = CU_MEMORYTYPE_DEVICE;
+            c->srcDevice = (CUdeviceptr)(uintptr_t)src;
+        } else {
+            c->srcMemoryType = CU_MEMORYTYPE_HOST;
+            c->srcHost = src;
+        }
+        c->dstMemoryType = CU_MEMORYTYPE_DEVICE;
+        c->dstDevice = op->dptr;
+    }
+    c->WidthInBytes = op->bytes;
+    c->Height = 1;
+    c->Depth = 1;
+}
+
+static int record_variant(VmafCudaBackend *b, Slot *sl, unsigned si, Variant *v, unsigned mask)
+{
+    VmafCudaRecorder *rec = &v->rec;
+    v->mask = mask;
+    for (int pic = 0; pic < 2; pic++) {
+        Op *op = rec_push(rec, OP_UPLOAD, pic ? "upload dist luma" : "upload ref luma");
+        if (!op) return -ENOMEM;
+        op->upload = pic ? UP_DIST_LUMA : UP_REF_LUMA;
+        op->dptr = sl->buf[pic];
+        op->bytes = b->luma_bytes;
+        if (!b->chroma) continue;
+        op = rec_push(rec, OP_UPLOAD, pic ? "upload dist chroma" : "upload ref chroma");
+        if (!op) return -ENOMEM;
+        op->upload = pic ? UP_DIST_CHROMA : UP_REF_CHROMA;
+        op->dptr = sl->buf[pic] + b->chroma_offset;
+        op->bytes = b->chroma_bytes;
+    }
+    if (!rec_push(rec, OP_EVENT, "uploaded")) return -ENOMEM;
+
+    const Slot *p1 = &b->slot[(si + N_SLOTS - 1) % N_SLOTS];
+    const Slot *p2 = &b->slot[(si + N_SLOTS - 2) % N_SLOTS];
+    const VmafCudaSlotView view = {
+        .slot = si, .ref = &sl->pic[0], .dist = &sl->pic[1],
+        .prev_ref = &p1->pic[0], .prev_prev_ref = &p2->pic[0],
+    };
+    for (unsigned t = 0; t < b->n_twins; t++) {
+        if (!(mask & (1u << t))) continue;
+        int err = b->twin[t].twin->record(b->twin[t].priv, b->twin[t].inst->priv, rec, &view);
+        if (err) return err;
+    }
+    return 0;
+}
+
+static int build_graph(VmafCudaBackend *b, Slot *sl, Variant *v, const void *src[N_UPLOADS])
+{
+    const VmafCudaDriver *d = &b->s->drv;
+    VMAF_CUDA_TRY(d, d->cuGraphCreate(&v->graph, 0));
+    CUgraphNode prev = NULL;
+    for (unsigned i = 0; i < v->rec.cnt; i++) {
+        Op *op = &v->rec.op[i];
+        const unsigned ndeps = prev ? 1 : 0;
+        CUresult r = CUDA_SUCCESS;
+        switch (op->kind) {
+        case OP_UPLOAD:
+        case OP_DOWNLOAD: {
+            CUDA_MEMCPY3D c;
+            memcpy_params(b, op, op->kind == OP_UPLOAD ? src[op->upload] : NULL, &c);
+            r = d->cuGraphAddMemcpyNode(&op->node, v->graph, &prev, ndeps, &c, b->s->ctx);
+            break;
+        }
+        case OP_EVENT:
+            r = d->cuGraphAddEventRecordNode(&op->node, v->graph, &prev, ndeps, sl->uploaded);
+            break;
+        case OP_MEMSET: {
+            CUDA_MEMSET_NODE_PARAMS m = {
+                .dst = op->dptr, .pitch = op->bytes, .value = 0, .elementSize = 1,
+                .width = op->bytes, .height = 1,
+            };
+            r = d->cuGraphAddMemsetNode(&op->node, v->graph, &prev, ndeps, &m, b->s->ctx);
+            break;
+        }
+        case OP_KERNEL: {
+            size_t size = op->args_size;
+            void *extra[] = { CU_LAUNCH_PARAM_BUFFER_POINTER, op->args,
+                              CU_LAUNCH_PARAM_BUFFER_SIZE, &size, CU_LAUNCH_PARAM_END };
+            CUDA_KERNEL_NODE_PARAMS k = {
+                .func = op->fn,
+                .gridDimX = op->launch.grid[0], .gridDimY = op->launch.grid[1],
+                .gridDimZ = op->launch.grid[2],
+                .blockDimX = op->launch.block[0], .blockDimY = op->launch.block[1],
+                .blockDimZ = op->launch.block[2],
+                .sharedMemBytes = op->launch.shared_bytes,
+                .extra = extra,
+            };
+            r = d->cuGraphAddKernelNode(&op->node, v->graph, &prev, ndeps, &k);
+            break;
+        }
+        }
+        VMAF_CUDA_TRY(d, r);
+        prev = op->node;
+    }
+    VMAF_CUDA_TRY(d, d->cuGraphInstantiateWithFlags(&v->exec, v->graph, 0));
+    v->built = true;
+    return 0;
+}
+
+static int launch_direct(VmafCudaBackend *b, Slot *sl, Variant *v, const void *src[N_UPLOADS])
+{
+    const VmafCudaDriver *d = &b->s->drv;
+    if (b->profile && sl->prof_cnt < v->rec.cnt + 1) {
+        CUevent *ev = realloc(sl->prof, (v->rec.cnt + 1) * sizeof(*ev));
+        if (!ev) return -ENOMEM;
+        sl->prof = ev;
+        for (unsigned i = sl->prof_cnt; i < v->rec.cnt + 1; i++)
+            VMAF_CUDA_TRY(d, d->cuEventCreate(&sl->prof[i], CU_EVENT_DEFAULT));
+        sl->prof_cnt = v->rec.cnt + 1;
+    }
+    if (b->profile) VMAF_CUDA_TRY(d, d->cuEventRecord(sl->prof[0], sl->stream));
+    for (unsigned i = 0; i < v->rec.cnt; i++) {
+        const Op *op = &v->rec.op[i];
+        switch (op->kind) {
+        case OP_UPLOAD:
+            if (b->memory == VMAF_PICTURE_MEMORY_DEVICE)
+                VMAF_CUDA_TRY(d, d->cuMemcpyDtoDAsync(op->dptr, (CUdeviceptr)(uintptr_t)src[op->upload],
+                                                      op->bytes, sl->stream));
+            else
+                VMAF_CUDA_TRY(d, d->cuMemcpyHtoDAsync(op->dptr, src[op->upload], op->bytes,
+                                                      sl->stream));
+            break;
+        case OP_EVENT: VMAF_CUDA_TRY(d, d->cuEventRecord(sl->uploaded, sl->stream)); break;
+        case OP_MEMSET: VMAF_CUDA_TRY(d, d->cuMemsetD8Async(op->dptr, 0, op->bytes, sl->stream)); break;
+        case OP_DOWNLOAD:
+            VMAF_CUDA_TRY(d, d->cuMemcpyDtoHAsync(op->host, op->dptr, op->bytes, sl->stream));
+            break;
+        case OP_KERNEL: {
+            size_t size = op->args_size;
+            void *extra[] = { CU_LAUNCH_PARAM_BUFFER_POINTER, (void *)op->args,
+                              CU_LAUNCH_PARAM_BUFFER_SIZE, &size, CU_LAUNCH_PARAM_END };
+            VMAF_CUDA_TRY(d, d->cuLaunchKernel(op->fn, op->launch.grid[0], op->launch.grid[1],
+                                               op->launch.grid[2], op->launch.block[0],
+                                               op->launch.block[1], op->launch.block[2],
+                                               op->launch.shared_bytes, sl->stream, NULL, extra));
+            break;
+        }
+        }
+        if (b->profile) VMAF_CUDA_TRY(d, d->cuEventRecord(sl->prof[i + 1], sl->stream));
+    }
+    return 0;
+}
+
+static int launch_graph(VmafCudaBackend *b, Slot *sl, Variant *v, const void *src[N_UPLOADS])
+{
+    const VmafCudaDriver *d = &b->s->drv;
+    if (!v->built) {
+        int err = build_graph(b, sl, v, src);
+        if (err) return err;
+    }
+    for (unsigned i = 0; i < v->rec.cnt; i++) {
+        const Op *op = &v->rec.op[i];
+        if (op->kind != OP_UPLOAD) continue;
+        CUDA_MEMCPY3D c;
+        memcpy_params(b, op, src[op->upload], &c);
+        VMAF_CUDA_TRY(d, d->cuGraphExecMemcpyNodeSetParams(v->exec, op->node, &c, b->s->ctx));
+    }
+    VMAF_CUDA_TRY(d, d->cuGraphLaunch(v->exec, sl->stream));
+    return 0;
+}
+
+/* ---- collection ---------------------------------------------------------------------------- */
+
+static void profile_add(VmafCudaBackend *b, const char *label, double ms)
+{
+    unsigned i = 0;
+    while (i < b->prof_n && strcmp(b->prof[i].label, label)) i++;
+    if (i == b->prof_n) {
+        if (b->prof_n == 64) return;
+        b->prof[b->prof_n++] = (ProfileEntry){ .label = label };
+    }
+    b->prof[i].total_ms += ms;
+    b->prof[i].n++;
+}
+
+static void profile_frame(VmafCudaBackend *b, Slot *sl, double wait_ms, double collect_ms)
+{
+    const VmafCudaDriver *d = &b->s->drv;
+    const Variant *v = &sl->var[sl->variant];
+    char line[2048];
+    size_t n = (size_t)snprintf(line, sizeof(line), "cuda profile frame %u:", sl->index);
+    for (unsigned i = 0; i < v->rec.cnt && i + 1 < sl->prof_cnt; i++) {
+        float ms = 0;
+        if (d->cuEventElapsedTime(&ms, sl->prof[i], sl->prof[i + 1]) != CUDA_SUCCESS) continue;
+        profile_add(b, v->rec.op[i].label, ms);
+        if (n < sizeof(line))
+            n += (size_t)snprintf(line + n, sizeof(line) - n, " [%s %.3f ms]", v->rec.op[i].label, ms);
+    }
+    if (n < sizeof(line))
+        snprintf(line + n, sizeof(line) - n, " host: submit %.3f wait %.3f collect %.3f ms\n",
+                 sl->submit_ms, wait_ms, collect_ms);
+    fputs(line, stderr);
+}
+
+static int collect_slot(VmafCudaBackend *b, Slot *sl)
+{
+    if (!sl->busy) return 0;
+    const VmafCudaDriver *d = &b->s->drv;
+    const double t0 = now_ms();
+    int err = vmaf_cuda_result(d, d->cuEventSynchronize(sl->done), "cuEventSynchronize");
+    const double t1 = now_ms();
+    const VmafFeatureFrame frame = { .index = sl->index };
+    const unsigned mask = sl->var[sl->variant].mask;
+    for (unsigned t = 0; !err && t < b->n_twins; t++) {
+        if (!(mask & (1u << t))) continue;
+        Twin *tw = &b->twin[t];
+        VmafFeatureSink sink = {
+            .fc = b->fc,
+            .provided = tw->inst->fex->provided_features,
+            .mapped = tw->inst->mapped,
+            .order = { .phase = VMAF_STORE_PHASE_EXTRACT, .index = sl->index, .ext = tw->ext },
+        };
+        err = tw->twin->collect(tw->priv, tw->inst->priv, (unsigned)(sl - b->slot), &frame, &sink);
+        if (err)
+            vmaf_log(b->g.log_level, VMAF_LOG_LEVEL_ERROR, "%s (cuda): frame %u failed\n",
+                     tw->inst->fex->name, sl->index);
+    }
+    const double t2 = now_ms();
+    if (b->profile) {
+        profile_frame(b, sl, t1 - t0, t2 - t1);
+        b->host_ms[0] += sl->submit_ms;
+        b->host_ms[1] += t1 - t0;
+        b->host_ms[2] += t2 - t1;
+        b->frames++;
+    }
+    vmaf_picture_unref(&sl->held[0]);
+    vmaf_picture_unref(&sl->held[1]);
+    sl->busy = false;
+    return err;
+}
+
+int vmaf_cuda_backend_flush(VmafCudaBackend *b)
+{
+    if (!b) return 0;
+    int err = vmaf_cuda_push(b->s);
+    if (err) return err;
+    /* in submission order */
+    for (unsigned k = 0; k < N_SLOTS; k++) {
+        const int e = collect_slot(b, &b->slot[(b->seq + k) % N_SLOTS]);
+        if (!err) err = e;
+    }
+    vmaf_cuda_pop(b->s);
+    return err;
+}
+
+/* ---- submission ------------------------------------------------------------------------------ */
+
+static unsigned active_mask(const VmafCudaBackend *b, unsigned index)
+{
+    unsigned mask = 0;
+    for (unsigned t = 0; t < b->n_twins; t++) {
+        if (b->twin[t].subsampled && b->n_subsample > 1 && index % b->n_subsample) continue;
+        mask |= 1u << t;
+    }
+    return mask;
+}
+
+static int submit_locked(VmafCudaBackend *b, const VmafPicture *ref, const VmafPicture *dist,
+                         unsigned index)
+{
+    const VmafCudaDriver *d = &b->s->drv;
+    const unsigned mask = active_mask(b, index);
+    if (!mask) return 0;
+
+    const enum VmafPictureMemory mem = vmaf_picture_memory(ref);
+    if (vmaf_picture_memory(dist) != mem || (b->memory_set && mem != b->memory)) {
+        vmaf_log(b->g.log_level, VMAF_LOG_LEVEL_ERROR,
+                 "cuda: pictures of one context must all live in the same kind of memory\n");
+        return -EINVAL;
+    }
+    b->memory = mem;
+    b->memory_set = true;
+
+    const unsigned si = (unsigned)(b->seq % N_SLOTS);
+    Slot *sl = &b->slot[si];
+    int err = collect_slot(b, sl);
+    if (err) return err;
+    const double t0 = now_ms();
+
+    /* the frames that still read this slot's previous contents (as their prev/prev-prev) */
+    for (unsigned k = 1; k <= 2; k++) {
+        const Slot *reader = &b->slot[(si + k) % N_SLOTS];
+        if (reader->busy) VMAF_CUDA_TRY(d, d->cuStreamWaitEvent(sl->stream, reader->done, 0));
+    }
+    /* the frames this one reads */
+    for (unsigned k = 1; k <= 2; k++) {
+        const Slot *earlier = &b->slot[(si + N_SLOTS - k) % N_SLOTS];
+        if (earlier->busy) VMAF_CUDA_TRY(d, d->cuStreamWaitEvent(sl->stream, earlier->uploaded, 0));
+    }
+
+    vmaf_picture_ref(&sl->held[0], ref);
+    vmaf_picture_ref(&sl->held[1], dist);
+    sl->busy = true;
+    sl->index = index;
+
+    const VmafPicture *pics[2] = { ref, dist };
+    const void *staging[2] = { NULL, NULL };
+    for (int p = 0; p < 2; p++) {
+        if (mem != VMAF_PICTURE_MEMORY_HOST) continue;
+        /* pageable memory: one host copy into this slot's pinned staging buffer */
+        if (!sl->staging[p]) {
+            err = vmaf_cuda_host_alloc(b->s, b->pic_bytes, &sl->staging[p]);
+            if (err) return err;
+        }
+        memcpy(sl->staging[p], pics[p]->data[0], b->pic_bytes);
+        staging[p] = sl->staging[p];
+    }
+    const void *src[N_UPLOADS];
+    upload_source(b, UP_REF_LUMA, ref, staging[0], &src[UP_REF_LUMA]);
+    upload_source(b, UP_REF_CHROMA, ref, staging[0], &src[UP_REF_CHROMA]);
+    upload_source(b, UP_DIST_LUMA, dist, staging[1], &src[UP_DIST_LUMA]);
+    upload_source(b, UP_DIST_CHROMA, dist, staging[1], &src[UP_DIST_CHROMA]);
+
+    unsigned vi = sl->var[0].mask == mask || !sl->var[0].rec.cnt ? 0 : 1;
+    Variant *v = &sl->var[vi];
+    if (!v->rec.cnt) {
+        err = record_variant(b, sl, si, v, mask);
+        if (err) return err;
+    } else if (v->mask != mask) {
+        return -EINVAL;
+    }
+    sl->variant = vi;
+    err = (b->use_graph && !b->profile) ? launch_graph(b, sl, v, src) : launch_direct(b, sl, v, src);
+    if (err) return err;
+    VMAF_CUDA_TRY(d, d->cuEventRecord(sl->done, sl->stream));
+    sl->submit_ms = now_ms() - t0;
+    b->seq++;
+    return 0;
+}
+
+int vmaf_cuda_backend_submit(VmafCudaBackend *b, const VmafPicture *ref, const VmafPicture *dist,
+                             unsigned index)
+{
+    int err = vmaf_cuda_push(b->s);
+    if (err) return err;
+    err = submit_locked(b, ref, dist, index);
+    vmaf_cuda_pop(b->s);
+    return err;
+}
+
+/* ---- lifetime -------------------------------------------------------------------------------- */
+
+static void set_picture(VmafCudaPicture *p, CUdeviceptr base, const VmafPictureLayout *l,
+                        unsigned bpc)
+{
+    for (int i = 0; i < 3; i++) {
+        p->data[i] = l->h[i] ? base + l->offset[i] : 0;
+        p->stride[i] = (size_t)l->stride[i];
+        p->w[i] = l->w[i];
+        p->h[i] = l->h[i];
+    }
+    p->bpc = bpc;
+}
+
+static int create_locked(VmafCudaBackend *b, VmafFeatureInstance **inst, unsigned inst_cnt)
+{
+    const VmafCudaDriver *d = &b->s->drv;
+    for (unsigned i = 0; i < inst_cnt && b->n_twins < MAX_TWINS; i++) {
+        const VmafCudaTwin *twin = vmaf_cuda_twin_for(inst[i]->fex->name);
+        if (!twin) continue;
+        Twin *t = &b->twin[b->n_twins++];
+        t->twin = twin;
+        t->inst = inst[i];
+        t->ext = i;
+        t->subsampled = !(inst[i]->fex->flags &
+                          (VMAF_FEATURE_EXTRACTOR_TEMPORAL | VMAF_FEATURE_EXTRACTOR_PREV_REF));
+        t->priv = calloc(1, twin->priv_size ? twin->priv_size : 1);
+        if (!t->priv) return -ENOMEM;
+        VmafCudaTwinSetup setup = { .state = b->s, .geometry = b->g, .n_slots = N_SLOTS };
+        int err = twin->init(t->priv, inst[i]->priv, &setup);
+        if (err) return err;
+        b->chroma |= setup.needs_chroma;
+    }
+    b->twins_ready = true;
+    if (!b->n_twins) return 0;
+
+    VmafPictureLayout l;
+    int err = vmaf_picture_layout(&l, b->g.pix_fmt, b->g.bpc, b->g.w, b->g.h);
+    if (err) return err;
+    b->pic_bytes = l.size;
+    b->luma_bytes = (size_t)l.stride[0] * l.h[0];
+    b->chroma_offset = l.offset[1];
+    b->chroma_bytes = l.h[1] ? l.size - l.offset[1] : 0;
+    if (!b->chroma_bytes) b->chroma = false;
+
+    for (unsigned s = 0; s < N_SLOTS; s++) {
+        Slot *sl = &b->slot[s];
+        for (int p = 0; p < 2; p++) {
+            VMAF_CUDA_TRY(d, d->cuMemAlloc(&sl->buf[p], l.size));
+            set_picture(&sl->pic[p], sl->buf[p], &l, b->g.bpc);
+        }
+        VMAF_CUDA_TRY(d, d->cuStreamCreate(&sl->stream, CU_STREAM_NON_BLOCKING));
+        VMAF_CUDA_TRY(d, d->cuEventCreate(&sl->uploaded, CU_EVENT_DISABLE_TIMING));
+        VMAF_CUDA_TRY(d, d->cuEventCreate(&sl->done, CU_EVENT_DISABLE_TIMING));
+    }
+    return 0;
+}
+
+int vmaf_cuda_backend_create(VmafCudaBackend **out, VmafCudaState *state,
+                             const VmafFeatureGeometry *geometry, VmafFeatureInstance **inst,
+                             unsigned inst_cnt, unsigned n_subsample, VmafFeatureCollector *fc)
+{
+    *out = NULL;
+    VmafCudaBackend *b = calloc(1, sizeof(*b));
+    if (!b) return -ENOMEM;
+    b->s = state;
+    b->g = *geometry;
+    b->fc = fc;
+    b->n_subsample = n_subsample;
+    const char *no_graph = getenv("VMAF_CUDA_NO_GRAPH");
+    const char *profile = getenv("VMAF_CUDA_PROFILE");
+    b->use_graph = !(no_graph && *no_graph && strcmp(no_graph, "0"));
+    b->profile = profile && *profile && strcmp(profile, "0");
+
+    int err = vmaf_cuda_push(state);
+    if (err) {
+        free(b);
+        return err;
+    }
+    err = create_locked(b, inst, inst_cnt);
+    vmaf_cuda_pop(state);
+    if (err || !b->n_twins) {
+        vmaf_cuda_backend_destroy(b);
+        return err;
+    }
+    for (unsigned t = 0; t < b->n_twins; t++) b->twin[t].inst->on_gpu = true;
+    *out = b;
+    return 0;
+}
+
+static void print_profile(const VmafCudaBackend *b)
+{
+    if (!b->profile || !b->frames) return;
+    fprintf(stderr, "cuda profile: %llu frames, %s; average per frame:\n", b->frames,
+            "direct launches (profiling times each operation)");
+    for (unsigned i = 0; i < b->prof_n; i++)
+        fprintf(stderr, "  device %-24s %8.4f ms\n", b->prof[i].label,
+                b->prof[i].total_ms / b->prof[i].n);
+    static const char *const phase[3] = { "submit", "wait", "collect" };
+    for (int i = 0; i < 3; i++)
+        fprintf(stderr, "  host   %-24s %8.4f ms\n", phase[i], b->host_ms[i] / b->frames);
+}
+
+void vmaf_cuda_backend_destroy(VmafCudaBackend *b)
+{
+    if (!b) return;
+    const VmafCudaDriver *d = &b->s->drv;
+    if (vmaf_cuda_push(b->s)) {
+        free(b);
+        return;
+    }
+    for (unsigned s = 0; s < N_SLOTS; s++) {
+        Slot *sl = &b->slot[s];
+        if (sl->stream) d->cuStreamSynchronize(sl->stream);
+        if (sl->busy) {
+            vmaf_picture_unref(&sl->held[0]);
+            vmaf_picture_unref(&sl->held[1]);
+        }
+    }
+    print_profile(b);
+    for (unsigned t = 0; t < b->n_twins; t++) {
+        if (b->twin[t].priv) b->twin[t].twin->close(b->twin[t].priv, b->s);
+        free(b->twin[t].priv);
+    }
+    for (unsigned s = 0; s < N_SLOTS; s++) {
+        Slot *sl = &b->slot[s];
+        for (int v = 0; v < 2; v++) {
+            if (sl->var[v].exec) d->cuGraphExecDestroy(sl->var[v].exec);
+            if (sl->var[v].graph) d->cuGraphDestroy(sl->var[v].graph);
+            free(sl->var[v].rec.op);
+        }
+        for (unsigned i = 0; i < sl->prof_cnt; i++) d->cuEventDestroy(sl->prof[i]);
+        free(sl->prof);
+        for (int p = 0; p < 2; p++) {
+            if (sl->buf[p]) d->cuMemFree(sl->buf[p]);
+            vmaf_cuda_host_free(b->s, sl->staging[p]);
+        }
+        if (sl->uploaded) d->cuEventDestroy(sl->uploaded);
+        if (sl->done) d->cuEventDestroy(sl->done);
+        if (sl->stream) d->cuStreamDestroy(sl->stream);
+    }
+    vmaf_cuda_pop(b->s);
+    free(b);
+}
+
+/* ---- picture pools ---------------------------------------------------------------------------- */
+
+static int pinned_alloc(void *cookie, size_t size, void **buf)
+{
+    VmafCudaState *s = cookie;
+    int err = vmaf_cuda_push(s);
+    if (err) return err;
+    err = vmaf_cuda_host_alloc(s, size, buf);
+    vmaf_cuda_pop(s);
+    return err;
+}
+
+static void pinned_free(void *cookie, void *buf)
+{
+    VmafCudaState *s = cookie;
+    if (vmaf_cuda_push(s)) return;
+    vmaf_cuda_host_free(s, buf);
+    vmaf_cuda_pop(s);
+}
+
+static int device_alloc(void *cookie, size_t size, void **buf)
+{
+    VmafCudaState *s = cookie;
+    int err = vmaf_cuda_push(s);
+    if (err) return err;
+    CUdeviceptr p = 0;
+    err = vmaf_cuda_result(&s->drv, s->drv.cuMemAlloc(&p, size), "cuMemAlloc");
+    if (!err) err = vmaf_cuda_result(&s->drv, s->drv.cuMemsetD8Async(p, 0, size, NULL), "cuMemsetD8");
+    vmaf_cuda_pop(s);
+    *buf = (void *)(uintptr_t)p;
+    return err;
+}
+
+static void device_free(void *cookie, void *buf)
+{
+    VmafCudaState *s = cookie;
+    if (vmaf_cuda_push(s)) return;
+    s->drv.cuMemFree((CUdeviceptr)(uintptr_t)buf);
+    vmaf_cuda_pop(s);
+}
+
+int vmaf_cuda_pool_config(VmafCudaState *s, int device_memory,
+                          int (**alloc)(void *, size_t, void **), void (**free_fn)(void *, void *))
+{
+    (void)s;
+    *alloc = device_memory ? device_alloc : pinned_alloc;
+    *free_fn = device_memory ? device_free : pinned_free;
+    return 0;
+}
+
+/* ---- twin helpers ------------------------------------------------------------------------------ */
+
+int vmaf_cuda_twin_alloc(VmafCudaState *s, size_t bytes, CUdeviceptr *ptr)
+{
+    return vmaf_cuda_result(&s->drv, s->drv.cuMemAlloc(ptr, bytes ? bytes : 1), "cuMemAlloc");
+}
+
+void vmaf_cuda_twin_free(VmafCudaState *s, CUdeviceptr ptr)
+{
+    if (ptr) s->drv.cuMemFree(ptr);
+}

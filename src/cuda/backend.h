@@ -1,0 +1,41 @@
+/*
+ * The CUDA side of a VmafContext: twins of the registered extractors, the shared device frame
+ * (a ring of slots, fenced by events), one recorded graph per slot, and result collection.
+ * Without CUDA in the build every entry point reports -ENOSYS.
+ */
+#ifndef VMAF_CUDA_BACKEND_H
+#define VMAF_CUDA_BACKEND_H
+
+#include "libvmaf/libvmaf.h"
+
+#include "feature_collector.h"
+#include "feature_instance.h"
+
+typedef struct VmafCudaState VmafCudaState;
+typedef struct VmafCudaBackend VmafCudaBackend;
+
+/**
+ * Create twins for every instance that has one (setting inst[i]->on_gpu), and the device frame
+ * ring for this geometry. With no twin among the instances, *backend stays NULL.
+ */
+int vmaf_cuda_backend_create(VmafCudaBackend **backend, VmafCudaState *state,
+                             const VmafFeatureGeometry *geometry, VmafFeatureInstance **inst,
+                             unsigned inst_cnt, unsigned n_subsample, VmafFeatureCollector *fc);
+
+/** Enqueue a frame (holding references to both pictures until it is collected). */
+int vmaf_cuda_backend_submit(VmafCudaBackend *backend, const VmafPicture *ref,
+                             const VmafPicture *dist, unsigned index);
+
+/** Wait for and collect every frame in flight. */
+int vmaf_cuda_backend_flush(VmafCudaBackend *backend);
+
+void vmaf_cuda_backend_destroy(VmafCudaBackend *backend);
+
+void vmaf_cuda_state_ref(VmafCudaState *s);
+void vmaf_cuda_state_unref(VmafCudaState *s);
+
+/** The pool allocators for vmaf_cuda_preallocate_pictures (pinned host / device memory). */
+int vmaf_cuda_pool_config(VmafCudaState *s, int device_memory,
+                          int (**alloc)(void *, size_t, void **), void (**free_fn)(void *, void *));
+
+#endif /* VMAF_CUDA_BACKEND_H */

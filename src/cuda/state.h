@@ -1,0 +1,39 @@
+/* The device state: driver, context, kernels; shared by any number of VmafContexts. */
+#ifndef VMAF_CUDA_STATE_H
+#define VMAF_CUDA_STATE_H
+
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "libvmaf/libvmaf_cuda.h"
+
+#include "cuda/driver.h"
+
+#define VMAF_CUDA_MAX_MODULES 16
+
+struct VmafCudaState {
+    VmafCudaDriver drv;
+    CUdevice dev;
+    CUcontext ctx;
+    bool own_primary;       /* we retained device 0's primary context */
+    CUmodule module[VMAF_CUDA_MAX_MODULES];
+    unsigned module_cnt;
+    atomic_int refs;        /* the creator + every context that imported it */
+};
+
+/** Make the state's context current on this thread (push) / restore the previous (pop). */
+int vmaf_cuda_push(VmafCudaState *s);
+int vmaf_cuda_pop(VmafCudaState *s);
+
+/** A kernel by its extern "C" name, from any loaded module. */
+int vmaf_cuda_kernel(VmafCudaState *s, const char *name, CUfunction *fn);
+
+/** Pinned host memory (for picture pools and result buffers). Context must be current. */
+int vmaf_cuda_host_alloc(VmafCudaState *s, size_t size, void **buf);
+void vmaf_cuda_host_free(VmafCudaState *s, void *buf);
+
+void vmaf_cuda_state_ref(VmafCudaState *s);
+void vmaf_cuda_state_unref(VmafCudaState *s);
+
+#endif /* VMAF_CUDA_STATE_H */

@@ -1,0 +1,329 @@
+/*
+ * Twin VMAF — integer ADM (extractor "adm"): the detail-loss / additive-impairment measure.
+ *
+ * Shared pieces other back ends (a GPU twin, tests/test_adm.c) need: constants, tables,
+ * options, the work-buffer layout and one entry point per stage.
+ *
+ * Pipeline per frame (luma only), for scale s = 0..3:
+ *   1. DWT: one level of a 4-tap Daubechies wavelet (filters VMAF_ADM_FILTER_LO/HI) on the
+ *      reference and the distorted band A of the previous scale (the pictures at scale 0),
+ *      giving bands A (lo-lo), V (lo-hi: low-pass vertically, high-pass horizontally),
+ *      H (hi-lo) and D (hi-hi), each ceil(w/2) x ceil(h/2). Scale 0 works in int16,
+ *      scales 1..3 in int32 with scale-dependent rounding shifts.
+ *   2. Decouple: per pixel, the distorted detail (H, V, D) is split into the part explained by
+ *      the reference, r = clamp(t/o, 0, 1) * o (with an enhancement allowance when the
+ *      (H,V) angles agree within 1 degree), and the additive rest a = t - r.
+ *   3. CSF: r and a are weighted by a contrast sensitivity factor per band orientation.
+ *   4. Contrast masking: num = sum over a central region of max(|csf(r)| - mask, 0)^3,
+ *      where mask is a 3x3 sum of |csf(a)|/30 (the centre |csf(a)|/15), cube-rooted;
+ *      den = the same sum of |reference band|^3 without masking. AIM swaps r and a.
+ *   adm2 = sum(num) / sum(den), aim = sum(aim num) / sum(den),
+ *   adm3 = max(adm2 * dlmw + (1 - aim) * (1 - dlmw), min_val).
+ *
+ * Exactness. The golden scores come from reference libvmaf 3.2.0 built with its AVX-512
+ * kernels, which differ from its scalar C code in a few places. Twin VMAF reproduces that
+ * build. The differences are all per column group: a kernel processes columns in groups of
+ * G starting at the left edge of its region and hands the remaining columns (fewer than G) to
+ * scalar code. Inside groups ("vector columns"):
+ *   - decouple, scale 0 (G = 16): the angle test multiplies |o|^2 * |t|^2 before cos^2(1deg),
+ *     the dot products are int32 (wrapping), and the enhanced value rst * gain is rounded to
+ *     nearest-even instead of truncated;
+ *   - decouple, scales 1..3 (G = 16): rst * gain is rounded to nearest-even;
+ *   - CSF, scale 0 (G = 16): the masking value is taken from the CSF output before its
+ *     int16 truncation;
+ *   - CSF and masking, scales 1..3 (G = 16 and 6): the Q32 CSF factor is used as a signed
+ *     int32 (it matters for factors >= 0.5, i.e. some Barten settings), and masking keeps
+ *     64-bit intermediates;
+ *   - masking, scale 0 (G = 14, only when the region lies strictly inside the band): the
+ *     centre term of the mask is not truncated to int16.
+ * The DWT kernels compute output columns 1 .. in groups of 32 (scale 0, 8-bit), 64 (scale 0,
+ * 9..16-bit) or 8 (scales 1..3) with unmirrored input positions. When the groups reach the
+ * last output column (half - 1 a multiple of G) that column reads past the end of its input
+ * line into the next line of the work row buffer. The work buffers below keep the
+ * reference's layout so those reads (and the reads of row/column -1 the reference's index
+ * tables make for lines of 3 or 4 samples) see the same values; all buffers start zeroed,
+ * which is what the golden scores reflect.
+ */
+#ifndef VMAF_FEATURE_ADM_H
+#define VMAF_FEATURE_ADM_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ------------------------------------------------------------------------------------- */
+/* Constants                                                                             */
+
+enum {
+    VMAF_ADM_SCALES = 4,
+    VMAF_ADM_TAPS = 4,
+    VMAF_ADM_FILTER_LO_SUM = 46342, /**< sum of the low-pass taps */
+    VMAF_ADM_ONE_BY_15 = 8738,      /**< 2^17 / 15, scale-0 mask centre */
+    VMAF_ADM_FIX_ONE_BY_30 = 4369,  /**< 2^17 / 30, scale-0 mask */
+    VMAF_ADM_I4_ONE_BY_15 = 286331153, /**< 2^32 / 15, scales 1..3 mask centre */
+    VMAF_ADM_I4_FIX_ONE_BY_30 = 143165577, /**< 2^32 / 30, scales 1..3 mask */
+    VMAF_ADM_MIN_VIEW_PRODUCT = 3240, /**< smallest norm_view_dist * ref_display_height */
+};
+
+/** Low- and high-pass taps of the db2 wavelet in Q15 (a line of length 4 per output). */
+extern const int16_t vmaf_adm_filter_lo[VMAF_ADM_TAPS];
+extern const int16_t vmaf_adm_filter_hi[VMAF_ADM_TAPS];
+
+/** Share of each side of a band left out of the scores. */
+#define VMAF_ADM_BORDER_FACTOR 0.1
+/** Luminance (cd/m^2) the Barten CSF is evaluated at. */
+#define VMAF_ADM_CSF_LUMINANCE 100.0
+
+/** Contrast sensitivity functions (option adm_csf_mode). */
+enum VmafAdmCsfMode {
+    VMAF_ADM_CSF_WATSON97 = 0,     /**< Watson et al. 1997 wavelet quantization thresholds */
+    VMAF_ADM_CSF_BARTEN = 1,       /**< Barten's CSF as simplified in HDR-VDP-2 */
+    VMAF_ADM_CSF_BLEND = 2,        /**< tabulated Barten/Watson blend (v1.0.16 models) */
+    VMAF_ADM_CSF_BLEND_MAE = 3,    /**< the same blend refitted (v1.0.17+ models) */
+};
+
+/* Option defaults (and the bounds the option table enforces). */
+#define VMAF_ADM_DEFAULT_CSF_SCALE 1.0
+#define VMAF_ADM_DEFAULT_CSF_DIAG_SCALE 1.0
+#define VMAF_ADM_DEFAULT_DLM_WEIGHT 0.5
+#define VMAF_ADM_DEFAULT_ENHN_GAIN_LIMIT 100.0
+#define VMAF_ADM_DEFAULT_NORM_VIEW_DIST 3.0
+#define VMAF_ADM_DEFAULT_REF_DISPLAY_HEIGHT 1080
+#define VMAF_ADM_DEFAULT_NOISE_WEIGHT 0.03125
+#define VMAF_ADM_DEFAULT_MIN_VAL 0.0
+
+/* ------------------------------------------------------------------------------------- */
+/* Tables (adm_tables.c)                                                                 */
+
+/** Watson 1997 noise-floor model of luma: a, k, f0 and g per orientation (LL, LH, HH, HL). */
+typedef struct VmafAdmWatsonParams {
+    float a, k, f0, g[4];
+} VmafAdmWatsonParams;
+extern const VmafAdmWatsonParams vmaf_adm_watson_luma;
+/** Basis function amplitudes A(lambda, theta) of the 7-9 biorthogonal wavelet. */
+extern const float vmaf_adm_watson_amplitude[6][4];
+
+/** Barten CSF: luminance anchors, their fitted parameters and the MTF / rod-cone terms. */
+extern const float vmaf_adm_barten_anchor[6];
+extern const float vmaf_adm_barten_param[6][5];
+extern const float vmaf_adm_barten_sa[4];
+extern const float vmaf_adm_barten_mtf_a[4];
+extern const float vmaf_adm_barten_mtf_b[4];
+
+/** One tabulated blend CSF: weights [0 = H/V, 1 = D][scale] for a display geometry. */
+typedef struct VmafAdmBlendTable {
+    int ref_display_height;
+    double norm_view_dist;
+    float weight[2][VMAF_ADM_SCALES];
+} VmafAdmBlendTable;
+extern const VmafAdmBlendTable vmaf_adm_blend[];      /**< NULL-height terminated */
+extern const VmafAdmBlendTable vmaf_adm_blend_mae[];  /**< NULL-height terminated */
+
+/* ------------------------------------------------------------------------------------- */
+/* Options and derived per-scale factors                                                 */
+
+/** The extractor options (names and aliases in adm.c's option table). */
+typedef struct VmafAdmOptions {
+    bool debug;                  /**< also write num/den per scale */
+    double csf_scale;            /**< adm_csf_scale (scf), [0,50], default 1 (Barten H/V) */
+    double csf_diag_scale;       /**< adm_csf_diag_scale (scfd), [0,50], default 1 (Barten D) */
+    double dlm_weight;           /**< adm_dlm_weight (dlmw), [0,1], default 0.5 */
+    double enhn_gain_limit;      /**< adm_enhn_gain_limit (egl), [1,100], default 100 */
+    double norm_view_dist;       /**< adm_norm_view_dist (nvd), [0.75,24], default 3 */
+    int ref_display_height;      /**< adm_ref_display_height (rdh), [1,4320], default 1080 */
+    int csf_mode;                /**< adm_csf_mode (csf), enum VmafAdmCsfMode, default 0 */
+    double noise_weight;         /**< adm_noise_weight (nw), [0,1500], default 0.03125 */
+    bool skip_aim;               /**< adm_skip_aim: write aim = 0 without computing it */
+    bool skip_scale0;            /**< adm_skip_scale0 (ssz): scale 0 contributes nothing */
+    double min_val;              /**< adm_min_val (min), [0,1], default 0: floor of adm3 */
+} VmafAdmOptions;
+
+/** Constants of one scale, fixed for a run. */
+typedef struct VmafAdmScaleFactors {
+    float rfactor[3];   /**< CSF weight of H, V, D (float, as the den sums use it) */
+    /** Fixed-point CSF weight: scale 0 uint16 in Q21 (H, V) / Q23 (D); scales 1..3 Q32. */
+    uint32_t i_rfactor[3];
+} VmafAdmScaleFactors;
+
+/**
+ * CSF weights of one scale for H/V (*hv) and D (*d), in float as the reference computes
+ * them. An unsupported display geometry for the blend modes gives -22 (the reference's
+ * -EINVAL read as a weight), which the fixed-point conversions turn into 0.
+ */
+void vmaf_adm_csf_weights(const VmafAdmOptions *opt, unsigned scale, float *hv, float *d);
+
+/** All per-scale factors for the options. */
+void vmaf_adm_scale_factors(const VmafAdmOptions *opt, VmafAdmScaleFactors f[VMAF_ADM_SCALES]);
+
+/* ------------------------------------------------------------------------------------- */
+/* Work buffers                                                                          */
+
+typedef struct VmafAdmBands16 {
+    int16_t *a, *h, *v, *d;
+} VmafAdmBands16;
+
+typedef struct VmafAdmBands32 {
+    int32_t *a, *h, *v, *d;
+} VmafAdmBands32;
+
+/**
+ * Band buffers of one extractor instance, in the reference's order inside one zeroed block:
+ * scale-0 (int16) ref A,H,V,D, dis A,H,V,D, decoupled r H,V,D and a H,V,D, CSF-of-a H,V,D,
+ * mask H,V,D; then the same ten groups in int32 for scales 1..3. Every band has
+ * ceil(h/2) rows of `stride` elements (the same element stride for int16 and int32 bands).
+ */
+typedef struct VmafAdmBuffers {
+    unsigned w, h;        /**< picture size */
+    size_t stride;        /**< elements per band row */
+    size_t band_bytes;    /**< bytes of one int32 band (int16 bands take half) */
+    void *block;          /**< the band allocation (with guards) */
+    void *row_block;      /**< the row-buffer allocation (with a guard) */
+    /** Vertical-pass rows: scale 0 uses int16 lo|hi of w each, scales 1..3 int32
+     *  ref lo|ref hi|dis lo|dis hi of the scale's width each. */
+    int32_t *rows;
+    size_t row_bytes;     /**< usable bytes of `rows` */
+    VmafAdmBands16 ref16, dis16, r16, a16, csf16, mask16; /**< A unused for the last four */
+    VmafAdmBands32 ref32, dis32, r32, a32, csf32, mask32;
+} VmafAdmBuffers;
+
+int vmaf_adm_buffers_alloc(VmafAdmBuffers *b, unsigned w, unsigned h);
+void vmaf_adm_buffers_free(VmafAdmBuffers *b);
+/** Zero every buffer (done per frame for pictures of 4 rows or columns or fewer, whose
+ *  index tables reach into buffer content left by an earlier frame). */
+void vmaf_adm_buffers_clear(VmafAdmBuffers *b);
+
+/* ------------------------------------------------------------------------------------- */
+/* Stages                                                                                */
+
+/**
+ * Index of tap k (0..3) of output position j (0 <= j < ceil(n/2)) in a line of n samples,
+ * as the reference's index tables give it: 2j-1+k, mirrored (p -> 2n-1-p) past the end; the
+ * first output uses 1,0,1,2, except for n = 3 or 4, where it uses -1,0,1,2.
+ */
+static inline int vmaf_adm_tap(int j, int k, int n)
+{
+    if (j == 0)
+        return k ? k - 1 : ((n + 1) / 2 == 2 ? -1 : 1);
+    const int p = 2 * j - 1 + k;
+    return p < n ? p : 2 * n - p - 1;
+}
+
+/**
+ * Scale-0 DWT of one picture plane into int16 bands (w x h samples of bpc bits: uint8 when
+ * bpc == 8, else uint16; stride in bytes). lo_only computes band A only, with mirrored taps
+ * throughout (the reference's adm_skip_scale0 path). `rows` is the buffers' row buffer.
+ */
+void vmaf_adm_dwt_scale0(const void *src, ptrdiff_t stride, unsigned bpc, int w, int h,
+                         int16_t *rows, const VmafAdmBands16 *dst, size_t dst_stride,
+                         bool lo_only);
+
+/** Copy band A of scale 0 (ceil(w/2) x ceil(h/2) of a w x h picture) to int32. */
+void vmaf_adm_band_a_to_32(const int16_t *src, int32_t *dst, int w, int h, size_t stride);
+
+/**
+ * DWT of scale s (1..3) of the reference and distorted band A (w x h, in place in ref->a and
+ * dis->a) into int32 bands.
+ */
+void vmaf_adm_dwt_scale123(const VmafAdmBands32 *ref, const VmafAdmBands32 *dis,
+                           int32_t *rows, int w, int h, size_t stride, unsigned scale);
+
+/** Region a stage works on: columns [left, right), rows [top, bottom). */
+typedef struct VmafAdmRegion {
+    int left, top, right, bottom;
+} VmafAdmRegion;
+
+/** Region of decouple and CSF (one sample wider than the scored region for the 3x3 mask). */
+VmafAdmRegion vmaf_adm_region_outer(int w, int h);
+/** Region that is scored. */
+VmafAdmRegion vmaf_adm_region_inner(int w, int h);
+
+/** Decouple scale 0 over the outer region of a w x h band. */
+void vmaf_adm_decouple_scale0(const VmafAdmBands16 *ref, const VmafAdmBands16 *dis,
+                              const VmafAdmBands16 *r, const VmafAdmBands16 *a,
+                              int w, int h, size_t stride, double gain_limit);
+/** Decouple scales 1..3. */
+void vmaf_adm_decouple_scale123(const VmafAdmBands32 *ref, const VmafAdmBands32 *dis,
+                                const VmafAdmBands32 *r, const VmafAdmBands32 *a,
+                                int w, int h, size_t stride, double gain_limit);
+
+/** CSF of src (H, V, D) into dst, and its mask values into mask, over the outer region. */
+void vmaf_adm_csf_scale0(const VmafAdmBands16 *src, const VmafAdmBands16 *dst,
+                         const VmafAdmBands16 *mask, int w, int h, size_t stride,
+                         const VmafAdmScaleFactors *f);
+void vmaf_adm_csf_scale123(const VmafAdmBands32 *src, const VmafAdmBands32 *dst,
+                           const VmafAdmBands32 *mask, int w, int h, size_t stride,
+                           const VmafAdmScaleFactors *f);
+
+/**
+ * Masked sum (the numerator of a scale): src are the decoupled bands scored, csf and mask
+ * the CSF output and mask values of the other part.
+ */
+float vmaf_adm_masked_sum_scale0(const VmafAdmBands16 *src, const VmafAdmBands16 *csf,
+                                 const VmafAdmBands16 *mask, int w, int h, size_t stride,
+                                 const VmafAdmScaleFactors *f, double noise_weight);
+float vmaf_adm_masked_sum_scale123(const VmafAdmBands32 *src, const VmafAdmBands32 *csf,
+                                   const VmafAdmBands32 *mask, int w, int h, size_t stride,
+                                   const VmafAdmScaleFactors *f, unsigned scale,
+                                   double noise_weight);
+
+/** Denominator of a scale from the reference bands. */
+float vmaf_adm_den_scale0(const VmafAdmBands16 *ref, int w, int h, size_t stride,
+                          const VmafAdmScaleFactors *f, double noise_weight);
+float vmaf_adm_den_scale123(const VmafAdmBands32 *ref, int w, int h, size_t stride,
+                            const VmafAdmScaleFactors *f, unsigned scale,
+                            double noise_weight);
+
+/** Per-frame results. */
+typedef struct VmafAdmScores {
+    double adm2, aim, adm3;
+    double num, den;               /**< sums over the scales (after the noise floor) */
+    double num_scale[VMAF_ADM_SCALES], den_scale[VMAF_ADM_SCALES];
+} VmafAdmScores;
+
+/**
+ * Score one frame pair (luma planes of w x h, bpc bits, strides in bytes) with buffers
+ * allocated for w x h.
+ */
+void vmaf_adm_score(VmafAdmBuffers *b, const VmafAdmOptions *opt,
+                    const VmafAdmScaleFactors f[VMAF_ADM_SCALES],
+                    const void *ref, ptrdiff_t ref_stride,
+                    const void *dis, ptrdiff_t dis_stride, unsigned bpc,
+                    VmafAdmScores *out);
+
+/* ------------------------------------------------------------------------------------- */
+/* Integer helpers shared by the stages                                                  */
+
+/** 2^30 / |d| with the sign of d, for 1 <= |d| <= 32768 (exact: the quotient is at least
+ *  2^-15 away from the next integer, far more than a double's rounding). */
+static inline int32_t vmaf_adm_reciprocal(int32_t d)
+{
+    const int32_t m = d < 0 ? -d : d;
+    const int32_t q = (int32_t)(1073741824.0 / (double)m);
+    return d < 0 ? -q : q;
+}
+
+/** double -> uint32 as x86-64 code converts it (through int64: out-of-range wraps or is 0). */
+static inline uint32_t vmaf_adm_to_u32(double x)
+{
+    if (!(x > -9223372036854775808.0 && x < 9223372036854775808.0))
+        return 0;
+    return (uint32_t)(uint64_t)(int64_t)x;
+}
+
+/** double -> uint16 as x86-64 code converts it (through int32: out of range gives 0). */
+static inline uint16_t vmaf_adm_to_u16(double x)
+{
+    if (!(x > -2147483649.0 && x < 2147483648.0))
+        return 0;
+    return (uint16_t)(uint32_t)(int32_t)x;
+}
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* VMAF_FEATURE_ADM_H */

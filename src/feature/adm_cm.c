@@ -1,0 +1,390 @@
+/*
+ * Twin VMAF — integer ADM: contrast-masked numerator and denominator sums (see adm.h).
+ *
+ * Numerator of a scale, per orientation t in (H, V, D), over the inner region:
+ *   x    = |csf weight * src| - mask,  mask = sum of the 3x3 mask values around the pixel
+ *          (all three orientations) with the centre replaced by |csf output| / 15
+ *   sum  = sum over rows of round(sum over the row of round(round(x^2) x) / 2^cs) / 2^ci
+ *   num  = cbrt(sum / 2^k) + cbrt(area * noise_weight), added over the orientations (float)
+ * with shift counts that depend on the band size. Neighbours past the band edge are
+ * mirrored (1, 0, 1) at the top/left and repeated (n-2, n-1, n-1) at the bottom/right; the
+ * rows and columns at the band edge are only visited when the region reaches them.
+ *
+ * Denominator: the same region's sum of |reference band|^3 (no masking), weighted by the
+ * cubed CSF weight, cube-rooted, plus the noise term.
+ */
+#include <math.h>
+#include <stdint.h>
+
+#include "adm.h"
+
+VmafAdmRegion vmaf_adm_region_outer(int w, int h)
+{
+    /* the reference computes right/bottom from the unclamped left/top */
+    const int left = (int)(w * VMAF_ADM_BORDER_FACTOR - 0.5 - 1);
+    const int top = (int)(h * VMAF_ADM_BORDER_FACTOR - 0.5 - 1);
+    VmafAdmRegion r = { left, top, w - left + 2, h - top + 2 };
+    if (r.left < 0) r.left = 0;
+    if (r.right > w) r.right = w;
+    if (r.top < 0) r.top = 0;
+    if (r.bottom > h) r.bottom = h;
+    return r;
+}
+
+VmafAdmRegion vmaf_adm_region_inner(int w, int h)
+{
+    const int left = (int)(w * VMAF_ADM_BORDER_FACTOR - 0.5);
+    const int top = (int)(h * VMAF_ADM_BORDER_FACTOR - 0.5);
+    const VmafAdmRegion r = { left, top, w - left, h - top };
+    return r;
+}
+
+/* Shift counts come from ceil(log2(n) - c) converted like the reference (negative values
+ * wrap to huge unsigned counts); a 64-bit shift by such a count acts as x86 does (mod 64). */
+static uint32_t shift_count(double x)
+{
+    return vmaf_adm_to_u32(ceil(x));
+}
+
+static uint32_t half_of_power(uint32_t shift)
+{
+    return vmaf_adm_to_u32(pow(2, (uint32_t)(shift - 1)));
+}
+
+static inline int64_t shr64(int64_t v, uint32_t s)
+{
+    return v >> (s & 63);
+}
+
+/* The visited pixels: a row group (top row, interior rows, bottom row) and, per row, the
+ * column set. `up/mid/down` are row offsets of the 3x3 neighbourhood. */
+typedef struct Neighbourhood {
+    ptrdiff_t up, mid, down;
+} Neighbourhood;
+
+/* ------------------------------------------------------------------------------------- */
+/* Scale 0                                                                               */
+
+typedef struct Cm0 {
+    const int16_t *src[3], *csf[3], *mask[3];
+    int32_t weight[3];
+    uint32_t cub_shift[3], cub_round[3];
+} Cm0;
+
+static const int cm0_sub[3] = { 10, 10, 12 };
+static const int cm0_sq_shift[3] = { 29, 29, 30 };
+static const int64_t cm0_sq_round[3] = { 1 << 28, 1 << 28, 1 << 29 };
+
+/* Mask of a pixel; `vector` keeps the centre term in int32 (adm.h). */
+static inline int32_t mask0(const Cm0 *c, const Neighbourhood *n, int jl, int jc, int jr,
+                            bool vector)
+{
+    int32_t sum = 0;
+    for (int t = 0; t < 3; t++) {
+        const int16_t *m = c->mask[t];
+        const int32_t centre = c->csf[t][n->mid + jc];
+        const int32_t scaled =
+            (VMAF_ADM_ONE_BY_15 * (centre < 0 ? -centre : centre) + 2048) >> 12;
+        sum += m[n->up + jl] + m[n->up + jc] + m[n->up + jr];
+        sum += m[n->mid + jl] + (vector ? scaled : (int16_t)scaled) + m[n->mid + jr];
+        sum += m[n->down + jl] + m[n->down + jc] + m[n->down + jr];
+    }
+    return sum;
+}
+
+static inline void pixel0(const Cm0 *c, const Neighbourhood *n, int jl, int jc, int jr,
+                          bool vector, int64_t acc[3])
+{
+    const int32_t thr = mask0(c, n, jl, jc, jr, vector);
+    for (int t = 0; t < 3; t++) {
+        const int32_t v = c->src[t][n->mid + jc] * c->weight[t];
+        const uint32_t sub = (uint32_t)thr << cm0_sub[t];
+        int32_t x = (int32_t)((uint32_t)(v < 0 ? -v : v) - sub);
+        x = x < 0 ? 0 : x;
+        const int32_t x_sq =
+            (int32_t)(((int64_t)x * x + cm0_sq_round[t]) >> cm0_sq_shift[t]);
+        acc[t] += shr64((int64_t)x_sq * x + c->cub_round[t], c->cub_shift[t]);
+    }
+}
+
+/* One visited row: optional left corner, columns [j0, j1) (vector ones up to vend), optional
+ * right corner. */
+static void row0(const Cm0 *c, const Neighbourhood *n, int w, bool left_corner, int j0,
+                 int vend, int j1, bool right_corner, int64_t acc[3])
+{
+    if (left_corner)
+        pixel0(c, n, 1, 0, 1, false, acc);
+    for (int j = j0; j < vend; j++)
+        pixel0(c, n, j - 1, j, j + 1, true, acc);
+    for (int j = vend > j0 ? vend : j0; j < j1; j++)
+        pixel0(c, n, j - 1, j, j + 1, false, acc);
+    if (right_corner)
+        pixel0(c, n, w - 2, w - 1, w - 1, false, acc);
+}
+
+float vmaf_adm_masked_sum_scale0(const VmafAdmBands16 *src, const VmafAdmBands16 *csf,
+                                 const VmafAdmBands16 *mask, int w, int h, size_t stride,
+                                 const VmafAdmScaleFactors *f, double noise_weight)
+{
+    Cm0 c = {
+        .src = { src->h, src->v, src->d },
+        .csf = { csf->h, csf->v, csf->d },
+        .mask = { mask->h, mask->v, mask->d },
+    };
+    for (int t = 0; t < 3; t++)
+        c.weight[t] = (int32_t)f->i_rfactor[t];
+    c.cub_shift[0] = c.cub_shift[1] = shift_count(log2(w) - 4);
+    c.cub_shift[2] = shift_count(log2(w) - 3);
+    for (int t = 0; t < 3; t++)
+        c.cub_round[t] = half_of_power(c.cub_shift[t]);
+    const uint32_t row_shift = shift_count(log2(h));
+    const uint32_t row_round = half_of_power(row_shift);
+
+    const VmafAdmRegion r = vmaf_adm_region_inner(w, h);
+    const int start_col = r.left > 1 ? r.left : 1;
+    const int end_col = r.right < w - 1 ? r.right : w - 1;
+    const int start_row = r.top > 1 ? r.top : 1;
+    const int end_row = r.bottom < h - 1 ? r.bottom : h - 1;
+    const bool left_corner = r.left <= 0, right_corner = r.right > w - 1;
+    /* vector columns exist only when the region lies strictly inside the band */
+    const bool inside = r.left > 0 && r.right <= w - 1;
+    const int vend_inside = end_col - (end_col - start_col) % 14;
+    const ptrdiff_t s = (ptrdiff_t)stride;
+
+    int64_t total[3] = { 0, 0, 0 };
+    int64_t acc[3] = { 0, 0, 0 };
+    if (r.top <= 0) {
+        const Neighbourhood n = { s, 0, s };
+        row0(&c, &n, w, left_corner, start_col, start_col, end_col, right_corner, acc);
+    }
+    for (int t = 0; t < 3; t++)
+        total[t] += (acc[t] + row_round) >> row_shift;
+    for (int i = start_row; i < end_row; i++) {
+        const Neighbourhood n = { (i - 1) * s, i * s, (i + 1) * s };
+        int64_t a[3] = { 0, 0, 0 };
+        row0(&c, &n, w, left_corner, start_col, inside ? vend_inside : start_col, end_col,
+             right_corner, a);
+        for (int t = 0; t < 3; t++)
+            total[t] += (a[t] + row_round) >> row_shift;
+    }
+    int64_t b[3] = { 0, 0, 0 };
+    if (r.bottom > h - 1) {
+        const Neighbourhood n = { (h - 2) * s, (h - 1) * s, (h - 1) * s };
+        row0(&c, &n, w, left_corner, start_col, start_col, end_col, right_corner, b);
+    }
+    for (int t = 0; t < 3; t++)
+        total[t] += (b[t] + row_round) >> row_shift;
+
+    const float f_h = (float)((float)total[0] /
+                              pow(2, (uint32_t)(52 - c.cub_shift[0] - row_shift)));
+    const float f_v = (float)(total[1] / pow(2, (uint32_t)(52 - c.cub_shift[1] - row_shift)));
+    const float f_d = (float)(total[2] / pow(2, (uint32_t)(57 - c.cub_shift[2] - row_shift)));
+    const float noise = powf((float)((r.bottom - r.top) * (r.right - r.left) * noise_weight),
+                             1.0f / 3.0f);
+    const float n_h = powf(f_h, 1.0f / 3.0f) + noise;
+    const float n_v = powf(f_v, 1.0f / 3.0f) + noise;
+    const float n_d = powf(f_d, 1.0f / 3.0f) + noise;
+    return n_h + n_v + n_d;
+}
+
+/* ------------------------------------------------------------------------------------- */
+/* Scales 1..3                                                                           */
+
+typedef struct Cm123 {
+    const int32_t *src[3], *csf[3], *mask[3];
+    uint32_t weight[3];
+    uint32_t cub_shift, cub_round;
+} Cm123;
+
+/* (I4_ONE_BY_15 * |c| + (int32)(1u << 31)) >> 32: the reference's rounding constant wraps
+ * negative. |c| is a 32-bit abs (INT32_MIN stays negative). */
+static inline int64_t centre123(int32_t c)
+{
+    const int32_t ac = (int32_t)(c < 0 ? 0u - (uint32_t)c : (uint32_t)c);
+    return ((int64_t)VMAF_ADM_I4_ONE_BY_15 * ac - 2147483648LL) >> 32;
+}
+
+static inline void pixel123(const Cm123 *c, const Neighbourhood *n, int jl, int jc, int jr,
+                            bool vector, int64_t acc[3])
+{
+    /* scalar columns sum the mask in int32 and truncate the scaled value to int32;
+     * vector columns keep both in 64 bits and use the weight as a signed int32 */
+    int64_t thr64 = 0;
+    uint32_t thr32 = 0;
+    for (int t = 0; t < 3; t++) {
+        const int32_t *m = c->mask[t];
+        const int64_t centre = centre123(c->csf[t][n->mid + jc]);
+        const int64_t sum = (int64_t)m[n->up + jl] + m[n->up + jc] + m[n->up + jr] +
+                            m[n->mid + jl] + m[n->mid + jr] + m[n->down + jl] +
+                            m[n->down + jc] + m[n->down + jr];
+        thr64 += sum + centre;
+        thr32 += (uint32_t)sum + (uint32_t)(int32_t)centre;
+    }
+    for (int t = 0; t < 3; t++) {
+        const int32_t v = c->src[t][n->mid + jc];
+        int32_t x32;
+        if (vector) {
+            const int64_t xv = ((int64_t)v * (int32_t)c->weight[t] + (1 << 27)) >> 28;
+            int64_t x = (xv < 0 ? -xv : xv) - thr64;
+            x = x < 0 ? 0 : x;
+            x32 = (int32_t)x; /* the vector multiplies use the low 32 bits */
+        } else {
+            const int32_t xs = (int32_t)(((int64_t)v * c->weight[t] + (1 << 27)) >> 28);
+            const uint32_t ax = xs < 0 ? 0u - (uint32_t)xs : (uint32_t)xs;
+            x32 = (int32_t)(ax - thr32);
+            x32 = x32 < 0 ? 0 : x32;
+        }
+        const int32_t x_sq = (int32_t)(((int64_t)x32 * x32 + (1 << 29)) >> 30);
+        acc[t] += shr64((int64_t)x_sq * x32 + c->cub_round, c->cub_shift);
+    }
+}
+
+static void row123(const Cm123 *c, const Neighbourhood *n, int w, bool left_corner, int j0,
+                   int vend, int j1, bool right_corner, int64_t acc[3])
+{
+    if (left_corner)
+        pixel123(c, n, 1, 0, 1, false, acc);
+    for (int j = j0; j < vend; j++)
+        pixel123(c, n, j - 1, j, j + 1, true, acc);
+    for (int j = vend > j0 ? vend : j0; j < j1; j++)
+        pixel123(c, n, j - 1, j, j + 1, false, acc);
+    if (right_corner)
+        pixel123(c, n, w - 2, w - 1, w - 1, false, acc);
+}
+
+static const uint32_t cm123_final[3] = { 45, 39, 36 };
+
+float vmaf_adm_masked_sum_scale123(const VmafAdmBands32 *src, const VmafAdmBands32 *csf,
+                                   const VmafAdmBands32 *mask, int w, int h, size_t stride,
+                                   const VmafAdmScaleFactors *f, unsigned scale,
+                                   double noise_weight)
+{
+    Cm123 c = {
+        .src = { src->h, src->v, src->d },
+        .csf = { csf->h, csf->v, csf->d },
+        .mask = { mask->h, mask->v, mask->d },
+    };
+    for (int t = 0; t < 3; t++)
+        c.weight[t] = f->i_rfactor[t];
+    c.cub_shift = shift_count(log2(w));
+    c.cub_round = half_of_power(c.cub_shift);
+    const uint32_t row_shift = shift_count(log2(h));
+    const uint32_t row_round = half_of_power(row_shift);
+    const float final_shift =
+        (float)pow(2, (uint32_t)(cm123_final[scale - 1] - c.cub_shift - row_shift));
+
+    const VmafAdmRegion r = vmaf_adm_region_inner(w, h);
+    const int start_col = r.left > 1 ? r.left : 1;
+    const int end_col = r.right < w - 1 ? r.right : w - 1;
+    const int start_row = r.top > 1 ? r.top : 1;
+    const int end_row = r.bottom < h - 1 ? r.bottom : h - 1;
+    const bool left_corner = r.left <= 0, right_corner = r.right > w - 1;
+    const bool inside = r.left > 0 && r.right <= w - 1;
+    const int vend_inside = end_col - (end_col - start_col) % 6;
+    const ptrdiff_t s = (ptrdiff_t)stride;
+
+    int64_t total[3] = { 0, 0, 0 };
+    int64_t acc[3] = { 0, 0, 0 };
+    if (r.top <= 0) {
+        const Neighbourhood n = { s, 0, s };
+        row123(&c, &n, w, left_corner, start_col, start_col, end_col, right_corner, acc);
+    }
+    for (int t = 0; t < 3; t++)
+        total[t] += (acc[t] + row_round) >> row_shift;
+    for (int i = start_row; i < end_row; i++) {
+        const Neighbourhood n = { (i - 1) * s, i * s, (i + 1) * s };
+        int64_t a[3] = { 0, 0, 0 };
+        row123(&c, &n, w, left_corner, start_col, inside ? vend_inside : start_col, end_col,
+               right_corner, a);
+        for (int t = 0; t < 3; t++)
+            total[t] += (a[t] + row_round) >> row_shift;
+    }
+    int64_t b[3] = { 0, 0, 0 };
+    if (r.bottom > h - 1) {
+        const Neighbourhood n = { (h - 2) * s, (h - 1) * s, (h - 1) * s };
+        row123(&c, &n, w, left_corner, start_col, start_col, end_col, right_corner, b);
+    }
+    for (int t = 0; t < 3; t++)
+        total[t] += (b[t] + row_round) >> row_shift;
+
+    const float noise = powf((float)((r.bottom - r.top) * (r.right - r.left) * noise_weight),
+                             1.0f / 3.0f);
+    float sum = 0.0f;
+    for (int t = 0; t < 3; t++) {
+        const float ft = (float)total[t] / final_shift;
+        const float nt = powf(ft, 1.0f / 3.0f) + noise;
+        sum = t ? sum + nt : nt;
+    }
+    return sum;
+}
+
+/* ------------------------------------------------------------------------------------- */
+/* Denominators                                                                          */
+
+float vmaf_adm_den_scale0(const VmafAdmBands16 *ref, int w, int h, size_t stride,
+                          const VmafAdmScaleFactors *f, double noise_weight)
+{
+    const VmafAdmRegion r = vmaf_adm_region_inner(w, h);
+    const int area = (r.bottom - r.top) * (r.right - r.left);
+    int32_t shift = (int32_t)ceil(log2(area) - 20);
+    shift = shift > 0 ? shift : 0;
+    const uint64_t round = shift > 0 ? (uint64_t)1 << (shift - 1) : 0;
+    const int16_t *band[3] = { ref->h, ref->v, ref->d };
+
+    float total = 0.0f;
+    for (int t = 0; t < 3; t++) {
+        uint64_t acc = 0;
+        for (int i = r.top; i < r.bottom; i++) {
+            const int16_t *p = band[t] + (size_t)i * stride;
+            uint64_t row = 0;
+            for (int j = r.left; j < r.right; j++) {
+                const uint64_t a = (uint16_t)(p[j] < 0 ? -p[j] : p[j]);
+                row += a * a * a;
+            }
+            acc += (row + round) >> shift;
+        }
+        const double csf = (double)(acc / pow(2, 18 - shift)) * pow(f->rfactor[t], 3);
+        const float noise = powf((float)(area * noise_weight), 1.0f / 3.0f);
+        const float dt = powf((float)csf, 1.0f / 3.0f) + noise;
+        total = t ? total + dt : dt;
+    }
+    return total;
+}
+
+static const uint32_t den123_sq_shift[3] = { 31, 30, 31 };
+static const uint32_t den123_final[3] = { 32, 27, 23 };
+
+float vmaf_adm_den_scale123(const VmafAdmBands32 *ref, int w, int h, size_t stride,
+                            const VmafAdmScaleFactors *f, unsigned scale,
+                            double noise_weight)
+{
+    const VmafAdmRegion r = vmaf_adm_region_inner(w, h);
+    const uint32_t sq_shift = den123_sq_shift[scale - 1];
+    const uint64_t sq_round = (uint64_t)(1u << sq_shift); /* the reference adds 2^shift */
+    const uint32_t cub_shift = shift_count(log2(r.right - r.left));
+    const uint64_t cub_round = half_of_power(cub_shift);
+    const uint32_t row_shift = shift_count(log2(r.bottom - r.top));
+    const uint64_t row_round = half_of_power(row_shift);
+    const int32_t *band[3] = { ref->h, ref->v, ref->d };
+
+    const double final_shift = pow(2, (uint32_t)(den123_final[scale - 1] - row_shift - cub_shift));
+    const float noise = powf((float)((r.bottom - r.top) * (r.right - r.left) * noise_weight),
+                             1.0f / 3.0f);
+    float total = 0.0f;
+    for (int t = 0; t < 3; t++) {
+        uint64_t acc = 0;
+        for (int i = r.top; i < r.bottom; i++) {
+            const int32_t *p = band[t] + (size_t)i * stride;
+            uint64_t row = 0;
+            for (int j = r.left; j < r.right; j++) {
+                const uint64_t a = p[j] < 0 ? 0u - (uint32_t)p[j] : (uint32_t)p[j];
+                row += (((a * a + sq_round) >> sq_shift) * a + cub_round) >> (cub_shift & 63);
+            }
+            acc += (row + row_round) >> (row_shift & 63);
+        }
+        const double csf = (double)(acc / final_shift) * pow(f->rfactor[t], 3);
+        const float dt = powf((float)csf, 1.0f / 3.0f) + noise;
+        total = t ? total + dt : dt;
+    }
+    return total;
+}

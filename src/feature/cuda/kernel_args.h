@@ -1,0 +1,30 @@
+/*
+ * Kernel arguments, shared by the host glue (C) and the kernels (CUDA). Every kernel takes
+ * one of these structs by value; device addresses are plain 64-bit integers.
+ */
+#ifndef VMAF_FEATURE_CUDA_KERNEL_ARGS_H
+#define VMAF_FEATURE_CUDA_KERNEL_ARGS_H
+
+typedef unsigned long long vmaf_devptr;
+
+typedef struct PsnrCudaArgs {
+    vmaf_devptr ref[3], dist[3];
+    unsigned long long stride[3]; /* bytes, same for ref and dist */
+    unsigned w[3], h[3];
+    unsigned n_planes;
+    vmaf_devptr sse;              /* unsigned long long[3], zeroed before the launch */
+} PsnrCudaArgs;
+
+/* The motion SAD: one block per (tile of columns, row). */
+enum { MOTION_CUDA_TILE = 1024, MOTION_CUDA_THREADS = 256 };
+
+typedef struct MotionCudaArgs {
+    vmaf_devptr prev, cur;
+    unsigned long long stride;    /* bytes */
+    unsigned w, h, bpc;
+    vmaf_devptr sad;              /* unsigned long long, zeroed before the launch */
+} MotionCudaArgs;
+
+enum { PSNR_CUDA_THREADS = 256, PSNR_CUDA_ROW_BLOCKS = 512 };
+
+#endif /* VMAF_FEATURE_CUDA_KERNEL_ARGS_H */

@@ -1,0 +1,99 @@
+/* motion and motion_v2 on the GPU: the SAD on the device, scores and flush from motion.c. */
+#include <errno.h>
+#include <string.h>
+
+#include "feature/cuda/kernel_args.h"
+#include "feature/cuda/twin.h"
+#include "feature/motion.h"
+
+typedef struct MotionTwin {
+    CUfunction kernel;
+    CUdeviceptr sad;          /* [slot] */
+    unsigned long long *host; /* pinned [slot] */
+    const MotionNames *names;
+} MotionTwin;
+
+static int motion_twin_init_common(MotionTwin *t, VmafCudaTwinSetup *setup,
+                                   const MotionNames *names)
+{
+    const VmafFeatureGeometry *g = &setup->geometry;
+    t->names = names;
+    int err = vmaf_cuda_kernel(setup->state, g->bpc == 8 ? "vmaf_motion_sad_8" : "vmaf_motion_sad_16",
+                               &t->kernel);
+    if (!err) err = vmaf_cuda_twin_alloc(setup->state, setup->n_slots * sizeof(*t->host), &t->sad);
+    if (!err)
+        err = vmaf_cuda_host_alloc(setup->state, setup->n_slots * sizeof(*t->host),
+                                   (void **)&t->host);
+    return err;
+}
+
+static int motion_twin_init(void *priv, const void *cpu_priv, VmafCudaTwinSetup *setup)
+{
+    (void)cpu_priv;
+    return motion_twin_init_common(priv, setup, &vmaf_motion_names_v1);
+}
+
+static int motion_v2_twin_init(void *priv, const void *cpu_priv, VmafCudaTwinSetup *setup)
+{
+    (void)cpu_priv;
+    return motion_twin_init_common(priv, setup, &vmaf_motion_names_v2);
+}
+
+static int motion_twin_record(void *priv, const void *cpu_priv, VmafCudaRecorder *rec,
+                              const VmafCudaSlotView *view)
+{
+    MotionTwin *t = priv;
+    const MotionState *s = cpu_priv;
+    if (s->opt.force_zero) return 0;
+    const VmafCudaPicture *prev = s->opt.five_frame_window ? view->prev_prev_ref : view->prev_ref;
+    const CUdeviceptr sad = t->sad + view->slot * sizeof(*t->host);
+    const MotionCudaArgs a = {
+        .prev = prev->data[0], .cur = view->ref->data[0], .stride = view->ref->stride[0],
+        .w = view->ref->w[0], .h = view->ref->h[0], .bpc = view->ref->bpc, .sad = sad,
+    };
+    const VmafCudaLaunch launch = {
+        .grid = { (a.w + MOTION_CUDA_TILE - 1) / MOTION_CUDA_TILE, a.h, 1 },
+        .block = { MOTION_CUDA_THREADS, 1, 1 },
+    };
+    int err = vmaf_cuda_rec_memset(rec, sad, sizeof(*t->host), "motion clear");
+    if (!err) err = vmaf_cuda_rec_kernel(rec, t->kernel, launch, &a, sizeof(a), "motion sad");
+    if (!err)
+        err = vmaf_cuda_rec_download(rec, t->host + view->slot, sad, sizeof(*t->host),
+                                     "motion download");
+    return err;
+}
+
+static int motion_twin_collect(void *priv, void *cpu_priv, unsigned slot,
+                               const VmafFeatureFrame *frame, VmafFeatureSink *sink)
+{
+    MotionTwin *t = priv;
+    const MotionState *s = cpu_priv;
+    /* frames before the window's reach score 0: their device SAD compared stale slots */
+    const uint64_t sad = vmaf_motion_needs_sad(s, frame->index) ? t->host[slot] : 0;
+    return vmaf_motion_store(s, t->names, sad, frame->index, sink);
+}
+
+static void motion_twin_close(void *priv, VmafCudaState *state)
+{
+    MotionTwin *t = priv;
+    vmaf_cuda_twin_free(state, t->sad);
+    vmaf_cuda_host_free(state, t->host);
+}
+
+const VmafCudaTwin vmaf_twin_motion = {
+    .name = "motion",
+    .priv_size = sizeof(MotionTwin),
+    .init = motion_twin_init,
+    .record = motion_twin_record,
+    .collect = motion_twin_collect,
+    .close = motion_twin_close,
+};
+
+const VmafCudaTwin vmaf_twin_motion_v2 = {
+    .name = "motion_v2",
+    .priv_size = sizeof(MotionTwin),
+    .init = motion_v2_twin_init,
+    .record = motion_twin_record,
+    .collect = motion_twin_collect,
+    .close = motion_twin_close,
+};

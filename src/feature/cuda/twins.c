@@ -1,0 +1,21 @@
+#include <string.h>
+
+#include "feature/cuda/twin.h"
+
+extern const VmafCudaTwin vmaf_twin_psnr;
+extern const VmafCudaTwin vmaf_twin_motion;
+extern const VmafCudaTwin vmaf_twin_motion_v2;
+
+static const VmafCudaTwin *const twins[] = {
+    &vmaf_twin_psnr,
+    &vmaf_twin_motion,
+    &vmaf_twin_motion_v2,
+    NULL,
+};
+
+const VmafCudaTwin *vmaf_cuda_twin_for(const char *extractor_name)
+{
+    for (unsigned i = 0; twins[i]; i++)
+        if (!strcmp(twins[i]->name, extractor_name)) return twins[i];
+    return NULL;
+}

@@ -1,0 +1,510 @@
+/*
+ * Exact parallel evaluation of a serial float sum of non-negative terms.
+ *
+ *     float acc = acc0;  for (i = 0; i < n; i++) acc += t[i];
+ *
+ * psnr_hvs accumulates ~11 million terms per 4K plane this way; a GPU twin must give the same
+ * bits. This header holds the arithmetic both sides share (plain C, usable from CUDA) and a
+ * host reference of the parallel method; the device kernels are in cuda/exact_sum.cuh.
+ *
+ * Units and binades. Every float x >= 0 lies in a binade b = max(biased exponent, 1), where
+ * the spacing of floats (the ulp) is u_b = 2^(b - 150); b = 1 holds 0, the subnormals and
+ * [2^-126, 2^-125), which share u_1 = 2^-149. In units of u_b, x = A with A an integer in
+ * [2^23, 2^24) (or [0, 2^24) for b = 1), and the bit pattern of x is ((b - 1) << 23) + A.
+ *
+ * One addition inside a binade. If acc = A u_b and t >= 0, then acc + t = (A + t/u_b) u_b
+ * with t/u_b exact (scaling by a power of two). While the exact sum stays below the top of
+ * the binade, round-to-nearest-even gives fl(acc + t) = (A + r) u_b, where r is t/u_b rounded
+ * to the nearest integer, and on a tie (t/u_b = m + 1/2) r is the one of m, m + 1 that makes
+ * A + r even. So, inside a binade, what an addition does depends on the term and on the
+ * parity of A only. A run of terms is summarised by a "run": the units it adds when it starts
+ * at an even A and when it starts at an odd A (the parity after a run is that of A plus what
+ * it added). Runs compose associatively, so they can be scanned in parallel.
+ *
+ * Where a run is valid. A run computed for binade b applies to a start A whenever
+ * A + added < 2^24: the terms are non-negative, so every partial sum then stayed inside the
+ * binade. Otherwise the run contains the step that leaves the binade (a "crossing"); that one
+ * step is done as a plain float addition and the rest continues in the new binade. acc never
+ * decreases, so a whole sum has at most ~280 crossings (fewer than 40 in practice).
+ *
+ * Computing runs cheaply. The run of a chunk of terms for binade b is obtained by simply
+ * adding the terms in float, starting from the lowest A of each parity (2^23 and 2^23 + 1;
+ * 0 and 1 for b = 1): the float additions do exactly the rounding described above, and by
+ * monotonicity of rounding, if the simulation leaves the binade then so does any real start
+ * (the run is then "saturated": EXACT_SUM_SAT). A term t is a tie in exactly one binade,
+ * exact_sum_tie_binade(t); where no term of a chunk is a tie, both parities add the same
+ * units and one simulated chain is enough.
+ *
+ * Tiles and windows. The terms are cut into tiles of EXACT_SUM_TILE. For each tile the
+ * parallel pass summarises the tile for a window of binades [lo, hi):
+ *   - hi: from binade hi up, every term of the tile is below half an ulp, so the tile adds
+ *     nothing at all (it is the identity) — this is exact, not an estimate;
+ *   - lo: one below the binade of the tile's own sum; an accumulator in a lower binade
+ *     certainly crosses inside this tile (the choice of lo only affects speed).
+ * hi - lo <= EXACT_SUM_WINDOW always holds, so every binade an accumulator can be in without
+ * crossing has a summary. The serial pass then walks the tiles: identity, summary, or — when
+ * the summary says the tile crosses (or the tile holds a term that is negative or NaN) — the
+ * tile is walked chunk by chunk, and a chunk that crosses is added term by term in float.
+ *
+ * Inputs outside the contract (negative terms, NaN, an accumulator that becomes negative or
+ * NaN) are still summed exactly as the serial loop does, by the serial fallback; only speed
+ * suffers. +inf sums are exact too. NaN results are NaN on both sides but their payload is
+ * the hardware's. Denormals must not be flushed (never build this with fast math).
+ */
+#ifndef VMAF_FEATURE_EXACT_SUM_H
+#define VMAF_FEATURE_EXACT_SUM_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#if defined(__CUDACC__)
+#define EXACT_SUM_FN static inline __host__ __device__
+#elif defined(__GNUC__)
+#define EXACT_SUM_FN static inline __attribute__((always_inline))
+#else
+#define EXACT_SUM_FN static inline
+#endif
+
+enum {
+    EXACT_SUM_UNITS_END = 1 << 24, /**< units of a binade lie in [0, 2^24) */
+    EXACT_SUM_SAT = 1 << 24,       /**< a saturated run: it leaves the binade from any start */
+    EXACT_SUM_CHUNK = 16,          /**< terms per chunk (one GPU thread's serial share) */
+    EXACT_SUM_CHUNKS = 256,        /**< chunks per tile (one GPU thread block) */
+    EXACT_SUM_TILE = EXACT_SUM_CHUNK * EXACT_SUM_CHUNKS,
+    EXACT_SUM_WINDOW = 26,         /**< binades summarised per tile: hi - lo never exceeds it */
+    EXACT_SUM_MAX_ARRAYS = 3,      /**< independent sums per GPU launch (e.g. Y, Cb, Cr) */
+};
+
+/** Bits of a float >= +0 that is not a NaN: bit patterns order like the values. */
+#define EXACT_SUM_INF_BITS 0x7f800000u
+
+/* ---------------------------------------------------------------------------------------- */
+/* Bits and binades                                                                          */
+
+EXACT_SUM_FN uint32_t exact_sum_bits(float f)
+{
+#if defined(__CUDA_ARCH__)
+    return __float_as_uint(f);
+#else
+    uint32_t u;
+    memcpy(&u, &f, sizeof(u));
+    return u;
+#endif
+}
+
+EXACT_SUM_FN float exact_sum_float(uint32_t u)
+{
+#if defined(__CUDA_ARCH__)
+    return __uint_as_float(u);
+#else
+    float f;
+    memcpy(&f, &u, sizeof(f));
+    return f;
+#endif
+}
+
+/** Whether an accumulator can be walked by binades: +0 <= acc < +inf. */
+EXACT_SUM_FN int exact_sum_walkable(uint32_t acc_bits)
+{
+    return acc_bits < EXACT_SUM_INF_BITS;
+}
+
+/** A term the binade method cannot take (NaN, or negative other than -0); +inf is fine. */
+EXACT_SUM_FN int exact_sum_term_invalid(uint32_t t_bits)
+{
+    return t_bits > EXACT_SUM_INF_BITS && t_bits != 0x80000000u;
+}
+
+/** Binade of a walkable accumulator (1 .. 254); its ulp is 2^(binade - 150). */
+EXACT_SUM_FN int exact_sum_binade(uint32_t acc_bits)
+{
+    const int e = (int)(acc_bits >> 23);
+    return e ? e : 1;
+}
+
+/** The accumulator in ulps of its binade. */
+EXACT_SUM_FN uint32_t exact_sum_units(uint32_t acc_bits, int binade)
+{
+    return acc_bits - ((uint32_t)(binade - 1) << 23);
+}
+
+/** Inverse of exact_sum_units; units == 2^24 gives the bottom of the next binade, exactly. */
+EXACT_SUM_FN float exact_sum_from_units(int binade, uint32_t units)
+{
+    return exact_sum_float(((uint32_t)(binade - 1) << 23) + units);
+}
+
+/** ulp of a binade, as a float (2^-149 .. 2^104). */
+EXACT_SUM_FN float exact_sum_ulp(int binade)
+{
+    return binade <= 24 ? exact_sum_float(1u << (binade - 1))
+                        : exact_sum_float((uint32_t)(binade - 23) << 23);
+}
+
+/** Lowest accumulator of the given parity in a binade, as bits: where simulations start. */
+EXACT_SUM_FN uint32_t exact_sum_start_bits(int binade, int parity)
+{
+    return (binade >= 2 ? (uint32_t)binade << 23 : 0u) + (uint32_t)parity;
+}
+
+/** Units a simulation added, from its start to its end (both as bits); saturated if it left. */
+EXACT_SUM_FN uint32_t exact_sum_units_added(uint32_t end_bits, uint32_t start_bits, int binade)
+{
+    return end_bits >= (uint32_t)(binade + 1) << 23 ? (uint32_t)EXACT_SUM_SAT
+                                                   : end_bits - start_bits;
+}
+
+EXACT_SUM_FN int exact_sum_ctz(uint32_t m) /* m != 0 */
+{
+#if defined(__CUDA_ARCH__)
+    return __ffs((int)m) - 1;
+#elif defined(__GNUC__)
+    return __builtin_ctz(m);
+#else
+    int n = 0;
+    while (!(m & 1)) { m >>= 1; n++; }
+    return n;
+#endif
+}
+
+/** Exponent field (>= 1) and integer significand of a term: t = significand * 2^(e - 150). */
+EXACT_SUM_FN uint32_t exact_sum_significand(uint32_t t_bits, int *e)
+{
+    const uint32_t mag = t_bits & 0x7fffffffu;
+    const int field = (int)(mag >> 23);
+    *e = field ? field : 1;
+    return (mag & 0x7fffffu) | (field ? 0x800000u : 0u);
+}
+
+/**
+ * The one binade in which t / ulp ends in exactly one half (where adding t is a tie), or 0
+ * for t = 0. t = M 2^(e - 150) with M's lowest set bit at k: t / u_b = M 2^(e - b) has
+ * fraction 1/2 exactly when e - b = -(k + 1). Can exceed 254 (then it never matters).
+ */
+EXACT_SUM_FN int exact_sum_tie_binade(uint32_t t_bits)
+{
+    int e;
+    const uint32_t m = exact_sum_significand(t_bits, &e);
+    return m ? e + exact_sum_ctz(m) + 1 : 0;
+}
+
+/**
+ * t / u_binade rounded to the nearest integer, for a term t >= 0 (-0 allowed). On a tie the
+ * lower integer m is returned and *tie is set: the caller picks m or m + 1 by parity.
+ * Saturates at EXACT_SUM_SAT.
+ */
+EXACT_SUM_FN uint32_t exact_sum_round_term(uint32_t t_bits, int binade, int *tie)
+{
+    int e;
+    const uint32_t m = exact_sum_significand(t_bits, &e);
+    const int shift = e - binade; /* t / u = m * 2^shift */
+    *tie = 0;
+    if (!m) return 0;
+    if (shift >= 2) return EXACT_SUM_SAT; /* e >= 3: normal, m >= 2^23, so m * 4 >= 2^25 */
+    if (shift >= 0) {
+        const uint32_t v = m << shift;
+        return v < (uint32_t)EXACT_SUM_SAT ? v : (uint32_t)EXACT_SUM_SAT;
+    }
+    const int s = -shift;
+    if (s > 25) return 0; /* m < 2^24 < half */
+    const uint32_t half = 1u << (s - 1), rem = m & ((1u << s) - 1);
+    *tie = rem == half;
+    return (m >> s) + (rem > half);
+}
+
+/* ---------------------------------------------------------------------------------------- */
+/* Runs: the monoid                                                                          */
+
+/** What a run of terms adds, in ulps of one binade, starting from an even / odd accumulator. */
+typedef struct ExactSumRun {
+    uint32_t add_even, add_odd; /**< each <= EXACT_SUM_SAT; EXACT_SUM_SAT means "leaves" */
+} ExactSumRun;
+
+EXACT_SUM_FN ExactSumRun exact_sum_run_identity(void)
+{
+    ExactSumRun r = { 0, 0 };
+    return r;
+}
+
+EXACT_SUM_FN ExactSumRun exact_sum_run_saturated(void)
+{
+    ExactSumRun r = { EXACT_SUM_SAT, EXACT_SUM_SAT };
+    return r;
+}
+
+EXACT_SUM_FN uint32_t exact_sum_sat_add(uint32_t a, uint32_t b)
+{
+    const uint32_t s = a + b; /* both <= 2^24: no overflow */
+    return s < (uint32_t)EXACT_SUM_SAT ? s : (uint32_t)EXACT_SUM_SAT;
+}
+
+/** Units added by a run from a start of the given parity. */
+EXACT_SUM_FN uint32_t exact_sum_run_add(ExactSumRun r, uint32_t parity)
+{
+    return parity & 1 ? r.add_odd : r.add_even;
+}
+
+/** first, then second. */
+EXACT_SUM_FN ExactSumRun exact_sum_combine(ExactSumRun first, ExactSumRun second)
+{
+    ExactSumRun r;
+    r.add_even = exact_sum_sat_add(first.add_even, exact_sum_run_add(second, first.add_even));
+    r.add_odd = exact_sum_sat_add(first.add_odd, exact_sum_run_add(second, first.add_odd + 1));
+    return r;
+}
+
+/** Accumulator units after the run; >= EXACT_SUM_UNITS_END means the run crosses. */
+EXACT_SUM_FN uint32_t exact_sum_apply(ExactSumRun r, uint32_t units)
+{
+    return units + exact_sum_run_add(r, units);
+}
+
+/** The run of one term, from the integer rounding (the definition; the tests check the
+ * float simulation against it). */
+EXACT_SUM_FN ExactSumRun exact_sum_term_run(uint32_t t_bits, int binade)
+{
+    int tie;
+    const uint32_t m = exact_sum_round_term(t_bits, binade, &tie);
+    ExactSumRun r;
+    if (!tie) {
+        r.add_even = r.add_odd = m;
+    } else { /* make A + r even */
+        r.add_even = m + (m & 1);
+        r.add_odd = m + ((m + 1) & 1);
+    }
+    return r;
+}
+
+/**
+ * The run of n consecutive terms for a binade, by simulating the float additions from the
+ * lowest start of each parity. with_odd = 0 skips the odd chain when the caller knows no term
+ * is a tie in this binade (then both parities add the same).
+ */
+EXACT_SUM_FN ExactSumRun exact_sum_chunk_run(const float *t, int n, int binade, int with_odd)
+{
+    const uint32_t start_even = exact_sum_start_bits(binade, 0);
+    float even = exact_sum_float(start_even), odd = exact_sum_float(start_even + 1);
+    ExactSumRun r;
+    for (int i = 0; i < n; i++) even += t[i];
+    r.add_even = exact_sum_units_added(exact_sum_bits(even), start_even, binade);
+    if (with_odd) {
+        for (int i = 0; i < n; i++) odd += t[i];
+        r.add_odd = exact_sum_units_added(exact_sum_bits(odd), start_even + 1, binade);
+    } else {
+        r.add_odd = r.add_even;
+    }
+    return r;
+}
+
+/* ---------------------------------------------------------------------------------------- */
+/* Tiles                                                                                     */
+
+/**
+ * Window of a tile, from the float sum of its terms (in any order) and the largest term's
+ * bits: summaries are kept for binades [lo, summary_end), summary_end = min(identity_from,
+ * lo + EXACT_SUM_WINDOW), and from identity_from up the tile adds nothing. identity_from is
+ * exact: every term t < 2^(e - 126) <= u_b / 2 once b >= e + 25 (e: exponent field of the
+ * largest term, at least 1). lo only affects speed: an accumulator below it crosses inside the
+ * tile anyway (the tile's own sum already reaches past its binade). Since the float sum is at
+ * least the largest term, identity_from - lo <= 26 = EXACT_SUM_WINDOW.
+ */
+EXACT_SUM_FN void exact_sum_window(float tile_sum, uint32_t max_bits, int *lo, int *identity_from)
+{
+    const int sum_binade = exact_sum_binade(exact_sum_bits(tile_sum) & 0x7fffffffu);
+    int max_e;
+    const uint32_t m = exact_sum_significand(max_bits, &max_e);
+    *lo = sum_binade > 1 ? sum_binade - 1 : 1;
+    *identity_from = !m ? 1 : max_e + 25 < 255 ? max_e + 25 : 255;
+}
+
+EXACT_SUM_FN int exact_sum_summary_end(int lo, int identity_from)
+{
+    const int end = identity_from < lo + EXACT_SUM_WINDOW ? identity_from : lo + EXACT_SUM_WINDOW;
+    return end > lo ? end : lo;
+}
+
+/** Per-tile word of the GPU scratch: lo | identity_from << 8 | invalid << 16. */
+EXACT_SUM_FN uint32_t exact_sum_tile_word(int lo, int identity_from, int invalid)
+{
+    return (uint32_t)lo | (uint32_t)identity_from << 8 | (uint32_t)!!invalid << 16;
+}
+
+enum ExactSumTileAction {
+    EXACT_SUM_TILE_IDENTITY, /**< the tile adds nothing in this binade */
+    EXACT_SUM_TILE_SUMMARY,  /**< use summary[binade - lo] */
+    EXACT_SUM_TILE_WALK,     /**< walk it by chunks (crosses, or holds invalid terms) */
+};
+
+/** What to do with a tile (its window as exact_sum_window gives it) for an accumulator in
+ * `binade`. */
+EXACT_SUM_FN int exact_sum_tile_action(int binade, int lo, int identity_from, int invalid)
+{
+    if (invalid) return EXACT_SUM_TILE_WALK;
+    if (binade >= identity_from) return EXACT_SUM_TILE_IDENTITY;
+    if (binade >= lo && binade < exact_sum_summary_end(lo, identity_from))
+        return EXACT_SUM_TILE_SUMMARY;
+    return EXACT_SUM_TILE_WALK;
+}
+
+/* ---------------------------------------------------------------------------------------- */
+/* GPU launch description (host glue in C, kernels in cuda/exact_sum.cuh)                    */
+
+/**
+ * Arguments of the two kernels (by value, device addresses as integers). Up to
+ * EXACT_SUM_MAX_ARRAYS independent sums are reduced by one pair of launches:
+ *   vmaf_exact_sum_tiles: grid (max_i exact_sum_tiles(n[i]), n_arrays), EXACT_SUM_CHUNKS
+ *                         threads (skip the launch when every n[i] is 0);
+ *   vmaf_exact_sum_walk:  grid (n_arrays), EXACT_SUM_WALK_THREADS threads;
+ * on one stream, in that order. result[i] receives the serial sum of terms[i][0 .. n[i]).
+ */
+typedef struct ExactSumCudaArgs {
+    unsigned long long terms[EXACT_SUM_MAX_ARRAYS];   /**< const float *, 16-byte aligned */
+    unsigned long long n[EXACT_SUM_MAX_ARRAYS];
+    unsigned long long scratch[EXACT_SUM_MAX_ARRAYS]; /**< exact_sum_scratch_bytes(n[i]) each,
+                                                           16-byte aligned, no initialisation */
+    unsigned long long result;                        /**< float[n_arrays] */
+    float acc0[EXACT_SUM_MAX_ARRAYS];                 /**< starting values (usually 0) */
+    unsigned n_arrays;
+} ExactSumCudaArgs;
+
+enum { EXACT_SUM_WALK_THREADS = EXACT_SUM_CHUNKS };
+
+EXACT_SUM_FN unsigned long long exact_sum_tiles(unsigned long long n)
+{
+    return (n + EXACT_SUM_TILE - 1) / EXACT_SUM_TILE;
+}
+
+/** Device scratch per array: tile summaries, then one word per tile. */
+EXACT_SUM_FN unsigned long long exact_sum_scratch_bytes(unsigned long long n)
+{
+    const unsigned long long tiles = exact_sum_tiles(n);
+    return tiles * EXACT_SUM_WINDOW * sizeof(ExactSumRun) + tiles * sizeof(uint32_t);
+}
+
+/* ---------------------------------------------------------------------------------------- */
+/* Host reference                                                                            */
+
+#if !defined(__CUDA_ARCH__)
+
+/** The definition: the plain serial loop. */
+static inline float vmaf_exact_sum_serial(const float *t, size_t n, float acc0)
+{
+    float acc = acc0;
+    for (size_t i = 0; i < n; i++) acc += t[i];
+    return acc;
+}
+
+/** How vmaf_exact_sum_binade got its answer (for tests and benchmarks). */
+typedef struct ExactSumStats {
+    uint64_t tiles_identity, tiles_summary, tiles_walked;
+    uint64_t chunks_run, chunks_serial; /**< chunks of walked tiles */
+    uint64_t tie_runs;                  /**< summaries/runs whose two parities differed */
+    uint64_t serial_terms;              /**< terms added by the non-binade fallback */
+} ExactSumStats;
+
+/** The window and summaries of one tile, as the GPU's first kernel computes them. */
+static inline void exact_sum_summarize_tile(const float *t, size_t len, int *lo,
+                                            int *identity_from, int *invalid,
+                                            ExactSumRun summary[EXACT_SUM_WINDOW],
+                                            ExactSumStats *stats)
+{
+    float sum = 0.f;
+    uint32_t max_bits = 0;
+    *invalid = 0;
+    for (size_t i = 0; i < len; i++) {
+        const uint32_t b = exact_sum_bits(t[i]);
+        if (exact_sum_term_invalid(b)) *invalid = 1;
+        if ((b & 0x7fffffffu) > max_bits) max_bits = b & 0x7fffffffu;
+        sum += t[i];
+    }
+    exact_sum_window(sum, max_bits, lo, identity_from);
+    const int width = exact_sum_summary_end(*lo, *identity_from) - *lo;
+    for (int c = 0; c < width; c++) summary[c] = exact_sum_run_identity();
+    if (*invalid) return;
+    for (size_t c0 = 0; c0 < len; c0 += EXACT_SUM_CHUNK) {
+        const int clen = len - c0 < EXACT_SUM_CHUNK ? (int)(len - c0) : EXACT_SUM_CHUNK;
+        uint32_t ties = 0;
+        for (int i = 0; i < clen; i++) {
+            const int slot = exact_sum_tie_binade(exact_sum_bits(t[c0 + i])) - *lo;
+            if (slot >= 0 && slot < width) ties |= 1u << slot;
+        }
+        for (int c = 0; c < width; c++) {
+            const ExactSumRun r = exact_sum_chunk_run(t + c0, clen, *lo + c, (ties >> c) & 1);
+            summary[c] = exact_sum_combine(summary[c], r);
+        }
+    }
+    if (stats)
+        for (int c = 0; c < width; c++)
+            stats->tie_runs += summary[c].add_even != summary[c].add_odd;
+}
+
+/**
+ * The serial sum, computed the way the GPU does it: tile summaries for a window of binades,
+ * tiles walked by chunks where the accumulator crosses a binade, crossing chunks added in
+ * float. Bit-identical to vmaf_exact_sum_serial for every input. stats may be NULL.
+ */
+static inline float vmaf_exact_sum_binade_stats(const float *t, size_t n, float acc0,
+                                                ExactSumStats *stats)
+{
+    ExactSumStats local;
+    ExactSumRun summary[EXACT_SUM_WINDOW];
+    float acc = acc0;
+    if (!stats) stats = &local;
+    memset(stats, 0, sizeof(*stats));
+
+    for (size_t base = 0; base < n; base += EXACT_SUM_TILE) {
+        const size_t len = n - base < EXACT_SUM_TILE ? n - base : EXACT_SUM_TILE;
+        const float *tile = t + base;
+        int lo, identity_from, invalid;
+        exact_sum_summarize_tile(tile, len, &lo, &identity_from, &invalid, summary, stats);
+
+        uint32_t bits = exact_sum_bits(acc);
+        if (exact_sum_walkable(bits)) {
+            const int b = exact_sum_binade(bits);
+            const int action = exact_sum_tile_action(b, lo, identity_from, invalid);
+            if (action == EXACT_SUM_TILE_IDENTITY) {
+                stats->tiles_identity++;
+                continue;
+            }
+            if (action == EXACT_SUM_TILE_SUMMARY) {
+                const uint32_t end = exact_sum_apply(summary[b - lo], exact_sum_units(bits, b));
+                if (end < EXACT_SUM_UNITS_END) {
+                    acc = exact_sum_from_units(b, end);
+                    stats->tiles_summary++;
+                    continue;
+                }
+            }
+        }
+        stats->tiles_walked++;
+        for (size_t c0 = 0; c0 < len; c0 += EXACT_SUM_CHUNK) {
+            const int clen = len - c0 < EXACT_SUM_CHUNK ? (int)(len - c0) : EXACT_SUM_CHUNK;
+            bits = exact_sum_bits(acc);
+            if (!invalid && exact_sum_walkable(bits)) {
+                const int b = exact_sum_binade(bits);
+                const ExactSumRun r = exact_sum_chunk_run(tile + c0, clen, b, 1);
+                const uint32_t end = exact_sum_apply(r, exact_sum_units(bits, b));
+                stats->tie_runs += r.add_even != r.add_odd;
+                if (end < EXACT_SUM_UNITS_END) {
+                    acc = exact_sum_from_units(b, end);
+                    stats->chunks_run++;
+                    continue;
+                }
+                stats->chunks_serial++;
+            } else {
+                stats->serial_terms += (uint64_t)clen;
+            }
+            for (int i = 0; i < clen; i++) acc += tile[c0 + i];
+        }
+    }
+    return acc;
+}
+
+static inline float vmaf_exact_sum_binade(const float *t, size_t n, float acc0)
+{
+    return vmaf_exact_sum_binade_stats(t, n, acc0, NULL);
+}
+
+#endif /* !__CUDA_ARCH__ */
+
+#endif /* VMAF_FEATURE_EXACT_SUM_H */

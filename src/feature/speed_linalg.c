@@ -1,0 +1,435 @@
+/*
+ * Twin VMAF — SpEED linear algebra: the covariance matrix of the 25 shifted windows, the
+ * eigenvalues of a symmetric matrix, and the least-squares solve K X = Y.
+ *
+ * All in float (the covariance sums in double), in the reference's operation order, which
+ * is part of the metric's definition:
+ *   - eigenvalues: Householder reduction to tridiagonal form (as GSL's symmtd), then
+ *     implicit symmetric QR sweeps with Wilkinson shifts and Givens rotations (as GSL's
+ *     eigen/symm), deflating off-diagonal entries below 1e-6 (|d_i| + |d_i+1|);
+ *   - solve: Householder QR where every reflector is formed as a full matrix I - 2 v v^T
+ *     and applied by a full matrix product; R = P A, then back substitution on P B.
+ * Where the reference rounds a double expression to float (square roots, 1/sqrt in the
+ * Givens rotation, halving), so do we.
+ */
+#include <errno.h>
+#include <math.h>
+#include <string.h>
+
+#include "speed.h"
+
+/* ---- small helpers ----------------------------------------------------------------------- */
+
+static int sign_of(float x)
+{
+    return x >= 0 ? 1 : -1;
+}
+
+/* sqrt(x^2 + y^2) with the sum in float and the root rounded from double */
+static float hypot_float(float x, float y)
+{
+    return (float)sqrt(x * x + y * y);
+}
+
+/* Euclidean norm of v[from, to) with the sum in float */
+static float norm_float(const float *v, int from, int to, int stride)
+{
+    float sum = 0;
+    for (int i = from; i < to; i++)
+        sum += v[i * stride] * v[i * stride];
+    return (float)sqrt(sum);
+}
+
+/* ---- eigenvalues ------------------------------------------------------------------------- */
+
+/*
+ * Householder vector annihilating a[start+1 .. n) of column col (row-major n x n, in place):
+ * on return a[start][col] holds beta (the new subdiagonal entry), a[start+1 .. n) the tail of
+ * v scaled so that its implicit head is 1, and the return value is tau (0: nothing to do).
+ */
+static float householder_column(float *a, int n, int col, int start)
+{
+    if (n - start == 1) return 0.0f;
+    const float tail_norm = norm_float(a + col, start + 1, n, n);
+    if (tail_norm == 0.0f) return 0.0f;
+
+    const float alpha = a[start * n + col];
+    const float beta = -sign_of(alpha) * hypot_float(alpha, tail_norm);
+    const float tau = (beta - alpha) / beta;
+    const float scale = alpha - beta;
+    if (scale != 0.0f) {
+        for (int i = start + 1; i < n; i++)
+            a[i * n + col] /= scale;
+        a[start * n + col] = beta;
+    }
+    return tau;
+}
+
+/* Reduce the symmetric a (destroyed) to tridiagonal form: diagonal diag[n], subdiagonal
+ * sub[n-1]. v and w are n-float work vectors. */
+static void tridiagonalize(float *a, int n, float *diag, float *sub, float *v, float *w)
+{
+    for (int i = 0; i + 2 < n; i++) {
+        const int s = i + 1; /* the trailing block [s, n) is transformed */
+        const float tau = householder_column(a, n, i, s);
+        for (int j = s; j < n; j++)
+            v[j] = a[j * n + i];
+        if (tau == 0.0f) continue;
+        v[s] = 1.0f;
+
+        /* w = tau A v */
+        for (int r = s; r < n; r++) {
+            w[r] = 0.0f;
+            for (int c = s; c < n; c++)
+                w[r] += tau * a[r * n + c] * v[c];
+        }
+        /* w -= (tau/2) (w . v) v */
+        float wv = 0;
+        for (int r = s; r < n; r++)
+            wv += w[r] * v[r];
+        const float coef = (float)(-0.5 * tau * wv);
+        for (int r = s; r < n; r++)
+            w[r] += coef * v[r];
+        /* A -= w v^T + v w^T */
+        for (int r = s; r < n; r++)
+            for (int c = s; c < n; c++)
+                a[r * n + c] -= w[r] * v[c] + v[r] * w[c];
+    }
+    for (int i = 0; i < n; i++)
+        diag[i] = a[i * n + i];
+    for (int i = 0; i + 1 < n; i++)
+        sub[i] = a[(i + 1) * n + i];
+}
+
+/* Zero the subdiagonal entries that are negligible next to their diagonal neighbours. */
+static void deflate(const float *diag, float *sub, int n)
+{
+    for (int i = 0; i + 1 < n; i++)
+        if (fabsf(sub[i]) < VMAF_SPEED_EIGEN_EPS * (fabsf(diag[i]) + fabsf(diag[i + 1])))
+            sub[i] = 0.0f;
+}
+
+/* Eigenvalue of the trailing 2x2 block closer to its last diagonal entry (Wilkinson). */
+static float wilkinson_shift(const float *diag, const float *sub, int n)
+{
+    const float p = diag[n - 2], q = diag[n - 1], r = sub[n - 2];
+    const float half_gap = (float)((p - q) / 2.0);
+    if (half_gap > 0)
+        return q - r * (r / (half_gap + hypot_float(half_gap, r)));
+    if (half_gap == 0)
+        return q - fabsf(r);
+    return q + r * (r / (-half_gap + hypot_float(half_gap, r)));
+}
+
+/* Rotation (c, s) with [c s; -s c]^T applied to (a, b) zeroing b. */
+static void givens(float a, float b, float *c, float *s)
+{
+    if (b == 0) {
+        *c = 1;
+        *s = 0;
+    } else if (fabsf(b) > fabsf(a)) {
+        const float t = -a / b;
+        const float inv = (float)(1.0 / sqrt(1 + t * t));
+        *s = inv;
+        *c = inv * t;
+    } else {
+        const float t = -b / a;
+        const float inv = (float)(1.0 / sqrt(1 + t * t));
+        *c = inv;
+        *s = inv * t;
+    }
+}
+
+/* One implicit shifted QR sweep over an unreduced tridiagonal block of size n >= 2. */
+static void qr_sweep(float *diag, float *sub, int n)
+{
+    float mu = wilkinson_shift(diag, sub, n);
+    if (VMAF_SPEED_EIGEN_EPS * fabsf(mu) > fabsf(diag[0]) + fabsf(sub[0]))
+        mu = 0;
+
+    float x = diag[0] - mu;
+    float z = sub[0];
+    float ap = diag[0], bp = sub[0], aq = diag[1];
+
+    if (n == 2) {
+        float c, s;
+        givens(x, z, &c, &s);
+        const float ap1 = c * (c * ap - s * bp) + s * (s * aq - c * bp);
+        const float bp1 = c * (s * ap + c * bp) - s * (s * bp + c * aq);
+        const float aq1 = s * (s * ap + c * bp) + c * (s * bp + c * aq);
+        diag[0] = ap1;
+        sub[0] = bp1;
+        diag[1] = aq1;
+        return;
+    }
+
+    float bq = sub[1];
+    float bk = 0, zk = 0; /* the previous rotation's subdiagonal entry and bulge */
+    for (int k = 0; k < n - 1; k++) {
+        float c, s;
+        givens(x, z, &c, &s);
+
+        const float bk_prev = c * bk - s * zk;
+        const float ap1 = c * (c * ap - s * bp) + s * (s * aq - c * bp);
+        const float bp1 = c * (s * ap + c * bp) - s * (s * bp + c * aq);
+        const float zp1 = -s * bq;
+        const float aq1 = s * (s * ap + c * bp) + c * (s * bp + c * aq);
+        const float bq1 = c * bq;
+
+        bk = bp1;
+        zk = zp1;
+        ap = aq1;
+        bp = bq1;
+        if (k < n - 2) aq = diag[k + 2];
+        if (k < n - 3) bq = sub[k + 2];
+
+        diag[k] = ap1;
+        if (k > 0) sub[k - 1] = bk_prev;
+        if (k < n - 2) sub[k + 1] = bp;
+
+        x = bk;
+        z = zk;
+    }
+    diag[n - 1] = ap;
+    sub[n - 2] = bk;
+}
+
+/* Diagonalise the tridiagonal (diag, sub) in place; 1 if the sweep limit was reached. */
+static int tridiagonal_eigenvalues(float *diag, float *sub, int n)
+{
+    deflate(diag, sub, n);
+    int hi = n - 1, sweeps = 0;
+    while (hi > 0 && sweeps < VMAF_SPEED_EIGEN_MAX_ITERS) {
+        if (sub[hi - 1] == 0.0f) {
+            hi--;
+            continue;
+        }
+        int lo = hi - 1;
+        while (lo > 0 && sub[lo - 1] != 0.0f)
+            lo--;
+        qr_sweep(diag + lo, sub + lo, hi - lo + 1);
+        deflate(diag + lo, sub + lo, hi - lo + 1);
+        sweeps++;
+    }
+    return sweeps == VMAF_SPEED_EIGEN_MAX_ITERS;
+}
+
+int vmaf_speed_eigenvalues(const float *a, int n, float *eigenvalues, float *scratch)
+{
+    float *m = scratch;
+    float *diag = m + (size_t)n * n;
+    float *sub = diag + n;
+    float *v = sub + n;
+    float *w = v + n;
+
+    if (n == 1) {
+        eigenvalues[0] = a[0];
+        return 0;
+    }
+    memcpy(m, a, (size_t)n * n * sizeof(float));
+    tridiagonalize(m, n, diag, sub, v, w);
+    const int stalled = tridiagonal_eigenvalues(diag, sub, n);
+    memcpy(eigenvalues, diag, (size_t)n * sizeof(float));
+    return stalled;
+}
+
+bool vmaf_speed_is_regular(const float *eigenvalues, int n)
+{
+    for (int i = 0; i < n; i++)
+        if (eigenvalues[i] < VMAF_SPEED_EIGEN_EPS) return false;
+    return true;
+}
+
+/* ---- least squares ----------------------------------------------------------------------- */
+
+/* dst (rows x cols) = x (rows x inner) * y (inner x cols); each entry sums its products in
+ * ascending inner index starting from 0. dst must not alias x or y. */
+static void matmul(float *dst, const float *x, const float *y, int rows, int inner, int cols)
+{
+    for (int i = 0; i < rows; i++) {
+        float *d = dst + (size_t)i * cols;
+        for (int j = 0; j < cols; j++)
+            d[j] = 0.0f;
+        for (int k = 0; k < inner; k++) {
+            const float xik = x[(size_t)i * inner + k];
+            const float *yk = y + (size_t)k * cols;
+            for (int j = 0; j < cols; j++)
+                d[j] += xik * yk[j];
+        }
+    }
+}
+
+/*
+ * P (n x n) such that R = P A is upper triangular: P = H_{n-2} ... H_0, each H_k = I - 2 v v^T
+ * built from column k of the partly reduced matrix (with its leading k rows and columns
+ * replaced by the identity), the sign of v's pivot taken from A's own diagonal.
+ */
+static void householder_qr(const float *a, int n, float *p, float *r, float *reflector,
+                           float *reduced, float *product)
+{
+    float *v = r; /* R is written last, so its storage serves as the vector */
+    memcpy(reduced, a, (size_t)n * n * sizeof(float));
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < n; j++)
+            p[i * n + j] = (i == j) ? 1.0f : 0.0f;
+
+    for (int k = 0; k + 1 < n; k++) {
+        for (int i = 0; i < n; i++)
+            for (int j = 0; j < n; j++)
+                if (i < k || j < k) reduced[i * n + j] = (i == j) ? 1.0f : 0.0f;
+        for (int i = 0; i < n; i++)
+            v[i] = reduced[i * n + k];
+
+        const float norm = norm_float(v, 0, n, 1);
+        v[k] += sign_of(a[k * n + k]) * norm;
+        const float v_norm = norm_float(v, 0, n, 1);
+        for (int i = 0; i < n; i++)
+            v[i] = v[i] / v_norm;
+
+        for (int i = 0; i < n; i++)
+            for (int j = 0; j < n; j++)
+                reflector[i * n + j] = -2 * v[i] * v[j];
+        for (int i = 0; i < n; i++)
+            reflector[i * n + i] += 1;
+
+        matmul(product, reflector, reduced, n, n, n);
+        memcpy(reduced, product, (size_t)n * n * sizeof(float));
+        matmul(product, reflector, p, n, n, n);
+        memcpy(p, product, (size_t)n * n * sizeof(float));
+    }
+    matmul(r, p, a, n, n, n);
+}
+
+/* Back substitution R X = C for upper triangular R; -EINVAL on a pivot below eps. */
+static int back_substitute(const float *r, int n, const float *c, int cols, float *x)
+{
+    for (int i = n - 1; i >= 0; i--) {
+        const float pivot = r[i * n + i];
+        if (fabsf(pivot) < VMAF_SPEED_EIGEN_EPS) return -EINVAL;
+        float *xi = x + (size_t)i * cols;
+        memcpy(xi, c + (size_t)i * cols, (size_t)cols * sizeof(float));
+        for (int k = i + 1; k < n; k++) {
+            const float rik = r[i * n + k];
+            const float *xk = x + (size_t)k * cols;
+            for (int j = 0; j < cols; j++)
+                xi[j] -= xk[j] * rik;
+        }
+        for (int j = 0; j < cols; j++)
+            xi[j] = xi[j] / pivot;
+    }
+    return 0;
+}
+
+int vmaf_speed_solve(const float *a, int n, const float *b, int b_cols, float *x,
+                     float *scratch)
+{
+    const size_t nn = (size_t)n * n;
+    float *p = scratch;
+    float *r = p + nn;
+    float *reflector = r + nn;
+    float *reduced = reflector + nn;
+    float *product = reduced + nn;
+    float *rhs = product + nn;
+
+    householder_qr(a, n, p, r, reflector, reduced, product);
+    matmul(rhs, p, b, n, n, b_cols);
+    return back_substitute(r, n, rhs, b_cols, x);
+}
+
+/* ---- covariance -------------------------------------------------------------------------- */
+
+/* The lane structure of vmaf_speed_cov_sum; `fused` is fma() (exact fused multiply-add). */
+#define COV_SUM_BODY                                                                      \
+    double lane[16] = { 0 };                                                              \
+    double tail = 0.0;                                                                    \
+    for (unsigned i = 0; i < h; i++) {                                                    \
+        const float *rx = x + i * stride, *ry = y + i * stride;                           \
+        unsigned j = 0;                                                                   \
+        for (; j + 16 <= w; j += 16)                                                      \
+            for (unsigned t = 0; t < 16; t++)                                             \
+                lane[t] = fma((double)rx[j + t] - mean_x, (double)ry[j + t] - mean_y,     \
+                              lane[t]);                                                   \
+        if (j + 8 <= w) {                                                                 \
+            for (unsigned t = 0; t < 8; t++)                                              \
+                lane[t] = fma((double)rx[j + t] - mean_x, (double)ry[j + t] - mean_y,     \
+                              lane[t]);                                                   \
+            j += 8;                                                                       \
+        }                                                                                 \
+        for (; j < w; j++) {                                                              \
+            const double dx = (double)rx[j] - mean_x, dy = (double)ry[j] - mean_y;        \
+            tail += dx * dy;                                                              \
+        }                                                                                 \
+    }                                                                                     \
+    double half[8], quarter[4], pair[2];                                                  \
+    for (unsigned t = 0; t < 8; t++)                                                      \
+        half[t] = lane[t] + lane[t + 8];                                                  \
+    for (unsigned t = 0; t < 4; t++)                                                      \
+        quarter[t] = half[t + 4] + half[t];                                               \
+    for (unsigned t = 0; t < 2; t++)                                                      \
+        pair[t] = quarter[t + 2] + quarter[t];                                            \
+    return (pair[0] + pair[1]) + tail;
+
+static double cov_sum_c(const float *x, const float *y, ptrdiff_t stride, unsigned w,
+                        unsigned h, double mean_x, double mean_y)
+{
+    COV_SUM_BODY
+}
+
+#if defined(__GNUC__) && (defined(__x86_64__) || defined(__i386__))
+#define SPEED_HAVE_FMA_CLONE 1
+__attribute__((target("avx2,fma")))
+static double cov_sum_fma(const float *x, const float *y, ptrdiff_t stride, unsigned w,
+                          unsigned h, double mean_x, double mean_y)
+{
+    COV_SUM_BODY
+}
+#endif
+
+typedef double (*CovSumFn)(const float *, const float *, ptrdiff_t, unsigned, unsigned,
+                           double, double);
+
+static CovSumFn cov_sum_impl(void)
+{
+#ifdef SPEED_HAVE_FMA_CLONE
+    if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma"))
+        return cov_sum_fma;
+#endif
+    return cov_sum_c;
+}
+
+double vmaf_speed_cov_sum(const float *x, const float *y, ptrdiff_t stride, unsigned w,
+                          unsigned h, double mean_x, double mean_y)
+{
+    return cov_sum_impl()(x, y, stride, w, h, mean_x, mean_y);
+}
+
+void vmaf_speed_covariance(const VmafSpeedDims *d, const float *img, ptrdiff_t stride,
+                           float *means, float *cov)
+{
+    enum { B = VMAF_SPEED_BLOCK, N = VMAF_SPEED_BLOCK_ELEMS };
+    const unsigned sw = d->sub_w, sh = d->sub_h;
+    const CovSumFn cov_sum = cov_sum_impl();
+
+    for (int r = 0; r < B; r++) {
+        for (int c = 0; c < B; c++) {
+            float sum = 0;
+            for (unsigned i = 0; i < sh; i++) {
+                const float *row = img + (r + i) * stride + c;
+                for (unsigned j = 0; j < sw; j++)
+                    sum += row[j];
+            }
+            means[r * B + c] = sum / (float)((size_t)sw * sh);
+        }
+    }
+    const double count = (double)((size_t)sw * sh);
+    for (int xi = 0; xi < N; xi++) {
+        const float *wx = img + (xi / B) * stride + xi % B;
+        for (int yi = 0; yi <= xi; yi++) {
+            const float *wy = img + (yi / B) * stride + yi % B;
+            const double sum = cov_sum(wx, wy, stride, sw, sh, means[xi], means[yi]);
+            const float value = (float)(sum / count);
+            cov[xi * N + yi] = value;
+            cov[yi * N + xi] = value;
+        }
+    }
+}

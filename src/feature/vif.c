@@ -1,0 +1,850 @@
+/*
+ * Twin VMAF — integer VIF: extractor "vif" (vif.h describes the arithmetic).
+ *
+ * Per scale, each output row is made in three steps: a vertical pass over the filter's rows
+ * (mirrored row pointers; nothing is padded in memory) into row buffers with mirrored
+ * margins, a horizontal pass from those into three sigma rows, and a scalar pass that
+ * accumulates the log and non-log sums. Subsampling makes only the even rows and the even
+ * columns that the decimation keeps. Every pass reads 16-bit samples: 8-bit input is first
+ * widened into a scale-0 image.
+ *
+ * Integer ranges. The reference sums the squares in 64 bits; here everything stays in
+ * uint32 lanes, which vectorize well. A square (or product) of two 16-bit values, and a
+ * vertical square sum, is split into 2^16 hi + lo; the two halves are filtered separately
+ * (each sum stays below 2^32 because the filters sum to 2^16) and recombined with the
+ * rounding shift q <= 16:  (2^16 A + B + r) >> q = (A << (16 - q)) + ((B + r) >> q),
+ * exact because 2^16 A is a multiple of 2^q. Plain uint32 sums are used where they cannot
+ * wrap: the means, and the 8-bit squares at scale 0 (below 2^16 * 255^2).
+ *
+ * Vectorization. gcc -O2 vectorizes loops with a constant trip count, so every pass works
+ * on fixed blocks of columns (the rest of a row goes through the same code one column at a
+ * time), keeps its accumulators in small local arrays (at most eight vectors), and stores
+ * through restrict-qualified parameters.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "feature_extractor.h"
+#include "libvmaf/picture.h"
+#include "vif.h"
+
+#if defined(__GNUC__)
+#define VIF_INLINE static inline __attribute__((always_inline))
+#else
+#define VIF_INLINE static inline
+#endif
+
+/* Columns per block. 16 uint16 samples fill a 256-bit vector, so the vertical passes
+ * (16-bit loads, uint32 sums in two vectors each) use 16 and hold at most four or five
+ * sums; the horizontal passes load uint32 and use 8, with up to eight sums. */
+enum {
+    BLOCK_V = 16,
+    BLOCK_H = 8,
+    PAD = VMAF_VIF_MAX_FILTER_WIDTH / 2, /* margin of the row buffers */
+    SUB_PAD = 2, /* margin of the split rows: the 9-tap filter reaches 2 columns out */
+    LO16 = 0xffff,
+};
+
+/* ------------------------------------------------------------------------------------- */
+/* Log2 table                                                                            */
+
+void vmaf_vif_log2_table_fill(uint16_t table[VMAF_VIF_LOG2_TABLE_LEN])
+{
+    for (unsigned n = 0; n < VMAF_VIF_LOG2_TABLE_LEN; n++) {
+        const unsigned i = VMAF_VIF_LOG2_TABLE_FIRST + n;
+        /* log2 rounded once to float (correctly rounded here; glibc's log2f is off by an
+         * ulp for a few i, which changes no entry), scaled exactly, rounded half away */
+        const float l = (float)log2((double)i);
+        table[n] = (uint16_t)round(l * 2048.0f);
+    }
+}
+
+static int bit_length(uint64_t v)
+{
+#if defined(__GNUC__)
+    return 64 - __builtin_clzll(v);
+#else
+    int n = 0;
+    while (v) {
+        n++;
+        v >>= 1;
+    }
+    return n;
+#endif
+}
+
+/* L(v) of vif.h, for v >= 2^17 (so the shift b is at least 2). */
+VIF_INLINE int32_t vif_log2(const uint16_t *table, uint64_t v)
+{
+    const int b = bit_length(v) - 16;
+    return table[(v >> b) - VMAF_VIF_LOG2_TABLE_FIRST] + VMAF_VIF_LOG2_ONE * b;
+}
+
+/* ------------------------------------------------------------------------------------- */
+/* Workspace                                                                             */
+
+struct VmafVifWorkspace {
+    unsigned w, h, bpc;
+    void *block;
+    /* 16-bit images of each scale, rows packed: scale 0 only for 8-bit input (the widened
+     * planes); scales 1..3 are w >> s by h >> s */
+    uint16_t *img_ref[VMAF_VIF_SCALES], *img_dis[VMAF_VIF_SCALES];
+    /* statistic rows of the vertical pass, each with PAD columns of margin on both sides
+     * (pointers are to column 0), and the sigma rows of the horizontal pass */
+    uint32_t *mu1, *mu2, *xx, *yy, *xy;
+    int32_t *sigma_xx, *sigma_yy, *sigma_xy;
+    /* subsampling rows: vertical pass (margins PAD), and its even and odd columns
+     * (margins SUB_PAD) */
+    uint32_t *conv_ref, *conv_dis;
+    uint32_t *even_ref, *odd_ref, *even_dis, *odd_dis;
+    uint16_t log2_table[VMAF_VIF_LOG2_TABLE_LEN];
+};
+
+int vmaf_vif_workspace_alloc(VmafVifWorkspace **out, unsigned w, unsigned h, unsigned bpc)
+{
+    if (!out || !w || !h || bpc < 8 || bpc > 16 || w > (1u << 24) || h > (1u << 24))
+        return -EINVAL;
+    *out = NULL;
+
+    VmafVifWorkspace *ws = calloc(1, sizeof(*ws));
+    if (!ws)
+        return -ENOMEM;
+    ws->w = w;
+    ws->h = h;
+    ws->bpc = bpc;
+
+    const size_t row = (size_t)w + 2 * PAD;
+    const size_t split_row = (size_t)w / 2 + 1 + 2 * SUB_PAD;
+    size_t img = 0;
+    for (int s = bpc == 8 ? 0 : 1; s < VMAF_VIF_SCALES; s++)
+        img += (size_t)(w >> s) * (h >> s);
+    const size_t n32 = 7 * row + 4 * split_row + 3 * (size_t)w;
+    ws->block = malloc(n32 * sizeof(uint32_t) + 2 * img * sizeof(uint16_t));
+    if (!ws->block) {
+        free(ws);
+        return -ENOMEM;
+    }
+
+    uint32_t *p = ws->block;
+    uint32_t **rows[] = { &ws->mu1, &ws->mu2, &ws->xx, &ws->yy, &ws->xy,
+                          &ws->conv_ref, &ws->conv_dis };
+    for (size_t r = 0; r < sizeof(rows) / sizeof(rows[0]); r++, p += row)
+        *rows[r] = p + PAD;
+    uint32_t **split_rows[] = { &ws->even_ref, &ws->odd_ref, &ws->even_dis, &ws->odd_dis };
+    for (size_t r = 0; r < sizeof(split_rows) / sizeof(split_rows[0]); r++, p += split_row)
+        *split_rows[r] = p + SUB_PAD;
+    ws->sigma_xx = (int32_t *)p;
+    ws->sigma_yy = (int32_t *)p + w;
+    ws->sigma_xy = (int32_t *)p + 2 * (size_t)w;
+    p += 3 * (size_t)w;
+
+    uint16_t *q = (uint16_t *)p;
+    for (int s = bpc == 8 ? 0 : 1; s < VMAF_VIF_SCALES; s++) {
+        const size_t n = (size_t)(w >> s) * (h >> s);
+        ws->img_ref[s] = q;
+        ws->img_dis[s] = q + n;
+        q += 2 * n;
+    }
+    vmaf_vif_log2_table_fill(ws->log2_table);
+    *out = ws;
+    return 0;
+}
+
+void vmaf_vif_workspace_free(VmafVifWorkspace **ws)
+{
+    if (!ws || !*ws)
+        return;
+    free((*ws)->block);
+    free(*ws);
+    *ws = NULL;
+}
+
+/* ------------------------------------------------------------------------------------- */
+/* Kernels                                                                               */
+
+/* A plane of one scale: 16-bit samples. */
+typedef struct Plane {
+    const uint16_t *data;
+    ptrdiff_t stride; /* samples */
+    int w, h;
+} Plane;
+
+/* Reflect-101 index into [0, n), periodic so that any offset is defined; n = 1 gives 0. */
+static int mirror(int i, int n)
+{
+    if (n == 1)
+        return 0;
+    const int period = 2 * (n - 1);
+    i %= period;
+    if (i < 0)
+        i += period;
+    return i < n ? i : period - i;
+}
+
+/* Fill `margin` columns on both sides of a row of n >= 1 values by reflection. */
+static void mirror_margins(uint32_t *row, int n, int margin)
+{
+    for (int k = 1; k <= margin; k++) {
+        row[-k] = row[mirror(-k, n)];
+        row[n - 1 + k] = row[mirror(n - 1 + k, n)];
+    }
+}
+
+/* Row pointers of the fw rows centred on row i (mirrored). */
+static void gather_rows(const Plane *p, int i, int fw, const uint16_t **rows)
+{
+    for (int k = 0; k < fw; k++)
+        rows[k] = p->data + (ptrdiff_t)mirror(i - fw / 2 + k, p->h) * p->stride;
+}
+
+static const uint16_t *filter_of_width(int fw)
+{
+    return vmaf_vif_filter[fw == 17 ? 0 : fw == 9 ? 1 : fw == 5 ? 2 : 3];
+}
+
+/* Widen an 8-bit plane into 16-bit rows. */
+static void widen_plane(const uint8_t *src, ptrdiff_t stride, int w, int h,
+                        uint16_t *restrict dst)
+{
+    for (int i = 0; i < h; i++, src += stride, dst += w) {
+        int j = 0;
+        for (; j + BLOCK_V <= w; j += BLOCK_V)
+            for (int t = 0; t < BLOCK_V; t++)
+                dst[j + t] = src[j + t];
+        for (; j < w; j++)
+            dst[j] = src[j];
+    }
+}
+
+/* Rounding shift of n vertical sums into a row. */
+VIF_INLINE void store_shifted(const uint32_t *sum, uint32_t *restrict out, int shift, int n)
+{
+    const uint32_t rnd = shift ? 1u << (shift - 1) : 0;
+    for (int t = 0; t < n; t++)
+        out[t] = (sum[t] + rnd) >> shift;
+}
+
+/* Recombine n split sums (hi, lo) with the rounding shift q (see the top of this file). */
+VIF_INLINE void store_split(const uint32_t *hi, const uint32_t *lo, uint32_t *restrict out,
+                            int q, int n)
+{
+    const uint32_t rnd = 1u << (q - 1);
+    for (int t = 0; t < n; t++)
+        out[t] = (hi[t] << (16 - q)) + ((lo[t] + rnd) >> q);
+}
+
+/*
+ * Statistic, vertical pass, 8-bit samples (q = 0), over columns [j0, j0 + n): the means
+ * and the ref squares (part a) or the dis squares and the products (part b), as plain
+ * uint32 sums. rr/dr are the fw ref/dis row pointers. Two parts of at most three sums each
+ * stay within the vector registers.
+ */
+VIF_INLINE void stat_vertical_plain(const uint16_t *const *rr, const uint16_t *const *dr,
+                                    const int fw, const int part_b, const int mu_shift,
+                                    const VmafVifWorkspace *ws, const int j0, const int n)
+{
+    const int half = fw / 2;
+    const uint16_t *f = filter_of_width(fw);
+    uint32_t s0[BLOCK_V], s1[BLOCK_V], s2[BLOCK_V];
+
+    for (int t = 0; t < n; t++) {
+        const uint32_t fc = f[half], x = rr[half][j0 + t], y = dr[half][j0 + t];
+        s0[t] = part_b ? fc * (y * y) : fc * x;
+        s1[t] = part_b ? fc * (x * y) : fc * y;
+        s2[t] = part_b ? 0 : fc * (x * x);
+    }
+    for (int k = 0; k < half; k++) {
+        const uint32_t fk = f[k];
+        const uint16_t *ra = rr[k] + j0, *rb = rr[fw - 1 - k] + j0;
+        const uint16_t *da = dr[k] + j0, *db = dr[fw - 1 - k] + j0;
+        for (int t = 0; t < n; t++) {
+            const uint32_t xa = ra[t], xb = rb[t], ya = da[t], yb = db[t];
+            if (part_b) {
+                s0[t] += fk * (ya * ya + yb * yb);
+                s1[t] += fk * (xa * ya + xb * yb);
+            } else {
+                s0[t] += fk * (xa + xb);
+                s1[t] += fk * (ya + yb);
+                s2[t] += fk * (xa * xa + xb * xb);
+            }
+        }
+    }
+    if (part_b) {
+        store_shifted(s0, ws->yy + j0, 0, n);
+        store_shifted(s1, ws->xy + j0, 0, n);
+    } else {
+        store_shifted(s0, ws->mu1 + j0, mu_shift, n);
+        store_shifted(s1, ws->mu2 + j0, mu_shift, n);
+        store_shifted(s2, ws->xx + j0, 0, n);
+    }
+}
+
+/* Split sums of products a*b of 16-bit values: hi += f (a b >> 16), lo += f (a b & 0xffff);
+ * for a pair of rows the halves of both products are added first. */
+#define SPLIT_PRODUCT_PAIR(hi, lo, fk, a0, b0, a1, b1)                                   \
+    do {                                                                                 \
+        const uint32_t p0 = (a0) * (b0), p1 = (a1) * (b1);                               \
+        hi += (fk) * ((p0 >> 16) + (p1 >> 16));                                          \
+        lo += (fk) * ((p0 & LO16) + (p1 & LO16));                                        \
+    } while (0)
+
+/*
+ * Statistic, vertical pass, 16-bit values, first half: the means and the ref squares.
+ * Split into two passes of four sums each to stay within the vector registers.
+ */
+VIF_INLINE void stat_vertical_split_a(const uint16_t *const *rr, const uint16_t *const *dr,
+                                      const int fw, const int mu_shift, const int q,
+                                      const VmafVifWorkspace *ws, const int j0, const int n)
+{
+    const int half = fw / 2;
+    const uint16_t *f = filter_of_width(fw);
+    uint32_t m1[BLOCK_V], m2[BLOCK_V], hi[BLOCK_V], lo[BLOCK_V];
+
+    for (int t = 0; t < n; t++) {
+        const uint32_t fc = f[half], x = rr[half][j0 + t], y = dr[half][j0 + t];
+        const uint32_t p = x * x;
+        m1[t] = fc * x;
+        m2[t] = fc * y;
+        hi[t] = fc * (p >> 16);
+        lo[t] = fc * (p & LO16);
+    }
+    for (int k = 0; k < half; k++) {
+        const uint32_t fk = f[k];
+        const uint16_t *ra = rr[k] + j0, *rb = rr[fw - 1 - k] + j0;
+        const uint16_t *da = dr[k] + j0, *db = dr[fw - 1 - k] + j0;
+        for (int t = 0; t < n; t++) {
+            const uint32_t xa = ra[t], xb = rb[t], ya = da[t], yb = db[t];
+            m1[t] += fk * (xa + xb);
+            m2[t] += fk * (ya + yb);
+            SPLIT_PRODUCT_PAIR(hi[t], lo[t], fk, xa, xa, xb, xb);
+        }
+    }
+    store_shifted(m1, ws->mu1 + j0, mu_shift, n);
+    store_shifted(m2, ws->mu2 + j0, mu_shift, n);
+    store_split(hi, lo, ws->xx + j0, q, n);
+}
+
+/* Statistic, vertical pass, 16-bit values, second half: the dis squares and the products. */
+VIF_INLINE void stat_vertical_split_b(const uint16_t *const *rr, const uint16_t *const *dr,
+                                      const int fw, const int q, const VmafVifWorkspace *ws,
+                                      const int j0, const int n)
+{
+    const int half = fw / 2;
+    const uint16_t *f = filter_of_width(fw);
+    uint32_t yh[BLOCK_V], yl[BLOCK_V], ch[BLOCK_V], cl[BLOCK_V];
+
+    for (int t = 0; t < n; t++) {
+        const uint32_t fc = f[half], x = rr[half][j0 + t], y = dr[half][j0 + t];
+        const uint32_t pyy = y * y, pxy = x * y;
+        yh[t] = fc * (pyy >> 16);
+        yl[t] = fc * (pyy & LO16);
+        ch[t] = fc * (pxy >> 16);
+        cl[t] = fc * (pxy & LO16);
+    }
+    for (int k = 0; k < half; k++) {
+        const uint32_t fk = f[k];
+        const uint16_t *ra = rr[k] + j0, *rb = rr[fw - 1 - k] + j0;
+        const uint16_t *da = dr[k] + j0, *db = dr[fw - 1 - k] + j0;
+        for (int t = 0; t < n; t++) {
+            const uint32_t xa = ra[t], xb = rb[t], ya = da[t], yb = db[t];
+            SPLIT_PRODUCT_PAIR(yh[t], yl[t], fk, ya, ya, yb, yb);
+            SPLIT_PRODUCT_PAIR(ch[t], cl[t], fk, xa, ya, xb, yb);
+        }
+    }
+    store_split(yh, yl, ws->yy + j0, q, n);
+    store_split(ch, cl, ws->xy + j0, q, n);
+}
+
+/*
+ * (x * y + 2^31) >> 32 with 32-bit operations only (vectorizes where the 64-bit product
+ * does not). With x = 2^16 a + b, y = 2^16 c + d, the cross terms a*d and c*b are split at
+ * bit 16 and the three low words summed with their carries counted.
+ */
+VIF_INLINE uint32_t mul_round32(uint32_t x, uint32_t y)
+{
+    const uint32_t a = x >> 16, b = x & LO16, c = y >> 16, d = y & LO16;
+    const uint32_t p1 = a * d, p2 = c * b;
+    const uint32_t l1 = p1 << 16, l2 = p2 << 16, l3 = b * d;
+    const uint32_t s1 = l1 + l2, s2 = s1 + l3, s3 = s2 + 0x80000000u;
+    const uint32_t carries = (uint32_t)(s1 < l1) + (uint32_t)(s2 < s1) + (uint32_t)(s3 < s2);
+    return a * c + (p1 >> 16) + (p2 >> 16) + carries;
+}
+
+/* The three sigmas of n columns from the horizontal sums (split ones for the squares). */
+VIF_INLINE void store_sigmas(const uint32_t *m1, const uint32_t *m2, const uint32_t *xh,
+                             const uint32_t *xl, const uint32_t *yh, const uint32_t *yl,
+                             const uint32_t *ch, const uint32_t *cl,
+                             int32_t *restrict sigma_xx, int32_t *restrict sigma_yy,
+                             int32_t *restrict sigma_xy, int n)
+{
+    for (int t = 0; t < n; t++) {
+        const uint32_t exx = xh[t] + ((xl[t] + 0x8000u) >> 16);
+        const uint32_t eyy = yh[t] + ((yl[t] + 0x8000u) >> 16);
+        const uint32_t exy = ch[t] + ((cl[t] + 0x8000u) >> 16);
+        const int32_t syy = (int32_t)(eyy - mul_round32(m2[t], m2[t]));
+        sigma_xx[t] = (int32_t)(exx - mul_round32(m1[t], m1[t]));
+        sigma_yy[t] = syy > 0 ? syy : 0;
+        sigma_xy[t] = (int32_t)(exy - mul_round32(m1[t], m2[t]));
+    }
+}
+
+/* Split filter sums of a uint32 row (values up to 2^32 - 1) at a pair of columns. */
+#define SPLIT_VALUE_PAIR(hi, lo, fk, va, vb)                                             \
+    do {                                                                                 \
+        const uint32_t a_ = (va), b_ = (vb);                                             \
+        hi += (fk) * ((a_ >> 16) + (b_ >> 16));                                          \
+        lo += (fk) * ((a_ & LO16) + (b_ & LO16));                                        \
+    } while (0)
+
+/* Statistic, horizontal pass over columns [j0, j0 + n) of the vertical rows (margins
+ * filled): the sigma rows. */
+VIF_INLINE void stat_horizontal(const int fw, const VmafVifWorkspace *ws, const int j0,
+                                const int n)
+{
+    const int half = fw / 2;
+    const uint16_t *f = filter_of_width(fw);
+    const uint32_t *mu1 = ws->mu1 + j0, *mu2 = ws->mu2 + j0;
+    const uint32_t *xx = ws->xx + j0, *yy = ws->yy + j0, *xy = ws->xy + j0;
+    uint32_t m1[BLOCK_H], m2[BLOCK_H];
+    uint32_t xh[BLOCK_H], yh[BLOCK_H], ch[BLOCK_H], xl[BLOCK_H], yl[BLOCK_H], cl[BLOCK_H];
+
+    for (int t = 0; t < n; t++) {
+        const uint32_t fc = f[half];
+        m1[t] = fc * mu1[t];
+        m2[t] = fc * mu2[t];
+        xh[t] = fc * (xx[t] >> 16);
+        yh[t] = fc * (yy[t] >> 16);
+        ch[t] = fc * (xy[t] >> 16);
+        xl[t] = fc * (xx[t] & LO16);
+        yl[t] = fc * (yy[t] & LO16);
+        cl[t] = fc * (xy[t] & LO16);
+    }
+    for (int k = 0; k < half; k++) {
+        const uint32_t fk = f[k];
+        const int a = k - half, b = half - k;
+        for (int t = 0; t < n; t++) {
+            m1[t] += fk * (mu1[t + a] + mu1[t + b]);
+            m2[t] += fk * (mu2[t + a] + mu2[t + b]);
+            SPLIT_VALUE_PAIR(xh[t], xl[t], fk, xx[t + a], xx[t + b]);
+            SPLIT_VALUE_PAIR(yh[t], yl[t], fk, yy[t + a], yy[t + b]);
+            SPLIT_VALUE_PAIR(ch[t], cl[t], fk, xy[t + a], xy[t + b]);
+        }
+    }
+    store_sigmas(m1, m2, xh, xl, yh, yl, ch, cl, ws->sigma_xx + j0, ws->sigma_yy + j0,
+                 ws->sigma_xy + j0, n);
+}
+
+/* The per-pixel sums of vif.h over one row of sigmas. */
+static void stat_accumulate(const VmafVifWorkspace *ws, int w, double egl, VmafVifSums *sums)
+{
+    const uint16_t *table = ws->log2_table;
+    const int32_t nsq = VMAF_VIF_SIGMA_NSQ;
+    int64_t num_log = 0, den_log = 0, num_non_log = 0, den_non_log = 0;
+
+    for (int j = 0; j < w; j++) {
+        const int32_t sxx = ws->sigma_xx[j], syy = ws->sigma_yy[j], sxy = ws->sigma_xy[j];
+        if (sxx < nsq) {
+            num_non_log += syy;
+            den_non_log++;
+            continue;
+        }
+        den_log += vif_log2(table, (uint32_t)(nsq + sxx)) - 17 * VMAF_VIF_LOG2_ONE;
+        if (sxy > 0 && syy > 0) {
+            const double eps = 65536 * 1.0e-10;
+            double g = sxy / (sxx + eps);
+            /* the reference truncates to int32 and clamps at 0; the value is below
+             * sigma_yy, so a positive one converts exactly and anything else gives 0 */
+            const double sv_d = syy - g * sxy;
+            const uint32_t sv = sv_d > 0 ? (uint32_t)(int32_t)sv_d : 0;
+            g = g < egl ? g : egl;
+            const uint32_t numer = sv + nsq;
+            const int64_t gain = (int64_t)(g * g * sxx);
+            num_log += vif_log2(table, (uint64_t)gain + numer) - vif_log2(table, numer);
+        }
+    }
+    sums->num_log += num_log;
+    sums->den_log += den_log;
+    sums->num_non_log += num_non_log;
+    sums->den_non_log += den_non_log;
+}
+
+/*
+ * Statistic of one scale. fw: filter width; split: 16-bit values (else 8-bit samples, with
+ * plain square sums); mu_shift and q: the vertical shifts of vif.h.
+ */
+VIF_INLINE void stat_scale(VmafVifWorkspace *ws, const Plane *ref, const Plane *dis,
+                           const int fw, const int split, const int mu_shift, const int q,
+                           double egl, VmafVifSums *sums)
+{
+    const int w = ref->w, h = ref->h, half = fw / 2;
+    const uint16_t *rr[VMAF_VIF_MAX_FILTER_WIDTH], *dr[VMAF_VIF_MAX_FILTER_WIDTH];
+
+    for (int i = 0; i < h; i++) {
+        gather_rows(ref, i, fw, rr);
+        gather_rows(dis, i, fw, dr);
+        int j = 0;
+        if (split) {
+            for (; j + BLOCK_V <= w; j += BLOCK_V) {
+                stat_vertical_split_a(rr, dr, fw, mu_shift, q, ws, j, BLOCK_V);
+                stat_vertical_split_b(rr, dr, fw, q, ws, j, BLOCK_V);
+            }
+            for (; j < w; j++) {
+                stat_vertical_split_a(rr, dr, fw, mu_shift, q, ws, j, 1);
+                stat_vertical_split_b(rr, dr, fw, q, ws, j, 1);
+            }
+        } else {
+            for (; j + BLOCK_V <= w; j += BLOCK_V) {
+                stat_vertical_plain(rr, dr, fw, 0, mu_shift, ws, j, BLOCK_V);
+                stat_vertical_plain(rr, dr, fw, 1, mu_shift, ws, j, BLOCK_V);
+            }
+            for (; j < w; j++) {
+                stat_vertical_plain(rr, dr, fw, 0, mu_shift, ws, j, 1);
+                stat_vertical_plain(rr, dr, fw, 1, mu_shift, ws, j, 1);
+            }
+        }
+
+        uint32_t *const rows[] = { ws->mu1, ws->mu2, ws->xx, ws->yy, ws->xy };
+        for (int r = 0; r < 5; r++)
+            mirror_margins(rows[r], w, half);
+
+        for (j = 0; j + BLOCK_H <= w; j += BLOCK_H)
+            stat_horizontal(fw, ws, j, BLOCK_H);
+        for (; j < w; j++)
+            stat_horizontal(fw, ws, j, 1);
+
+        stat_accumulate(ws, w, egl, sums);
+    }
+}
+
+/* Subsampling, vertical pass over columns [j0, j0 + n) of both planes. */
+VIF_INLINE void sub_vertical(const uint16_t *const *rr, const uint16_t *const *dr,
+                             const int fw, const int shift, const VmafVifWorkspace *ws,
+                             const int j0, const int n)
+{
+    const int half = fw / 2;
+    const uint16_t *f = filter_of_width(fw);
+    uint32_t ar[BLOCK_V], ad[BLOCK_V];
+
+    for (int t = 0; t < n; t++) {
+        ar[t] = f[half] * (uint32_t)rr[half][j0 + t];
+        ad[t] = f[half] * (uint32_t)dr[half][j0 + t];
+    }
+    for (int k = 0; k < half; k++) {
+        const uint32_t fk = f[k];
+        const uint16_t *ra = rr[k] + j0, *rb = rr[fw - 1 - k] + j0;
+        const uint16_t *da = dr[k] + j0, *db = dr[fw - 1 - k] + j0;
+        for (int t = 0; t < n; t++) {
+            ar[t] += fk * ((uint32_t)ra[t] + rb[t]);
+            ad[t] += fk * ((uint32_t)da[t] + db[t]);
+        }
+    }
+    store_shifted(ar, ws->conv_ref + j0, shift, n);
+    store_shifted(ad, ws->conv_dis + j0, shift, n);
+}
+
+VIF_INLINE void store_sub(const uint32_t *acc, uint16_t *restrict out, int n)
+{
+    for (int t = 0; t < n; t++)
+        out[t] = (uint16_t)((acc[t] + 0x8000u) >> 16);
+}
+
+/*
+ * Subsampling, horizontal pass: output columns [m0, m0 + n), i.e. input columns 2m. The
+ * input row is split into its even and odd columns (ev[m] = v[2m], od[m] = v[2m + 1]), so
+ * every tap is a contiguous load: offset 2e reads ev[m + e], offset 2e + 1 reads od[m + e].
+ */
+VIF_INLINE void sub_horizontal(const int fw, const uint32_t *ev, const uint32_t *od,
+                               uint16_t *out, const int m0, const int n)
+{
+    const int half = fw / 2;
+    const uint16_t *f = filter_of_width(fw);
+    uint32_t acc[BLOCK_H];
+
+    for (int t = 0; t < n; t++)
+        acc[t] = f[half] * ev[m0 + t];
+    for (int d = 1; d <= half; d++) {
+        const uint32_t fk = f[half - d];
+        /* offsets -d and +d */
+        const uint32_t *lo = d & 1 ? od - (d + 1) / 2 : ev - d / 2;
+        const uint32_t *hi = d & 1 ? od + (d - 1) / 2 : ev + d / 2;
+        for (int t = 0; t < n; t++)
+            acc[t] += fk * (lo[m0 + t] + hi[m0 + t]);
+    }
+    store_sub(acc, out + m0, n);
+}
+
+/* Split row[-2 SUB_PAD .. 2 (n + SUB_PAD)) into its even and odd columns. */
+static void deinterleave(const uint32_t *row, uint32_t *restrict ev, uint32_t *restrict od,
+                         int n)
+{
+    for (int m = -SUB_PAD; m < n + SUB_PAD; m++) {
+        ev[m] = row[2 * m];
+        od[m] = row[2 * m + 1];
+    }
+}
+
+/* Subsample src (w x h) into dst images of (w/2) x (h/2); filter width fw, vertical shift. */
+VIF_INLINE void subsample(VmafVifWorkspace *ws, const Plane *ref, const Plane *dis,
+                          uint16_t *dst_ref, uint16_t *dst_dis, const int fw, const int shift)
+{
+    const int w = ref->w, h = ref->h;
+    const int w2 = w / 2, h2 = h / 2;
+    const uint16_t *rr[VMAF_VIF_MAX_FILTER_WIDTH], *dr[VMAF_VIF_MAX_FILTER_WIDTH];
+
+    for (int i2 = 0; i2 < h2; i2++) {
+        gather_rows(ref, 2 * i2, fw, rr);
+        gather_rows(dis, 2 * i2, fw, dr);
+        int j = 0;
+        for (; j + BLOCK_V <= w; j += BLOCK_V)
+            sub_vertical(rr, dr, fw, shift, ws, j, BLOCK_V);
+        for (; j < w; j++)
+            sub_vertical(rr, dr, fw, shift, ws, j, 1);
+        /* full margins, so that the split rows are defined wherever they are read */
+        mirror_margins(ws->conv_ref, w, PAD);
+        mirror_margins(ws->conv_dis, w, PAD);
+        deinterleave(ws->conv_ref, ws->even_ref, ws->odd_ref, w2);
+        deinterleave(ws->conv_dis, ws->even_dis, ws->odd_dis, w2);
+
+        uint16_t *const out_r = dst_ref + (size_t)i2 * w2;
+        uint16_t *const out_d = dst_dis + (size_t)i2 * w2;
+        int m = 0;
+        for (; m + BLOCK_H <= w2; m += BLOCK_H) {
+            sub_horizontal(fw, ws->even_ref, ws->odd_ref, out_r, m, BLOCK_H);
+            sub_horizontal(fw, ws->even_dis, ws->odd_dis, out_d, m, BLOCK_H);
+        }
+        for (; m < w2; m++) {
+            sub_horizontal(fw, ws->even_ref, ws->odd_ref, out_r, m, 1);
+            sub_horizontal(fw, ws->even_dis, ws->odd_dis, out_d, m, 1);
+        }
+    }
+}
+
+VIF_INLINE void vif_compute_impl(VmafVifWorkspace *ws, const void *ref, ptrdiff_t ref_stride,
+                                 const void *dis, ptrdiff_t dis_stride, double egl,
+                                 bool skip_scale0, VmafVifSums *sums)
+{
+    const int bpc = (int)ws->bpc, w = (int)ws->w, h = (int)ws->h;
+    Plane pr, pd;
+
+    if (bpc == 8) {
+        widen_plane(ref, ref_stride, w, h, ws->img_ref[0]);
+        widen_plane(dis, dis_stride, w, h, ws->img_dis[0]);
+        pr = (Plane){ ws->img_ref[0], w, w, h };
+        pd = (Plane){ ws->img_dis[0], w, w, h };
+    } else {
+        pr = (Plane){ ref, ref_stride / 2, w, h };
+        pd = (Plane){ dis, dis_stride / 2, w, h };
+    }
+
+    memset(sums, 0, VMAF_VIF_SCALES * sizeof(*sums));
+    if (!skip_scale0) {
+        if (bpc == 8)
+            stat_scale(ws, &pr, &pd, 17, 0, 8, 0, egl, &sums[0]);
+        else
+            stat_scale(ws, &pr, &pd, 17, 1, bpc, 2 * (bpc - 8), egl, &sums[0]);
+    }
+
+    for (int s = 1; s < VMAF_VIF_SCALES; s++) {
+        const int w2 = pr.w / 2, h2 = pr.h / 2;
+        if (w2 <= 0 || h2 <= 0)
+            break; /* an empty scale, and all after it: their sums stay zero */
+        const int fw = vmaf_vif_filter_width[s];
+        const int shift = s == 1 ? bpc : 16;
+        if (fw == 9)
+            subsample(ws, &pr, &pd, ws->img_ref[s], ws->img_dis[s], 9, shift);
+        else if (fw == 5)
+            subsample(ws, &pr, &pd, ws->img_ref[s], ws->img_dis[s], 5, shift);
+        else
+            subsample(ws, &pr, &pd, ws->img_ref[s], ws->img_dis[s], 3, shift);
+        pr = (Plane){ ws->img_ref[s], w2, w2, h2 };
+        pd = (Plane){ ws->img_dis[s], w2, w2, h2 };
+
+        if (fw == 9)
+            stat_scale(ws, &pr, &pd, 9, 1, 16, 16, egl, &sums[s]);
+        else if (fw == 5)
+            stat_scale(ws, &pr, &pd, 5, 1, 16, 16, egl, &sums[s]);
+        else
+            stat_scale(ws, &pr, &pd, 3, 1, 16, 16, egl, &sums[s]);
+    }
+}
+
+/* One plain build of the kernels, and on x86-64 with GCC/Clang a second one for AVX2,
+ * chosen at run time. Both compute the same integers and doubles (no contraction). */
+static void vif_compute_plain(VmafVifWorkspace *ws, const void *ref, ptrdiff_t ref_stride,
+                              const void *dis, ptrdiff_t dis_stride, double egl,
+                              bool skip_scale0, VmafVifSums *sums)
+{
+    vif_compute_impl(ws, ref, ref_stride, dis, dis_stride, egl, skip_scale0, sums);
+}
+
+#if defined(__GNUC__) && defined(__x86_64__) && !defined(VMAF_VIF_NO_AVX2)
+#define VIF_HAVE_AVX2 1
+__attribute__((target("avx2")))
+static void vif_compute_avx2(VmafVifWorkspace *ws, const void *ref, ptrdiff_t ref_stride,
+                             const void *dis, ptrdiff_t dis_stride, double egl,
+                             bool skip_scale0, VmafVifSums *sums)
+{
+    vif_compute_impl(ws, ref, ref_stride, dis, dis_stride, egl, skip_scale0, sums);
+}
+#endif
+
+void vmaf_vif_compute(VmafVifWorkspace *ws, const void *ref, ptrdiff_t ref_stride,
+                      const void *dis, ptrdiff_t dis_stride, double enhn_gain_limit,
+                      bool skip_scale0, VmafVifSums sums[VMAF_VIF_SCALES])
+{
+#ifdef VIF_HAVE_AVX2
+    if (__builtin_cpu_supports("avx2")) {
+        vif_compute_avx2(ws, ref, ref_stride, dis, dis_stride, enhn_gain_limit, skip_scale0,
+                         sums);
+        return;
+    }
+#endif
+    vif_compute_plain(ws, ref, ref_stride, dis, dis_stride, enhn_gain_limit, skip_scale0,
+                      sums);
+}
+
+/* ------------------------------------------------------------------------------------- */
+/* Extractor                                                                             */
+
+typedef struct VifState {
+    VmafVifOptions opt;
+    VmafVifWorkspace *ws;
+    unsigned w, h, bpc;
+} VifState;
+
+#define OPT_AT(field) (offsetof(VifState, opt) + offsetof(VmafVifOptions, field))
+
+static const VmafOption vif_options[] = {
+    {
+        .name = "debug",
+        .help = "also write integer_vif and the numerators and denominators",
+        .offset = OPT_AT(debug),
+        .type = VMAF_OPT_TYPE_BOOL,
+        .default_val.b = false,
+    },
+    {
+        .name = "vif_enhn_gain_limit",
+        .alias = "egl",
+        .help = "largest enhancement gain credited to the distorted signal "
+                "(1.0 credits none)",
+        .offset = OPT_AT(enhn_gain_limit),
+        .type = VMAF_OPT_TYPE_DOUBLE,
+        .default_val.d = VMAF_VIF_DEFAULT_ENHN_GAIN_LIMIT,
+        .min = 1.0,
+        .max = VMAF_VIF_DEFAULT_ENHN_GAIN_LIMIT,
+        .flags = VMAF_OPT_FLAG_FEATURE_PARAM,
+    },
+    {
+        .name = "vif_skip_scale0",
+        .alias = "ssclz",
+        .help = "skip scale 0 and write 0 as its score",
+        .offset = OPT_AT(skip_scale0),
+        .type = VMAF_OPT_TYPE_BOOL,
+        .default_val.b = false,
+        .flags = VMAF_OPT_FLAG_FEATURE_PARAM,
+    },
+    { 0 },
+};
+
+static const char *const vif_features[] = {
+    "VMAF_integer_feature_vif_scale0_score", "VMAF_integer_feature_vif_scale1_score",
+    "VMAF_integer_feature_vif_scale2_score", "VMAF_integer_feature_vif_scale3_score",
+    "integer_vif", "integer_vif_num", "integer_vif_den",
+    "integer_vif_num_scale0", "integer_vif_den_scale0",
+    "integer_vif_num_scale1", "integer_vif_den_scale1",
+    "integer_vif_num_scale2", "integer_vif_den_scale2",
+    "integer_vif_num_scale3", "integer_vif_den_scale3",
+    NULL,
+};
+
+static int vif_init(void *priv, const VmafFeatureGeometry *g)
+{
+    VifState *s = priv;
+    if (g->bpc < 8 || g->bpc > 16 || !g->w || !g->h) {
+        vmaf_log(g->log_level, VMAF_LOG_LEVEL_ERROR,
+                 "vif: unsupported picture (%ux%u, %u bits)\n", g->w, g->h, g->bpc);
+        return -EINVAL;
+    }
+    s->w = g->w;
+    s->h = g->h;
+    s->bpc = g->bpc;
+    const int err = vmaf_vif_workspace_alloc(&s->ws, g->w, g->h, g->bpc);
+    if (err)
+        vmaf_log(g->log_level, VMAF_LOG_LEVEL_ERROR, "vif: cannot allocate buffers\n");
+    return err;
+}
+
+static void vif_close(void *priv)
+{
+    VifState *s = priv;
+    vmaf_vif_workspace_free(&s->ws);
+}
+
+static int append(VmafFeatureSink *sink, const char *name, double v, unsigned index, int err)
+{
+    return err ? err : vmaf_feature_sink_append(sink, name, v, index);
+}
+
+static int vif_extract(void *priv, const VmafFeatureFrame *frame, VmafFeatureSink *sink)
+{
+    VifState *s = priv;
+    const VmafVifOptions *o = &s->opt;
+    const VmafPicture *ref = frame->ref, *dis = frame->dist;
+    if (!s->ws || !ref || !dis || !ref->data[0] || !dis->data[0] || ref->bpc != s->bpc ||
+        dis->bpc != s->bpc || ref->w[0] != s->w || ref->h[0] != s->h || dis->w[0] != s->w ||
+        dis->h[0] != s->h)
+        return -EINVAL;
+
+    VmafVifSums sums[VMAF_VIF_SCALES];
+    vmaf_vif_compute(s->ws, ref->data[0], ref->stride[0], dis->data[0], dis->stride[0],
+                     o->enhn_gain_limit, o->skip_scale0, sums);
+
+    float num[VMAF_VIF_SCALES], den[VMAF_VIF_SCALES];
+    for (int k = 0; k < VMAF_VIF_SCALES; k++) {
+        num[k] = vmaf_vif_num(&sums[k]);
+        den[k] = vmaf_vif_den(&sums[k]);
+    }
+    if (o->skip_scale0) { /* what the reference reports for the skipped scale */
+        num[0] = 0.0f;
+        den[0] = -1.0f;
+    }
+
+    const unsigned idx = frame->index;
+    int err = 0;
+    err = append(sink, vif_features[0], o->skip_scale0 ? 0.0f : num[0] / den[0], idx, err);
+    for (int k = 1; k < VMAF_VIF_SCALES; k++)
+        err = append(sink, vif_features[k], num[k] / den[k], idx, err);
+    if (err || !o->debug)
+        return err;
+
+    /* the totals leave the skipped scale out */
+    double score_num = 0., score_den = 0.;
+    for (int k = o->skip_scale0 ? 1 : 0; k < VMAF_VIF_SCALES; k++) {
+        score_num += (double)num[k];
+        score_den += (double)den[k];
+    }
+    const double score = score_den == 0.0 ? 1.0 : score_num / score_den;
+    err = append(sink, "integer_vif", score, idx, err);
+    err = append(sink, "integer_vif_num", score_num, idx, err);
+    err = append(sink, "integer_vif_den", score_den, idx, err);
+    for (int k = 0; k < VMAF_VIF_SCALES; k++) {
+        err = append(sink, vif_features[7 + 2 * k], num[k], idx, err);
+        err = append(sink, vif_features[8 + 2 * k], den[k], idx, err);
+    }
+    return err;
+}
+
+const VmafFeatureExtractor vmaf_fex_vif = {
+    .name = "vif",
+    .priv_size = sizeof(VifState),
+    .options = vif_options,
+    .provided_features = vif_features,
+    .init = vif_init,
+    .extract = vif_extract,
+    .close = vif_close,
+};
