@@ -251,6 +251,24 @@ static INLINE void score_batch(BlockBatch *b, const float *csf, const float *mas
     }
 }
 
+int vmaf_psnr_hvs_blocks(int n)
+{
+    /* corners 0, 7, 14, ... while corner < n - 7 */
+    return n >= PSNR_HVS_BLOCK ? (n - 1) / PSNR_HVS_STEP : 0;
+}
+
+float vmaf_psnr_hvs_normalize(float sum, int w, int h, unsigned bpc)
+{
+    /* coeffs == 0 (no block fits) gives 0/0 = NaN, on purpose: see the top of the file.
+     * The count is converted to float exactly as the reference's int count is. */
+    const int64_t coeffs =
+        (int64_t)vmaf_psnr_hvs_blocks(w) * vmaf_psnr_hvs_blocks(h) * PSNR_HVS_COEFFS;
+    sum /= (float)coeffs;
+    const int32_t peak = (int32_t)((1u << bpc) - 1);
+    sum /= (float)(peak * peak);
+    return sum;
+}
+
 /*
  * Normalised masked error of one plane (the value whose -10 log10 is the plane's score):
  * mean over all used coefficients of the squared weighted excess, over (2^bpc - 1)^2.
@@ -265,7 +283,7 @@ static INLINE float plane_error_body(const PlaneView *ref, const PlaneView *dis,
     int64_t coeffs = 0;
 
     /* Corners x = 0, 7, 14, ... while x < w - 7 (a block must fit). */
-    const int nbx = w >= PSNR_HVS_BLOCK ? (w - 1) / PSNR_HVS_STEP : 0;
+    const int nbx = vmaf_psnr_hvs_blocks(w);
 
     for (int y = 0; y < h - (PSNR_HVS_BLOCK - 1); y += PSNR_HVS_STEP) {
         for (int bx = 0; bx < nbx; bx += PSNR_HVS_LANES) {
@@ -285,11 +303,8 @@ static INLINE float plane_error_body(const PlaneView *ref, const PlaneView *dis,
         }
     }
 
-    /* coeffs == 0 (no block fits) gives 0/0 = NaN, on purpose: see the top of the file. */
-    sum /= (float)coeffs;
-    const int32_t peak = (int32_t)((1u << bpc) - 1);
-    sum /= (float)(peak * peak);
-    return sum;
+    (void)coeffs;
+    return vmaf_psnr_hvs_normalize(sum, w, h, bpc);
 }
 
 static float plane_error_default(const PlaneView *ref, const PlaneView *dis, int w, int h,
@@ -355,8 +370,6 @@ static int extract(void *priv, const VmafFeatureFrame *frame, VmafFeatureSink *s
 {
     const PsnrHvsState *s = priv;
     const VmafPicture *ref = frame->ref, *dis = frame->dist;
-    static const char *const plane_names[3] = { "psnr_hvs_y", "psnr_hvs_cb", "psnr_hvs_cr" };
-
     if (!ref || !dis)
         return -EINVAL;
     const unsigned bpc = ref->bpc;
@@ -374,14 +387,19 @@ static int extract(void *priv, const VmafFeatureFrame *frame, VmafFeatureSink *s
                                 psnr_hvs_csf[p], s->mask[p]);
     }
 
+    return vmaf_psnr_hvs_store(err, frame->index, sink);
+}
+
+int vmaf_psnr_hvs_store(const double err[3], unsigned index, VmafFeatureSink *sink)
+{
+    static const char *const plane_names[3] = { "psnr_hvs_y", "psnr_hvs_cb", "psnr_hvs_cr" };
     for (int p = 0; p < 3; p++) {
-        const int rc = vmaf_feature_sink_append(sink, plane_names[p], to_db(err[p]),
-                                                frame->index);
+        const int rc = vmaf_feature_sink_append(sink, plane_names[p], to_db(err[p]), index);
         if (rc)
             return rc;
     }
     const double combined = err[0] * .8 + .1 * (err[1] + err[2]);
-    return vmaf_feature_sink_append(sink, "psnr_hvs", to_db(combined), frame->index);
+    return vmaf_feature_sink_append(sink, "psnr_hvs", to_db(combined), index);
 }
 
 static const char *const provided_features[] = {

@@ -186,4 +186,17 @@ PSNR_HVS_FN void psnr_hvs_fdct8(int32_t *out, int out_stride, const int32_t *in,
     out[7 * out_stride] = c7;
 }
 
+#ifndef __CUDACC__
+#include "feature_extractor.h"
+
+/** Block corners along a side of n samples (0 when no 8-sample block fits). */
+int vmaf_psnr_hvs_blocks(int n);
+
+/** A plane's error from its serial sum of terms: over the term count, over the peak^2. */
+float vmaf_psnr_hvs_normalize(float sum, int w, int h, unsigned bpc);
+
+/** Write psnr_hvs_y/cb/cr and psnr_hvs from the three plane errors. */
+int vmaf_psnr_hvs_store(const double err[3], unsigned index, VmafFeatureSink *sink);
+#endif
+
 #endif /* VMAF_FEATURE_PSNR_HVS_H */

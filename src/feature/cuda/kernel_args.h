@@ -27,4 +27,23 @@ typedef struct MotionCudaArgs {
 
 enum { PSNR_CUDA_THREADS = 256, PSNR_CUDA_ROW_BLOCKS = 512 };
 
+/* psnr_hvs: one thread per 8x8 block writes the block's 64 terms in the CPU's serial order. */
+enum { PSNR_HVS_CUDA_THREADS = 128 };
+
+typedef struct PsnrHvsCudaArgs {
+    vmaf_devptr ref, dist;        /* the plane */
+    unsigned long long stride;    /* bytes */
+    int nbx, nby;                 /* block corners across and down */
+    unsigned wide;                /* uint16 samples */
+    vmaf_devptr tables;           /* float csf[64], then float mask[64], of this plane */
+    vmaf_devptr terms;            /* float[nbx * nby * 64] */
+} PsnrHvsCudaArgs;
+
+/* The serial float sum of n terms into *sum (one float). */
+typedef struct SerialSumCudaArgs {
+    vmaf_devptr terms;
+    unsigned long long n;
+    vmaf_devptr sum;
+} SerialSumCudaArgs;
+
 #endif /* VMAF_FEATURE_CUDA_KERNEL_ARGS_H */

@@ -1,0 +1,112 @@
+// psnr_hvs twin: the per-block arithmetic of psnr_hvs.c, one thread per 8x8 block, writing
+// each block's 64 terms where the CPU's serial sum would meet them. Same float/double
+// choices and the same order inside every sum as the CPU (no FMA: --fmad=false).
+#include <stdint.h>
+
+#include "feature/cuda/kernel_args.h"
+#include "feature/psnr_hvs.h"
+
+__device__ static float texture_ratio(const int32_t *px)
+{
+    int32_t gsum = 0, qsum[4] = { 0, 0, 0, 0 };
+    for (int k = 0; k < 64; k++) {
+        const int q = ((k >> 3) >= 4) + 2 * ((k & 7) >= 4);
+        gsum += px[k];
+        qsum[q] += px[k];
+    }
+    const float gmean = (float)gsum / 64.f;
+    float qmean[4];
+    for (int q = 0; q < 4; q++) qmean[q] = (float)qsum[q] / 16.f;
+    float gvar = 0.f, qvar[4] = { 0.f, 0.f, 0.f, 0.f };
+    for (int k = 0; k < 64; k++) {
+        const int q = ((k >> 3) >= 4) + 2 * ((k & 7) >= 4);
+        const float v = (float)px[k];
+        const float dg = v - gmean;
+        const float dq = v - qmean[q];
+        gvar += dg * dg;
+        qvar[q] += dq * dq;
+    }
+    const float unbias64 = 1 / 63.f * 64;
+    const float unbias16 = 1 / 15.f * 16;
+    const float g = gvar * unbias64;
+    const float q0 = qvar[0] * unbias16, q1 = qvar[1] * unbias16;
+    const float q2 = qvar[2] * unbias16, q3 = qvar[3] * unbias16;
+    return (q0 + q1 + q2 + q3) / (g > 0 ? g : 1.f);
+}
+
+// columns first, then rows: px[v * 8 + u] = vertical frequency v, horizontal frequency u
+__device__ static void fdct8x8(int32_t *px)
+{
+    int32_t tmp[64];
+    for (int i = 0; i < 8; i++) psnr_hvs_fdct8(&tmp[i * 8], 1, &px[i], 8);
+    for (int i = 0; i < 8; i++) psnr_hvs_fdct8(&px[i * 8], 1, &tmp[i], 8);
+}
+
+__device__ static float mask_amplitude(const int32_t *coef, float ratio, const float *mask)
+{
+    float energy = 0.f;
+    for (int k = 1; k < 64; k++) {
+        const int32_t sq = coef[k] * coef[k];
+        energy += (float)sq * mask[k];
+    }
+    return (float)(sqrt((double)(energy * ratio)) / 32.0);
+}
+
+template <typename T>
+__device__ static void load(int32_t *px, unsigned long long base, unsigned long long stride, int x,
+                            int y)
+{
+    for (int r = 0; r < 8; r++) {
+        const T *row = (const T *)(base + (unsigned long long)(y + r) * stride) + x;
+        for (int c = 0; c < 8; c++) px[r * 8 + c] = row[c];
+    }
+}
+
+extern "C" __global__ void __launch_bounds__(PSNR_HVS_CUDA_THREADS)
+vmaf_psnr_hvs_terms(PsnrHvsCudaArgs a)
+{
+    const long long block = (long long)blockIdx.x * blockDim.x + threadIdx.x;
+    if (block >= (long long)a.nbx * a.nby) return;
+    const int bx = (int)(block % a.nbx), by = (int)(block / a.nbx);
+    const int x = bx * PSNR_HVS_STEP, y = by * PSNR_HVS_STEP;
+    const float *csf = (const float *)a.tables, *mask = csf + 64;
+    int32_t ref[64], dis[64];
+    if (a.wide) {
+        load<uint16_t>(ref, a.ref, a.stride, x, y);
+        load<uint16_t>(dis, a.dist, a.stride, x, y);
+    } else {
+        load<uint8_t>(ref, a.ref, a.stride, x, y);
+        load<uint8_t>(dis, a.dist, a.stride, x, y);
+    }
+    const float ratio_ref = texture_ratio(ref), ratio_dis = texture_ratio(dis);
+    fdct8x8(ref);
+    fdct8x8(dis);
+    const float amp_ref = mask_amplitude(ref, ratio_ref, mask);
+    const float amp_dis = mask_amplitude(dis, ratio_dis, mask);
+    const float threshold = amp_dis > amp_ref ? amp_dis : amp_ref;
+
+    float *out = (float *)a.terms + block * 64;
+    {
+        const float err = (float)abs(ref[0] - dis[0]);
+        const float we = err * csf[0];
+        out[0] = we * we;
+    }
+    for (int k = 1; k < 64; k++) {
+        const float diff = (float)abs(ref[k] - dis[k]);
+        const float thr = threshold / mask[k];
+        const float excess = diff - thr;
+        const float err = excess > 0.f ? excess : 0.f;
+        const float we = err * csf[k];
+        out[k] = we * we;
+    }
+}
+
+// The reference sums every term into one float, in order. One thread does exactly that.
+extern "C" __global__ void vmaf_serial_sum(SerialSumCudaArgs a)
+{
+    if (threadIdx.x || blockIdx.x) return;
+    const float *t = (const float *)a.terms;
+    float sum = 0.f;
+    for (unsigned long long i = 0; i < a.n; i++) sum += t[i];
+    *(float *)a.sum = sum;
+}
