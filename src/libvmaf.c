@@ -327,6 +327,17 @@ VMAF_EXPORT int vmaf_read_pictures(VmafContext *vmaf, VmafPicture *ref, VmafPict
         err = start(vmaf, ref);
         if (err) goto unref;
     }
+    if (vmaf_picture_memory(ref) == VMAF_PICTURE_MEMORY_DEVICE) {
+        /* device pictures feed twins only: a CPU extractor cannot read them */
+        for (unsigned i = 0; i < vmaf->inst_cnt; i++) {
+            if (vmaf->inst[i]->on_gpu) continue;
+            vmaf_log(vmaf->cfg.log_level, VMAF_LOG_LEVEL_ERROR,
+                     "%s has no CUDA twin, so it cannot score pictures in device memory\n",
+                     vmaf->inst[i]->fex->name);
+            err = -ENOTSUP;
+            goto unref;
+        }
+    }
     vmaf->pic_cnt++;
 
     const VmafFeatureFrame frame = {

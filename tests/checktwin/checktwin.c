@@ -20,7 +20,9 @@
 #include "libvmaf/libvmaf.h"
 #include "libvmaf/libvmaf_cuda.h"
 
+#include "cuda/state.h"
 #include "output.h"
+#include "picture.h"
 
 typedef struct Rng {
     uint64_t s;
@@ -87,10 +89,15 @@ static int use_features(VmafContext *v, const char *const *features)
     return 0;
 }
 
+/* Where the pictures come from: vmaf_picture_alloc (pageable), or the context's CUDA pool. */
+enum Source { PAGEABLE, POOL_PINNED, POOL_DEVICE };
+
 typedef struct Run {
     VmafContext *v;
     Rng rng;
     unsigned index;
+    enum Source source;
+    VmafCudaState *state;
 } Run;
 
 static int open_run(Run *run, const Case *c, VmafCudaState *state, uint64_t seed)
@@ -98,8 +105,19 @@ static int open_run(Run *run, const Case *c, VmafCudaState *state, uint64_t seed
     VmafConfiguration cfg = { .n_subsample = c->subsample };
     int err = vmaf_init(&run->v, cfg);
     if (err) return err;
+    run->state = state;
     if (state) {
         err = vmaf_cuda_import_state(run->v, state);
+        if (err) return err;
+    }
+    if (run->source != PAGEABLE) {
+        const VmafCudaPictureConfiguration pc = {
+            .pic_params = { c->w, c->h, c->bpc, c->fmt },
+            .pic_prealloc_method = run->source == POOL_DEVICE
+                                       ? VMAF_CUDA_PICTURE_PREALLOCATION_METHOD_DEVICE
+                                       : VMAF_CUDA_PICTURE_PREALLOCATION_METHOD_HOST_PINNED,
+        };
+        err = vmaf_cuda_preallocate_pictures(run->v, pc);
         if (err) return err;
     }
     run->rng.s = seed;
@@ -107,13 +125,40 @@ static int open_run(Run *run, const Case *c, VmafCudaState *state, uint64_t seed
     return use_features(run->v, c->features);
 }
 
+/* A device picture gets the samples of a host one (same layout). */
+static int to_device(Run *run, const Case *c, VmafPicture *host, VmafPicture *dev)
+{
+    VmafPictureLayout l;
+    int err = vmaf_picture_layout(&l, c->fmt, c->bpc, c->w, c->h);
+    if (!err) err = vmaf_cuda_fetch_preallocated_picture(run->v, dev);
+    if (err) return err;
+    VmafCudaState *s = run->state;
+    err = vmaf_cuda_push(s);
+    if (!err) {
+        err = vmaf_cuda_result(&s->drv,
+                               s->drv.cuMemcpyHtoDAsync((CUdeviceptr)(uintptr_t)dev->data[0],
+                                                        host->data[0], l.size, NULL),
+                               "upload test picture");
+        if (!err) err = vmaf_cuda_result(&s->drv, s->drv.cuCtxSynchronize(), "sync");
+        vmaf_cuda_pop(s);
+    }
+    vmaf_picture_unref(host);
+    return err;
+}
+
+static int get_picture(Run *run, const Case *c, VmafPicture *pic)
+{
+    if (run->source == POOL_PINNED) return vmaf_cuda_fetch_preallocated_picture(run->v, pic);
+    return vmaf_picture_alloc(pic, c->fmt, c->bpc, c->w, c->h);
+}
+
 static int feed(Run *run, const Case *c, unsigned n)
 {
     for (unsigned i = 0; i < n; i++, run->index++) {
         VmafPicture ref, dist;
-        int err = vmaf_picture_alloc(&ref, c->fmt, c->bpc, c->w, c->h);
+        int err = get_picture(run, c, &ref);
         if (err) return err;
-        err = vmaf_picture_alloc(&dist, c->fmt, c->bpc, c->w, c->h);
+        err = get_picture(run, c, &dist);
         if (err) return err;
         const enum Pattern pat = (enum Pattern)((run->index + (rnd(&run->rng) & 1)) % N_PATTERNS);
         fill(&ref, &run->rng, pat == FLAT ? RANDOM : pat, 0);
@@ -123,6 +168,14 @@ static int feed(Run *run, const Case *c, unsigned n)
                    (ref.data[1] ? 2 * (size_t)ref.stride[1] * ref.h[1] : 0));
         } else {
             fill(&dist, &run->rng, pat, 1);
+        }
+        if (run->source == POOL_DEVICE) {
+            VmafPicture dref, ddist;
+            err = to_device(run, c, &ref, &dref);
+            if (!err) err = to_device(run, c, &dist, &ddist);
+            if (err) return err;
+            ref = dref;
+            dist = ddist;
         }
         err = vmaf_read_pictures(run->v, &ref, &dist, run->index);
         if (err) return err;
@@ -173,14 +226,15 @@ static const char *fmt_name(enum VmafPixelFormat f)
 
 static unsigned n_cases, n_failed;
 
-static void check_case(VmafCudaState *state, const Case *c, uint64_t seed, const char *dir)
+static void check_case(VmafCudaState *state, const Case *c, uint64_t seed, const char *dir,
+                       enum Source source)
 {
     char cpu_path[512], gpu_path[512], why[8300] = "";
     snprintf(cpu_path, sizeof(cpu_path), "%s/checktwin_cpu.json", dir);
     snprintf(gpu_path, sizeof(gpu_path), "%s/checktwin_cuda.json", dir);
     if (c->graph) unsetenv("VMAF_CUDA_NO_GRAPH");
     else setenv("VMAF_CUDA_NO_GRAPH", "1", 1);
-    Run cpu = { 0 }, gpu = { 0 };
+    Run cpu = { 0 }, gpu = { .source = source };
     int err = open_run(&cpu, c, NULL, seed);
     if (!err) err = open_run(&gpu, c, state, seed);
     if (!err) err = feed(&cpu, c, c->frames);
@@ -190,8 +244,8 @@ static void check_case(VmafCudaState *state, const Case *c, uint64_t seed, const
     n_cases++;
     if (err || e1 || e2 || !same_output(cpu_path, gpu_path, why, sizeof(why))) {
         n_failed++;
-        printf("FAIL %ux%u %s %u-bit subsample %u graph %d features %s...: %s%s (seed %llu)\n",
-               c->w, c->h, fmt_name(c->fmt), c->bpc, c->subsample, c->graph, c->features[0],
+        printf("FAIL %ux%u %s %u-bit subsample %u graph %d source %d features %s...: %s%s (seed %llu)\n",
+               c->w, c->h, fmt_name(c->fmt), c->bpc, c->subsample, c->graph, source, c->features[0],
                err || e1 || e2 ? "error " : "", why, (unsigned long long)seed);
         if (err || e1 || e2) printf("     errors %d %d %d\n", err, e1, e2);
     }
@@ -268,7 +322,7 @@ int main(int argc, char **argv)
                     const char *const *features = v == 3 ? opts : bpc <= 12 ? all8 : hbd;
                     const Case c = { sizes[s][0], sizes[s][1], bpc, 7, (v & 1) ? 3 : 1, fmts[f],
                                      !(v & 2), features };
-                    check_case(state, &c, seed + n_cases, dir);
+                    check_case(state, &c, seed + n_cases, dir, (enum Source)((s + d + f + v) % 3));
                 }
             }
         }
@@ -279,7 +333,7 @@ int main(int argc, char **argv)
     for (unsigned i = 0; i < (quick ? 1u : 4u); i++) {
         const Case c = { big[i][0], big[i][1], big[i][2], 4, 1, VMAF_PIX_FMT_YUV420P, i & 1,
                          big[i][2] <= 12 ? all8 : hbd };
-        check_case(state, &c, seed + n_cases, dir);
+        check_case(state, &c, seed + n_cases, dir, (enum Source)(i % 3));
     }
     check_shared_state(state, all8, seed + n_cases, dir);
     printf("checktwin: %u cases, %u failed (%.1f s)\n", n_cases, n_failed, now_s() - t0);
