@@ -21,7 +21,7 @@ run: build
 	@test -f $(BUILD)/sample/boats_ref.yuv || xz -dc $(CLIPS)/boats_576x324_420p_ref.yuv.xz > $(BUILD)/sample/boats_ref.yuv
 	@test -f $(BUILD)/sample/boats_dis.yuv || xz -dc $(CLIPS)/boats_576x324_420p_dis.yuv.xz > $(BUILD)/sample/boats_dis.yuv
 	$(BUILD)/tools/vmaf -r $(BUILD)/sample/boats_ref.yuv -d $(BUILD)/sample/boats_dis.yuv \
-	    -w 576 -h 324 -p 420 -b 8 --no_prediction --feature psnr --feature psnr_hvs --feature motion \
+	    -w 576 -h 324 -p 420 -b 8 --feature psnr --feature psnr_hvs --feature motion \
 	    --threads 2 -o $(BUILD)/sample/boats.xml
 	@sed -n '/<pooled_metrics>/,/<\/pooled_metrics>/p' $(BUILD)/sample/boats.xml
 

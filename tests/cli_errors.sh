@@ -69,6 +69,12 @@ expect "option without value"        1 60 -- -r "$REF" -d "$DIS" $GEO -n --featu
 expect "bad precision"               1 60 -- -r "$REF" -d "$DIS" $GEO -n --feature psnr --precision 0
 expect "output not writable"         255 2 -- -r "$REF" -d "$DIS" $GEO -n --feature psnr -o /nonexistent/dir/x.json
 expect "psnr_hvs above 12 bits"      nonzero 3 -- -r "$CLIPS/deep_320x180_420p16_ref.yuv" -d "$CLIPS/deep_320x180_420p16_dis.yuv" -w 320 -h 180 -p 420 -b 16 -n --feature psnr_hvs
+printf '{"model_dict": {"model_type": "LIBSVMNUSVR", "norm_type": "none", "feature_na' > "$T/trunc_model.json"
+expect "unknown built-in model"      255 2 -- -r "$REF" -d "$DIS" $GEO -m version=nope
+expect "missing model file"          255 2 -- -r "$REF" -d "$DIS" $GEO -m path=$T/nope.json
+expect "model overload out of range" 255 3 -- -r "$REF" -d "$DIS" $GEO -m version=vmaf_v0.6.1:vif.vif_enhn_gain_limit=0.5
+expect "truncated model file"        255 3 -- -r "$REF" -d "$DIS" $GEO -m path=$T/trunc_model.json
+expect "model key without value"     1 60 -- -r "$REF" -d "$DIS" $GEO -m version=vmaf_v0.6.1:bogus
 expect "shorter distorted file"      0 2 -- -r "$T/ref3.yuv" -d "$T/dis2.yuv" $GEO -n --feature psnr
 # the common frames were scored
 if [ -f "$T/out.json" ] && [ "$(grep -c '"frameNum"' "$T/out.json")" -eq 2 ] && grep -q 'ended before' "$T/err"; then

@@ -269,18 +269,16 @@ static void test_solve(void)
 }
 
 /* The lane order of vmaf_speed_cov_sum written out independently. */
-static double lane_order_sum(const float *x, const float *y, int stride, int w, int h,
-                             double mx, double my)
+static double lane_order_sum(const double *x, const double *y, int w, int h)
 {
     double lanes[16] = { 0 }, tail = 0;
+    const int full16 = w / 16 * 16, extra8 = (w - full16) >= 8 ? 8 : 0;
     for (int i = 0; i < h; i++) {
         for (int j = 0; j < w; j++) {
-            const double dx = (double)x[i * stride + j] - mx;
-            const double dy = (double)y[i * stride + j] - my;
-            const int full16 = w / 16 * 16, extra8 = (w - full16) >= 8 ? 8 : 0;
-            if (j < full16) lanes[j % 16] = fma(dx, dy, lanes[j % 16]);
-            else if (j < full16 + extra8) lanes[j - full16] = fma(dx, dy, lanes[j - full16]);
-            else tail += dx * dy;
+            const double p = x[i * w + j], q = y[i * w + j];
+            if (j < full16) lanes[j % 16] = fma(p, q, lanes[j % 16]);
+            else if (j < full16 + extra8) lanes[j - full16] = fma(p, q, lanes[j - full16]);
+            else tail += p * q;
         }
     }
     double eight[8], four[4];
@@ -292,24 +290,59 @@ static double lane_order_sum(const float *x, const float *y, int stride, int w, 
 static void test_covariance(void)
 {
     enum { W = 61, H = 23 };
-    static float img[W * H], img2[W * H];
+    static double x[W * H], y[W * H], tiny[W * H];
     for (int i = 0; i < W * H; i++) {
-        img[i] = (float)(uniform() * 255 - 128);
-        img2[i] = (float)(uniform() * 2e-3);
+        x[i] = uniform() * 255 - 128;
+        y[i] = uniform() * 255 - 128;
+        tiny[i] = (uniform() - 0.5) * 2e-3;
     }
-    for (int w = 1; w <= W - 5; w++) {
-        const double mx = 1.25, my = -3.5;
-        const double got = vmaf_speed_cov_sum(img, img + 2, W, (unsigned)w, H - 1, mx, my);
-        const double want = lane_order_sum(img, img + 2, W, w, H - 1, mx, my);
+    for (int w = 1; w <= W; w++) {
+        const double got = vmaf_speed_cov_sum(x, y, (unsigned)w, H);
+        const double want = lane_order_sum(x, y, w, H);
         long double exact = 0;
-        for (int i = 0; i < H - 1; i++)
-            for (int j = 0; j < w; j++)
-                exact += ((long double)img[i * W + j] - mx) * ((long double)img[i * W + j + 2] - my);
+        for (int i = 0; i < w * H; i++)
+            exact += (long double)x[i] * y[i];
         CHECK(got == want, "cov_sum w=%d: %.17g, lane order gives %.17g", w, got, want);
         CHECK(fabsl(got - exact) <= 1e-12L * fabsl(exact) + 1e-9L, "cov_sum w=%d: far from exact", w);
-        const double small = vmaf_speed_cov_sum(img2, img2 + W, W, (unsigned)w, H - 1, 1e-3, 1e-3);
-        CHECK(small == lane_order_sum(img2, img2 + W, W, w, H - 1, 1e-3, 1e-3),
-              "cov_sum small values w=%d", w);
+    }
+
+    /* every implementation this CPU runs, grouped 1..7 y windows, equals the lane order */
+    VmafSpeedCovSumsFn fns[8];
+    const char *names[8];
+    const int n_impl = vmaf_speed_cov_sums_impls(fns, names, 8);
+    CHECK(n_impl >= 1, "no cov_sums implementation");
+    const double *ys[7] = { y, tiny, x, y + 3, tiny + 5, x + 1, y + 7 };
+    for (int f = 0; f < n_impl; f++) {
+        for (int w = 1; w <= W - 7; w++) {
+            for (unsigned n = 1; n <= 7; n++) {
+                double out[7];
+                fns[f](x, ys, n, (unsigned)w, H - 1, out);
+                for (unsigned g = 0; g < n; g++) {
+                    const double want = lane_order_sum(x, ys[g], w, H - 1);
+                    CHECK(out[g] == want, "cov_sums %s w=%d group %u/%u: %.17g, want %.17g",
+                          names[f], w, g, n, out[g], want);
+                }
+            }
+        }
+    }
+
+    /* the lanes must really be fused: lane 0 gets -1 * 1, then (1 + 2^-30)(1 - 2^-30) =
+     * 1 - 2^-60, which rounds to 1 on its own; fused, the sum is -2^-60, unfused 0 */
+    {
+        double xs[32] = { 0 }, yv[32] = { 0 };
+        xs[0] = -1;
+        yv[0] = 1;
+        xs[16] = 1 + 0x1p-30;
+        yv[16] = 1 - 0x1p-30;
+        for (int f = 0; f < n_impl; f++) {
+            const double *yp = yv;
+            double got;
+            fns[f](xs, &yp, 1, 16, 2, &got);
+            CHECK(got == -0x1p-60, "cov_sums %s: lanes not fused: %a", names[f], got);
+        }
+        /* the serial tail (w = 3) is not fused */
+        double xt[6] = { -1, 0, 0, 1 + 0x1p-30, 0, 0 }, yt[6] = { 1, 0, 0, 1 - 0x1p-30, 0, 0 };
+        CHECK(vmaf_speed_cov_sum(xt, yt, 3, 2) == 0.0, "cov_sum tail fused");
     }
 
     /* covariance matrix: zero for a constant image, symmetric, variances on the diagonal */
@@ -318,9 +351,11 @@ static void test_covariance(void)
     const ptrdiff_t stride = 24;
     static float down[24 * 12];
     float means[N], cov[N * N], eig[N];
+    static double work[N * 20 * 8];
+    CHECK(VMAF_SPEED_COV_WORK(&d) <= sizeof(work) / sizeof(work[0]), "work size");
     for (int i = 0; i < 24 * 12; i++)
         down[i] = 7.0f;
-    vmaf_speed_covariance(&d, down, stride, means, cov);
+    vmaf_speed_covariance(&d, down, stride, means, cov, work);
     int zero = 1;
     for (int i = 0; i < N * N; i++)
         zero &= cov[i] == 0.0f;
@@ -330,7 +365,7 @@ static void test_covariance(void)
 
     for (int i = 0; i < 24 * 12; i++)
         down[i] = (float)(uniform() * 100);
-    vmaf_speed_covariance(&d, down, stride, means, cov);
+    vmaf_speed_covariance(&d, down, stride, means, cov, work);
     int symmetric = 1;
     for (int i = 0; i < N; i++)
         for (int j = 0; j < N; j++)

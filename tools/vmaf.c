@@ -10,9 +10,13 @@
 #include "libvmaf/libvmaf_cuda.h"
 
 #include "cli.h"
+#include "frame_reader.h"
 #include "feature/feature_extractor.h"
 #include "output.h"
 #include "video_input.h"
+
+/* Frames each input is read ahead of scoring. */
+#define READ_AHEAD 2
 
 /* Exit statuses (CONTRACT.md §2). */
 #define EXIT_USAGE 1
@@ -339,21 +343,26 @@ static int score(CliSettings *c, VideoInput *ref_in, VideoInput *dist_in, int is
         goto close;
     }
 
+    /* both inputs are read ahead on their own threads, into pool pictures */
+    FrameReader *reader;
+    err = frame_reader_start(&reader, vmaf, ref_in, dist_in, c->frame_cnt, READ_AHEAD);
+    if (err) {
+        fprintf(stderr, "could not start the input readers: %s\n", strerror(-err));
+        status = EXIT_SETUP;
+        goto close;
+    }
     const clock_t t0 = clock();
     double fps = 0.;
     unsigned index = 0;
     for (;; index++) {
         if (c->frame_cnt && index >= c->frame_cnt) break;
         VmafPicture ref, dist;
-        const int r1 = fetch_frame(vmaf, ref_in, &ref);
-        if (r1 < 0) {
-            status = read_status(r1);
-            break;
-        }
-        const int r2 = fetch_frame(vmaf, dist_in, &dist);
-        if (r2 < 0) {
+        int r1, r2;
+        frame_reader_next(reader, &ref, &r1, &dist, &r2);
+        if (r1 < 0 || r2 < 0) {
             if (r1 == 1) vmaf_picture_unref(&ref);
-            status = read_status(r2);
+            if (r2 == 1) vmaf_picture_unref(&dist);
+            status = read_status(r1 < 0 ? r1 : r2);
             break;
         }
         if (!r1 || !r2) {
@@ -373,6 +382,7 @@ static int score(CliSettings *c, VideoInput *ref_in, VideoInput *dist_in, int is
             break;
         }
     }
+    frame_reader_stop(reader);
     if (istty && !c->quiet) fprintf(stderr, "\n");
     if (status) goto close;
     if (!index) {

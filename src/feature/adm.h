@@ -306,12 +306,18 @@ static inline int32_t vmaf_adm_reciprocal(int32_t d)
     return d < 0 ? -q : q;
 }
 
-/** double -> uint32 as x86-64 code converts it (through int64: out-of-range wraps or is 0). */
+/**
+ * double -> uint32 as the reference's AVX-512 code converts it (vcvttsd2usi): truncation,
+ * and 0xFFFFFFFF for NaN and values out of range (>= 2^32, or <= -1). This saturation is why
+ * Barten weights above 1 become 0xFFFFFFFF (-1 when the vector code reads them as int32),
+ * and why 2^-1 and 2^huge rounding constants become 0xFFFFFFFF for bands of width 9..16
+ * (scale 0) or of 1 sample.
+ */
 static inline uint32_t vmaf_adm_to_u32(double x)
 {
-    if (!(x > -9223372036854775808.0 && x < 9223372036854775808.0))
-        return 0;
-    return (uint32_t)(uint64_t)(int64_t)x;
+    if (!(x > -1.0 && x < 4294967296.0))
+        return 0xFFFFFFFFu;
+    return (uint32_t)x;
 }
 
 /** double -> uint16 as x86-64 code converts it (through int32: out of range gives 0). */

@@ -17,6 +17,7 @@
 #include <stdint.h>
 
 #include "adm.h"
+#include "adm_simd.h"
 
 VmafAdmRegion vmaf_adm_region_outer(int w, int h)
 {
@@ -39,8 +40,9 @@ VmafAdmRegion vmaf_adm_region_inner(int w, int h)
     return r;
 }
 
-/* Shift counts come from ceil(log2(n) - c) converted like the reference (negative values
- * wrap to huge unsigned counts); a 64-bit shift by such a count acts as x86 does (mod 64). */
+/* Shift counts come from ceil(log2(n) - c) converted like the reference (adm.h: counts
+ * below -1 saturate to 0xFFFFFFFF); a 64-bit shift by such a count acts as x86 does
+ * (mod 64). Their rounding constants 2^(count - 1) saturate too when count is 0. */
 static uint32_t shift_count(double x)
 {
     return vmaf_adm_to_u32(ceil(x));
@@ -51,7 +53,7 @@ static uint32_t half_of_power(uint32_t shift)
     return vmaf_adm_to_u32(pow(2, (uint32_t)(shift - 1)));
 }
 
-static inline int64_t shr64(int64_t v, uint32_t s)
+ADM_INLINE int64_t shr64(int64_t v, uint32_t s)
 {
     return v >> (s & 63);
 }
@@ -75,56 +77,102 @@ static const int cm0_sub[3] = { 10, 10, 12 };
 static const int cm0_sq_shift[3] = { 29, 29, 30 };
 static const int64_t cm0_sq_round[3] = { 1 << 28, 1 << 28, 1 << 29 };
 
-/* Mask of a pixel; `vector` keeps the centre term in int32 (adm.h). */
-static inline int32_t mask0(const Cm0 *c, const Neighbourhood *n, int jl, int jc, int jr,
-                            bool vector)
+/* |csf| / 15 in Q12 rounding, the centre of the mask; the scalar code truncates it to int16,
+ * the vector code keeps it in int32 (adm.h). */
+ADM_INLINE int32_t centre0(int32_t c, bool vector)
 {
-    int32_t sum = 0;
-    for (int t = 0; t < 3; t++) {
-        const int16_t *m = c->mask[t];
-        const int32_t centre = c->csf[t][n->mid + jc];
-        const int32_t scaled =
-            (VMAF_ADM_ONE_BY_15 * (centre < 0 ? -centre : centre) + 2048) >> 12;
-        sum += m[n->up + jl] + m[n->up + jc] + m[n->up + jr];
-        sum += m[n->mid + jl] + (vector ? scaled : (int16_t)scaled) + m[n->mid + jr];
-        sum += m[n->down + jl] + m[n->down + jc] + m[n->down + jr];
-    }
-    return sum;
+    const int32_t scaled = (VMAF_ADM_ONE_BY_15 * (c < 0 ? -c : c) + 2048) >> 12;
+    return vector ? scaled : (int16_t)scaled;
 }
 
-static inline void pixel0(const Cm0 *c, const Neighbourhood *n, int jl, int jc, int jr,
-                          bool vector, int64_t acc[3])
+/* Contribution of one orientation: max(|src * weight| - (mask << sub), 0), squared and
+ * cubed with the reference's roundings. */
+ADM_INLINE int64_t cube0(int32_t src, int32_t weight, uint32_t thr, int t, uint32_t cub_round,
+                         uint32_t cub_shift)
 {
-    const int32_t thr = mask0(c, n, jl, jc, jr, vector);
+    const int32_t v = src * weight;
+    const uint32_t sub = thr << cm0_sub[t];
+    int32_t x = (int32_t)((uint32_t)(v < 0 ? -v : v) - sub);
+    x = x < 0 ? 0 : x;
+    /* x >= 0: the unsigned square rounds like the reference's signed one */
+    const int32_t x_sq =
+        (int32_t)(((uint64_t)(uint32_t)x * (uint32_t)x + (uint64_t)cm0_sq_round[t]) >>
+                  cm0_sq_shift[t]);
+    return shr64((int64_t)x_sq * x + cub_round, cub_shift);
+}
+
+/* A pixel at a band edge: explicit neighbour columns jl, jc, jr (scalar code). */
+static void pixel0(const Cm0 *c, const Neighbourhood *n, int jl, int jc, int jr, int64_t acc[3])
+{
+    uint32_t thr = 0;
     for (int t = 0; t < 3; t++) {
-        const int32_t v = c->src[t][n->mid + jc] * c->weight[t];
-        const uint32_t sub = (uint32_t)thr << cm0_sub[t];
-        int32_t x = (int32_t)((uint32_t)(v < 0 ? -v : v) - sub);
-        x = x < 0 ? 0 : x;
-        const int32_t x_sq =
-            (int32_t)(((int64_t)x * x + cm0_sq_round[t]) >> cm0_sq_shift[t]);
-        acc[t] += shr64((int64_t)x_sq * x + c->cub_round[t], c->cub_shift[t]);
+        const int16_t *m = c->mask[t];
+        thr += (uint32_t)(m[n->up + jl] + m[n->up + jc] + m[n->up + jr]);
+        thr += (uint32_t)(m[n->mid + jl] + centre0(c->csf[t][n->mid + jc], false) +
+                          m[n->mid + jr]);
+        thr += (uint32_t)(m[n->down + jl] + m[n->down + jc] + m[n->down + jr]);
+    }
+    for (int t = 0; t < 3; t++)
+        acc[t] += cube0(c->src[t][n->mid + jc], c->weight[t], thr, t, c->cub_round[t],
+                        c->cub_shift[t]);
+}
+
+enum { SPAN = 64 };
+
+/* Columns [j0, j1) of a row whose neighbours j-1 and j+1 lie inside the band. The mask is
+ * the 3-column sum of the 3-row column sums, less the centre values, plus the centre terms
+ * (the same integers as summing the nine terms; the sums wrap mod 2^32 either way). */
+ADM_INLINE void span0(const Cm0 *c, const Neighbourhood *n, int j0, int j1, bool vector,
+                      int64_t acc[3])
+{
+    const int16_t *const *m = c->mask;
+    for (int jb = j0; jb < j1; jb += SPAN) {
+        const int len = j1 - jb < SPAN ? j1 - jb : SPAN;
+        uint32_t col[SPAN + 2], thr[SPAN];
+        for (int k = 0; k < len + 2; k++) {
+            const ptrdiff_t j = jb - 1 + k;
+            uint32_t sum = 0;
+            for (int t = 0; t < 3; t++)
+                sum += (uint32_t)(m[t][n->up + j] + m[t][n->mid + j] + m[t][n->down + j]);
+            col[k] = sum;
+        }
+        for (int k = 0; k < len; k++) {
+            const ptrdiff_t j = jb + k;
+            uint32_t centre = 0;
+            for (int t = 0; t < 3; t++)
+                centre += (uint32_t)(centre0(c->csf[t][n->mid + j], vector) - m[t][n->mid + j]);
+            thr[k] = col[k] + col[k + 1] + col[k + 2] + centre;
+        }
+        for (int t = 0; t < 3; t++) {
+            const int16_t *restrict src = c->src[t] + n->mid + jb;
+            const int32_t weight = c->weight[t];
+            const uint32_t cr = c->cub_round[t], cs = c->cub_shift[t];
+            int64_t sum = 0;
+            for (int k = 0; k < len; k++)
+                sum += cube0(src[k], weight, thr[k], t, cr, cs);
+            acc[t] += sum;
+        }
     }
 }
 
 /* One visited row: optional left corner, columns [j0, j1) (vector ones up to vend), optional
  * right corner. */
-static void row0(const Cm0 *c, const Neighbourhood *n, int w, bool left_corner, int j0,
-                 int vend, int j1, bool right_corner, int64_t acc[3])
+ADM_INLINE void row0(const Cm0 *c, const Neighbourhood *n, int w, bool left_corner, int j0,
+                     int vend, int j1, bool right_corner, int64_t acc[3])
 {
     if (left_corner)
-        pixel0(c, n, 1, 0, 1, false, acc);
-    for (int j = j0; j < vend; j++)
-        pixel0(c, n, j - 1, j, j + 1, true, acc);
-    for (int j = vend > j0 ? vend : j0; j < j1; j++)
-        pixel0(c, n, j - 1, j, j + 1, false, acc);
+        pixel0(c, n, 1, 0, 1, acc);
+    span0(c, n, j0, vend, true, acc);
+    span0(c, n, vend > j0 ? vend : j0, j1, false, acc);
     if (right_corner)
-        pixel0(c, n, w - 2, w - 1, w - 1, false, acc);
+        pixel0(c, n, w - 2, w - 1, w - 1, acc);
 }
 
-float vmaf_adm_masked_sum_scale0(const VmafAdmBands16 *src, const VmafAdmBands16 *csf,
-                                 const VmafAdmBands16 *mask, int w, int h, size_t stride,
-                                 const VmafAdmScaleFactors *f, double noise_weight)
+ADM_INLINE float vmaf_adm_masked_sum_scale0_impl(const VmafAdmBands16 *src,
+                                                 const VmafAdmBands16 *csf,
+                                                 const VmafAdmBands16 *mask, int w, int h,
+                                                 size_t stride, const VmafAdmScaleFactors *f,
+                                                 double noise_weight)
 {
     Cm0 c = {
         .src = { src->h, src->v, src->d },
@@ -187,6 +235,11 @@ float vmaf_adm_masked_sum_scale0(const VmafAdmBands16 *src, const VmafAdmBands16
     return n_h + n_v + n_d;
 }
 
+ADM_DISPATCH(float, vmaf_adm_masked_sum_scale0,
+             (const VmafAdmBands16 *src, const VmafAdmBands16 *csf, const VmafAdmBands16 *mask,
+              int w, int h, size_t stride, const VmafAdmScaleFactors *f, double noise_weight),
+             (src, csf, mask, w, h, stride, f, noise_weight))
+
 /* ------------------------------------------------------------------------------------- */
 /* Scales 1..3                                                                           */
 
@@ -198,66 +251,98 @@ typedef struct Cm123 {
 
 /* (I4_ONE_BY_15 * |c| + (int32)(1u << 31)) >> 32: the reference's rounding constant wraps
  * negative. |c| is a 32-bit abs (INT32_MIN stays negative). */
-static inline int64_t centre123(int32_t c)
+ADM_INLINE int64_t centre123(int32_t c)
 {
     const int32_t ac = (int32_t)(c < 0 ? 0u - (uint32_t)c : (uint32_t)c);
     return ((int64_t)VMAF_ADM_I4_ONE_BY_15 * ac - 2147483648LL) >> 32;
 }
 
-static inline void pixel123(const Cm123 *c, const Neighbourhood *n, int jl, int jc, int jr,
-                            bool vector, int64_t acc[3])
+/* Contribution of one orientation. The scalar code truncates the weighted value to int32 and
+ * subtracts the mask in int32 (thr32 = the mask mod 2^32); the vector code keeps both in
+ * 64 bits, multiplies by the weight read as a signed int32, and squares the low 32 bits. */
+ADM_INLINE int64_t cube123(int32_t v, uint32_t weight, int64_t thr64, bool vector,
+                           uint32_t cub_round, uint32_t cub_shift)
 {
-    /* scalar columns sum the mask in int32 and truncate the scaled value to int32;
-     * vector columns keep both in 64 bits and use the weight as a signed int32 */
-    int64_t thr64 = 0;
-    uint32_t thr32 = 0;
+    int32_t x;
+    if (vector) {
+        const int64_t xv = ((int64_t)v * (int32_t)weight + (1 << 27)) >> 28;
+        int64_t d = (xv < 0 ? -xv : xv) - thr64;
+        x = (int32_t)(d < 0 ? 0 : d);
+    } else {
+        const int32_t xs = (int32_t)(((int64_t)v * weight + (1 << 27)) >> 28);
+        const uint32_t ax = xs < 0 ? 0u - (uint32_t)xs : (uint32_t)xs;
+        x = (int32_t)(ax - (uint32_t)thr64);
+        x = x < 0 ? 0 : x;
+    }
+    const int32_t x_sq = (int32_t)(((int64_t)x * x + (1 << 29)) >> 30);
+    return shr64((int64_t)x_sq * x + cub_round, cub_shift);
+}
+
+static void pixel123(const Cm123 *c, const Neighbourhood *n, int jl, int jc, int jr,
+                     int64_t acc[3])
+{
+    int64_t thr = 0;
     for (int t = 0; t < 3; t++) {
         const int32_t *m = c->mask[t];
-        const int64_t centre = centre123(c->csf[t][n->mid + jc]);
-        const int64_t sum = (int64_t)m[n->up + jl] + m[n->up + jc] + m[n->up + jr] +
-                            m[n->mid + jl] + m[n->mid + jr] + m[n->down + jl] +
-                            m[n->down + jc] + m[n->down + jr];
-        thr64 += sum + centre;
-        thr32 += (uint32_t)sum + (uint32_t)(int32_t)centre;
+        thr += (int64_t)m[n->up + jl] + m[n->up + jc] + m[n->up + jr] + m[n->mid + jl] +
+               m[n->mid + jr] + m[n->down + jl] + m[n->down + jc] + m[n->down + jr] +
+               centre123(c->csf[t][n->mid + jc]);
     }
-    for (int t = 0; t < 3; t++) {
-        const int32_t v = c->src[t][n->mid + jc];
-        int32_t x32;
-        if (vector) {
-            const int64_t xv = ((int64_t)v * (int32_t)c->weight[t] + (1 << 27)) >> 28;
-            int64_t x = (xv < 0 ? -xv : xv) - thr64;
-            x = x < 0 ? 0 : x;
-            x32 = (int32_t)x; /* the vector multiplies use the low 32 bits */
-        } else {
-            const int32_t xs = (int32_t)(((int64_t)v * c->weight[t] + (1 << 27)) >> 28);
-            const uint32_t ax = xs < 0 ? 0u - (uint32_t)xs : (uint32_t)xs;
-            x32 = (int32_t)(ax - thr32);
-            x32 = x32 < 0 ? 0 : x32;
+    for (int t = 0; t < 3; t++)
+        acc[t] += cube123(c->src[t][n->mid + jc], c->weight[t], thr, false, c->cub_round,
+                          c->cub_shift);
+}
+
+ADM_INLINE void span123(const Cm123 *c, const Neighbourhood *n, int j0, int j1, bool vector,
+                        int64_t acc[3])
+{
+    const int32_t *const *m = c->mask;
+    for (int jb = j0; jb < j1; jb += SPAN) {
+        const int len = j1 - jb < SPAN ? j1 - jb : SPAN;
+        int64_t col[SPAN + 2], thr[SPAN];
+        for (int k = 0; k < len + 2; k++) {
+            const ptrdiff_t j = jb - 1 + k;
+            int64_t sum = 0;
+            for (int t = 0; t < 3; t++)
+                sum += (int64_t)m[t][n->up + j] + m[t][n->mid + j] + m[t][n->down + j];
+            col[k] = sum;
         }
-        const int32_t x_sq = (int32_t)(((int64_t)x32 * x32 + (1 << 29)) >> 30);
-        acc[t] += shr64((int64_t)x_sq * x32 + c->cub_round, c->cub_shift);
+        for (int k = 0; k < len; k++) {
+            const ptrdiff_t j = jb + k;
+            int64_t centre = 0;
+            for (int t = 0; t < 3; t++)
+                centre += centre123(c->csf[t][n->mid + j]) - m[t][n->mid + j];
+            thr[k] = col[k] + col[k + 1] + col[k + 2] + centre;
+        }
+        for (int t = 0; t < 3; t++) {
+            const int32_t *restrict src = c->src[t] + n->mid + jb;
+            const uint32_t weight = c->weight[t];
+            int64_t sum = 0;
+            for (int k = 0; k < len; k++)
+                sum += cube123(src[k], weight, thr[k], vector, c->cub_round, c->cub_shift);
+            acc[t] += sum;
+        }
     }
 }
 
-static void row123(const Cm123 *c, const Neighbourhood *n, int w, bool left_corner, int j0,
-                   int vend, int j1, bool right_corner, int64_t acc[3])
+ADM_INLINE void row123(const Cm123 *c, const Neighbourhood *n, int w, bool left_corner, int j0,
+                       int vend, int j1, bool right_corner, int64_t acc[3])
 {
     if (left_corner)
-        pixel123(c, n, 1, 0, 1, false, acc);
-    for (int j = j0; j < vend; j++)
-        pixel123(c, n, j - 1, j, j + 1, true, acc);
-    for (int j = vend > j0 ? vend : j0; j < j1; j++)
-        pixel123(c, n, j - 1, j, j + 1, false, acc);
+        pixel123(c, n, 1, 0, 1, acc);
+    span123(c, n, j0, vend, true, acc);
+    span123(c, n, vend > j0 ? vend : j0, j1, false, acc);
     if (right_corner)
-        pixel123(c, n, w - 2, w - 1, w - 1, false, acc);
+        pixel123(c, n, w - 2, w - 1, w - 1, acc);
 }
 
 static const uint32_t cm123_final[3] = { 45, 39, 36 };
 
-float vmaf_adm_masked_sum_scale123(const VmafAdmBands32 *src, const VmafAdmBands32 *csf,
-                                   const VmafAdmBands32 *mask, int w, int h, size_t stride,
-                                   const VmafAdmScaleFactors *f, unsigned scale,
-                                   double noise_weight)
+ADM_INLINE float vmaf_adm_masked_sum_scale123_impl(const VmafAdmBands32 *src,
+                                                   const VmafAdmBands32 *csf,
+                                                   const VmafAdmBands32 *mask, int w, int h,
+                                                   size_t stride, const VmafAdmScaleFactors *f,
+                                                   unsigned scale, double noise_weight)
 {
     Cm123 c = {
         .src = { src->h, src->v, src->d },
@@ -318,11 +403,29 @@ float vmaf_adm_masked_sum_scale123(const VmafAdmBands32 *src, const VmafAdmBands
     return sum;
 }
 
+ADM_DISPATCH(float, vmaf_adm_masked_sum_scale123,
+             (const VmafAdmBands32 *src, const VmafAdmBands32 *csf, const VmafAdmBands32 *mask,
+              int w, int h, size_t stride, const VmafAdmScaleFactors *f, unsigned scale,
+              double noise_weight),
+             (src, csf, mask, w, h, stride, f, scale, noise_weight))
+
 /* ------------------------------------------------------------------------------------- */
 /* Denominators                                                                          */
 
-float vmaf_adm_den_scale0(const VmafAdmBands16 *ref, int w, int h, size_t stride,
-                          const VmafAdmScaleFactors *f, double noise_weight)
+/* Sum of |x|^3 over a row (|x| <= 2^15, so the square fits 32 bits). */
+ADM_INLINE uint64_t cubes16(const int16_t *restrict p, int j0, int j1)
+{
+    uint64_t row = 0;
+    for (int j = j0; j < j1; j++) {
+        const uint32_t a = (uint32_t)(p[j] < 0 ? -p[j] : p[j]);
+        row += (uint64_t)(a * a) * a;
+    }
+    return row;
+}
+
+ADM_INLINE float vmaf_adm_den_scale0_impl(const VmafAdmBands16 *ref, int w, int h,
+                                          size_t stride, const VmafAdmScaleFactors *f,
+                                          double noise_weight)
 {
     const VmafAdmRegion r = vmaf_adm_region_inner(w, h);
     const int area = (r.bottom - r.top) * (r.right - r.left);
@@ -334,15 +437,8 @@ float vmaf_adm_den_scale0(const VmafAdmBands16 *ref, int w, int h, size_t stride
     float total = 0.0f;
     for (int t = 0; t < 3; t++) {
         uint64_t acc = 0;
-        for (int i = r.top; i < r.bottom; i++) {
-            const int16_t *p = band[t] + (size_t)i * stride;
-            uint64_t row = 0;
-            for (int j = r.left; j < r.right; j++) {
-                const uint64_t a = (uint16_t)(p[j] < 0 ? -p[j] : p[j]);
-                row += a * a * a;
-            }
-            acc += (row + round) >> shift;
-        }
+        for (int i = r.top; i < r.bottom; i++)
+            acc += (cubes16(band[t] + (size_t)i * stride, r.left, r.right) + round) >> shift;
         const double csf = (double)(acc / pow(2, 18 - shift)) * pow(f->rfactor[t], 3);
         const float noise = powf((float)(area * noise_weight), 1.0f / 3.0f);
         const float dt = powf((float)csf, 1.0f / 3.0f) + noise;
@@ -351,12 +447,17 @@ float vmaf_adm_den_scale0(const VmafAdmBands16 *ref, int w, int h, size_t stride
     return total;
 }
 
+ADM_DISPATCH(float, vmaf_adm_den_scale0,
+             (const VmafAdmBands16 *ref, int w, int h, size_t stride,
+              const VmafAdmScaleFactors *f, double noise_weight),
+             (ref, w, h, stride, f, noise_weight))
+
 static const uint32_t den123_sq_shift[3] = { 31, 30, 31 };
 static const uint32_t den123_final[3] = { 32, 27, 23 };
 
-float vmaf_adm_den_scale123(const VmafAdmBands32 *ref, int w, int h, size_t stride,
-                            const VmafAdmScaleFactors *f, unsigned scale,
-                            double noise_weight)
+ADM_INLINE float vmaf_adm_den_scale123_impl(const VmafAdmBands32 *ref, int w, int h,
+                                            size_t stride, const VmafAdmScaleFactors *f,
+                                            unsigned scale, double noise_weight)
 {
     const VmafAdmRegion r = vmaf_adm_region_inner(w, h);
     const uint32_t sq_shift = den123_sq_shift[scale - 1];
@@ -388,3 +489,8 @@ float vmaf_adm_den_scale123(const VmafAdmBands32 *ref, int w, int h, size_t stri
     }
     return total;
 }
+
+ADM_DISPATCH(float, vmaf_adm_den_scale123,
+             (const VmafAdmBands32 *ref, int w, int h, size_t stride,
+              const VmafAdmScaleFactors *f, unsigned scale, double noise_weight),
+             (ref, w, h, stride, f, scale, noise_weight))

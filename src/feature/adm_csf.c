@@ -9,6 +9,7 @@
 #include <stdlib.h>
 
 #include "adm.h"
+#include "adm_simd.h"
 
 /* Display visual resolution in pixels per degree (56.55 for 1080 lines at 3 H). */
 static float pixels_per_degree(const VmafAdmOptions *opt)
@@ -152,7 +153,7 @@ void vmaf_adm_scale_factors(const VmafAdmOptions *opt, VmafAdmScaleFactors f[VMA
 /* CSF stage                                                                             */
 
 /* Columns [left, left + 16 * n) are vector columns (adm.h). */
-static int vector_end(const VmafAdmRegion *r, int group)
+static inline int vector_end(const VmafAdmRegion *r, int group)
 {
     return r->right - (r->right - r->left) % group;
 }
@@ -161,7 +162,7 @@ static int vector_end(const VmafAdmRegion *r, int group)
 static const int csf0_shift[3] = { 15, 15, 17 };
 static const int32_t csf0_round[3] = { 16384, 16384, 65535 };
 
-static inline void csf0_line(const int16_t *restrict src, int16_t *restrict dst,
+ADM_INLINE void csf0_line(const int16_t *restrict src, int16_t *restrict dst,
                              int16_t *restrict mask, int j0, int j1, uint16_t weight,
                              int shift, int32_t round, bool vector)
 {
@@ -176,9 +177,9 @@ static inline void csf0_line(const int16_t *restrict src, int16_t *restrict dst,
     }
 }
 
-void vmaf_adm_csf_scale0(const VmafAdmBands16 *src, const VmafAdmBands16 *dst,
-                         const VmafAdmBands16 *mask, int w, int h, size_t stride,
-                         const VmafAdmScaleFactors *f)
+ADM_INLINE void vmaf_adm_csf_scale0_impl(const VmafAdmBands16 *src, const VmafAdmBands16 *dst,
+                                         const VmafAdmBands16 *mask, int w, int h,
+                                         size_t stride, const VmafAdmScaleFactors *f)
 {
     const VmafAdmRegion r = vmaf_adm_region_outer(w, h);
     const int vend = vector_end(&r, 16);
@@ -198,9 +199,15 @@ void vmaf_adm_csf_scale0(const VmafAdmBands16 *src, const VmafAdmBands16 *dst,
     }
 }
 
+ADM_DISPATCH_VOID(vmaf_adm_csf_scale0,
+                  (const VmafAdmBands16 *src, const VmafAdmBands16 *dst,
+                   const VmafAdmBands16 *mask, int w, int h, size_t stride,
+                   const VmafAdmScaleFactors *f),
+                  (src, dst, mask, w, h, stride, f))
+
 /* Scales 1..3: Q32 weights, rounded by 2^28; the mask rounds with -2^31 before >> 32
  * (the reference's rounding constant 1u << 31 stored in an int32). */
-static inline void csf123_line(const int32_t *restrict src, int32_t *restrict dst,
+ADM_INLINE void csf123_line(const int32_t *restrict src, int32_t *restrict dst,
                                int32_t *restrict mask, int j0, int j1, int64_t weight)
 {
     for (int j = j0; j < j1; j++) {
@@ -212,9 +219,10 @@ static inline void csf123_line(const int32_t *restrict src, int32_t *restrict ds
     }
 }
 
-void vmaf_adm_csf_scale123(const VmafAdmBands32 *src, const VmafAdmBands32 *dst,
-                           const VmafAdmBands32 *mask, int w, int h, size_t stride,
-                           const VmafAdmScaleFactors *f)
+ADM_INLINE void vmaf_adm_csf_scale123_impl(const VmafAdmBands32 *src,
+                                           const VmafAdmBands32 *dst,
+                                           const VmafAdmBands32 *mask, int w, int h,
+                                           size_t stride, const VmafAdmScaleFactors *f)
 {
     const VmafAdmRegion r = vmaf_adm_region_outer(w, h);
     const int vend = vector_end(&r, 16);
@@ -233,3 +241,9 @@ void vmaf_adm_csf_scale123(const VmafAdmBands32 *src, const VmafAdmBands32 *dst,
         }
     }
 }
+
+ADM_DISPATCH_VOID(vmaf_adm_csf_scale123,
+                  (const VmafAdmBands32 *src, const VmafAdmBands32 *dst,
+                   const VmafAdmBands32 *mask, int w, int h, size_t stride,
+                   const VmafAdmScaleFactors *f),
+                  (src, dst, mask, w, h, stride, f))

@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "adm.h"
+#include "adm_simd.h"
 
 #define LO vmaf_adm_filter_lo
 #define HI vmaf_adm_filter_hi
@@ -42,38 +43,30 @@ static int picture_row(int i, int k, int h)
     return r < 0 ? 0 : r;
 }
 
-static inline uint32_t sample_at(const unsigned char *row, int x, bool wide)
-{
-    if (wide) {
-        uint16_t v;
-        memcpy(&v, row + 2 * (size_t)x, sizeof(v));
-        return v;
+/* Vertical pass of scale 0 over x in [0, w), for 8-bit (T = uint8_t) or wider samples. */
+#define DEFINE_VPASS0(NAME, T)                                                           \
+    ADM_INLINE void NAME(const T *restrict r0, const T *restrict r1, const T *restrict r2, \
+                         const T *restrict r3, int w, unsigned bpc, int16_t *restrict lo,  \
+                         int16_t *restrict hi)                                           \
+    {                                                                                    \
+        const uint32_t round = 1u << (bpc - 1);                                          \
+        const uint32_t centre = (uint32_t)VMAF_ADM_FILTER_LO_SUM * round;                \
+        for (int x = 0; x < w; x++) {                                                    \
+            const int32_t s0 = r0[x], s1 = r1[x], s2 = r2[x], s3 = r3[x];                \
+            /* products fit int32; their sums may not at 16 bits and wrap */             \
+            const uint32_t l = (uint32_t)(LO[0] * s0) + (uint32_t)(LO[1] * s1) +         \
+                               (uint32_t)(LO[2] * s2) + (uint32_t)(LO[3] * s3);          \
+            const uint32_t g = (uint32_t)(HI[0] * s0) + (uint32_t)(HI[1] * s1) +         \
+                               (uint32_t)(HI[2] * s2) + (uint32_t)(HI[3] * s3);          \
+            lo[x] = (int16_t)((int32_t)(l - centre + round) >> bpc);                     \
+            hi[x] = (int16_t)((int32_t)(g + round) >> bpc);                              \
+        }                                                                                \
     }
-    return row[x];
-}
 
-/* Vertical pass of scale 0 over x in [0, w). */
-static inline void vpass0(const unsigned char *const r[4], int w, unsigned bpc, bool wide,
-                          int16_t *restrict lo, int16_t *restrict hi, bool lo_only)
-{
-    const uint32_t round = 1u << (bpc - 1);
-    const uint32_t centre = (uint32_t)VMAF_ADM_FILTER_LO_SUM * round;
-    for (int x = 0; x < w; x++) {
-        const uint32_t s0 = sample_at(r[0], x, wide), s1 = sample_at(r[1], x, wide);
-        const uint32_t s2 = sample_at(r[2], x, wide), s3 = sample_at(r[3], x, wide);
-        /* products fit int32; sums may not at 16 bits and wrap as the reference's do */
-        uint32_t acc = (uint32_t)(LO[0] * (int32_t)s0) + (uint32_t)(LO[1] * (int32_t)s1) +
-                       (uint32_t)(LO[2] * (int32_t)s2) + (uint32_t)(LO[3] * (int32_t)s3);
-        lo[x] = (int16_t)((int32_t)(acc - centre + round) >> bpc);
-        if (!lo_only) {
-            acc = (uint32_t)(HI[0] * (int32_t)s0) + (uint32_t)(HI[1] * (int32_t)s1) +
-                  (uint32_t)(HI[2] * (int32_t)s2) + (uint32_t)(HI[3] * (int32_t)s3);
-            hi[x] = (int16_t)((int32_t)(acc + round) >> bpc);
-        }
-    }
-}
+DEFINE_VPASS0(vpass0_u8, uint8_t)
+DEFINE_VPASS0(vpass0_u16, uint16_t)
 
-static inline int16_t taps16(const int16_t *f, int32_t a, int32_t b, int32_t c, int32_t d)
+ADM_INLINE int16_t taps16(const int16_t *f, int32_t a, int32_t b, int32_t c, int32_t d)
 {
     return (int16_t)((f[0] * a + f[1] * b + f[2] * c + f[3] * d + 32768) >> 16);
 }
@@ -86,8 +79,7 @@ static void column0(const int16_t *line, int w, const int p[4], size_t j,
     int16_t lo[4], hi[4];
     for (int k = 0; k < 4; k++) {
         memcpy(&lo[k], line + p[k], sizeof(int16_t));
-        if (!lo_only)
-            memcpy(&hi[k], line + w + p[k], sizeof(int16_t));
+        memcpy(&hi[k], line + w + p[k], sizeof(int16_t));
     }
     dst->a[off + j] = taps16(LO, lo[0], lo[1], lo[2], lo[3]);
     if (lo_only)
@@ -97,26 +89,30 @@ static void column0(const int16_t *line, int w, const int p[4], size_t j,
     dst->d[off + j] = taps16(HI, hi[0], hi[1], hi[2], hi[3]);
 }
 
-static inline void hpass0_interior(const int16_t *restrict lo, const int16_t *restrict hi,
-                                   int j0, int j1, int16_t *restrict a, int16_t *restrict v,
-                                   int16_t *restrict h, int16_t *restrict d, bool lo_only)
+/* Columns [1, j1) where every tap lies inside the line: positions 2j-1 .. 2j+2. */
+ADM_INLINE void hpass0_interior(const int16_t *restrict lo, const int16_t *restrict hi, int j1,
+                                int16_t *restrict a, int16_t *restrict v, int16_t *restrict h,
+                                int16_t *restrict d)
 {
-    for (int j = j0; j < j1; j++) {
+    for (int j = 1; j < j1; j++) {
         const int32_t l0 = lo[2 * j - 1], l1 = lo[2 * j], l2 = lo[2 * j + 1], l3 = lo[2 * j + 2];
+        const int32_t h0 = hi[2 * j - 1], h1 = hi[2 * j], h2 = hi[2 * j + 1], h3 = hi[2 * j + 2];
         a[j] = taps16(LO, l0, l1, l2, l3);
-        if (!lo_only) {
-            const int32_t h0 = hi[2 * j - 1], h1 = hi[2 * j], h2 = hi[2 * j + 1],
-                          h3 = hi[2 * j + 2];
-            v[j] = taps16(HI, l0, l1, l2, l3);
-            h[j] = taps16(LO, h0, h1, h2, h3);
-            d[j] = taps16(HI, h0, h1, h2, h3);
-        }
+        v[j] = taps16(HI, l0, l1, l2, l3);
+        h[j] = taps16(LO, h0, h1, h2, h3);
+        d[j] = taps16(HI, h0, h1, h2, h3);
     }
 }
 
-static inline void dwt0_impl(const void *src, ptrdiff_t stride, unsigned bpc, int w, int h,
-                             int16_t *rows, const VmafAdmBands16 *dst, size_t dst_stride,
-                             bool lo_only, bool wide)
+ADM_INLINE void hpass0_interior_a(const int16_t *restrict lo, int j1, int16_t *restrict a)
+{
+    for (int j = 1; j < j1; j++)
+        a[j] = taps16(LO, lo[2 * j - 1], lo[2 * j], lo[2 * j + 1], lo[2 * j + 2]);
+}
+
+ADM_INLINE void vmaf_adm_dwt_scale0_impl(const void *src, ptrdiff_t stride, unsigned bpc, int w,
+                                         int h, int16_t *rows, const VmafAdmBands16 *dst,
+                                         size_t dst_stride, bool lo_only)
 {
     const int half_w = (w + 1) / 2, half_h = (h + 1) / 2;
     int16_t *lo = rows, *hi = rows + w;
@@ -127,7 +123,12 @@ static inline void dwt0_impl(const void *src, ptrdiff_t stride, unsigned bpc, in
         const unsigned char *r[4];
         for (int k = 0; k < 4; k++)
             r[k] = (const unsigned char *)src + (ptrdiff_t)picture_row(i, k, h) * stride;
-        vpass0(r, w, bpc, wide, lo, hi, lo_only);
+        if (bpc == 8)
+            vpass0_u8(r[0], r[1], r[2], r[3], w, 8, lo, hi);
+        else
+            vpass0_u16((const uint16_t *)(const void *)r[0], (const uint16_t *)(const void *)r[1],
+                       (const uint16_t *)(const void *)r[2], (const uint16_t *)(const void *)r[3],
+                       w, bpc, lo, hi);
 
         const size_t off = (size_t)i * dst_stride;
         int p[4];
@@ -136,30 +137,31 @@ static inline void dwt0_impl(const void *src, ptrdiff_t stride, unsigned bpc, in
         column0(rows, w, p, 0, dst, off, lo_only);
         if (half_w < 2)
             continue;
-        hpass0_interior(lo, hi, 1, half_w - 1, dst->a + off, dst->v + off, dst->h + off,
-                        dst->d + off, lo_only);
+        if (lo_only)
+            hpass0_interior_a(lo, half_w - 1, dst->a + off);
+        else
+            hpass0_interior(lo, hi, half_w - 1, dst->a + off, dst->v + off, dst->h + off,
+                            dst->d + off);
         for (int k = 0; k < 4; k++)
             p[k] = straight_last ? 2 * half_w - 3 + k : vmaf_adm_tap(half_w - 1, k, w);
         column0(rows, w, p, (size_t)half_w - 1, dst, off, lo_only);
     }
 }
 
-void vmaf_adm_dwt_scale0(const void *src, ptrdiff_t stride, unsigned bpc, int w, int h,
-                         int16_t *rows, const VmafAdmBands16 *dst, size_t dst_stride,
-                         bool lo_only)
-{
-    if (bpc == 8)
-        dwt0_impl(src, stride, 8, w, h, rows, dst, dst_stride, lo_only, false);
-    else
-        dwt0_impl(src, stride, bpc, w, h, rows, dst, dst_stride, lo_only, true);
-}
+ADM_DISPATCH_VOID(vmaf_adm_dwt_scale0,
+                  (const void *src, ptrdiff_t stride, unsigned bpc, int w, int h, int16_t *rows,
+                   const VmafAdmBands16 *dst, size_t dst_stride, bool lo_only),
+                  (src, stride, bpc, w, h, rows, dst, dst_stride, lo_only))
 
 void vmaf_adm_band_a_to_32(const int16_t *src, int32_t *dst, int w, int h, size_t stride)
 {
     const int half_w = (w + 1) / 2, half_h = (h + 1) / 2;
-    for (int i = 0; i < half_h; i++)
+    for (int i = 0; i < half_h; i++) {
+        const int16_t *restrict s = src + (size_t)i * stride;
+        int32_t *restrict d = dst + (size_t)i * stride;
         for (int j = 0; j < half_w; j++)
-            dst[(size_t)i * stride + j] = src[(size_t)i * stride + j];
+            d[j] = s[j];
+    }
 }
 
 /* ------------------------------------------------------------------------------------- */
@@ -170,7 +172,7 @@ static const int shift_v123[3] = { 0, 16, 16 };
 static const int32_t round_h123[3] = { 16384, 32768, 16384 };
 static const int shift_h123[3] = { 15, 16, 15 };
 
-static inline int32_t taps32(const int16_t *f, int32_t a, int32_t b, int32_t c, int32_t d,
+ADM_INLINE int32_t taps32(const int16_t *f, int32_t a, int32_t b, int32_t c, int32_t d,
                              int32_t round, int shift)
 {
     const int64_t acc = (int64_t)f[0] * a + (int64_t)f[1] * b + (int64_t)f[2] * c +
@@ -178,11 +180,12 @@ static inline int32_t taps32(const int16_t *f, int32_t a, int32_t b, int32_t c, 
     return (int32_t)((acc + round) >> shift);
 }
 
-static inline void vpass123(const int32_t *const r[4], int w, int32_t *restrict lo,
-                            int32_t *restrict hi, int32_t round, int shift)
+ADM_INLINE void vpass123(const int32_t *restrict r0, const int32_t *restrict r1,
+                         const int32_t *restrict r2, const int32_t *restrict r3, int w,
+                         int32_t *restrict lo, int32_t *restrict hi, int32_t round, int shift)
 {
     for (int x = 0; x < w; x++) {
-        const int32_t s0 = r[0][x], s1 = r[1][x], s2 = r[2][x], s3 = r[3][x];
+        const int32_t s0 = r0[x], s1 = r1[x], s2 = r2[x], s3 = r3[x];
         lo[x] = taps32(LO, s0, s1, s2, s3, round, shift);
         hi[x] = taps32(HI, s0, s1, s2, s3, round, shift);
     }
@@ -207,8 +210,8 @@ static void column123(const int32_t *rows, int w, const int p[4], size_t idx,
     }
 }
 
-static inline void hpass123_interior(const int32_t *restrict lo, const int32_t *restrict hi,
-                                     int j0, int j1, int32_t *restrict a, int32_t *restrict v,
+ADM_INLINE void hpass123_interior(const int32_t *restrict lo, const int32_t *restrict hi,
+                                  int j0, int j1, int32_t *restrict a, int32_t *restrict v,
                                      int32_t *restrict h, int32_t *restrict d, int32_t round,
                                      int shift)
 {
@@ -234,8 +237,9 @@ static const int32_t *input_row(const int32_t *band, int r, int h, size_t stride
     return scratch;
 }
 
-void vmaf_adm_dwt_scale123(const VmafAdmBands32 *ref, const VmafAdmBands32 *dis,
-                           int32_t *rows, int w, int h, size_t stride, unsigned scale)
+ADM_INLINE void vmaf_adm_dwt_scale123_impl(const VmafAdmBands32 *ref,
+                                           const VmafAdmBands32 *dis, int32_t *rows, int w,
+                                           int h, size_t stride, unsigned scale)
 {
     const int half_w = (w + 1) / 2, half_h = (h + 1) / 2;
     const int32_t rv = round_v123[scale - 1], rh = round_h123[scale - 1];
@@ -253,8 +257,8 @@ void vmaf_adm_dwt_scale123(const VmafAdmBands32 *ref, const VmafAdmBands32 *dis,
             rr[k] = input_row(ref->a, row, h, stride, w, scratch + (size_t)(2 * k) * w);
             rd[k] = input_row(dis->a, row, h, stride, w, scratch + (size_t)(2 * k + 1) * w);
         }
-        vpass123(rr, w, lo_ref, hi_ref, rv, sv);
-        vpass123(rd, w, lo_dis, hi_dis, rv, sv);
+        vpass123(rr[0], rr[1], rr[2], rr[3], w, lo_ref, hi_ref, rv, sv);
+        vpass123(rd[0], rd[1], rd[2], rd[3], w, lo_dis, hi_dis, rv, sv);
 
         const size_t off = (size_t)i * stride;
         const VmafAdmBands32 out_ref = { ref->a + off, ref->h + off, ref->v + off, ref->d + off };
@@ -274,3 +278,8 @@ void vmaf_adm_dwt_scale123(const VmafAdmBands32 *ref, const VmafAdmBands32 *dis,
         column123(rows, w, p, (size_t)half_w - 1, &out_ref, &out_dis, rh, sh);
     }
 }
+
+ADM_DISPATCH_VOID(vmaf_adm_dwt_scale123,
+                  (const VmafAdmBands32 *ref, const VmafAdmBands32 *dis, int32_t *rows, int w,
+                   int h, size_t stride, unsigned scale),
+                  (ref, dis, rows, w, h, stride, scale))

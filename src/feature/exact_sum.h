@@ -385,7 +385,7 @@ EXACT_SUM_FN unsigned long long exact_sum_scratch_bytes(unsigned long long n)
 /* ---------------------------------------------------------------------------------------- */
 /* Host reference                                                                            */
 
-#if !defined(__CUDA_ARCH__)
+/* Host only (plain static inline: under nvcc these are host functions). */
 
 /** The definition: the plain serial loop. */
 static inline float vmaf_exact_sum_serial(const float *t, size_t n, float acc0)
@@ -504,7 +504,5 @@ static inline float vmaf_exact_sum_binade(const float *t, size_t n, float acc0)
 {
     return vmaf_exact_sum_binade_stats(t, n, acc0, NULL);
 }
-
-#endif /* !__CUDA_ARCH__ */
 
 #endif /* VMAF_FEATURE_EXACT_SUM_H */

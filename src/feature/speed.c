@@ -206,11 +206,14 @@ static int speed_temporal_init(void *priv, const VmafFeatureGeometry *g)
     return (s->prev_ref && s->prev_dis) ? 0 : -ENOMEM;
 }
 
-static void keep_luma(uint8_t *dst, size_t row_bytes, const VmafPicture *pic, unsigned h)
+/* Copy the luma rows the next frame's difference will read (all when resampling). */
+static void keep_luma(uint8_t *dst, size_t row_bytes, const VmafPicture *pic, unsigned h,
+                      const VmafSpeedEngine *e)
 {
     const uint8_t *src = pic->data[0];
     for (unsigned y = 0; y < h; y++)
-        memcpy(dst + y * row_bytes, src + y * pic->stride[0], row_bytes);
+        if (!e->direct || e->rows_needed[y])
+            memcpy(dst + y * row_bytes, src + y * pic->stride[0], row_bytes);
 }
 
 static int speed_temporal_extract(void *priv, const VmafFeatureFrame *f,
@@ -234,8 +237,8 @@ static int speed_temporal_extract(void *priv, const VmafFeatureFrame *f,
         vmaf_speed_score(&s->engine, &ref, &dis, &score);
         value = score;
     }
-    keep_luma(s->prev_ref, s->row_bytes, f->ref, s->h);
-    keep_luma(s->prev_dis, s->row_bytes, f->dist, s->h);
+    keep_luma(s->prev_ref, s->row_bytes, f->ref, s->h, &s->engine);
+    keep_luma(s->prev_dis, s->row_bytes, f->dist, s->h, &s->engine);
     s->have_prev = true;
     return vmaf_feature_sink_append(sink, name, value, f->index);
 }

@@ -161,6 +161,16 @@ void vmaf_speed_filter_decimate(const float *filter, int width, const float *src
                                 ptrdiff_t src_stride, unsigned w, unsigned h, unsigned step,
                                 float *dst, ptrdiff_t dst_stride, float *tmp);
 
+/**
+ * The horizontal half of vmaf_speed_filter_decimate: out[j] = sum over taps k, in order, of
+ * filter[k] * tmp[reflect(step*j - width/2 + k)] for j < w/step (each sum starts at 0).
+ */
+void vmaf_speed_filter_kept_columns(const float *filter, int width, const float *tmp,
+                                    unsigned w, unsigned step, float *out);
+
+/** Reflect-101 index into [0, n) (-1 -> 1, n -> n-2), defined for any i when n >= 1. */
+int vmaf_speed_reflect(int i, int n);
+
 /** Mark the rows (of h) that vmaf_speed_filter_decimate reads at this step and width. */
 void vmaf_speed_rows_needed(uint8_t *needed, unsigned h, unsigned step, int width);
 
@@ -189,20 +199,33 @@ bool vmaf_speed_is_regular(const float *eigenvalues, int n);
 int vmaf_speed_solve(const float *a, int n, const float *b, int b_cols, float *x,
                      float *scratch);
 
-/**
- * Means (25) and covariance matrix (25x25) of the 25 shifted windows of an image whose
- * truncated size is d->trunc_w x d->trunc_h (stride in floats).
- */
-void vmaf_speed_covariance(const VmafSpeedDims *d, const float *img, ptrdiff_t stride,
-                           float *means, float *cov);
+/** Doubles of work vmaf_speed_covariance needs: the 25 centred windows. */
+#define VMAF_SPEED_COV_WORK(d) ((size_t)VMAF_SPEED_BLOCK_ELEMS * (d)->sub_w * (d)->sub_h)
 
 /**
- * The covariance sum of two windows, in the reference's order: per row, groups of 16
- * columns go to 16 fused multiply-add lanes, a following group of 8 to lanes 0..7, the rest
- * to a serial (unfused) tail; the lanes are folded 8+8, 4+4, 2+2, 1+1, then the tail added.
+ * Means (25) and covariance matrix (25x25) of the 25 shifted sub_w x sub_h windows of an
+ * image whose truncated size is d->trunc_w x d->trunc_h (stride in floats). Each mean is a
+ * float sum in row-major order divided by the count; each covariance is
+ * vmaf_speed_cov_sum of the two centred windows divided by the count, rounded to float.
  */
-double vmaf_speed_cov_sum(const float *x, const float *y, ptrdiff_t stride, unsigned w,
-                          unsigned h, double mean_x, double mean_y);
+void vmaf_speed_covariance(const VmafSpeedDims *d, const float *img, ptrdiff_t stride,
+                           float *means, float *cov, double *work);
+
+/**
+ * Sum of x[k] * y[k] over two w x h arrays (tight rows) in the reference's order: per row,
+ * groups of 16 columns go to 16 fused multiply-add lanes, a following group of 8 to lanes
+ * 0..7, the rest to a serial unfused tail; the lanes are folded 8+8, 4+4, 2+2, 1+1, then
+ * the tail is added.
+ */
+double vmaf_speed_cov_sum(const double *x, const double *y, unsigned w, unsigned h);
+
+/** n sums of x with ys[0..n), each as vmaf_speed_cov_sum, into out[0..n). */
+typedef void (*VmafSpeedCovSumsFn)(const double *x, const double *const *ys, unsigned n,
+                                   unsigned w, unsigned h, double *out);
+
+/** The implementations this CPU can run, portable C first, best last (for tests).
+ *  @return how many were written (at most max) */
+int vmaf_speed_cov_sums_impls(VmafSpeedCovSumsFn *fns, const char **names, int max);
 
 /* ---- the per-image model and the score (speed_core.c) -------------------------------- */
 
@@ -227,11 +250,13 @@ typedef struct VmafSpeedEngine {
     float mean_filter[VMAF_SPEED_MAX_FILTER];
     VmafSpeedScaler scaler;  /**< when dims.resample */
     float *plane;            /**< plane_w x plane_h, when dims.resample */
-    float *image;            /**< scaled_w x scaled_h; only the needed rows are filled */
+    bool direct;             /**< filter straight from the samples (no resampling) */
+    float *image;            /**< scaled_w x scaled_h, unless direct; only needed rows filled */
     uint8_t *rows_needed;    /**< scaled_h */
     float *row_tmp;          /**< max(scaled_w, down_w) */
     float *down, *mean;      /**< down_w x down_h */
     float *means, *cov, *eigenvalues;
+    double *centered;        /**< VMAF_SPEED_COV_WORK */
     float *indep, *solution; /**< 25 x num_blocks */
     float *scratch;
     VmafSpeedResult ref, dis;

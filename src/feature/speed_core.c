@@ -47,6 +47,7 @@ void vmaf_speed_engine_close(VmafSpeedEngine *e)
     free(e->means);
     free(e->cov);
     free(e->eigenvalues);
+    free(e->centered);
     free(e->indep);
     free(e->solution);
     free(e->scratch);
@@ -110,7 +111,8 @@ int vmaf_speed_engine_init(VmafSpeedEngine *e, const VmafSpeedOptions *opt, unsi
         if (!err && !(e->plane = alloc_floats((size_t)w * h))) err = -ENOMEM;
     }
     if (err) goto fail;
-    e->image = alloc_floats((size_t)d->scaled_w * d->scaled_h);
+    e->direct = !d->resample && d->scaled_w == w && d->scaled_h == h;
+    e->image = alloc_floats(e->direct ? 1 : (size_t)d->scaled_w * d->scaled_h);
     e->rows_needed = malloc(d->scaled_h);
     e->row_tmp = alloc_floats(d->scaled_w);
     e->down = alloc_floats((size_t)d->down_w * d->down_h);
@@ -118,6 +120,7 @@ int vmaf_speed_engine_init(VmafSpeedEngine *e, const VmafSpeedOptions *opt, unsi
     e->means = alloc_floats(n);
     e->cov = alloc_floats(n * n);
     e->eigenvalues = alloc_floats(n);
+    e->centered = calloc(VMAF_SPEED_COV_WORK(d), sizeof(double));
     e->indep = alloc_floats(n * nb);
     e->solution = alloc_floats(n * nb);
     e->scratch = alloc_floats(solve > eigen ? solve : eigen);
@@ -126,7 +129,7 @@ int vmaf_speed_engine_init(VmafSpeedEngine *e, const VmafSpeedOptions *opt, unsi
     e->dis.entropies = alloc_floats(nb);
     e->dis.variances = alloc_floats(nb);
     if (!e->image || !e->rows_needed || !e->row_tmp || !e->down || !e->mean || !e->means ||
-        !e->cov || !e->eigenvalues || !e->indep || !e->solution || !e->scratch ||
+        !e->centered || !e->cov || !e->eigenvalues || !e->indep || !e->solution || !e->scratch ||
         !e->ref.entropies || !e->ref.variances || !e->dis.entropies || !e->dis.variances) {
         err = -ENOMEM;
         goto fail;
@@ -139,38 +142,103 @@ fail:
     return err;
 }
 
-/* ---- loading ------------------------------------------------------------------------------ */
+/* ---- loading and the first filter --------------------------------------------------------- */
 
-/* Row y of the source as floats s / 2^(bpc-8) - 128 (a - b for a difference), n columns. */
-static void load_row(const VmafSpeedSource *src, unsigned y, unsigned n, float *out)
+#if defined(__GNUC__)
+#define SPEED_INLINE static inline __attribute__((always_inline))
+#else
+#define SPEED_INLINE static inline
+#endif
+
+/*
+ * Sample values: s / 2^(bpc-8) - 128 (exact), or the difference of two such values (exact).
+ * EACH_SAMPLE(STMT) runs STMT for k in [0, n) with `v` the value of column k of row y.
+ */
+#define EACH_SAMPLE(STMT)                                                                   \
+    do {                                                                                    \
+        if (src->bpc == 8) {                                                                \
+            const uint8_t *restrict a = (const uint8_t *)src->a + y * src->a_stride;        \
+            if (!src->b) {                                                                  \
+                for (unsigned k = 0; k < n; k++) {                                          \
+                    const float v = (float)a[k] - 128.0f;                                   \
+                    STMT;                                                                   \
+                }                                                                           \
+            } else {                                                                        \
+                const uint8_t *restrict b = (const uint8_t *)src->b + y * src->b_stride;    \
+                for (unsigned k = 0; k < n; k++) {                                          \
+                    const float v = ((float)a[k] - 128.0f) - ((float)b[k] - 128.0f);        \
+                    STMT;                                                                   \
+                }                                                                           \
+            }                                                                               \
+        } else {                                                                            \
+            const float scale = (float)(1u << (src->bpc - 8));                              \
+            const uint16_t *restrict a =                                                    \
+                (const uint16_t *)((const uint8_t *)src->a + y * src->a_stride);            \
+            if (!src->b) {                                                                  \
+                for (unsigned k = 0; k < n; k++) {                                          \
+                    const float v = (float)a[k] / scale - 128.0f;                           \
+                    STMT;                                                                   \
+                }                                                                           \
+            } else {                                                                        \
+                const uint16_t *restrict b =                                                \
+                    (const uint16_t *)((const uint8_t *)src->b + y * src->b_stride);        \
+                for (unsigned k = 0; k < n; k++) {                                          \
+                    const float v =                                                         \
+                        ((float)a[k] / scale - 128.0f) - ((float)b[k] / scale - 128.0f);    \
+                    STMT;                                                                   \
+                }                                                                           \
+            }                                                                               \
+        }                                                                                   \
+    } while (0)
+
+/* Row y of the source as floats, n columns. */
+static void load_row(const VmafSpeedSource *src, unsigned y, unsigned n, float *restrict out)
 {
-    if (src->bpc == 8) {
-        const uint8_t *a = (const uint8_t *)src->a + y * src->a_stride;
-        if (!src->b) {
-            for (unsigned j = 0; j < n; j++)
-                out[j] = (float)a[j] - 128.0f;
-        } else {
-            const uint8_t *b = (const uint8_t *)src->b + y * src->b_stride;
-            for (unsigned j = 0; j < n; j++)
-                out[j] = ((float)a[j] - 128.0f) - ((float)b[j] - 128.0f);
+    EACH_SAMPLE(out[k] = v);
+}
+
+/*
+ * The anti-aliasing filter and decimation straight from the samples (no resampling, image
+ * size = plane size): per kept row, tmp = sum over taps of f[t] * (row as floats), then the
+ * kept columns. The same products and sums as filtering the converted image.
+ */
+SPEED_INLINE void decimate_source_impl(VmafSpeedEngine *e, const VmafSpeedSource *src)
+{
+    const VmafSpeedDims *d = &e->dims;
+    const unsigned n = d->plane_w, step = VMAF_SPEED_DECIMATION;
+    const int radius = e->aa_width / 2;
+    float *restrict tmp = e->row_tmp;
+    for (unsigned oi = 0; oi < d->down_h; oi++) {
+        for (unsigned k = 0; k < n; k++)
+            tmp[k] = 0.0f;
+        for (int t = 0; t < e->aa_width; t++) {
+            const unsigned y =
+                (unsigned)vmaf_speed_reflect((int)(oi * step) - radius + t, (int)d->plane_h);
+            const float f = e->aa_filter[t];
+            EACH_SAMPLE(tmp[k] += f * v);
         }
-        return;
-    }
-    /* division by a power of two: exact, as is every step here */
-    const float scale = (float)(1u << (src->bpc - 8));
-    const uint16_t *a = (const uint16_t *)((const uint8_t *)src->a + y * src->a_stride);
-    if (!src->b) {
-        for (unsigned j = 0; j < n; j++)
-            out[j] = (float)a[j] / scale - 128.0f;
-    } else {
-        const uint16_t *b = (const uint16_t *)((const uint8_t *)src->b + y * src->b_stride);
-        for (unsigned j = 0; j < n; j++)
-            out[j] = ((float)a[j] / scale - 128.0f) - ((float)b[j] / scale - 128.0f);
+        vmaf_speed_filter_kept_columns(e->aa_filter, e->aa_width, tmp, n, step,
+                                       e->down + oi * d->down_w);
     }
 }
 
-/* Fill the rows of e->image (scaled size) that the anti-aliasing filter reads. */
-static void fill_image(VmafSpeedEngine *e, const VmafSpeedSource *src)
+static void decimate_source_plain(VmafSpeedEngine *e, const VmafSpeedSource *src)
+{
+    decimate_source_impl(e, src);
+}
+
+#if defined(__GNUC__) && defined(__x86_64__)
+#define SPEED_HAVE_AVX2 1
+__attribute__((target("avx2")))
+static void decimate_source_avx2(VmafSpeedEngine *e, const VmafSpeedSource *src)
+{
+    decimate_source_impl(e, src);
+}
+#endif
+
+/* Resampled (or, at a prescale within the tolerance of 1, re-sized) image: fill the rows of
+ * e->image that the anti-aliasing filter reads, then filter and decimate it. */
+static void decimate_image(VmafSpeedEngine *e, const VmafSpeedSource *src)
 {
     const VmafSpeedDims *d = &e->dims;
     const size_t stride = d->scaled_w;
@@ -181,14 +249,31 @@ static void fill_image(VmafSpeedEngine *e, const VmafSpeedSource *src)
             if (e->rows_needed[y])
                 vmaf_speed_scale_row(&e->scaler, e->plane, d->plane_w, y,
                                      e->image + y * stride);
+    } else {
+        /* the part outside the plane stays 0 (see speed.h) */
+        const unsigned rows = d->plane_h < d->scaled_h ? d->plane_h : d->scaled_h;
+        const unsigned cols = d->plane_w < d->scaled_w ? d->plane_w : d->scaled_w;
+        for (unsigned y = 0; y < rows; y++)
+            if (e->rows_needed[y]) load_row(src, y, cols, e->image + y * stride);
+    }
+    vmaf_speed_filter_decimate(e->aa_filter, e->aa_width, e->image, d->scaled_w, d->scaled_w,
+                               d->scaled_h, VMAF_SPEED_DECIMATION, e->down, d->down_w,
+                               e->row_tmp);
+}
+
+static void decimate(VmafSpeedEngine *e, const VmafSpeedSource *src)
+{
+    if (!e->direct) {
+        decimate_image(e, src);
         return;
     }
-    /* No resampling. The rounded size normally equals the plane's; where it does not
-     * (prescale within the tolerance of 1 but not 1), the part outside the plane stays 0. */
-    const unsigned rows = d->plane_h < d->scaled_h ? d->plane_h : d->scaled_h;
-    const unsigned cols = d->plane_w < d->scaled_w ? d->plane_w : d->scaled_w;
-    for (unsigned y = 0; y < rows; y++)
-        if (e->rows_needed[y]) load_row(src, y, cols, e->image + y * stride);
+#ifdef SPEED_HAVE_AVX2
+    if (__builtin_cpu_supports("avx2")) {
+        decimate_source_avx2(e, src);
+        return;
+    }
+#endif
+    decimate_source_plain(e, src);
 }
 
 /* ---- the GSM model ---------------------------------------------------------------------- */
@@ -209,7 +294,7 @@ static int estimate(VmafSpeedEngine *e, const float *img, ptrdiff_t stride,
     const size_t nb = d->num_blocks;
     const double log2_2pie = log2(2 * M_PI * M_E);
 
-    vmaf_speed_covariance(d, img, stride, e->means, e->cov);
+    vmaf_speed_covariance(d, img, stride, e->means, e->cov, e->centered);
     if (vmaf_speed_eigenvalues(e->cov, N, e->eigenvalues, e->scratch))
         warn_once(e, &e->stalled, "eigenvalue iteration did not converge");
 
@@ -256,10 +341,7 @@ int vmaf_speed_model_image(VmafSpeedEngine *e, const VmafSpeedSource *src,
                            VmafSpeedResult *out)
 {
     const VmafSpeedDims *d = &e->dims;
-    fill_image(e, src);
-    vmaf_speed_filter_decimate(e->aa_filter, e->aa_width, e->image, d->scaled_w, d->scaled_w,
-                               d->scaled_h, VMAF_SPEED_DECIMATION, e->down, d->down_w,
-                               e->row_tmp);
+    decimate(e, src);
     vmaf_speed_filter_decimate(e->mean_filter, e->mean_width, e->down, d->down_w, d->down_w,
                                d->down_h, 1, e->mean, d->down_w, e->row_tmp);
     const size_t n = (size_t)d->down_w * d->down_h;

@@ -20,6 +20,12 @@
 
 /* ---- small helpers ----------------------------------------------------------------------- */
 
+#if defined(__GNUC__)
+#define LINALG_INLINE static inline __attribute__((always_inline))
+#else
+#define LINALG_INLINE static inline
+#endif
+
 static int sign_of(float x)
 {
     return x >= 0 ? 1 : -1;
@@ -244,7 +250,7 @@ bool vmaf_speed_is_regular(const float *eigenvalues, int n)
 
 /* dst (rows x cols) = x (rows x inner) * y (inner x cols); each entry sums its products in
  * ascending inner index starting from 0. dst must not alias x or y. */
-static void matmul(float *dst, const float *x, const float *y, int rows, int inner, int cols)
+LINALG_INLINE void matmul(float *dst, const float *x, const float *y, int rows, int inner, int cols)
 {
     for (int i = 0; i < rows; i++) {
         float *d = dst + (size_t)i * cols;
@@ -264,7 +270,7 @@ static void matmul(float *dst, const float *x, const float *y, int rows, int inn
  * built from column k of the partly reduced matrix (with its leading k rows and columns
  * replaced by the identity), the sign of v's pivot taken from A's own diagonal.
  */
-static void householder_qr(const float *a, int n, float *p, float *r, float *reflector,
+LINALG_INLINE void householder_qr(const float *a, int n, float *p, float *r, float *reflector,
                            float *reduced, float *product)
 {
     float *v = r; /* R is written last, so its storage serves as the vector */
@@ -301,7 +307,7 @@ static void householder_qr(const float *a, int n, float *p, float *r, float *ref
 }
 
 /* Back substitution R X = C for upper triangular R; -EINVAL on a pivot below eps. */
-static int back_substitute(const float *r, int n, const float *c, int cols, float *x)
+LINALG_INLINE int back_substitute(const float *r, int n, const float *c, int cols, float *x)
 {
     for (int i = n - 1; i >= 0; i--) {
         const float pivot = r[i * n + i];
@@ -320,8 +326,8 @@ static int back_substitute(const float *r, int n, const float *c, int cols, floa
     return 0;
 }
 
-int vmaf_speed_solve(const float *a, int n, const float *b, int b_cols, float *x,
-                     float *scratch)
+LINALG_INLINE int solve_impl(const float *a, int n, const float *b, int b_cols, float *x,
+                             float *scratch)
 {
     const size_t nn = (size_t)n * n;
     float *p = scratch;
@@ -336,98 +342,260 @@ int vmaf_speed_solve(const float *a, int n, const float *b, int b_cols, float *x
     return back_substitute(r, n, rhs, b_cols, x);
 }
 
+static int solve_plain(const float *a, int n, const float *b, int b_cols, float *x,
+                       float *scratch)
+{
+    return solve_impl(a, n, b, b_cols, x, scratch);
+}
+
+#if defined(__GNUC__) && defined(__x86_64__)
+#define LINALG_HAVE_AVX2 1
+/* the same element-wise float operations, eight at a time */
+__attribute__((target("avx2")))
+static int solve_avx2(const float *a, int n, const float *b, int b_cols, float *x,
+                      float *scratch)
+{
+    return solve_impl(a, n, b, b_cols, x, scratch);
+}
+#endif
+
+int vmaf_speed_solve(const float *a, int n, const float *b, int b_cols, float *x,
+                     float *scratch)
+{
+#ifdef LINALG_HAVE_AVX2
+    if (__builtin_cpu_supports("avx2"))
+        return solve_avx2(a, n, b, b_cols, x, scratch);
+#endif
+    return solve_plain(a, n, b, b_cols, x, scratch);
+}
+
 /* ---- covariance -------------------------------------------------------------------------- */
 
-/* The lane structure of vmaf_speed_cov_sum; `fused` is fma() (exact fused multiply-add). */
-#define COV_SUM_BODY                                                                      \
-    double lane[16] = { 0 };                                                              \
-    double tail = 0.0;                                                                    \
-    for (unsigned i = 0; i < h; i++) {                                                    \
-        const float *rx = x + i * stride, *ry = y + i * stride;                           \
-        unsigned j = 0;                                                                   \
-        for (; j + 16 <= w; j += 16)                                                      \
-            for (unsigned t = 0; t < 16; t++)                                             \
-                lane[t] = fma((double)rx[j + t] - mean_x, (double)ry[j + t] - mean_y,     \
-                              lane[t]);                                                   \
-        if (j + 8 <= w) {                                                                 \
-            for (unsigned t = 0; t < 8; t++)                                              \
-                lane[t] = fma((double)rx[j + t] - mean_x, (double)ry[j + t] - mean_y,     \
-                              lane[t]);                                                   \
-            j += 8;                                                                       \
-        }                                                                                 \
-        for (; j < w; j++) {                                                              \
-            const double dx = (double)rx[j] - mean_x, dy = (double)ry[j] - mean_y;        \
-            tail += dx * dy;                                                              \
-        }                                                                                 \
-    }                                                                                     \
-    double half[8], quarter[4], pair[2];                                                  \
-    for (unsigned t = 0; t < 8; t++)                                                      \
-        half[t] = lane[t] + lane[t + 8];                                                  \
-    for (unsigned t = 0; t < 4; t++)                                                      \
-        quarter[t] = half[t + 4] + half[t];                                               \
-    for (unsigned t = 0; t < 2; t++)                                                      \
-        pair[t] = quarter[t + 2] + quarter[t];                                            \
+/*
+ * The reference evaluates each covariance sum with 16 fused multiply-add lanes over the
+ * centred values (double)x - mean of the two windows (AVX-512: two 8-lane accumulators).
+ * Here the centred values are computed once per window (the same doubles), and one x
+ * window is swept against up to VMAF_SPEED_COV_GROUP y windows at a time, which reads x
+ * once for all of them; each sum keeps its own lanes, tail and order.
+ */
+
+/* Fold the 16 lanes as the reference's reduction does (8+8, 4+4, 2+2, 1+1), add the tail. */
+static double fold_lanes(const double *lane, double tail)
+{
+    double half[8], quarter[4], pair[2];
+    for (unsigned t = 0; t < 8; t++)
+        half[t] = lane[t] + lane[t + 8];
+    for (unsigned t = 0; t < 4; t++)
+        quarter[t] = half[t + 4] + half[t];
+    for (unsigned t = 0; t < 2; t++)
+        pair[t] = quarter[t + 2] + quarter[t];
     return (pair[0] + pair[1]) + tail;
-
-static double cov_sum_c(const float *x, const float *y, ptrdiff_t stride, unsigned w,
-                        unsigned h, double mean_x, double mean_y)
-{
-    COV_SUM_BODY
 }
 
-#if defined(__GNUC__) && (defined(__x86_64__) || defined(__i386__))
-#define SPEED_HAVE_FMA_CLONE 1
-__attribute__((target("avx2,fma")))
-static double cov_sum_fma(const float *x, const float *y, ptrdiff_t stride, unsigned w,
-                          unsigned h, double mean_x, double mean_y)
+static void cov_sums_c(const double *x, const double *const *ys, unsigned n, unsigned w,
+                       unsigned h, double *out)
 {
-    COV_SUM_BODY
+    const unsigned w16 = w / 16 * 16, w8 = (w - w16) >= 8 ? w16 + 8 : w16;
+    for (unsigned g = 0; g < n; g++) {
+        double lane[16] = { 0 };
+        double tail = 0.0;
+        for (unsigned i = 0; i < h; i++) {
+            const double *px = x + (size_t)i * w, *py = ys[g] + (size_t)i * w;
+            for (unsigned j = 0; j < w16; j += 16)
+                for (unsigned t = 0; t < 16; t++)
+                    lane[t] = fma(px[j + t], py[j + t], lane[t]);
+            for (unsigned t = 0; w16 + t < w8; t++)
+                lane[t] = fma(px[w16 + t], py[w16 + t], lane[t]);
+            for (unsigned j = w8; j < w; j++)
+                tail += px[j] * py[j];
+        }
+        out[g] = fold_lanes(lane, tail);
+    }
+}
+
+#if defined(__GNUC__) && defined(__x86_64__)
+#include <immintrin.h>
+#define SPEED_HAVE_X86 1
+
+/* 16 lanes per sum as four 4-wide registers (lanes 0-3, 4-7, 8-11, 12-15); G sums. */
+#define COV_AVX2_GROUP(G)                                                                   \
+    __attribute__((target("avx2,fma"))) static void cov_sums_avx2_##G(                      \
+        const double *x, const double *const *ys, unsigned w, unsigned h, double *out)      \
+    {                                                                                       \
+        __m256d l[G][4];                                                                    \
+        double tail[G];                                                                     \
+        for (int g = 0; g < G; g++) {                                                       \
+            tail[g] = 0.0;                                                                  \
+            for (int q = 0; q < 4; q++)                                                     \
+                l[g][q] = _mm256_setzero_pd();                                              \
+        }                                                                                   \
+        const unsigned w16 = w / 16 * 16, w8 = (w - w16) >= 8 ? w16 + 8 : w16;              \
+        for (unsigned i = 0; i < h; i++) {                                                  \
+            const double *px = x + (size_t)i * w;                                           \
+            const size_t row = (size_t)i * w;                                               \
+            for (unsigned j = 0; j < w16; j += 16) {                                        \
+                for (int q = 0; q < 4; q++) {                                               \
+                    const __m256d vx = _mm256_loadu_pd(px + j + 4 * q);                     \
+                    for (int g = 0; g < G; g++)                                             \
+                        l[g][q] = _mm256_fmadd_pd(                                          \
+                            vx, _mm256_loadu_pd(ys[g] + row + j + 4 * q), l[g][q]);         \
+                }                                                                           \
+            }                                                                               \
+            if (w8 > w16) {                                                                 \
+                for (int q = 0; q < 2; q++) {                                               \
+                    const __m256d vx = _mm256_loadu_pd(px + w16 + 4 * q);                   \
+                    for (int g = 0; g < G; g++)                                             \
+                        l[g][q] = _mm256_fmadd_pd(                                          \
+                            vx, _mm256_loadu_pd(ys[g] + row + w16 + 4 * q), l[g][q]);       \
+                }                                                                           \
+            }                                                                               \
+            for (int g = 0; g < G; g++)                                                     \
+                for (unsigned j = w8; j < w; j++)                                           \
+                    tail[g] += px[j] * ys[g][row + j];                                      \
+        }                                                                                   \
+        double lane[G][16];                                                                 \
+        for (int g = 0; g < G; g++)                                                         \
+            for (int q = 0; q < 4; q++)                                                     \
+                _mm256_storeu_pd(lane[g] + 4 * q, l[g][q]);                                 \
+        _mm256_zeroupper(); /* before the SSE code that follows */                          \
+        for (int g = 0; g < G; g++)                                                         \
+            out[g] = fold_lanes(lane[g], tail[g]);                                          \
+    }
+COV_AVX2_GROUP(1)
+COV_AVX2_GROUP(2)
+
+static void cov_sums_avx2(const double *x, const double *const *ys, unsigned n, unsigned w,
+                          unsigned h, double *out)
+{
+    for (; n >= 2; n -= 2, ys += 2, out += 2)
+        cov_sums_avx2_2(x, ys, w, h, out);
+    if (n) cov_sums_avx2_1(x, ys, w, h, out);
+}
+
+/* 16 lanes per sum as two 8-wide registers (lanes 0-7, 8-15); G sums. */
+#define COV_AVX512_GROUP(G)                                                                 \
+    __attribute__((target("avx512f"))) static void cov_sums_avx512_##G(                     \
+        const double *x, const double *const *ys, unsigned w, unsigned h, double *out)      \
+    {                                                                                       \
+        __m512d lo[G], hi[G];                                                               \
+        double tail[G];                                                                     \
+        for (int g = 0; g < G; g++) {                                                       \
+            tail[g] = 0.0;                                                                  \
+            lo[g] = hi[g] = _mm512_setzero_pd();                                            \
+        }                                                                                   \
+        const unsigned w16 = w / 16 * 16, w8 = (w - w16) >= 8 ? w16 + 8 : w16;              \
+        for (unsigned i = 0; i < h; i++) {                                                  \
+            const double *px = x + (size_t)i * w;                                           \
+            const size_t row = (size_t)i * w;                                               \
+            for (unsigned j = 0; j < w16; j += 16) {                                        \
+                const __m512d x0 = _mm512_loadu_pd(px + j), x1 = _mm512_loadu_pd(px + j + 8); \
+                for (int g = 0; g < G; g++) {                                               \
+                    lo[g] = _mm512_fmadd_pd(x0, _mm512_loadu_pd(ys[g] + row + j), lo[g]);   \
+                    hi[g] = _mm512_fmadd_pd(x1, _mm512_loadu_pd(ys[g] + row + j + 8), hi[g]); \
+                }                                                                           \
+            }                                                                               \
+            if (w8 > w16) {                                                                 \
+                const __m512d x0 = _mm512_loadu_pd(px + w16);                               \
+                for (int g = 0; g < G; g++)                                                 \
+                    lo[g] = _mm512_fmadd_pd(x0, _mm512_loadu_pd(ys[g] + row + w16), lo[g]); \
+            }                                                                               \
+            for (int g = 0; g < G; g++)                                                     \
+                for (unsigned j = w8; j < w; j++)                                           \
+                    tail[g] += px[j] * ys[g][row + j];                                      \
+        }                                                                                   \
+        double lane[G][16];                                                                 \
+        for (int g = 0; g < G; g++) {                                                       \
+            _mm512_storeu_pd(lane[g], lo[g]);                                               \
+            _mm512_storeu_pd(lane[g] + 8, hi[g]);                                           \
+        }                                                                                   \
+        _mm256_zeroupper(); /* before the SSE code that follows */                          \
+        for (int g = 0; g < G; g++)                                                         \
+            out[g] = fold_lanes(lane[g], tail[g]);                                          \
+    }
+COV_AVX512_GROUP(1)
+COV_AVX512_GROUP(2)
+COV_AVX512_GROUP(4)
+
+static void cov_sums_avx512(const double *x, const double *const *ys, unsigned n, unsigned w,
+                            unsigned h, double *out)
+{
+    for (; n >= 4; n -= 4, ys += 4, out += 4)
+        cov_sums_avx512_4(x, ys, w, h, out);
+    if (n >= 2) {
+        cov_sums_avx512_2(x, ys, w, h, out);
+        n -= 2, ys += 2, out += 2;
+    }
+    if (n) cov_sums_avx512_1(x, ys, w, h, out);
 }
 #endif
 
-typedef double (*CovSumFn)(const float *, const float *, ptrdiff_t, unsigned, unsigned,
-                           double, double);
-
-static CovSumFn cov_sum_impl(void)
+int vmaf_speed_cov_sums_impls(VmafSpeedCovSumsFn *fns, const char **names, int max)
 {
-#ifdef SPEED_HAVE_FMA_CLONE
-    if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma"))
-        return cov_sum_fma;
+    int n = 0;
+    if (n < max) fns[n] = cov_sums_c, names[n++] = "c";
+#ifdef SPEED_HAVE_X86
+    if (n < max && __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma"))
+        fns[n] = cov_sums_avx2, names[n++] = "avx2";
+    if (n < max && __builtin_cpu_supports("avx512f"))
+        fns[n] = cov_sums_avx512, names[n++] = "avx512";
 #endif
-    return cov_sum_c;
+    return n;
 }
 
-double vmaf_speed_cov_sum(const float *x, const float *y, ptrdiff_t stride, unsigned w,
-                          unsigned h, double mean_x, double mean_y)
+static VmafSpeedCovSumsFn cov_sums_best(void)
 {
-    return cov_sum_impl()(x, y, stride, w, h, mean_x, mean_y);
+    VmafSpeedCovSumsFn fns[4];
+    const char *names[4];
+    return fns[vmaf_speed_cov_sums_impls(fns, names, 4) - 1];
+}
+
+double vmaf_speed_cov_sum(const double *x, const double *y, unsigned w, unsigned h)
+{
+    double out;
+    cov_sums_best()(x, &y, 1, w, h, &out);
+    return out;
 }
 
 void vmaf_speed_covariance(const VmafSpeedDims *d, const float *img, ptrdiff_t stride,
-                           float *means, float *cov)
+                           float *means, float *cov, double *centered)
 {
     enum { B = VMAF_SPEED_BLOCK, N = VMAF_SPEED_BLOCK_ELEMS };
     const unsigned sw = d->sub_w, sh = d->sub_h;
-    const CovSumFn cov_sum = cov_sum_impl();
+    const size_t count = (size_t)sw * sh;
+    const VmafSpeedCovSumsFn cov_sums = cov_sums_best();
 
-    for (int r = 0; r < B; r++) {
-        for (int c = 0; c < B; c++) {
-            float sum = 0;
-            for (unsigned i = 0; i < sh; i++) {
-                const float *row = img + (r + i) * stride + c;
-                for (unsigned j = 0; j < sw; j++)
-                    sum += row[j];
+    /* window means: one float sum per window in row-major order; the 25 independent sums
+     * advance together (each keeps its own order) */
+    float sum[N] = { 0 };
+    for (unsigned i = 0; i < sh; i++) {
+        for (unsigned j = 0; j < sw; j++) {
+            for (int r = 0; r < B; r++) {
+                const float *p = img + (r + i) * stride + j;
+                for (int c = 0; c < B; c++)
+                    sum[r * B + c] += p[c];
             }
-            means[r * B + c] = sum / (float)((size_t)sw * sh);
         }
     }
-    const double count = (double)((size_t)sw * sh);
+    for (int k = 0; k < N; k++)
+        means[k] = sum[k] / (float)count;
+
+    for (int k = 0; k < N; k++) {
+        const double mean = means[k];
+        double *dst = centered + k * count;
+        for (unsigned i = 0; i < sh; i++) {
+            const float *src = img + (k / B + i) * stride + k % B;
+            for (unsigned j = 0; j < sw; j++)
+                dst[(size_t)i * sw + j] = (double)src[j] - mean;
+        }
+    }
     for (int xi = 0; xi < N; xi++) {
-        const float *wx = img + (xi / B) * stride + xi % B;
+        const double *ys[N];
+        double sums[N];
+        for (int yi = 0; yi <= xi; yi++)
+            ys[yi] = centered + yi * count;
+        cov_sums(centered + xi * count, ys, (unsigned)xi + 1, sw, sh, sums);
         for (int yi = 0; yi <= xi; yi++) {
-            const float *wy = img + (yi / B) * stride + yi % B;
-            const double sum = cov_sum(wx, wy, stride, sw, sh, means[xi], means[yi]);
-            const float value = (float)(sum / count);
+            const float value = (float)(sums[yi] / (double)count);
             cov[xi * N + yi] = value;
             cov[yi * N + xi] = value;
         }

@@ -98,7 +98,7 @@ void vmaf_speed_antialias_filter(float *out, float kernelscale)
 
 /* Reflect-101 into [0, n): -1 -> 1, n -> n-2. Periodic, so defined for any i and n >= 1;
  * for |overshoot| < n it is the single reflection the reference uses. */
-static int reflect(int i, int n)
+int vmaf_speed_reflect(int i, int n)
 {
     if (i >= 0 && i < n) return i;
     if (n == 1) return 0;
@@ -108,13 +108,43 @@ static int reflect(int i, int n)
     return i < n ? i : period - i;
 }
 
+/* acc[j] += f * row[j]; fixed-size blocks so that -O2 vectorizes the bulk */
+static void accumulate(float *restrict acc, const float *restrict row, float f, unsigned n)
+{
+    enum { BLOCK = 16 };
+    unsigned j = 0;
+    for (; j + BLOCK <= n; j += BLOCK)
+        for (unsigned t = 0; t < BLOCK; t++)
+            acc[j + t] += f * row[j + t];
+    for (; j < n; j++)
+        acc[j] += f * row[j];
+}
+
 void vmaf_speed_rows_needed(uint8_t *needed, unsigned h, unsigned step, int width)
 {
     const int radius = width / 2;
     memset(needed, 0, h);
     for (unsigned oi = 0; oi < h / step; oi++)
         for (int k = 0; k < width; k++)
-            needed[reflect((int)(oi * step) - radius + k, (int)h)] = 1;
+            needed[vmaf_speed_reflect((int)(oi * step) - radius + k, (int)h)] = 1;
+}
+
+void vmaf_speed_filter_kept_columns(const float *filter, int width, const float *tmp,
+                                    unsigned w, unsigned step, float *out)
+{
+    const int radius = width / 2;
+    for (unsigned oj = 0; oj < w / step; oj++) {
+        const int j = (int)(oj * step) - radius;
+        float acc = 0.0f;
+        if (j >= 0 && j + width <= (int)w) {
+            for (int k = 0; k < width; k++)
+                acc += filter[k] * tmp[j + k];
+        } else {
+            for (int k = 0; k < width; k++)
+                acc += filter[k] * tmp[vmaf_speed_reflect(j + k, (int)w)];
+        }
+        out[oj] = acc;
+    }
 }
 
 void vmaf_speed_filter_decimate(const float *filter, int width, const float *src,
@@ -122,32 +152,15 @@ void vmaf_speed_filter_decimate(const float *filter, int width, const float *src
                                 float *dst, ptrdiff_t dst_stride, float *tmp)
 {
     const int radius = width / 2;
-    const unsigned out_w = w / step, out_h = h / step;
-
-    for (unsigned oi = 0; oi < out_h; oi++) {
+    for (unsigned oi = 0; oi < h / step; oi++) {
         /* vertical pass at row step*oi, every column: sum over taps in tap order */
         for (unsigned j = 0; j < w; j++)
             tmp[j] = 0.0f;
         for (int k = 0; k < width; k++) {
-            const float *row = src + reflect((int)(oi * step) - radius + k, (int)h) * src_stride;
-            const float fk = filter[k];
-            for (unsigned j = 0; j < w; j++)
-                tmp[j] += fk * row[j];
+            const int y = vmaf_speed_reflect((int)(oi * step) - radius + k, (int)h);
+            accumulate(tmp, src + y * src_stride, filter[k], w);
         }
-        /* horizontal pass at the kept columns */
-        float *out = dst + oi * dst_stride;
-        for (unsigned oj = 0; oj < out_w; oj++) {
-            const int j = (int)(oj * step) - radius;
-            float acc = 0.0f;
-            if (j >= 0 && j + width <= (int)w) {
-                for (int k = 0; k < width; k++)
-                    acc += filter[k] * tmp[j + k];
-            } else {
-                for (int k = 0; k < width; k++)
-                    acc += filter[k] * tmp[reflect(j + k, (int)w)];
-            }
-            out[oj] = acc;
-        }
+        vmaf_speed_filter_kept_columns(filter, width, tmp, w, step, dst + oi * dst_stride);
     }
 }
 
@@ -186,8 +199,8 @@ static void axis_entry(enum VmafSpeedScaleMethod method, unsigned i, float ratio
         break;
     case VMAF_SPEED_SCALE_BILINEAR: {
         const float pos = center_position(i, ratio);
-        index[0] = reflect((int)floor(pos), n);
-        index[1] = reflect((int)ceil(pos), n);
+        index[0] = vmaf_speed_reflect((int)floor(pos), n);
+        index[1] = vmaf_speed_reflect((int)ceil(pos), n);
         weight[0] = pos - (float)index[0];
         break;
     }
@@ -196,7 +209,7 @@ static void axis_entry(enum VmafSpeedScaleMethod method, unsigned i, float ratio
         const int base = (int)floor(pos);
         const float frac = pos - (float)base;
         for (int t = 0; t < 4; t++) {
-            index[t] = reflect(base + t - 1, n);
+            index[t] = vmaf_speed_reflect(base + t - 1, n);
             weight[t] = cubic_weight((float)(t - 1) - frac);
         }
         break;
@@ -207,7 +220,7 @@ static void axis_entry(enum VmafSpeedScaleMethod method, unsigned i, float ratio
         const int base = (int)floor(pos);
         const float frac = pos - (float)base;
         for (int t = 0; t < 2 * a + 1; t++) {
-            index[t] = reflect(base + t - a, n);
+            index[t] = vmaf_speed_reflect(base + t - a, n);
             weight[t] = lanczos_weight((float)(t - a) - frac, (float)a);
         }
         break;

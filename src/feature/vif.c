@@ -96,7 +96,8 @@ struct VmafVifWorkspace {
     uint16_t *img_ref[VMAF_VIF_SCALES], *img_dis[VMAF_VIF_SCALES];
     /* statistic rows of the vertical pass, each with PAD columns of margin on both sides
      * (pointers are to column 0), and the sigma rows of the horizontal pass */
-    uint32_t *mu1, *mu2, *xx, *yy, *xy;
+    uint32_t *mu1, *mu2;
+    uint32_t *xx_hi, *xx_lo, *yy_hi, *yy_lo, *xy_hi, *xy_lo; /* 2^16 hi + lo of q */
     int32_t *sigma_xx, *sigma_yy, *sigma_xy;
     /* subsampling rows: vertical pass (margins PAD), and its even and odd columns
      * (margins SUB_PAD) */
@@ -123,7 +124,7 @@ int vmaf_vif_workspace_alloc(VmafVifWorkspace **out, unsigned w, unsigned h, uns
     size_t img = 0;
     for (int s = bpc == 8 ? 0 : 1; s < VMAF_VIF_SCALES; s++)
         img += (size_t)(w >> s) * (h >> s);
-    const size_t n32 = 7 * row + 4 * split_row + 3 * (size_t)w;
+    const size_t n32 = 10 * row + 4 * split_row + 3 * (size_t)w;
     ws->block = malloc(n32 * sizeof(uint32_t) + 2 * img * sizeof(uint16_t));
     if (!ws->block) {
         free(ws);
@@ -131,8 +132,8 @@ int vmaf_vif_workspace_alloc(VmafVifWorkspace **out, unsigned w, unsigned h, uns
     }
 
     uint32_t *p = ws->block;
-    uint32_t **rows[] = { &ws->mu1, &ws->mu2, &ws->xx, &ws->yy, &ws->xy,
-                          &ws->conv_ref, &ws->conv_dis };
+    uint32_t **rows[] = { &ws->mu1,   &ws->mu2,   &ws->xx_hi,    &ws->xx_lo,   &ws->yy_hi,
+                          &ws->yy_lo, &ws->xy_hi, &ws->xy_lo, &ws->conv_ref, &ws->conv_dis };
     for (size_t r = 0; r < sizeof(rows) / sizeof(rows[0]); r++, p += row)
         *rows[r] = p + PAD;
     uint32_t **split_rows[] = { &ws->even_ref, &ws->odd_ref, &ws->even_dis, &ws->odd_dis };
@@ -229,13 +230,27 @@ VIF_INLINE void store_shifted(const uint32_t *sum, uint32_t *restrict out, int s
         out[t] = (sum[t] + rnd) >> shift;
 }
 
-/* Recombine n split sums (hi, lo) with the rounding shift q (see the top of this file). */
-VIF_INLINE void store_split(const uint32_t *hi, const uint32_t *lo, uint32_t *restrict out,
-                            int q, int n)
+/* Store n uint32 values as their 16-bit halves, ready for the horizontal pass. */
+VIF_INLINE void store_halves(const uint32_t *v, uint32_t *restrict out_hi,
+                             uint32_t *restrict out_lo, int n)
+{
+    for (int t = 0; t < n; t++) {
+        out_hi[t] = v[t] >> 16;
+        out_lo[t] = v[t] & LO16;
+    }
+}
+
+/* Recombine n split sums (hi, lo) with the rounding shift q (see the top of this file) and
+ * store the result as its 16-bit halves. */
+VIF_INLINE void store_split(const uint32_t *hi, const uint32_t *lo, uint32_t *restrict out_hi,
+                            uint32_t *restrict out_lo, int q, int n)
 {
     const uint32_t rnd = 1u << (q - 1);
-    for (int t = 0; t < n; t++)
-        out[t] = (hi[t] << (16 - q)) + ((lo[t] + rnd) >> q);
+    for (int t = 0; t < n; t++) {
+        const uint32_t v = (hi[t] << (16 - q)) + ((lo[t] + rnd) >> q);
+        out_hi[t] = v >> 16;
+        out_lo[t] = v & LO16;
+    }
 }
 
 /*
@@ -259,28 +274,30 @@ VIF_INLINE void stat_vertical_plain(const uint16_t *const *rr, const uint16_t *c
         s2[t] = part_b ? 0 : fc * (x * x);
     }
     for (int k = 0; k < half; k++) {
-        const uint32_t fk = f[k];
+        const uint16_t fk = f[k];
         const uint16_t *ra = rr[k] + j0, *rb = rr[fw - 1 - k] + j0;
         const uint16_t *da = dr[k] + j0, *db = dr[fw - 1 - k] + j0;
         for (int t = 0; t < n; t++) {
-            const uint32_t xa = ra[t], xb = rb[t], ya = da[t], yb = db[t];
+            /* 8-bit samples: pair sums and products fit 16 bits, so each term is one
+             * 16 x 16 -> 32-bit multiply (pair sums of squares would need 17 bits) */
+            const uint16_t xa = ra[t], xb = rb[t], ya = da[t], yb = db[t];
             if (part_b) {
-                s0[t] += fk * (ya * ya + yb * yb);
-                s1[t] += fk * (xa * ya + xb * yb);
+                s0[t] += (uint32_t)fk * (uint16_t)(ya * ya) + (uint32_t)fk * (uint16_t)(yb * yb);
+                s1[t] += (uint32_t)fk * (uint16_t)(xa * ya) + (uint32_t)fk * (uint16_t)(xb * yb);
             } else {
-                s0[t] += fk * (xa + xb);
-                s1[t] += fk * (ya + yb);
-                s2[t] += fk * (xa * xa + xb * xb);
+                s0[t] += (uint32_t)fk * (uint16_t)(xa + xb);
+                s1[t] += (uint32_t)fk * (uint16_t)(ya + yb);
+                s2[t] += (uint32_t)fk * (uint16_t)(xa * xa) + (uint32_t)fk * (uint16_t)(xb * xb);
             }
         }
     }
     if (part_b) {
-        store_shifted(s0, ws->yy + j0, 0, n);
-        store_shifted(s1, ws->xy + j0, 0, n);
+        store_halves(s0, ws->yy_hi + j0, ws->yy_lo + j0, n);
+        store_halves(s1, ws->xy_hi + j0, ws->xy_lo + j0, n);
     } else {
         store_shifted(s0, ws->mu1 + j0, mu_shift, n);
         store_shifted(s1, ws->mu2 + j0, mu_shift, n);
-        store_shifted(s2, ws->xx + j0, 0, n);
+        store_halves(s2, ws->xx_hi + j0, ws->xx_lo + j0, n);
     }
 }
 
@@ -326,7 +343,7 @@ VIF_INLINE void stat_vertical_split_a(const uint16_t *const *rr, const uint16_t 
     }
     store_shifted(m1, ws->mu1 + j0, mu_shift, n);
     store_shifted(m2, ws->mu2 + j0, mu_shift, n);
-    store_split(hi, lo, ws->xx + j0, q, n);
+    store_split(hi, lo, ws->xx_hi + j0, ws->xx_lo + j0, q, n);
 }
 
 /* Statistic, vertical pass, 16-bit values, second half: the dis squares and the products. */
@@ -356,8 +373,8 @@ VIF_INLINE void stat_vertical_split_b(const uint16_t *const *rr, const uint16_t 
             SPLIT_PRODUCT_PAIR(ch[t], cl[t], fk, xa, ya, xb, yb);
         }
     }
-    store_split(yh, yl, ws->yy + j0, q, n);
-    store_split(ch, cl, ws->xy + j0, q, n);
+    store_split(yh, yl, ws->yy_hi + j0, ws->yy_lo + j0, q, n);
+    store_split(ch, cl, ws->xy_hi + j0, ws->xy_lo + j0, q, n);
 }
 
 /*
@@ -393,50 +410,49 @@ VIF_INLINE void store_sigmas(const uint32_t *m1, const uint32_t *m2, const uint3
     }
 }
 
-/* Split filter sums of a uint32 row (values up to 2^32 - 1) at a pair of columns. */
-#define SPLIT_VALUE_PAIR(hi, lo, fk, va, vb)                                             \
-    do {                                                                                 \
-        const uint32_t a_ = (va), b_ = (vb);                                             \
-        hi += (fk) * ((a_ >> 16) + (b_ >> 16));                                          \
-        lo += (fk) * ((a_ & LO16) + (b_ & LO16));                                        \
-    } while (0)
-
-/* Statistic, horizontal pass over columns [j0, j0 + n) of the vertical rows (margins
- * filled): the sigma rows. */
+/*
+ * Statistic, horizontal pass over columns [j0, j0 + n) of the vertical rows (margins
+ * filled): the sigma rows. The squares arrive as 16-bit halves; each half is filtered on
+ * its own (see the top of this file).
+ */
 VIF_INLINE void stat_horizontal(const int fw, const VmafVifWorkspace *ws, const int j0,
                                 const int n)
 {
     const int half = fw / 2;
     const uint16_t *f = filter_of_width(fw);
-    const uint32_t *mu1 = ws->mu1 + j0, *mu2 = ws->mu2 + j0;
-    const uint32_t *xx = ws->xx + j0, *yy = ws->yy + j0, *xy = ws->xy + j0;
-    uint32_t m1[BLOCK_H], m2[BLOCK_H];
-    uint32_t xh[BLOCK_H], yh[BLOCK_H], ch[BLOCK_H], xl[BLOCK_H], yl[BLOCK_H], cl[BLOCK_H];
+    const uint32_t *m1 = ws->mu1 + j0, *m2 = ws->mu2 + j0;
+    const uint32_t *xh = ws->xx_hi + j0, *xl = ws->xx_lo + j0;
+    const uint32_t *yh = ws->yy_hi + j0, *yl = ws->yy_lo + j0;
+    const uint32_t *ch = ws->xy_hi + j0, *cl = ws->xy_lo + j0;
+    uint32_t acc[8][BLOCK_H];
 
     for (int t = 0; t < n; t++) {
         const uint32_t fc = f[half];
-        m1[t] = fc * mu1[t];
-        m2[t] = fc * mu2[t];
-        xh[t] = fc * (xx[t] >> 16);
-        yh[t] = fc * (yy[t] >> 16);
-        ch[t] = fc * (xy[t] >> 16);
-        xl[t] = fc * (xx[t] & LO16);
-        yl[t] = fc * (yy[t] & LO16);
-        cl[t] = fc * (xy[t] & LO16);
+        acc[0][t] = fc * m1[t];
+        acc[1][t] = fc * m2[t];
+        acc[2][t] = fc * xh[t];
+        acc[3][t] = fc * xl[t];
+        acc[4][t] = fc * yh[t];
+        acc[5][t] = fc * yl[t];
+        acc[6][t] = fc * ch[t];
+        acc[7][t] = fc * cl[t];
     }
     for (int k = 0; k < half; k++) {
         const uint32_t fk = f[k];
         const int a = k - half, b = half - k;
         for (int t = 0; t < n; t++) {
-            m1[t] += fk * (mu1[t + a] + mu1[t + b]);
-            m2[t] += fk * (mu2[t + a] + mu2[t + b]);
-            SPLIT_VALUE_PAIR(xh[t], xl[t], fk, xx[t + a], xx[t + b]);
-            SPLIT_VALUE_PAIR(yh[t], yl[t], fk, yy[t + a], yy[t + b]);
-            SPLIT_VALUE_PAIR(ch[t], cl[t], fk, xy[t + a], xy[t + b]);
+            acc[0][t] += fk * (m1[t + a] + m1[t + b]);
+            acc[1][t] += fk * (m2[t + a] + m2[t + b]);
+            acc[2][t] += fk * (xh[t + a] + xh[t + b]);
+            acc[3][t] += fk * (xl[t + a] + xl[t + b]);
+            acc[4][t] += fk * (yh[t + a] + yh[t + b]);
+            acc[5][t] += fk * (yl[t + a] + yl[t + b]);
+            acc[6][t] += fk * (ch[t + a] + ch[t + b]);
+            acc[7][t] += fk * (cl[t + a] + cl[t + b]);
         }
     }
-    store_sigmas(m1, m2, xh, xl, yh, yl, ch, cl, ws->sigma_xx + j0, ws->sigma_yy + j0,
-                 ws->sigma_xy + j0, n);
+    store_sigmas(acc[0], acc[1], acc[2], acc[3], acc[4], acc[5], acc[6], acc[7],
+                 ws->sigma_xx + j0, ws->sigma_yy + j0, ws->sigma_xy + j0, n);
 }
 
 /* The per-pixel sums of vif.h over one row of sigmas. */
@@ -508,8 +524,9 @@ VIF_INLINE void stat_scale(VmafVifWorkspace *ws, const Plane *ref, const Plane *
             }
         }
 
-        uint32_t *const rows[] = { ws->mu1, ws->mu2, ws->xx, ws->yy, ws->xy };
-        for (int r = 0; r < 5; r++)
+        uint32_t *const rows[] = { ws->mu1,   ws->mu2,   ws->xx_hi, ws->xx_lo,
+                                   ws->yy_hi, ws->yy_lo, ws->xy_hi, ws->xy_lo };
+        for (int r = 0; r < 8; r++)
             mirror_margins(rows[r], w, half);
 
         for (j = 0; j + BLOCK_H <= w; j += BLOCK_H)
@@ -624,7 +641,7 @@ VIF_INLINE void subsample(VmafVifWorkspace *ws, const Plane *ref, const Plane *d
     }
 }
 
-VIF_INLINE void vif_compute_impl(VmafVifWorkspace *ws, const void *ref, ptrdiff_t ref_stride,
+VIF_INLINE void vif_compute_kernels(VmafVifWorkspace *ws, const void *ref, ptrdiff_t ref_stride,
                                  const void *dis, ptrdiff_t dis_stride, double egl,
                                  bool skip_scale0, VmafVifSums *sums)
 {
@@ -679,7 +696,7 @@ static void vif_compute_plain(VmafVifWorkspace *ws, const void *ref, ptrdiff_t r
                               const void *dis, ptrdiff_t dis_stride, double egl,
                               bool skip_scale0, VmafVifSums *sums)
 {
-    vif_compute_impl(ws, ref, ref_stride, dis, dis_stride, egl, skip_scale0, sums);
+    vif_compute_kernels(ws, ref, ref_stride, dis, dis_stride, egl, skip_scale0, sums);
 }
 
 #if defined(__GNUC__) && defined(__x86_64__) && !defined(VMAF_VIF_NO_AVX2)
@@ -689,23 +706,47 @@ static void vif_compute_avx2(VmafVifWorkspace *ws, const void *ref, ptrdiff_t re
                              const void *dis, ptrdiff_t dis_stride, double egl,
                              bool skip_scale0, VmafVifSums *sums)
 {
-    vif_compute_impl(ws, ref, ref_stride, dis, dis_stride, egl, skip_scale0, sums);
+    vif_compute_kernels(ws, ref, ref_stride, dis, dis_stride, egl, skip_scale0, sums);
 }
 #endif
+
+int vmaf_vif_compute_with(enum VmafVifImpl impl, VmafVifWorkspace *ws, const void *ref,
+                          ptrdiff_t ref_stride, const void *dis, ptrdiff_t dis_stride,
+                          double enhn_gain_limit, bool skip_scale0,
+                          VmafVifSums sums[VMAF_VIF_SCALES])
+{
+#ifdef VIF_HAVE_AVX2
+    const bool avx2 = __builtin_cpu_supports("avx2");
+#else
+    const bool avx2 = false;
+#endif
+    if (impl == VMAF_VIF_IMPL_BEST)
+        impl = avx2 ? VMAF_VIF_IMPL_AVX2 : VMAF_VIF_IMPL_PLAIN;
+    switch (impl) {
+    case VMAF_VIF_IMPL_PLAIN:
+        vif_compute_plain(ws, ref, ref_stride, dis, dis_stride, enhn_gain_limit, skip_scale0,
+                          sums);
+        return 0;
+    case VMAF_VIF_IMPL_AVX2:
+#ifdef VIF_HAVE_AVX2
+        if (avx2) {
+            vif_compute_avx2(ws, ref, ref_stride, dis, dis_stride, enhn_gain_limit,
+                             skip_scale0, sums);
+            return 0;
+        }
+#endif
+        return -ENOTSUP;
+    default:
+        return -EINVAL;
+    }
+}
 
 void vmaf_vif_compute(VmafVifWorkspace *ws, const void *ref, ptrdiff_t ref_stride,
                       const void *dis, ptrdiff_t dis_stride, double enhn_gain_limit,
                       bool skip_scale0, VmafVifSums sums[VMAF_VIF_SCALES])
 {
-#ifdef VIF_HAVE_AVX2
-    if (__builtin_cpu_supports("avx2")) {
-        vif_compute_avx2(ws, ref, ref_stride, dis, dis_stride, enhn_gain_limit, skip_scale0,
-                         sums);
-        return;
-    }
-#endif
-    vif_compute_plain(ws, ref, ref_stride, dis, dis_stride, enhn_gain_limit, skip_scale0,
-                      sums);
+    (void)vmaf_vif_compute_with(VMAF_VIF_IMPL_BEST, ws, ref, ref_stride, dis, dis_stride,
+                                enhn_gain_limit, skip_scale0, sums);
 }
 
 /* ------------------------------------------------------------------------------------- */

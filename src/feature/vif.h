@@ -138,6 +138,22 @@ void vmaf_vif_compute(VmafVifWorkspace *ws, const void *ref, ptrdiff_t ref_strid
                       const void *dis, ptrdiff_t dis_stride, double enhn_gain_limit,
                       bool skip_scale0, VmafVifSums sums[VMAF_VIF_SCALES]);
 
+/** The builds of the kernels; all compute the same sums. */
+enum VmafVifImpl {
+    VMAF_VIF_IMPL_BEST = 0, /**< what vmaf_vif_compute() uses: the best one this CPU runs */
+    VMAF_VIF_IMPL_PLAIN,    /**< baseline instruction set */
+    VMAF_VIF_IMPL_AVX2,     /**< x86-64 with AVX2 */
+};
+
+/**
+ * vmaf_vif_compute() with a chosen build, for tests and benchmarks.
+ * @return 0, or -ENOTSUP when this binary or CPU lacks that build
+ */
+int vmaf_vif_compute_with(enum VmafVifImpl impl, VmafVifWorkspace *ws, const void *ref,
+                          ptrdiff_t ref_stride, const void *dis, ptrdiff_t dis_stride,
+                          double enhn_gain_limit, bool skip_scale0,
+                          VmafVifSums sums[VMAF_VIF_SCALES]);
+
 #ifdef __cplusplus
 }
 #endif

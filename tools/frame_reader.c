@@ -1,0 +1,161 @@
+#include <errno.h>
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "frame_reader.h"
+
+typedef struct Entry {
+    VmafPicture pic;
+    int status;
+} Entry;
+
+typedef struct Side {
+    FrameReader *r;
+    int which;            /* 0 ref, 1 dist */
+    VideoInput *in;
+    Entry *ring;          /* depth entries, frame k at k % depth */
+    unsigned long long produced;
+    bool done;            /* the thread stopped after its last entry */
+    pthread_t thread;
+    bool started;
+} Side;
+
+struct FrameReader {
+    VmafContext *vmaf;
+    unsigned max_frames, depth;
+    pthread_mutex_t lock;
+    pthread_cond_t changed;
+    unsigned long long turn;      /* fetch ticket: 2k + side */
+    unsigned long long consumed;  /* frames handed to the caller */
+    bool stop;
+    Side side[2];
+};
+
+/* Tickets of a finished side are skipped. Call with the lock held. */
+static void skip_finished_turns(FrameReader *r)
+{
+    while (r->side[r->turn & 1].done && !r->side[(r->turn + 1) & 1].done) r->turn++;
+}
+
+static void *reader_main(void *arg)
+{
+    Side *s = arg;
+    FrameReader *r = s->r;
+    for (unsigned long long k = 0;; k++) {
+        Entry e = { .status = 0 };
+        pthread_mutex_lock(&r->lock);
+        while (!r->stop && (k - r->consumed >= r->depth || r->turn != 2 * k + (unsigned)s->which)) {
+            skip_finished_turns(r);
+            if (r->turn == 2 * k + (unsigned)s->which && k - r->consumed < r->depth) break;
+            pthread_cond_wait(&r->changed, &r->lock);
+        }
+        const bool stop = r->stop;
+        pthread_mutex_unlock(&r->lock);
+        if (stop) break;
+
+        if (!r->max_frames || k < r->max_frames) {
+            e.status = vmaf_fetch_preallocated_picture(r->vmaf, &e.pic);
+            if (e.status) fprintf(stderr, "could not get a picture from the pool: %s\n",
+                                  strerror(-e.status));
+        }
+        pthread_mutex_lock(&r->lock);
+        r->turn++;
+        pthread_cond_broadcast(&r->changed);
+        pthread_mutex_unlock(&r->lock);
+
+        if (!e.status && e.pic.ref) {
+            char msg[512];
+            e.status = video_input_read(s->in, &e.pic, msg, sizeof(msg));
+            if (e.status < 0) fprintf(stderr, "%s\n", msg);
+            if (e.status != 1) vmaf_picture_unref(&e.pic);
+        }
+        pthread_mutex_lock(&r->lock);
+        s->ring[k % r->depth] = e;
+        s->produced = k + 1;
+        if (e.status != 1) s->done = true;
+        pthread_cond_broadcast(&r->changed);
+        pthread_mutex_unlock(&r->lock);
+        if (e.status != 1) break;
+    }
+    return NULL;
+}
+
+int frame_reader_start(FrameReader **out, VmafContext *vmaf, VideoInput *ref, VideoInput *dist,
+                       unsigned max_frames, unsigned depth)
+{
+    FrameReader *r = calloc(1, sizeof(*r));
+    if (!r) return -ENOMEM;
+    r->vmaf = vmaf;
+    r->max_frames = max_frames;
+    r->depth = depth ? depth : 1;
+    pthread_mutex_init(&r->lock, NULL);
+    pthread_cond_init(&r->changed, NULL);
+    VideoInput *in[2] = { ref, dist };
+    for (int i = 0; i < 2; i++) {
+        Side *s = &r->side[i];
+        s->r = r;
+        s->which = i;
+        s->in = in[i];
+        s->ring = calloc(r->depth, sizeof(*s->ring));
+        if (!s->ring) {
+            frame_reader_stop(r);
+            return -ENOMEM;
+        }
+    }
+    for (int i = 0; i < 2; i++) {
+        if (pthread_create(&r->side[i].thread, NULL, reader_main, &r->side[i])) {
+            frame_reader_stop(r);
+            return -ENOMEM;
+        }
+        r->side[i].started = true;
+    }
+    *out = r;
+    return 0;
+}
+
+void frame_reader_next(FrameReader *r, VmafPicture *ref, int *ref_status, VmafPicture *dist,
+                       int *dist_status)
+{
+    const unsigned long long k = r->consumed;
+    VmafPicture *pic[2] = { ref, dist };
+    int *status[2] = { ref_status, dist_status };
+    pthread_mutex_lock(&r->lock);
+    for (int i = 0; i < 2; i++) {
+        Side *s = &r->side[i];
+        while (s->produced <= k && !s->done) pthread_cond_wait(&r->changed, &r->lock);
+        if (s->produced > k) {
+            const Entry e = s->ring[k % r->depth];
+            *pic[i] = e.pic;
+            *status[i] = e.status;
+            memset(&s->ring[k % r->depth], 0, sizeof(Entry));
+        } else {
+            *status[i] = 0; /* ended earlier */
+        }
+    }
+    r->consumed = k + 1;
+    pthread_cond_broadcast(&r->changed);
+    pthread_mutex_unlock(&r->lock);
+}
+
+void frame_reader_stop(FrameReader *r)
+{
+    if (!r) return;
+    pthread_mutex_lock(&r->lock);
+    r->stop = true;
+    pthread_cond_broadcast(&r->changed);
+    pthread_mutex_unlock(&r->lock);
+    for (int i = 0; i < 2; i++)
+        if (r->side[i].started) pthread_join(r->side[i].thread, NULL);
+    for (int i = 0; i < 2; i++) {
+        Side *s = &r->side[i];
+        for (unsigned j = 0; s->ring && j < r->depth; j++)
+            if (s->ring[j].status == 1 && s->ring[j].pic.ref) vmaf_picture_unref(&s->ring[j].pic);
+        free(s->ring);
+    }
+    pthread_cond_destroy(&r->changed);
+    pthread_mutex_destroy(&r->lock);
+    free(r);
+}

@@ -1,0 +1,30 @@
+/*
+ * Reads the reference and the distorted input ahead, each on its own thread, straight into
+ * pictures from the context's pool. Pool pictures are taken in frame order (ref k, dist k,
+ * ref k+1, ...), so readers running ahead can never starve the frame the caller waits for.
+ */
+#ifndef VMAF_TOOLS_FRAME_READER_H
+#define VMAF_TOOLS_FRAME_READER_H
+
+#include "libvmaf/libvmaf.h"
+
+#include "video_input.h"
+
+typedef struct FrameReader FrameReader;
+
+/** max_frames 0: until an input ends. depth: frames read ahead per input (>= 1). */
+int frame_reader_start(FrameReader **reader, VmafContext *vmaf, VideoInput *ref,
+                       VideoInput *dist, unsigned max_frames, unsigned depth);
+
+/**
+ * The next pair, in order. *ref_status / *dist_status: 1 a picture was read (the caller owns
+ * it), 0 that input ended (or max_frames was reached), negative errno: read error (the reader
+ * printed the message).
+ */
+void frame_reader_next(FrameReader *reader, VmafPicture *ref, int *ref_status, VmafPicture *dist,
+                       int *dist_status);
+
+/** Stop both threads and release every picture read but not taken. */
+void frame_reader_stop(FrameReader *reader);
+
+#endif /* VMAF_TOOLS_FRAME_READER_H */
