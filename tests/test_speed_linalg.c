@@ -19,6 +19,8 @@
 #include <string.h>
 
 #include "feature/speed.h"
+#include "libvmaf/libvmaf.h"
+#include "libvmaf/picture.h"
 
 static unsigned failures, checks;
 
@@ -520,6 +522,90 @@ static void test_engine(void)
     vmaf_speed_engine_close(&e);
 }
 
+/*
+ * Through the public API: speed_chroma and speed_temporal on the same content stored at
+ * every depth 8..16 (samples v << (bpc-8)) must give the same scores, since the model sees
+ * v - 128 at every depth; 4:0:0 is refused for speed_chroma; a prescale > 1 with
+ * speed_temporal works (the reference overruns its buffers there).
+ */
+static void fill_plane(VmafPicture *p, int plane, unsigned frame, unsigned seed)
+{
+    for (unsigned i = 0; i < p->h[plane]; i++) {
+        for (unsigned j = 0; j < p->w[plane]; j++) {
+            /* smooth content plus a little noise, per frame and plane */
+            const unsigned v8 = (unsigned)(128 + 60 * sin(0.05 * (i + 3 * frame) + 0.03 * j * (plane + 1)) +
+                                           ((i * 7 + j * 13 + seed * 31 + frame * 17) % 9));
+            const unsigned v = (v8 > 255 ? 255 : v8) << (p->bpc - 8);
+            if (p->bpc == 8)
+                ((uint8_t *)p->data[plane])[i * p->stride[plane] + j] = (uint8_t)v;
+            else
+                ((uint16_t *)((uint8_t *)p->data[plane] + i * p->stride[plane]))[j] = (uint16_t)v;
+        }
+    }
+}
+
+/* Score `frames` frames; out[frame * 4 + k]: speed_chroma u, v, uv, speed_temporal. */
+static int run_api(enum VmafPixelFormat fmt, unsigned bpc, const char *temporal_opts,
+                   unsigned frames, double *out)
+{
+    enum { W = 640, H = 480 };
+    VmafContext *v;
+    VmafConfiguration cfg = { .log_level = VMAF_LOG_LEVEL_NONE };
+    if (vmaf_init(&v, cfg)) return -1;
+    VmafFeatureDictionary *d = NULL;
+    if (temporal_opts) {
+        char key[64], val[64];
+        if (sscanf(temporal_opts, "%63[^=]=%63s", key, val) == 2)
+            vmaf_feature_dictionary_set(&d, key, val);
+    }
+    int err = vmaf_use_feature(v, "speed_chroma", NULL);
+    err = err ? err : vmaf_use_feature(v, "speed_temporal", d);
+    for (unsigned f = 0; !err && f < frames; f++) {
+        VmafPicture r, s;
+        if (vmaf_picture_alloc(&r, fmt, bpc, W, H)) return -1;
+        if (vmaf_picture_alloc(&s, fmt, bpc, W, H)) return -1;
+        for (int p = 0; p < (fmt == VMAF_PIX_FMT_YUV400P ? 1 : 3); p++) {
+            fill_plane(&r, p, f, 1);
+            fill_plane(&s, p, f, 2 + (f % 2));
+        }
+        err = vmaf_read_pictures(v, &r, &s, f);
+    }
+    if (!err) err = vmaf_read_pictures(v, NULL, NULL, 0);
+    static const char *const names[4] = { "speed_chroma_u", "speed_chroma_v", "speed_chroma_uv",
+                                          "speed_temporal" };
+    for (unsigned f = 0; !err && f < frames; f++)
+        for (int k = 0; k < 4 && !err; k++) {
+            char name[128];
+            if (k == 3 && temporal_opts)
+                snprintf(name, sizeof(name), "speed_temporal_ps_2"); /* suffixed: the alias */
+            else if (k == 3)
+                snprintf(name, sizeof(name), "Speed_temporal_feature_speed_temporal_score");
+            else
+                snprintf(name, sizeof(name), "Speed_chroma_feature_%s_score", names[k]);
+            err = vmaf_feature_score_at_index(v, name, &out[f * 4 + k], f);
+        }
+    vmaf_close(v);
+    return err;
+}
+
+static void test_api(void)
+{
+    enum { FRAMES = 3 };
+    double base[FRAMES * 4], other[FRAMES * 4];
+    CHECK(run_api(VMAF_PIX_FMT_YUV420P, 8, NULL, FRAMES, base) == 0, "8-bit run failed");
+    CHECK(base[3] == 0.0 && base[7] > 0.0 && base[2] > 0.0, "8-bit scores: temporal %g %g uv %g",
+          base[3], base[7], base[2]);
+    for (unsigned bpc = 9; bpc <= 16; bpc++) {
+        memset(other, 0, sizeof(other));
+        CHECK(run_api(VMAF_PIX_FMT_YUV420P, bpc, NULL, FRAMES, other) == 0, "%u-bit run", bpc);
+        CHECK(!memcmp(base, other, sizeof(base)), "%u-bit scores differ from 8-bit", bpc);
+    }
+    CHECK(run_api(VMAF_PIX_FMT_YUV400P, 8, NULL, 1, other) != 0, "4:0:0 speed_chroma accepted");
+    CHECK(run_api(VMAF_PIX_FMT_YUV444P, 10, "speed_prescale=2", FRAMES, other) == 0 &&
+              other[3] == 0.0 && other[7] > 0.0 && isfinite(other[11]) && other[7] != base[7],
+          "speed_temporal prescale 2: %g %g %g", other[3], other[7], other[11]);
+}
+
 int main(void)
 {
     test_eigenvalues();
@@ -527,6 +613,7 @@ int main(void)
     test_covariance();
     test_dims_and_filters();
     test_engine();
+    test_api();
     if (failures) {
         fprintf(stderr, "test_speed_linalg: %u of %u checks failed\n", failures, checks);
         return 1;

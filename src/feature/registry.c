@@ -10,6 +10,9 @@ extern const VmafFeatureExtractor vmaf_fex_vif;
 extern const VmafFeatureExtractor vmaf_fex_speed_chroma;
 extern const VmafFeatureExtractor vmaf_fex_speed_temporal;
 extern const VmafFeatureExtractor vmaf_fex_adm;
+extern const VmafFeatureExtractor vmaf_fex_float_motion;
+extern const VmafFeatureExtractor vmaf_fex_float_vif;
+extern const VmafFeatureExtractor vmaf_fex_float_adm;
 
 static const VmafFeatureExtractor *const extractors[] = {
     &vmaf_fex_psnr,
@@ -20,6 +23,9 @@ static const VmafFeatureExtractor *const extractors[] = {
     &vmaf_fex_speed_chroma,
     &vmaf_fex_speed_temporal,
     &vmaf_fex_adm,
+    &vmaf_fex_float_motion,
+    &vmaf_fex_float_vif,
+    &vmaf_fex_float_adm,
     NULL,
 };
 

@@ -19,11 +19,13 @@
  *      (Householder tridiagonalisation + implicit QR, in float), and, when every eigenvalue
  *      is at least 1e-6, the solution X of K X = Y (Householder QR) where column b of Y is
  *      block b in raster order.
+ *      When K is singular (an eigenvalue below 1e-6, or a pivot of the QR below 1e-6), X = 0.
  *   5. Per block: variance S = sum_k X[k][b] * Y[k][b] / 25 and entropy
  *      E = sum over eigenvalues L of log2(max(L,0) * S + sigma_nn) + log2(2 pi e).
  *   6. The score is the mean over blocks of |E_ref f(S) - E_dis g(S)| (f, g per
  *      speed_weight_var_mode), skipping blocks where both entropies are below
- *      25 * (log2((1 + nn_floor) sigma_nn) + log2(2 pi e)).
+ *      25 * (log2((1 + nn_floor) sigma_nn) + log2(2 pi e)); it is 0 when exactly one of the
+ *      two images had a singular K.
  *
  * Definitions where reference libvmaf 3.2.0 is undefined (documented in speed.c):
  *   - speed_temporal with speed_prescale > 1 scores the resampled frame difference (the
@@ -32,6 +34,9 @@
  *     reference misreads them as 8-bit samples).
  *   - with speed_prescale within 1e-3 of 1 but a rounded size that differs from the plane,
  *     the extra columns/rows read as 0 (the reference reads uninitialised memory there).
+ *
+ * The x86 kernels (AVX2, AVX2+FMA, AVX-512) compute the same values as the portable C ones;
+ * building with -DVMAF_SPEED_NO_SIMD keeps only the portable kernels (to test them).
  */
 #ifndef VMAF_FEATURE_SPEED_H
 #define VMAF_FEATURE_SPEED_H
@@ -253,7 +258,7 @@ typedef struct VmafSpeedEngine {
     bool direct;             /**< filter straight from the samples (no resampling) */
     float *image;            /**< scaled_w x scaled_h, unless direct; only needed rows filled */
     uint8_t *rows_needed;    /**< scaled_h */
-    float *row_tmp;          /**< max(scaled_w, down_w) */
+    float *row_tmp;          /**< scaled_w (>= down_w) */
     float *down, *mean;      /**< down_w x down_h */
     float *means, *cov, *eigenvalues;
     double *centered;        /**< VMAF_SPEED_COV_WORK */

@@ -98,8 +98,12 @@ int vmaf_speed_engine_init(VmafSpeedEngine *e, const VmafSpeedOptions *opt, unsi
     e->weight_var_mode = opt->weight_var_mode;
     e->aa_width = vmaf_speed_filter_width(1, kernelscale);
     e->mean_width = vmaf_speed_filter_width(VMAF_SPEED_NUM_SCALES, kernelscale);
-    if (e->aa_width > VMAF_SPEED_MAX_FILTER || e->mean_width > VMAF_SPEED_MAX_FILTER)
-        return -EINVAL; /* cannot happen for a supported kernelscale */
+    if (e->aa_width > VMAF_SPEED_MAX_FILTER || e->mean_width > VMAF_SPEED_MAX_FILTER) {
+        /* cannot happen for a supported kernelscale */
+        vmaf_log(log_level, VMAF_LOG_LEVEL_ERROR, "%s: filter of %d taps too long\n", who,
+                 e->aa_width);
+        return -EINVAL;
+    }
     vmaf_speed_antialias_filter(e->aa_filter, kernelscale);
     vmaf_speed_mean_filter(e->mean_filter, kernelscale);
 
@@ -227,7 +231,7 @@ static void decimate_source_plain(VmafSpeedEngine *e, const VmafSpeedSource *src
     decimate_source_impl(e, src);
 }
 
-#if defined(__GNUC__) && defined(__x86_64__)
+#if defined(__GNUC__) && defined(__x86_64__) && !defined(VMAF_SPEED_NO_SIMD)
 #define SPEED_HAVE_AVX2 1
 __attribute__((target("avx2")))
 static void decimate_source_avx2(VmafSpeedEngine *e, const VmafSpeedSource *src)

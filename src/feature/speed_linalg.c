@@ -348,7 +348,7 @@ static int solve_plain(const float *a, int n, const float *b, int b_cols, float 
     return solve_impl(a, n, b, b_cols, x, scratch);
 }
 
-#if defined(__GNUC__) && defined(__x86_64__)
+#if defined(__GNUC__) && defined(__x86_64__) && !defined(VMAF_SPEED_NO_SIMD)
 #define LINALG_HAVE_AVX2 1
 /* the same element-wise float operations, eight at a time */
 __attribute__((target("avx2")))
@@ -413,7 +413,7 @@ static void cov_sums_c(const double *x, const double *const *ys, unsigned n, uns
     }
 }
 
-#if defined(__GNUC__) && defined(__x86_64__)
+#if defined(__GNUC__) && defined(__x86_64__) && !defined(VMAF_SPEED_NO_SIMD)
 #include <immintrin.h>
 #define SPEED_HAVE_X86 1
 
