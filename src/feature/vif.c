@@ -8,13 +8,14 @@
  * columns that the decimation keeps. Every pass reads 16-bit samples: 8-bit input is first
  * widened into a scale-0 image.
  *
- * Integer ranges. The reference sums the squares in 64 bits; here everything stays in
+ * Integer ranges. The reference sums the squares in 64 bits; here the filters run in
  * uint32 lanes, which vectorize well. A square (or product) of two 16-bit values, and a
  * vertical square sum, is split into 2^16 hi + lo; the two halves are filtered separately
  * (each sum stays below 2^32 because the filters sum to 2^16) and recombined with the
  * rounding shift q <= 16:  (2^16 A + B + r) >> q = (A << (16 - q)) + ((B + r) >> q),
- * exact because 2^16 A is a multiple of 2^q. Plain uint32 sums are used where they cannot
- * wrap: the means, and the 8-bit squares at scale 0 (below 2^16 * 255^2).
+ * exact because 2^16 A is a multiple of 2^q. The vertical pass stores the squares already
+ * split, for the horizontal one. Plain uint32 sums are used where they cannot wrap: the
+ * means, and the 8-bit squares at scale 0 (below 2^16 * 255^2).
  *
  * Vectorization. gcc -O2 vectorizes loops with a constant trip count, so every pass works
  * on fixed blocks of columns (the rest of a row goes through the same code one column at a
@@ -40,8 +41,8 @@
 #endif
 
 /* Columns per block. 16 uint16 samples fill a 256-bit vector, so the vertical passes
- * (16-bit loads, uint32 sums in two vectors each) use 16 and hold at most four or five
- * sums; the horizontal passes load uint32 and use 8, with up to eight sums. */
+ * (16-bit loads, uint32 sums in two vectors each) use 16 and hold at most four sums; the
+ * horizontal passes load uint32 and use 8, with up to eight sums. */
 enum {
     BLOCK_V = 16,
     BLOCK_H = 8,
@@ -208,6 +209,17 @@ static const uint16_t *filter_of_width(int fw)
     return vmaf_vif_filter[fw == 17 ? 0 : fw == 9 ? 1 : fw == 5 ? 2 : 3];
 }
 
+/*
+ * The filters are symmetric, so every pass sums over tap pairs: rows (or columns) k and
+ * fw-1-k with coefficient f[k], for k = 0 .. half. The last pair is the centre with itself
+ * at half its coefficient, exact because every centre coefficient is even. One loop shape
+ * for all taps keeps the compiler from unrolling a separate centre step into scalar code.
+ */
+static uint32_t pair_coefficient(const uint16_t *f, int k, int half)
+{
+    return k < half ? f[k] : f[half] / 2u;
+}
+
 /* Widen an 8-bit plane into 16-bit rows. */
 static void widen_plane(const uint8_t *src, ptrdiff_t stride, int w, int h,
                         uint16_t *restrict dst)
@@ -253,6 +265,10 @@ VIF_INLINE void store_split(const uint32_t *hi, const uint32_t *lo, uint32_t *re
     }
 }
 
+/* The uint32 product of two values that fit 16 bits, written so that the compiler sees
+ * 16-bit operands. */
+#define MUL16(a, b) ((uint32_t)(uint16_t)(a) * (uint16_t)(b))
+
 /*
  * Statistic, vertical pass, 8-bit samples (q = 0), over columns [j0, j0 + n): the means
  * and the ref squares (part a) or the dis squares and the products (part b), as plain
@@ -265,29 +281,23 @@ VIF_INLINE void stat_vertical_plain(const uint16_t *const *rr, const uint16_t *c
 {
     const int half = fw / 2;
     const uint16_t *f = filter_of_width(fw);
-    uint32_t s0[BLOCK_V], s1[BLOCK_V], s2[BLOCK_V];
+    uint32_t s0[BLOCK_V] = { 0 }, s1[BLOCK_V] = { 0 }, s2[BLOCK_V] = { 0 };
 
-    for (int t = 0; t < n; t++) {
-        const uint32_t fc = f[half], x = rr[half][j0 + t], y = dr[half][j0 + t];
-        s0[t] = part_b ? fc * (y * y) : fc * x;
-        s1[t] = part_b ? fc * (x * y) : fc * y;
-        s2[t] = part_b ? 0 : fc * (x * x);
-    }
-    for (int k = 0; k < half; k++) {
-        const uint16_t fk = f[k];
+    for (int k = 0; k <= half; k++) {
+        /* 8-bit samples: pair sums and products fit 16 bits, so each term is a 16 x 16 ->
+         * 32-bit multiply (cheaper than a 32-bit one); sums of two squares need 17 bits */
+        const uint16_t fk = (uint16_t)pair_coefficient(f, k, half);
         const uint16_t *ra = rr[k] + j0, *rb = rr[fw - 1 - k] + j0;
         const uint16_t *da = dr[k] + j0, *db = dr[fw - 1 - k] + j0;
         for (int t = 0; t < n; t++) {
-            /* 8-bit samples: pair sums and products fit 16 bits, so each term is one
-             * 16 x 16 -> 32-bit multiply (pair sums of squares would need 17 bits) */
             const uint16_t xa = ra[t], xb = rb[t], ya = da[t], yb = db[t];
             if (part_b) {
-                s0[t] += (uint32_t)fk * (uint16_t)(ya * ya) + (uint32_t)fk * (uint16_t)(yb * yb);
-                s1[t] += (uint32_t)fk * (uint16_t)(xa * ya) + (uint32_t)fk * (uint16_t)(xb * yb);
+                s0[t] += MUL16(fk, ya * ya) + MUL16(fk, yb * yb);
+                s1[t] += MUL16(fk, xa * ya) + MUL16(fk, xb * yb);
             } else {
-                s0[t] += (uint32_t)fk * (uint16_t)(xa + xb);
-                s1[t] += (uint32_t)fk * (uint16_t)(ya + yb);
-                s2[t] += (uint32_t)fk * (uint16_t)(xa * xa) + (uint32_t)fk * (uint16_t)(xb * xb);
+                s0[t] += MUL16(fk, xa + xb);
+                s1[t] += MUL16(fk, ya + yb);
+                s2[t] += MUL16(fk, xa * xa) + MUL16(fk, xb * xb);
             }
         }
     }
@@ -320,18 +330,10 @@ VIF_INLINE void stat_vertical_split_a(const uint16_t *const *rr, const uint16_t 
 {
     const int half = fw / 2;
     const uint16_t *f = filter_of_width(fw);
-    uint32_t m1[BLOCK_V], m2[BLOCK_V], hi[BLOCK_V], lo[BLOCK_V];
+    uint32_t m1[BLOCK_V] = { 0 }, m2[BLOCK_V] = { 0 }, hi[BLOCK_V] = { 0 }, lo[BLOCK_V] = { 0 };
 
-    for (int t = 0; t < n; t++) {
-        const uint32_t fc = f[half], x = rr[half][j0 + t], y = dr[half][j0 + t];
-        const uint32_t p = x * x;
-        m1[t] = fc * x;
-        m2[t] = fc * y;
-        hi[t] = fc * (p >> 16);
-        lo[t] = fc * (p & LO16);
-    }
-    for (int k = 0; k < half; k++) {
-        const uint32_t fk = f[k];
+    for (int k = 0; k <= half; k++) {
+        const uint32_t fk = pair_coefficient(f, k, half);
         const uint16_t *ra = rr[k] + j0, *rb = rr[fw - 1 - k] + j0;
         const uint16_t *da = dr[k] + j0, *db = dr[fw - 1 - k] + j0;
         for (int t = 0; t < n; t++) {
@@ -353,18 +355,10 @@ VIF_INLINE void stat_vertical_split_b(const uint16_t *const *rr, const uint16_t 
 {
     const int half = fw / 2;
     const uint16_t *f = filter_of_width(fw);
-    uint32_t yh[BLOCK_V], yl[BLOCK_V], ch[BLOCK_V], cl[BLOCK_V];
+    uint32_t yh[BLOCK_V] = { 0 }, yl[BLOCK_V] = { 0 }, ch[BLOCK_V] = { 0 }, cl[BLOCK_V] = { 0 };
 
-    for (int t = 0; t < n; t++) {
-        const uint32_t fc = f[half], x = rr[half][j0 + t], y = dr[half][j0 + t];
-        const uint32_t pyy = y * y, pxy = x * y;
-        yh[t] = fc * (pyy >> 16);
-        yl[t] = fc * (pyy & LO16);
-        ch[t] = fc * (pxy >> 16);
-        cl[t] = fc * (pxy & LO16);
-    }
-    for (int k = 0; k < half; k++) {
-        const uint32_t fk = f[k];
+    for (int k = 0; k <= half; k++) {
+        const uint32_t fk = pair_coefficient(f, k, half);
         const uint16_t *ra = rr[k] + j0, *rb = rr[fw - 1 - k] + j0;
         const uint16_t *da = dr[k] + j0, *db = dr[fw - 1 - k] + j0;
         for (int t = 0; t < n; t++) {
@@ -375,21 +369,6 @@ VIF_INLINE void stat_vertical_split_b(const uint16_t *const *rr, const uint16_t 
     }
     store_split(yh, yl, ws->yy_hi + j0, ws->yy_lo + j0, q, n);
     store_split(ch, cl, ws->xy_hi + j0, ws->xy_lo + j0, q, n);
-}
-
-/*
- * (x * y + 2^31) >> 32 with 32-bit operations only (vectorizes where the 64-bit product
- * does not). With x = 2^16 a + b, y = 2^16 c + d, the cross terms a*d and c*b are split at
- * bit 16 and the three low words summed with their carries counted.
- */
-VIF_INLINE uint32_t mul_round32(uint32_t x, uint32_t y)
-{
-    const uint32_t a = x >> 16, b = x & LO16, c = y >> 16, d = y & LO16;
-    const uint32_t p1 = a * d, p2 = c * b;
-    const uint32_t l1 = p1 << 16, l2 = p2 << 16, l3 = b * d;
-    const uint32_t s1 = l1 + l2, s2 = s1 + l3, s3 = s2 + 0x80000000u;
-    const uint32_t carries = (uint32_t)(s1 < l1) + (uint32_t)(s2 < s1) + (uint32_t)(s3 < s2);
-    return a * c + (p1 >> 16) + (p2 >> 16) + carries;
 }
 
 /* The three sigmas of n columns from the horizontal sums (split ones for the squares). */
@@ -403,10 +382,13 @@ VIF_INLINE void store_sigmas(const uint32_t *m1, const uint32_t *m2, const uint3
         const uint32_t exx = xh[t] + ((xl[t] + 0x8000u) >> 16);
         const uint32_t eyy = yh[t] + ((yl[t] + 0x8000u) >> 16);
         const uint32_t exy = ch[t] + ((cl[t] + 0x8000u) >> 16);
-        const int32_t syy = (int32_t)(eyy - mul_round32(m2[t], m2[t]));
-        sigma_xx[t] = (int32_t)(exx - mul_round32(m1[t], m1[t]));
+        const uint32_t mu1_sq = (uint32_t)(((uint64_t)m1[t] * m1[t] + 0x80000000u) >> 32);
+        const uint32_t mu2_sq = (uint32_t)(((uint64_t)m2[t] * m2[t] + 0x80000000u) >> 32);
+        const uint32_t mu1_mu2 = (uint32_t)(((uint64_t)m1[t] * m2[t] + 0x80000000u) >> 32);
+        const int32_t syy = (int32_t)(eyy - mu2_sq);
+        sigma_xx[t] = (int32_t)(exx - mu1_sq);
         sigma_yy[t] = syy > 0 ? syy : 0;
-        sigma_xy[t] = (int32_t)(exy - mul_round32(m1[t], m2[t]));
+        sigma_xy[t] = (int32_t)(exy - mu1_mu2);
     }
 }
 
@@ -424,21 +406,10 @@ VIF_INLINE void stat_horizontal(const int fw, const VmafVifWorkspace *ws, const 
     const uint32_t *xh = ws->xx_hi + j0, *xl = ws->xx_lo + j0;
     const uint32_t *yh = ws->yy_hi + j0, *yl = ws->yy_lo + j0;
     const uint32_t *ch = ws->xy_hi + j0, *cl = ws->xy_lo + j0;
-    uint32_t acc[8][BLOCK_H];
+    uint32_t acc[8][BLOCK_H] = { { 0 } };
 
-    for (int t = 0; t < n; t++) {
-        const uint32_t fc = f[half];
-        acc[0][t] = fc * m1[t];
-        acc[1][t] = fc * m2[t];
-        acc[2][t] = fc * xh[t];
-        acc[3][t] = fc * xl[t];
-        acc[4][t] = fc * yh[t];
-        acc[5][t] = fc * yl[t];
-        acc[6][t] = fc * ch[t];
-        acc[7][t] = fc * cl[t];
-    }
-    for (int k = 0; k < half; k++) {
-        const uint32_t fk = f[k];
+    for (int k = 0; k <= half; k++) {
+        const uint32_t fk = pair_coefficient(f, k, half);
         const int a = k - half, b = half - k;
         for (int t = 0; t < n; t++) {
             acc[0][t] += fk * (m1[t + a] + m1[t + b]);
@@ -545,14 +516,10 @@ VIF_INLINE void sub_vertical(const uint16_t *const *rr, const uint16_t *const *d
 {
     const int half = fw / 2;
     const uint16_t *f = filter_of_width(fw);
-    uint32_t ar[BLOCK_V], ad[BLOCK_V];
+    uint32_t ar[BLOCK_V] = { 0 }, ad[BLOCK_V] = { 0 };
 
-    for (int t = 0; t < n; t++) {
-        ar[t] = f[half] * (uint32_t)rr[half][j0 + t];
-        ad[t] = f[half] * (uint32_t)dr[half][j0 + t];
-    }
-    for (int k = 0; k < half; k++) {
-        const uint32_t fk = f[k];
+    for (int k = 0; k <= half; k++) {
+        const uint32_t fk = pair_coefficient(f, k, half);
         const uint16_t *ra = rr[k] + j0, *rb = rr[fw - 1 - k] + j0;
         const uint16_t *da = dr[k] + j0, *db = dr[fw - 1 - k] + j0;
         for (int t = 0; t < n; t++) {
@@ -580,12 +547,10 @@ VIF_INLINE void sub_horizontal(const int fw, const uint32_t *ev, const uint32_t 
 {
     const int half = fw / 2;
     const uint16_t *f = filter_of_width(fw);
-    uint32_t acc[BLOCK_H];
+    uint32_t acc[BLOCK_H] = { 0 };
 
-    for (int t = 0; t < n; t++)
-        acc[t] = f[half] * ev[m0 + t];
-    for (int d = 1; d <= half; d++) {
-        const uint32_t fk = f[half - d];
+    for (int d = 0; d <= half; d++) {
+        const uint32_t fk = pair_coefficient(f, half - d, half);
         /* offsets -d and +d */
         const uint32_t *lo = d & 1 ? od - (d + 1) / 2 : ev - d / 2;
         const uint32_t *hi = d & 1 ? od + (d - 1) / 2 : ev + d / 2;
@@ -691,7 +656,16 @@ VIF_INLINE void vif_compute_kernels(VmafVifWorkspace *ws, const void *ref, ptrdi
 }
 
 /* One plain build of the kernels, and on x86-64 with GCC/Clang a second one for AVX2,
- * chosen at run time. Both compute the same integers and doubles (no contraction). */
+ * chosen at run time. Both compute the same integers and doubles (no contraction).
+ * gcc -O3 would unroll-and-jam pairs of tap iterations into the lane loops, which then run
+ * out of vector registers (30 % slower), so the builds opt out of that one transformation. */
+#if defined(__GNUC__) && !defined(__clang__)
+#define VIF_NO_UNROLL_JAM __attribute__((optimize("no-loop-unroll-and-jam")))
+#else
+#define VIF_NO_UNROLL_JAM
+#endif
+
+VIF_NO_UNROLL_JAM
 static void vif_compute_plain(VmafVifWorkspace *ws, const void *ref, ptrdiff_t ref_stride,
                               const void *dis, ptrdiff_t dis_stride, double egl,
                               bool skip_scale0, VmafVifSums *sums)
@@ -701,7 +675,7 @@ static void vif_compute_plain(VmafVifWorkspace *ws, const void *ref, ptrdiff_t r
 
 #if defined(__GNUC__) && defined(__x86_64__) && !defined(VMAF_VIF_NO_AVX2)
 #define VIF_HAVE_AVX2 1
-__attribute__((target("avx2")))
+__attribute__((target("avx2"))) VIF_NO_UNROLL_JAM
 static void vif_compute_avx2(VmafVifWorkspace *ws, const void *ref, ptrdiff_t ref_stride,
                              const void *dis, ptrdiff_t dis_stride, double egl,
                              bool skip_scale0, VmafVifSums *sums)
@@ -756,6 +730,7 @@ typedef struct VifState {
     VmafVifOptions opt;
     VmafVifWorkspace *ws;
     unsigned w, h, bpc;
+    enum VmafLogLevel log_level;
 } VifState;
 
 #define OPT_AT(field) (offsetof(VifState, opt) + offsetof(VmafVifOptions, field))
@@ -806,6 +781,7 @@ static const char *const vif_features[] = {
 static int vif_init(void *priv, const VmafFeatureGeometry *g)
 {
     VifState *s = priv;
+    s->log_level = g->log_level;
     if (g->bpc < 8 || g->bpc > 16 || !g->w || !g->h) {
         vmaf_log(g->log_level, VMAF_LOG_LEVEL_ERROR,
                  "vif: unsupported picture (%ux%u, %u bits)\n", g->w, g->h, g->bpc);
@@ -838,8 +814,11 @@ static int vif_extract(void *priv, const VmafFeatureFrame *frame, VmafFeatureSin
     const VmafPicture *ref = frame->ref, *dis = frame->dist;
     if (!s->ws || !ref || !dis || !ref->data[0] || !dis->data[0] || ref->bpc != s->bpc ||
         dis->bpc != s->bpc || ref->w[0] != s->w || ref->h[0] != s->h || dis->w[0] != s->w ||
-        dis->h[0] != s->h)
+        dis->h[0] != s->h) {
+        vmaf_log(s->log_level, VMAF_LOG_LEVEL_ERROR,
+                 "vif: pictures do not match the initialised geometry\n");
         return -EINVAL;
+    }
 
     VmafVifSums sums[VMAF_VIF_SCALES];
     vmaf_vif_compute(s->ws, ref->data[0], ref->stride[0], dis->data[0], dis->stride[0],
