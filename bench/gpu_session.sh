@@ -2,7 +2,8 @@
 # One GPU-machine session: build, CPU tests, checktwin, golden parity with --backend cuda,
 # and the 4K benchmarks. Logs go to $OUT (or ./gpu-out). Run from the project root on the
 # GPU machine, with ../shared present (see DEVELOPERS.md: .shared is carried and linked).
-#   bench/gpu_session.sh [build|test|bench|all]...
+#   bench/gpu_session.sh [build|ctest|twin|bench|all]...
+# GOLDEN_RUNS / GOLDEN_THREADS narrow the golden runs repeated with --backend cuda.
 set -u
 OUT=${OUT:-$PWD/gpu-out}; mkdir -p "$OUT"
 JOBS=$(nproc)
@@ -14,17 +15,20 @@ if [[ $what == *build* || $what == all ]]; then
   { cmake -S . -B build -DCMAKE_BUILD_TYPE=Release && cmake --build build -j "$JOBS"; } > "$OUT/build.log" 2>&1 \
     || { tail -30 "$OUT/build.log" | tee -a "$OUT/summary.txt"; exit 1; }
 fi
-if [[ $what == *test* || $what == all ]]; then
-  step "ctest (CPU + checktwin)"
+if [[ $what == *ctest* || $what == all ]]; then
+  step "ctest (CPU tests)"
   (cd build && ctest -j "$JOBS" --output-on-failure -E checktwin) > "$OUT/ctest.log" 2>&1
   tail -5 "$OUT/ctest.log" | tee -a "$OUT/summary.txt"
+fi
+if [[ $what == *twin* || $what == all ]]; then
   step "checktwin --bench"
   build/tests/checktwin --dir /tmp --bench > "$OUT/checktwin.log" 2>&1
   grep -E "^checktwin|^FAIL" "$OUT/checktwin.log" | head -40 | tee -a "$OUT/summary.txt"
   grep -A30 "cuda profile:" "$OUT/checktwin.log" | tee -a "$OUT/summary.txt"
   step "golden with --backend cuda"
-  for run in psnr psnr_opts psnr_hvs motion motion_opts; do
-    for t in 1 2; do
+  [ -d build/clips ] || tests/prepare_clips.sh ../shared/data build/clips
+  for run in ${GOLDEN_RUNS:-psnr psnr_opts psnr_hvs motion motion_opts}; do
+    for t in ${GOLDEN_THREADS:-1 2}; do
       VMAF_GOLDEN_EXTRA_ARGS="--backend cuda" build/tests/golden_test build/tools/vmaf ../shared/data \
         ../shared/models build/clips /tmp/golden_cuda $run $t | tail -1
       VMAF_CUDA_NO_GRAPH=1 VMAF_GOLDEN_EXTRA_ARGS="--backend cuda" build/tests/golden_test build/tools/vmaf \

@@ -2,8 +2,10 @@
  * exact_sum: the binade method (feature/exact_sum.h) against the serial float loop, bit for
  * bit, on seeded sequences built to break it: zeros, huge dynamic range, deliberate ties in
  * the accumulator's binade, terms that land the accumulator exactly on a power of two,
- * subnormals, overflow to +inf, psnr_hvs-like squares. Also the pieces: the integer rounding
- * of one term against a real float addition, and chunk simulations against composed terms.
+ * subnormals, overflow to +inf, psnr_hvs-like squares, terms outside the contract. Also the
+ * pieces: the integer rounding of one term against a real float addition, the branch-free tie
+ * mask against the tie binade, chunk simulations against composed terms and their 32-bit
+ * packing. And that the method is exercised: summaries used, few tiles walked on a plane.
  *
  *   test_exact_sum [--seed N] [--cases N] [--long N]
  *
@@ -303,6 +305,17 @@ static void test_one_term(uint64_t seed)
         exact_sum_round_term(tb, b, &tie);
         CHECK(tie == (exact_sum_tie_binade(tb) == b && tb != 0), "tie binade t=%a b=%d", t, b);
         ties += tie;
+        /* the branch-free tie mask the tile summaries use, for any lo the term can meet */
+        if (tb) {
+            int e;
+            exact_sum_significand(tb, &e);
+            const int lo = e - 1 + (int)es_below(&r, 30);
+            const uint32_t mask = exact_sum_tie_bit(tb, lo);
+            const int want = exact_sum_tie_binade(tb) - lo;
+            CHECK(want < 0 || want >= 32 ? mask == 0 : mask == 1u << want,
+                  "tie bit t=%a lo=%d: 0x%x", t, lo, mask);
+        }
+        CHECK(exact_sum_tie_bit(0x80000000u, b) == 0, "tie bit of -0");
         const ExactSumRun run = exact_sum_term_run(tb, b);
         const uint32_t end = exact_sum_apply(run, units);
         const float sum = acc + t;
@@ -315,10 +328,12 @@ static void test_one_term(uint64_t seed)
                   run.add_even, run.add_odd);
         } else {
             crossings++;
-            CHECK(exact_sum_bits(sum) >= ((uint32_t)b + 1) << 23, "no crossing acc=%a t=%a", acc, t);
+            CHECK(exact_sum_bits(sum) >= ((uint32_t)b + 1) << 23, "no crossing acc=%a t=%a", acc,
+                  t);
         }
     }
-    CHECK(ties > 10000 && crossings > 10000, "weak coverage: %u ties, %u crossings", ties, crossings);
+    CHECK(ties > 10000 && crossings > 10000, "weak coverage: %u ties, %u crossings", ties,
+          crossings);
 }
 
 /* A chunk simulated in float equals its terms' runs composed (where it stays in the binade),
@@ -353,6 +368,9 @@ static void test_chunks(uint64_t seed)
             else CHECK(lowest + p + c >= EXACT_SUM_UNITS_END, "saturation b=%d p=%d", b, p);
         }
         differ += sim.add_even != sim.add_odd;
+        const ExactSumRun packed = exact_sum_run_unpack(exact_sum_run_pack(sim));
+        CHECK(packed.add_even == sim.add_even && packed.add_odd == sim.add_odd,
+              "pack b=%d: %u/%u", b, sim.add_even, sim.add_odd);
         if (!tie_here) {
             const ExactSumRun fast = exact_sum_chunk_run(t, n, b, 0);
             CHECK(fast.add_odd == sim.add_odd || sim.add_odd == EXACT_SUM_SAT,
@@ -378,7 +396,8 @@ static void test_sequences(uint64_t base_seed, unsigned cases, unsigned long_cas
         es_case_fill(&c, t);
         const float want = vmaf_exact_sum_serial(t, c.n, c.acc0);
         const float got = vmaf_exact_sum_binade_stats(t, c.n, c.acc0, &st);
-        CHECK(es_same(want, got), "base seed %llu case %u (seed %llu, %s, n %zu, acc0 %a): serial %a (0x%08x), "
+        CHECK(es_same(want, got),
+              "base seed %llu case %u (seed %llu, %s, n %zu, acc0 %a): serial %a (0x%08x), "
               "binade %a (0x%08x)", (unsigned long long)base_seed, i,
               (unsigned long long)c.seed, es_kind_name[c.kind], c.n, c.acc0, want,
               exact_sum_bits(want), got, exact_sum_bits(got));

@@ -39,8 +39,8 @@
  * parallel pass summarises the tile for a window of binades [lo, hi):
  *   - hi: from binade hi up, every term of the tile is below half an ulp, so the tile adds
  *     nothing at all (it is the identity) — this is exact, not an estimate;
- *   - lo: one below the binade of the tile's own sum; an accumulator in a lower binade
- *     certainly crosses inside this tile (the choice of lo only affects speed).
+ *   - lo: the binade of the tile's own (float) sum T; an accumulator in a lower binade is
+ *     below T, so it certainly crosses inside this tile (lo only affects speed).
  * hi - lo <= EXACT_SUM_WINDOW always holds, so every binade an accumulator can be in without
  * crossing has a summary. The serial pass then walks the tiles: identity, summary, or — when
  * the summary says the tile crosses (or the tile holds a term that is negative or NaN) — the
@@ -70,13 +70,13 @@ enum {
     EXACT_SUM_UNITS_END = 1 << 24, /**< units of a binade lie in [0, 2^24) */
     EXACT_SUM_SAT = 1 << 24,       /**< a saturated run: it leaves the binade from any start */
     EXACT_SUM_CHUNK = 16,          /**< terms per chunk (one GPU thread's serial share) */
-    EXACT_SUM_CHUNKS = 256,        /**< chunks per tile (one GPU thread block) */
+    EXACT_SUM_CHUNKS = 256,        /**< chunks per tile (the GPU walker: one per thread) */
     EXACT_SUM_TILE = EXACT_SUM_CHUNK * EXACT_SUM_CHUNKS,
-    EXACT_SUM_WINDOW = 26,         /**< binades summarised per tile: hi - lo never exceeds it */
+    EXACT_SUM_WINDOW = 25,         /**< binades summarised per tile: hi - lo never exceeds it */
     EXACT_SUM_MAX_ARRAYS = 3,      /**< independent sums per GPU launch (e.g. Y, Cb, Cr) */
 };
 
-/** Bits of a float >= +0 that is not a NaN: bit patterns order like the values. */
+/** Bits of +inf. (For floats >= +0 other than NaN, bit patterns order like the values.) */
 #define EXACT_SUM_INF_BITS 0x7f800000u
 
 /* ---------------------------------------------------------------------------------------- */
@@ -190,6 +190,26 @@ EXACT_SUM_FN int exact_sum_tie_binade(uint32_t t_bits)
 }
 
 /**
+ * The tie binade of a term as a bit of a mask relative to lo: bit (tie binade - lo), or no bit
+ * when it is below lo. Valid for terms whose exponent field is at most lo + 1 (every term of
+ * a tile, see exact_sum_window); a zero term sets a spurious bit (harmless: it only asks for
+ * a parity check that finds nothing), -0 sets none. Branch-free, cheaper than a ctz on GPUs:
+ * 2^ctz(significand) = lowest set bit of (bits | 2^23) for any nonzero term.
+ */
+EXACT_SUM_FN uint32_t exact_sum_tie_bit(uint32_t t_bits, int lo)
+{
+    const uint32_t m = t_bits | 0x800000u;
+    const int e = (int)(t_bits >> 23) > 1 ? (int)(t_bits >> 23) : 1;
+    const uint32_t low4 = (m & (0u - m)) << 2;
+    const unsigned shift = (unsigned)(lo + 1 - e); /* huge (clamped) for -0 */
+#if defined(__CUDA_ARCH__)
+    return __funnelshift_rc(low4, 0u, shift);
+#else
+    return shift >= 32 ? 0u : low4 >> shift;
+#endif
+}
+
+/**
  * t / u_binade rounded to the nearest integer, for a term t >= 0 (-0 allowed). On a tie the
  * lower integer m is returned and *tie is set: the caller picks m or m + 1 by parity.
  * Saturates at EXACT_SUM_SAT.
@@ -254,6 +274,28 @@ EXACT_SUM_FN ExactSumRun exact_sum_combine(ExactSumRun first, ExactSumRun second
     return r;
 }
 
+/**
+ * A run in 32 bits (the GPU stores tile summaries this way): add_even in bits 0..24, and how
+ * add_odd differs in bits 25..26: 0 same, 1 one more, 2 one less, 3 saturated. Exact for every
+ * run of the float simulation, where add_odd is add_even +- 1 (the first tie rounds the other
+ * way) unless only the odd start leaves the binade.
+ */
+EXACT_SUM_FN uint32_t exact_sum_run_pack(ExactSumRun r)
+{
+    const uint32_t e = r.add_even, o = r.add_odd;
+    const uint32_t code = o == e ? 0u : o == e + 1 ? 1u : o + 1 == e ? 2u : 3u;
+    return e | code << 25;
+}
+
+EXACT_SUM_FN ExactSumRun exact_sum_run_unpack(uint32_t v)
+{
+    const uint32_t e = v & 0x1ffffffu, code = v >> 25;
+    ExactSumRun r;
+    r.add_even = e;
+    r.add_odd = code == 0 ? e : code == 1 ? e + 1 : code == 2 ? e - 1 : (uint32_t)EXACT_SUM_SAT;
+    return r;
+}
+
 /** Accumulator units after the run; >= EXACT_SUM_UNITS_END means the run crosses. */
 EXACT_SUM_FN uint32_t exact_sum_apply(ExactSumRun r, uint32_t units)
 {
@@ -305,16 +347,17 @@ EXACT_SUM_FN ExactSumRun exact_sum_chunk_run(const float *t, int n, int binade, 
  * bits: summaries are kept for binades [lo, summary_end), summary_end = min(identity_from,
  * lo + EXACT_SUM_WINDOW), and from identity_from up the tile adds nothing. identity_from is
  * exact: every term t < 2^(e - 126) <= u_b / 2 once b >= e + 25 (e: exponent field of the
- * largest term, at least 1). lo only affects speed: an accumulator below it crosses inside the
- * tile anyway (the tile's own sum already reaches past its binade). Since the float sum is at
- * least the largest term, identity_from - lo <= 26 = EXACT_SUM_WINDOW.
+ * largest term, at least 1). lo only affects speed: an accumulator in a lower binade is below
+ * the tile's sum T, so the tile takes it past its binade (rounding loses at most half an ulp
+ * per term, far less than T, and T's float error is ~2^-12 relative). Since the float sum is
+ * at least the largest term, identity_from - lo <= 25 = EXACT_SUM_WINDOW.
  */
 EXACT_SUM_FN void exact_sum_window(float tile_sum, uint32_t max_bits, int *lo, int *identity_from)
 {
     const int sum_binade = exact_sum_binade(exact_sum_bits(tile_sum) & 0x7fffffffu);
     int max_e;
     const uint32_t m = exact_sum_significand(max_bits, &max_e);
-    *lo = sum_binade > 1 ? sum_binade - 1 : 1;
+    *lo = sum_binade;
     *identity_from = !m ? 1 : max_e + 25 < 255 ? max_e + 25 : 255;
 }
 
@@ -332,7 +375,7 @@ EXACT_SUM_FN uint32_t exact_sum_tile_word(int lo, int identity_from, int invalid
 
 enum ExactSumTileAction {
     EXACT_SUM_TILE_IDENTITY, /**< the tile adds nothing in this binade */
-    EXACT_SUM_TILE_SUMMARY,  /**< use summary[binade - lo] */
+    EXACT_SUM_TILE_SUMMARY,  /**< apply the tile's summary for this binade */
     EXACT_SUM_TILE_WALK,     /**< walk it by chunks (crosses, or holds invalid terms) */
 };
 
@@ -350,36 +393,46 @@ EXACT_SUM_FN int exact_sum_tile_action(int binade, int lo, int identity_from, in
 /* ---------------------------------------------------------------------------------------- */
 /* GPU launch description (host glue in C, kernels in cuda/exact_sum.cuh)                    */
 
+enum {
+    EXACT_SUM_TILES_THREADS = 128, /**< block of vmaf_exact_sum_tiles: 32 terms per thread */
+    EXACT_SUM_WALK_THREADS = EXACT_SUM_CHUNKS, /**< block of vmaf_exact_sum_walk */
+};
+
 /**
  * Arguments of the two kernels (by value, device addresses as integers). Up to
  * EXACT_SUM_MAX_ARRAYS independent sums are reduced by one pair of launches:
- *   vmaf_exact_sum_tiles: grid (max_i exact_sum_tiles(n[i]), n_arrays), EXACT_SUM_CHUNKS
- *                         threads (skip the launch when every n[i] is 0);
- *   vmaf_exact_sum_walk:  grid (n_arrays), EXACT_SUM_WALK_THREADS threads;
+ *   vmaf_exact_sum_tiles: grid (max_i exact_sum_tiles(n[i]), n_arrays) x
+ *                         EXACT_SUM_TILES_THREADS (skip the launch when every n[i] is 0);
+ *   vmaf_exact_sum_walk:  grid (n_arrays) x EXACT_SUM_WALK_THREADS;
  * on one stream, in that order. result[i] receives the serial sum of terms[i][0 .. n[i]).
+ * The scratch needs no initialisation and may be reused by the next launch pair on the stream.
  */
 typedef struct ExactSumCudaArgs {
-    unsigned long long terms[EXACT_SUM_MAX_ARRAYS];   /**< const float *, 16-byte aligned */
+    unsigned long long terms[EXACT_SUM_MAX_ARRAYS];   /**< const float * (16-byte aligned
+                                                           for vector loads) */
     unsigned long long n[EXACT_SUM_MAX_ARRAYS];
     unsigned long long scratch[EXACT_SUM_MAX_ARRAYS]; /**< exact_sum_scratch_bytes(n[i]) each,
-                                                           16-byte aligned, no initialisation */
+                                                           4-byte aligned */
     unsigned long long result;                        /**< float[n_arrays] */
     float acc0[EXACT_SUM_MAX_ARRAYS];                 /**< starting values (usually 0) */
     unsigned n_arrays;
 } ExactSumCudaArgs;
-
-enum { EXACT_SUM_WALK_THREADS = EXACT_SUM_CHUNKS };
 
 EXACT_SUM_FN unsigned long long exact_sum_tiles(unsigned long long n)
 {
     return (n + EXACT_SUM_TILE - 1) / EXACT_SUM_TILE;
 }
 
-/** Device scratch per array: tile summaries, then one word per tile. */
+/**
+ * Device scratch per array: packed tile summaries indexed by absolute binade,
+ * summary[binade][tile] for binades 0..254 (only each tile's window is written; indexing by
+ * binade makes the walker's loads for one binade contiguous), then one word per tile.
+ * About 1 KiB per 4096 terms.
+ */
 EXACT_SUM_FN unsigned long long exact_sum_scratch_bytes(unsigned long long n)
 {
     const unsigned long long tiles = exact_sum_tiles(n);
-    return tiles * EXACT_SUM_WINDOW * sizeof(ExactSumRun) + tiles * sizeof(uint32_t);
+    return tiles * 255 * sizeof(uint32_t) + tiles * sizeof(uint32_t);
 }
 
 /* ---------------------------------------------------------------------------------------- */
@@ -423,20 +476,19 @@ static inline void exact_sum_summarize_tile(const float *t, size_t len, int *lo,
     for (int c = 0; c < width; c++) summary[c] = exact_sum_run_identity();
     if (*invalid) return;
     for (size_t c0 = 0; c0 < len; c0 += EXACT_SUM_CHUNK) {
-        const int clen = len - c0 < EXACT_SUM_CHUNK ? (int)(len - c0) : EXACT_SUM_CHUNK;
-        uint32_t ties = 0;
-        for (int i = 0; i < clen; i++) {
-            const int slot = exact_sum_tie_binade(exact_sum_bits(t[c0 + i])) - *lo;
-            if (slot >= 0 && slot < width) ties |= 1u << slot;
-        }
+        const int clen =
+            len - c0 < (size_t)EXACT_SUM_CHUNK ? (int)(len - c0) : (int)EXACT_SUM_CHUNK;
+        uint32_t ties = 0; /* bit c: some term is a tie in binade lo + c */
+        for (int i = 0; i < clen; i++) ties |= exact_sum_tie_bit(exact_sum_bits(t[c0 + i]), *lo);
         for (int c = 0; c < width; c++) {
             const ExactSumRun r = exact_sum_chunk_run(t + c0, clen, *lo + c, (ties >> c) & 1);
             summary[c] = exact_sum_combine(summary[c], r);
         }
     }
-    if (stats)
-        for (int c = 0; c < width; c++)
-            stats->tie_runs += summary[c].add_even != summary[c].add_odd;
+    for (int c = 0; c < width; c++) {
+        summary[c] = exact_sum_run_unpack(exact_sum_run_pack(summary[c])); /* as stored */
+        if (stats) stats->tie_runs += summary[c].add_even != summary[c].add_odd;
+    }
 }
 
 /**
@@ -454,7 +506,7 @@ static inline float vmaf_exact_sum_binade_stats(const float *t, size_t n, float 
     memset(stats, 0, sizeof(*stats));
 
     for (size_t base = 0; base < n; base += EXACT_SUM_TILE) {
-        const size_t len = n - base < EXACT_SUM_TILE ? n - base : EXACT_SUM_TILE;
+        const size_t len = n - base < (size_t)EXACT_SUM_TILE ? n - base : (size_t)EXACT_SUM_TILE;
         const float *tile = t + base;
         int lo, identity_from, invalid;
         exact_sum_summarize_tile(tile, len, &lo, &identity_from, &invalid, summary, stats);
@@ -478,7 +530,8 @@ static inline float vmaf_exact_sum_binade_stats(const float *t, size_t n, float 
         }
         stats->tiles_walked++;
         for (size_t c0 = 0; c0 < len; c0 += EXACT_SUM_CHUNK) {
-            const int clen = len - c0 < EXACT_SUM_CHUNK ? (int)(len - c0) : EXACT_SUM_CHUNK;
+            const int clen =
+                len - c0 < (size_t)EXACT_SUM_CHUNK ? (int)(len - c0) : (int)EXACT_SUM_CHUNK;
             bits = exact_sum_bits(acc);
             if (!invalid && exact_sum_walkable(bits)) {
                 const int b = exact_sum_binade(bits);

@@ -39,11 +39,4 @@ typedef struct PsnrHvsCudaArgs {
     vmaf_devptr terms;            /* float[nbx * nby * 64] */
 } PsnrHvsCudaArgs;
 
-/* The serial float sum of n terms into *sum (one float). */
-typedef struct SerialSumCudaArgs {
-    vmaf_devptr terms;
-    unsigned long long n;
-    vmaf_devptr sum;
-} SerialSumCudaArgs;
-
 #endif /* VMAF_FEATURE_CUDA_KERNEL_ARGS_H */

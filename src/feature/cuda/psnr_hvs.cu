@@ -101,12 +101,5 @@ vmaf_psnr_hvs_terms(PsnrHvsCudaArgs a)
     }
 }
 
-// The reference sums every term into one float, in order. One thread does exactly that.
-extern "C" __global__ void vmaf_serial_sum(SerialSumCudaArgs a)
-{
-    if (threadIdx.x || blockIdx.x) return;
-    const float *t = (const float *)a.terms;
-    float sum = 0.f;
-    for (unsigned long long i = 0; i < a.n; i++) sum += t[i];
-    *(float *)a.sum = sum;
-}
+// The plane's serial float sum, reproduced exactly in parallel (see exact_sum.h).
+#include "feature/cuda/exact_sum.cuh"
