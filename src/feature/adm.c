@@ -131,10 +131,10 @@ void vmaf_adm_score(VmafAdmBuffers *b, const VmafAdmOptions *opt,
         if (s == 0) {
             int16_t *rows16 = (int16_t *)b->rows;
             const bool lo_only = opt->skip_scale0;
-            vmaf_adm_dwt_scale0(ref, ref_stride, bpc, w, h, rows16, &b->ref16, stride, lo_only);
-            vmaf_adm_dwt_scale0(dis, dis_stride, bpc, w, h, rows16, &b->dis16, stride, lo_only);
-            vmaf_adm_band_a_to_32(b->ref16.a, b->ref32.a, w, h, stride);
-            vmaf_adm_band_a_to_32(b->dis16.a, b->dis32.a, w, h, stride);
+            vmaf_adm_dwt_scale0(ref, ref_stride, bpc, w, h, rows16, &b->ref16, b->ref32.a,
+                                stride, lo_only);
+            vmaf_adm_dwt_scale0(dis, dis_stride, bpc, w, h, rows16, &b->dis16, b->dis32.a,
+                                stride, lo_only);
             w = (w + 1) / 2;
             h = (h + 1) / 2;
             if (lo_only) {

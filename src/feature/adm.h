@@ -22,27 +22,32 @@
  *
  * Exactness. The golden scores come from reference libvmaf 3.2.0 built with its AVX-512
  * kernels, which differ from its scalar C code in a few places. Twin VMAF reproduces that
- * build. The differences are all per column group: a kernel processes columns in groups of
- * G starting at the left edge of its region and hands the remaining columns (fewer than G) to
+ * build. Most differences are per column group: a kernel processes columns in groups of G
+ * starting at the left edge of its region and hands the remaining columns (fewer than G) to
  * scalar code. Inside groups ("vector columns"):
- *   - decouple, scale 0 (G = 16): the angle test multiplies |o|^2 * |t|^2 before cos^2(1deg),
- *     the dot products are int32 (wrapping), and the enhanced value rst * gain is rounded to
- *     nearest-even instead of truncated;
- *   - decouple, scales 1..3 (G = 16): rst * gain is rounded to nearest-even;
- *   - CSF, scale 0 (G = 16): the masking value is taken from the CSF output before its
- *     int16 truncation;
- *   - CSF and masking, scales 1..3 (G = 16 and 6): the Q32 CSF factor is used as a signed
- *     int32 (it matters for factors >= 0.5, i.e. some Barten settings), and masking keeps
- *     64-bit intermediates;
+ *   - decouple, scale 0 (G = 16): the dot products of the angle test are int32 (wrapping),
+ *     and the enhanced value r * gain is rounded to nearest-even instead of truncated;
+ *   - decouple, scales 1..3 (G = 16): r * gain is rounded to nearest-even;
+ *   - CSF, scale 0 (G = 16): the mask value is taken from the CSF output before its int16
+ *     truncation;
+ *   - CSF and masking, scales 1..3 (G = 16 and 6): the Q32 CSF weight is used as a signed
+ *     int32, and masking keeps 64-bit intermediates;
  *   - masking, scale 0 (G = 14, only when the region lies strictly inside the band): the
- *     centre term of the mask is not truncated to int16.
+ *     centre term of the mask is not truncated to int16;
+ *   - masking (both): each group is computed in 16 (scale 0) or 8 lanes, and the spare lanes
+ *     add the bare rounding term of the cube, which is not 0 when that term saturated.
+ * Conversions in the AVX-512 code saturate (vmaf_adm_to_u32()): Barten weights above 1
+ * become 0xFFFFFFFF and some rounding terms 2^-1 or 2^huge become 0xFFFFFFFF; the constant
+ * weight -22 of an unsupported blend geometry is folded to 0 by the reference's compiler.
  * The DWT kernels compute output columns 1 .. in groups of 32 (scale 0, 8-bit), 64 (scale 0,
  * 9..16-bit) or 8 (scales 1..3) with unmirrored input positions. When the groups reach the
  * last output column (half - 1 a multiple of G) that column reads past the end of its input
  * line into the next line of the work row buffer. The work buffers below keep the
  * reference's layout so those reads (and the reads of row/column -1 the reference's index
  * tables make for lines of 3 or 4 samples) see the same values; all buffers start zeroed,
- * which is what the golden scores reflect.
+ * which is what the golden scores reflect. Reference libvmaf crashes on pictures of 16 rows
+ * or columns or fewer; Twin VMAF scores them with the same rules, reading only its own
+ * buffers (the picture rows those rules would read outside the picture are reflected).
  */
 #ifndef VMAF_FEATURE_ADM_H
 #define VMAF_FEATURE_ADM_H
@@ -152,7 +157,8 @@ typedef struct VmafAdmScaleFactors {
 /**
  * CSF weights of one scale for H/V (*hv) and D (*d), in float as the reference computes
  * them. An unsupported display geometry for the blend modes gives -22 (the reference's
- * -EINVAL read as a weight), which the fixed-point conversions turn into 0.
+ * -EINVAL read as a weight); vmaf_adm_scale_factors() then makes the fixed-point weights 0,
+ * as the reference's compiler folds that constant's conversion.
  */
 void vmaf_adm_csf_weights(const VmafAdmOptions *opt, unsigned scale, float *hv, float *d);
 
@@ -213,16 +219,15 @@ static inline int vmaf_adm_tap(int j, int k, int n)
 }
 
 /**
- * Scale-0 DWT of one picture plane into int16 bands (w x h samples of bpc bits: uint8 when
- * bpc == 8, else uint16; stride in bytes). lo_only computes band A only, with mirrored taps
- * throughout (the reference's adm_skip_scale0 path). `rows` is the buffers' row buffer.
+ * Scale-0 DWT of one picture plane (w x h samples of bpc bits: uint8 when bpc == 8, else
+ * uint16; stride in bytes) into the int16 bands H, V, D of dst and band A, whose int16
+ * values go straight to the int32 band_a that scale 1 reads (dst->a is not written).
+ * lo_only computes band A only, with mirrored taps throughout (the reference's
+ * adm_skip_scale0 path). `rows` is the buffers' row buffer.
  */
 void vmaf_adm_dwt_scale0(const void *src, ptrdiff_t stride, unsigned bpc, int w, int h,
-                         int16_t *rows, const VmafAdmBands16 *dst, size_t dst_stride,
-                         bool lo_only);
-
-/** Copy band A of scale 0 (ceil(w/2) x ceil(h/2) of a w x h picture) to int32. */
-void vmaf_adm_band_a_to_32(const int16_t *src, int32_t *dst, int w, int h, size_t stride);
+                         int16_t *rows, const VmafAdmBands16 *dst, int32_t *band_a,
+                         size_t dst_stride, bool lo_only);
 
 /**
  * DWT of scale s (1..3) of the reference and distorted band A (w x h, in place in ref->a and

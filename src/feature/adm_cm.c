@@ -58,6 +58,13 @@ ADM_INLINE int64_t shr64(int64_t v, uint32_t s)
     return v >> (s & 63);
 }
 
+/* The reference sums in int64, which wraps for the extreme values of tiny bands; the sums
+ * here are uint64 (defined wrap-around) and become int64 for the arithmetic shifts. */
+ADM_INLINE uint64_t row_sum(uint64_t acc, uint32_t round, uint32_t shift)
+{
+    return (uint64_t)((int64_t)(acc + round) >> shift);
+}
+
 /* The visited pixels: a row group (top row, interior rows, bottom row) and, per row, the
  * column set. `up/mid/down` are row offsets of the 3x3 neighbourhood. */
 typedef struct Neighbourhood {
@@ -102,7 +109,7 @@ ADM_INLINE int64_t cube0(int32_t src, int32_t weight, uint32_t thr, int t, uint3
 }
 
 /* A pixel at a band edge: explicit neighbour columns jl, jc, jr (scalar code). */
-static void pixel0(const Cm0 *c, const Neighbourhood *n, int jl, int jc, int jr, int64_t acc[3])
+static void pixel0(const Cm0 *c, const Neighbourhood *n, int jl, int jc, int jr, uint64_t acc[3])
 {
     uint32_t thr = 0;
     for (int t = 0; t < 3; t++) {
@@ -113,7 +120,7 @@ static void pixel0(const Cm0 *c, const Neighbourhood *n, int jl, int jc, int jr,
         thr += (uint32_t)(m[n->down + jl] + m[n->down + jc] + m[n->down + jr]);
     }
     for (int t = 0; t < 3; t++)
-        acc[t] += cube0(c->src[t][n->mid + jc], c->weight[t], thr, t, c->cub_round[t],
+        acc[t] += (uint64_t)cube0(c->src[t][n->mid + jc], c->weight[t], thr, t, c->cub_round[t],
                         c->cub_shift[t]);
 }
 
@@ -123,7 +130,7 @@ enum { SPAN = 64 };
  * the 3-column sum of the 3-row column sums, less the centre values, plus the centre terms
  * (the same integers as summing the nine terms; the sums wrap mod 2^32 either way). */
 ADM_INLINE void span0(const Cm0 *c, const Neighbourhood *n, int j0, int j1, bool vector,
-                      int64_t acc[3])
+                      uint64_t acc[3])
 {
     const int16_t *const *m = c->mask;
     for (int jb = j0; jb < j1; jb += SPAN) {
@@ -147,9 +154,9 @@ ADM_INLINE void span0(const Cm0 *c, const Neighbourhood *n, int j0, int j1, bool
             const int16_t *restrict src = c->src[t] + n->mid + jb;
             const int32_t weight = c->weight[t];
             const uint32_t cr = c->cub_round[t], cs = c->cub_shift[t];
-            int64_t sum = 0;
+            uint64_t sum = 0;
             for (int k = 0; k < len; k++)
-                sum += cube0(src[k], weight, thr[k], t, cr, cs);
+                sum += (uint64_t)cube0(src[k], weight, thr[k], t, cr, cs);
             acc[t] += sum;
         }
     }
@@ -158,11 +165,18 @@ ADM_INLINE void span0(const Cm0 *c, const Neighbourhood *n, int j0, int j1, bool
 /* One visited row: optional left corner, columns [j0, j1) (vector ones up to vend), optional
  * right corner. */
 ADM_INLINE void row0(const Cm0 *c, const Neighbourhood *n, int w, bool left_corner, int j0,
-                     int vend, int j1, bool right_corner, int64_t acc[3])
+                     int vend, int j1, bool right_corner, uint64_t acc[3])
 {
     if (left_corner)
         pixel0(c, n, 1, 0, 1, acc);
     span0(c, n, j0, vend, true, acc);
+    /* the reference computes each group of 14 vector columns in 16 lanes; the 2 spare lanes
+     * (weight 0, mask 0) add the bare rounding term, which is not 0 when the saturated
+     * 0xFFFFFFFF rounding meets a shift of 0 (bands 15 or 16 wide) */
+    if (vend > j0)
+        for (int t = 0; t < 3; t++)
+            acc[t] += (uint64_t)(2 * ((vend - j0) / 14)) *
+                      (uint64_t)shr64(c->cub_round[t], c->cub_shift[t]);
     span0(c, n, vend > j0 ? vend : j0, j1, false, acc);
     if (right_corner)
         pixel0(c, n, w - 2, w - 1, w - 1, acc);
@@ -199,34 +213,37 @@ ADM_INLINE float vmaf_adm_masked_sum_scale0_impl(const VmafAdmBands16 *src,
     const int vend_inside = end_col - (end_col - start_col) % 14;
     const ptrdiff_t s = (ptrdiff_t)stride;
 
-    int64_t total[3] = { 0, 0, 0 };
-    int64_t acc[3] = { 0, 0, 0 };
+    uint64_t total[3] = { 0, 0, 0 };
+    uint64_t acc[3] = { 0, 0, 0 };
     if (r.top <= 0) {
         const Neighbourhood n = { s, 0, s };
         row0(&c, &n, w, left_corner, start_col, start_col, end_col, right_corner, acc);
     }
     for (int t = 0; t < 3; t++)
-        total[t] += (acc[t] + row_round) >> row_shift;
+        total[t] += row_sum(acc[t], row_round, row_shift);
     for (int i = start_row; i < end_row; i++) {
         const Neighbourhood n = { (i - 1) * s, i * s, (i + 1) * s };
-        int64_t a[3] = { 0, 0, 0 };
+        uint64_t a[3] = { 0, 0, 0 };
         row0(&c, &n, w, left_corner, start_col, inside ? vend_inside : start_col, end_col,
              right_corner, a);
         for (int t = 0; t < 3; t++)
-            total[t] += (a[t] + row_round) >> row_shift;
+            total[t] += row_sum(a[t], row_round, row_shift);
     }
-    int64_t b[3] = { 0, 0, 0 };
+    uint64_t b[3] = { 0, 0, 0 };
     if (r.bottom > h - 1) {
         const Neighbourhood n = { (h - 2) * s, (h - 1) * s, (h - 1) * s };
         row0(&c, &n, w, left_corner, start_col, start_col, end_col, right_corner, b);
     }
     for (int t = 0; t < 3; t++)
-        total[t] += (b[t] + row_round) >> row_shift;
+        total[t] += row_sum(b[t], row_round, row_shift);
 
-    const float f_h = (float)((float)total[0] /
+    /* the reference's AVX-512 code rounds the H total to float before scaling it */
+    const float f_h = (float)((float)(int64_t)total[0] /
                               pow(2, (uint32_t)(52 - c.cub_shift[0] - row_shift)));
-    const float f_v = (float)(total[1] / pow(2, (uint32_t)(52 - c.cub_shift[1] - row_shift)));
-    const float f_d = (float)(total[2] / pow(2, (uint32_t)(57 - c.cub_shift[2] - row_shift)));
+    const float f_v =
+        (float)((int64_t)total[1] / pow(2, (uint32_t)(52 - c.cub_shift[1] - row_shift)));
+    const float f_d =
+        (float)((int64_t)total[2] / pow(2, (uint32_t)(57 - c.cub_shift[2] - row_shift)));
     const float noise = powf((float)((r.bottom - r.top) * (r.right - r.left) * noise_weight),
                              1.0f / 3.0f);
     const float n_h = powf(f_h, 1.0f / 3.0f) + noise;
@@ -279,7 +296,7 @@ ADM_INLINE int64_t cube123(int32_t v, uint32_t weight, int64_t thr64, bool vecto
 }
 
 static void pixel123(const Cm123 *c, const Neighbourhood *n, int jl, int jc, int jr,
-                     int64_t acc[3])
+                     uint64_t acc[3])
 {
     int64_t thr = 0;
     for (int t = 0; t < 3; t++) {
@@ -289,12 +306,12 @@ static void pixel123(const Cm123 *c, const Neighbourhood *n, int jl, int jc, int
                centre123(c->csf[t][n->mid + jc]);
     }
     for (int t = 0; t < 3; t++)
-        acc[t] += cube123(c->src[t][n->mid + jc], c->weight[t], thr, false, c->cub_round,
+        acc[t] += (uint64_t)cube123(c->src[t][n->mid + jc], c->weight[t], thr, false, c->cub_round,
                           c->cub_shift);
 }
 
 ADM_INLINE void span123(const Cm123 *c, const Neighbourhood *n, int j0, int j1, bool vector,
-                        int64_t acc[3])
+                        uint64_t acc[3])
 {
     const int32_t *const *m = c->mask;
     for (int jb = j0; jb < j1; jb += SPAN) {
@@ -317,20 +334,27 @@ ADM_INLINE void span123(const Cm123 *c, const Neighbourhood *n, int j0, int j1, 
         for (int t = 0; t < 3; t++) {
             const int32_t *restrict src = c->src[t] + n->mid + jb;
             const uint32_t weight = c->weight[t];
-            int64_t sum = 0;
+            uint64_t sum = 0;
             for (int k = 0; k < len; k++)
-                sum += cube123(src[k], weight, thr[k], vector, c->cub_round, c->cub_shift);
+                sum += (uint64_t)cube123(src[k], weight, thr[k], vector, c->cub_round,
+                                         c->cub_shift);
             acc[t] += sum;
         }
     }
 }
 
 ADM_INLINE void row123(const Cm123 *c, const Neighbourhood *n, int w, bool left_corner, int j0,
-                       int vend, int j1, bool right_corner, int64_t acc[3])
+                       int vend, int j1, bool right_corner, uint64_t acc[3])
 {
     if (left_corner)
         pixel123(c, n, 1, 0, 1, acc);
     span123(c, n, j0, vend, true, acc);
+    /* groups of 6 vector columns in 8 lanes: the 2 spare lanes add the bare rounding term
+     * (0 here in practice: vector columns need bands 15 or more wide) */
+    if (vend > j0)
+        for (int t = 0; t < 3; t++)
+            acc[t] += (uint64_t)(2 * ((vend - j0) / 6)) *
+                      (uint64_t)shr64(c->cub_round, c->cub_shift);
     span123(c, n, vend > j0 ? vend : j0, j1, false, acc);
     if (right_corner)
         pixel123(c, n, w - 2, w - 1, w - 1, acc);
@@ -368,35 +392,35 @@ ADM_INLINE float vmaf_adm_masked_sum_scale123_impl(const VmafAdmBands32 *src,
     const int vend_inside = end_col - (end_col - start_col) % 6;
     const ptrdiff_t s = (ptrdiff_t)stride;
 
-    int64_t total[3] = { 0, 0, 0 };
-    int64_t acc[3] = { 0, 0, 0 };
+    uint64_t total[3] = { 0, 0, 0 };
+    uint64_t acc[3] = { 0, 0, 0 };
     if (r.top <= 0) {
         const Neighbourhood n = { s, 0, s };
         row123(&c, &n, w, left_corner, start_col, start_col, end_col, right_corner, acc);
     }
     for (int t = 0; t < 3; t++)
-        total[t] += (acc[t] + row_round) >> row_shift;
+        total[t] += row_sum(acc[t], row_round, row_shift);
     for (int i = start_row; i < end_row; i++) {
         const Neighbourhood n = { (i - 1) * s, i * s, (i + 1) * s };
-        int64_t a[3] = { 0, 0, 0 };
+        uint64_t a[3] = { 0, 0, 0 };
         row123(&c, &n, w, left_corner, start_col, inside ? vend_inside : start_col, end_col,
                right_corner, a);
         for (int t = 0; t < 3; t++)
-            total[t] += (a[t] + row_round) >> row_shift;
+            total[t] += row_sum(a[t], row_round, row_shift);
     }
-    int64_t b[3] = { 0, 0, 0 };
+    uint64_t b[3] = { 0, 0, 0 };
     if (r.bottom > h - 1) {
         const Neighbourhood n = { (h - 2) * s, (h - 1) * s, (h - 1) * s };
         row123(&c, &n, w, left_corner, start_col, start_col, end_col, right_corner, b);
     }
     for (int t = 0; t < 3; t++)
-        total[t] += (b[t] + row_round) >> row_shift;
+        total[t] += row_sum(b[t], row_round, row_shift);
 
     const float noise = powf((float)((r.bottom - r.top) * (r.right - r.left) * noise_weight),
                              1.0f / 3.0f);
     float sum = 0.0f;
     for (int t = 0; t < 3; t++) {
-        const float ft = (float)total[t] / final_shift;
+        const float ft = (float)(int64_t)total[t] / final_shift;
         const float nt = powf(ft, 1.0f / 3.0f) + noise;
         sum = t ? sum + nt : nt;
     }

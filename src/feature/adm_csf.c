@@ -119,6 +119,21 @@ void vmaf_adm_csf_weights(const VmafAdmOptions *opt, unsigned scale, float *hv, 
     }
 }
 
+/* Whether a blend mode has no table for the display geometry. */
+static bool blend_missing(const VmafAdmOptions *opt)
+{
+    const VmafAdmBlendTable *table = opt->csf_mode == VMAF_ADM_CSF_BLEND     ? vmaf_adm_blend
+                                     : opt->csf_mode == VMAF_ADM_CSF_BLEND_MAE ? vmaf_adm_blend_mae
+                                                                               : NULL;
+    if (!table)
+        return false;
+    for (const VmafAdmBlendTable *t = table; t->ref_display_height; t++)
+        if (opt->ref_display_height == t->ref_display_height &&
+            opt->norm_view_dist == t->norm_view_dist)
+            return false;
+    return true;
+}
+
 void vmaf_adm_scale_factors(const VmafAdmOptions *opt, VmafAdmScaleFactors f[VMAF_ADM_SCALES])
 {
     for (unsigned s = 0; s < VMAF_ADM_SCALES; s++) {
@@ -127,7 +142,11 @@ void vmaf_adm_scale_factors(const VmafAdmOptions *opt, VmafAdmScaleFactors f[VMA
         f[s].rfactor[0] = hv;
         f[s].rfactor[1] = hv;
         f[s].rfactor[2] = d;
-        if (s == 0) {
+        if (blend_missing(opt)) {
+            /* the weight is the constant -22 there, whose conversion the reference's
+             * compiler folds to 0 (the lower bound) instead of converting at run time */
+            f[s].i_rfactor[0] = f[s].i_rfactor[1] = f[s].i_rfactor[2] = 0;
+        } else if (s == 0) {
             const double view = opt->norm_view_dist * opt->ref_display_height;
             const double default_view =
                 VMAF_ADM_DEFAULT_NORM_VIEW_DIST * VMAF_ADM_DEFAULT_REF_DISPLAY_HEIGHT;

@@ -74,14 +74,14 @@ ADM_INLINE int16_t taps16(const int16_t *f, int32_t a, int32_t b, int32_t c, int
 /* One scale-0 output column from explicit line positions (any j; positions may lie outside
  * [0, w): they read the neighbouring parts of the row buffer, as the reference does). */
 static void column0(const int16_t *line, int w, const int p[4], size_t j,
-                    const VmafAdmBands16 *dst, size_t off, bool lo_only)
+                    const VmafAdmBands16 *dst, int32_t *a, size_t off, bool lo_only)
 {
     int16_t lo[4], hi[4];
     for (int k = 0; k < 4; k++) {
         memcpy(&lo[k], line + p[k], sizeof(int16_t));
         memcpy(&hi[k], line + w + p[k], sizeof(int16_t));
     }
-    dst->a[off + j] = taps16(LO, lo[0], lo[1], lo[2], lo[3]);
+    a[off + j] = taps16(LO, lo[0], lo[1], lo[2], lo[3]);
     if (lo_only)
         return;
     dst->v[off + j] = taps16(HI, lo[0], lo[1], lo[2], lo[3]);
@@ -91,7 +91,7 @@ static void column0(const int16_t *line, int w, const int p[4], size_t j,
 
 /* Columns [1, j1) where every tap lies inside the line: positions 2j-1 .. 2j+2. */
 ADM_INLINE void hpass0_interior(const int16_t *restrict lo, const int16_t *restrict hi, int j1,
-                                int16_t *restrict a, int16_t *restrict v, int16_t *restrict h,
+                                int32_t *restrict a, int16_t *restrict v, int16_t *restrict h,
                                 int16_t *restrict d)
 {
     for (int j = 1; j < j1; j++) {
@@ -104,7 +104,7 @@ ADM_INLINE void hpass0_interior(const int16_t *restrict lo, const int16_t *restr
     }
 }
 
-ADM_INLINE void hpass0_interior_a(const int16_t *restrict lo, int j1, int16_t *restrict a)
+ADM_INLINE void hpass0_interior_a(const int16_t *restrict lo, int j1, int32_t *restrict a)
 {
     for (int j = 1; j < j1; j++)
         a[j] = taps16(LO, lo[2 * j - 1], lo[2 * j], lo[2 * j + 1], lo[2 * j + 2]);
@@ -112,7 +112,7 @@ ADM_INLINE void hpass0_interior_a(const int16_t *restrict lo, int j1, int16_t *r
 
 ADM_INLINE void vmaf_adm_dwt_scale0_impl(const void *src, ptrdiff_t stride, unsigned bpc, int w,
                                          int h, int16_t *rows, const VmafAdmBands16 *dst,
-                                         size_t dst_stride, bool lo_only)
+                                         int32_t *band_a, size_t dst_stride, bool lo_only)
 {
     const int half_w = (w + 1) / 2, half_h = (h + 1) / 2;
     int16_t *lo = rows, *hi = rows + w;
@@ -134,35 +134,25 @@ ADM_INLINE void vmaf_adm_dwt_scale0_impl(const void *src, ptrdiff_t stride, unsi
         int p[4];
         for (int k = 0; k < 4; k++)
             p[k] = vmaf_adm_tap(0, k, w);
-        column0(rows, w, p, 0, dst, off, lo_only);
+        column0(rows, w, p, 0, dst, band_a, off, lo_only);
         if (half_w < 2)
             continue;
         if (lo_only)
-            hpass0_interior_a(lo, half_w - 1, dst->a + off);
+            hpass0_interior_a(lo, half_w - 1, band_a + off);
         else
-            hpass0_interior(lo, hi, half_w - 1, dst->a + off, dst->v + off, dst->h + off,
+            hpass0_interior(lo, hi, half_w - 1, band_a + off, dst->v + off, dst->h + off,
                             dst->d + off);
         for (int k = 0; k < 4; k++)
             p[k] = straight_last ? 2 * half_w - 3 + k : vmaf_adm_tap(half_w - 1, k, w);
-        column0(rows, w, p, (size_t)half_w - 1, dst, off, lo_only);
+        column0(rows, w, p, (size_t)half_w - 1, dst, band_a, off, lo_only);
     }
 }
 
 ADM_DISPATCH_VOID(vmaf_adm_dwt_scale0,
                   (const void *src, ptrdiff_t stride, unsigned bpc, int w, int h, int16_t *rows,
-                   const VmafAdmBands16 *dst, size_t dst_stride, bool lo_only),
-                  (src, stride, bpc, w, h, rows, dst, dst_stride, lo_only))
-
-void vmaf_adm_band_a_to_32(const int16_t *src, int32_t *dst, int w, int h, size_t stride)
-{
-    const int half_w = (w + 1) / 2, half_h = (h + 1) / 2;
-    for (int i = 0; i < half_h; i++) {
-        const int16_t *restrict s = src + (size_t)i * stride;
-        int32_t *restrict d = dst + (size_t)i * stride;
-        for (int j = 0; j < half_w; j++)
-            d[j] = s[j];
-    }
-}
+                   const VmafAdmBands16 *dst, int32_t *band_a, size_t dst_stride,
+                   bool lo_only),
+                  (src, stride, bpc, w, h, rows, dst, band_a, dst_stride, lo_only))
 
 /* ------------------------------------------------------------------------------------- */
 /* Scales 1..3                                                                           */
@@ -173,11 +163,38 @@ static const int32_t round_h123[3] = { 16384, 32768, 16384 };
 static const int shift_h123[3] = { 15, 16, 15 };
 
 ADM_INLINE int32_t taps32(const int16_t *f, int32_t a, int32_t b, int32_t c, int32_t d,
-                             int32_t round, int shift)
+                          int32_t round, int shift)
 {
     const int64_t acc = (int64_t)f[0] * a + (int64_t)f[1] * b + (int64_t)f[2] * c +
                         (int64_t)f[3] * d;
     return (int32_t)((acc + round) >> shift);
+}
+
+/*
+ * The same in int32 lanes (twice as many per vector as int64): with a = 65536 * high + low,
+ * low in [-2^15, 2^15), the filter sums of the highs and of the lows each fit int32 (the
+ * taps' magnitudes add up to 54822 < 2^16), and a rounding shift of 0, 15 or 16 distributes:
+ * (65536 H + L + r) >> s = (H << (16 - s)) + ((L + r) >> s). Only the result mod 2^32 is
+ * kept, as the reference's (int32_t) cast keeps it.
+ */
+typedef struct Split {
+    int32_t high, low;
+} Split;
+
+ADM_INLINE Split split(int32_t a)
+{
+    const int32_t u = a & 0xFFFF;
+    const int32_t b15 = u >> 15;
+    const Split s = { (a >> 16) + b15, u - (b15 << 16) };
+    return s;
+}
+
+ADM_INLINE int32_t taps_split(const int16_t *f, Split a, Split b, Split c, Split d,
+                              int32_t round, int shift)
+{
+    const int32_t high = f[0] * a.high + f[1] * b.high + f[2] * c.high + f[3] * d.high;
+    const int32_t low = f[0] * a.low + f[1] * b.low + f[2] * c.low + f[3] * d.low;
+    return (int32_t)(((uint32_t)high << (16 - shift)) + (uint32_t)((low + round) >> shift));
 }
 
 ADM_INLINE void vpass123(const int32_t *restrict r0, const int32_t *restrict r1,
@@ -185,9 +202,26 @@ ADM_INLINE void vpass123(const int32_t *restrict r0, const int32_t *restrict r1,
                          int32_t *restrict lo, int32_t *restrict hi, int32_t round, int shift)
 {
     for (int x = 0; x < w; x++) {
-        const int32_t s0 = r0[x], s1 = r1[x], s2 = r2[x], s3 = r3[x];
-        lo[x] = taps32(LO, s0, s1, s2, s3, round, shift);
-        hi[x] = taps32(HI, s0, s1, s2, s3, round, shift);
+        const Split s0 = split(r0[x]), s1 = split(r1[x]), s2 = split(r2[x]), s3 = split(r3[x]);
+        lo[x] = taps_split(LO, s0, s1, s2, s3, round, shift);
+        hi[x] = taps_split(HI, s0, s1, s2, s3, round, shift);
+    }
+}
+
+ADM_INLINE void hpass123_interior(const int32_t *restrict lo, const int32_t *restrict hi,
+                                  int j0, int j1, int32_t *restrict a, int32_t *restrict v,
+                                  int32_t *restrict h, int32_t *restrict d, int32_t round,
+                                  int shift)
+{
+    for (int j = j0; j < j1; j++) {
+        const Split l0 = split(lo[2 * j - 1]), l1 = split(lo[2 * j]), l2 = split(lo[2 * j + 1]),
+                    l3 = split(lo[2 * j + 2]);
+        const Split h0 = split(hi[2 * j - 1]), h1 = split(hi[2 * j]), h2 = split(hi[2 * j + 1]),
+                    h3 = split(hi[2 * j + 2]);
+        a[j] = taps_split(LO, l0, l1, l2, l3, round, shift);
+        v[j] = taps_split(HI, l0, l1, l2, l3, round, shift);
+        h[j] = taps_split(LO, h0, h1, h2, h3, round, shift);
+        d[j] = taps_split(HI, h0, h1, h2, h3, round, shift);
     }
 }
 
@@ -207,21 +241,6 @@ static void column123(const int32_t *rows, int w, const int p[4], size_t idx,
         b[n]->v[idx] = taps32(HI, lo[0], lo[1], lo[2], lo[3], round, shift);
         b[n]->h[idx] = taps32(LO, hi[0], hi[1], hi[2], hi[3], round, shift);
         b[n]->d[idx] = taps32(HI, hi[0], hi[1], hi[2], hi[3], round, shift);
-    }
-}
-
-ADM_INLINE void hpass123_interior(const int32_t *restrict lo, const int32_t *restrict hi,
-                                  int j0, int j1, int32_t *restrict a, int32_t *restrict v,
-                                     int32_t *restrict h, int32_t *restrict d, int32_t round,
-                                     int shift)
-{
-    for (int j = j0; j < j1; j++) {
-        const int32_t l0 = lo[2 * j - 1], l1 = lo[2 * j], l2 = lo[2 * j + 1], l3 = lo[2 * j + 2];
-        const int32_t h0 = hi[2 * j - 1], h1 = hi[2 * j], h2 = hi[2 * j + 1], h3 = hi[2 * j + 2];
-        a[j] = taps32(LO, l0, l1, l2, l3, round, shift);
-        v[j] = taps32(HI, l0, l1, l2, l3, round, shift);
-        h[j] = taps32(LO, h0, h1, h2, h3, round, shift);
-        d[j] = taps32(HI, h0, h1, h2, h3, round, shift);
     }
 }
 

@@ -16,6 +16,14 @@
 #define ADM_INLINE static inline
 #endif
 
+/* GCC at -O2 vectorizes only loops whose trip count is a known multiple of the vector width
+ * ("very cheap" cost model); the kernels ask for its full cost model, as at -O3. */
+#if defined(__GNUC__) && !defined(__clang__)
+#define ADM_VECTORIZE __attribute__((optimize("vect-cost-model=dynamic")))
+#else
+#define ADM_VECTORIZE
+#endif
+
 #if defined(__GNUC__) && defined(__x86_64__) && !defined(VMAF_ADM_NO_AVX2)
 #define ADM_TARGET_AVX2 __attribute__((target("avx2")))
 
@@ -26,8 +34,8 @@ static inline int adm_use_avx2(void)
 
 /* Public `void NAME PARAMS` running NAME##_impl ARGS in the best build for the CPU. */
 #define ADM_DISPATCH_VOID(NAME, PARAMS, ARGS)                                            \
-    static void NAME##_plain PARAMS { NAME##_impl ARGS; }                                \
-    ADM_TARGET_AVX2 static void NAME##_avx2 PARAMS { NAME##_impl ARGS; }                 \
+    ADM_VECTORIZE static void NAME##_plain PARAMS { NAME##_impl ARGS; }                  \
+    ADM_VECTORIZE ADM_TARGET_AVX2 static void NAME##_avx2 PARAMS { NAME##_impl ARGS; }   \
     void NAME PARAMS                                                                     \
     {                                                                                    \
         if (adm_use_avx2())                                                              \
@@ -38,17 +46,20 @@ static inline int adm_use_avx2(void)
 
 /* The same for a function returning RET. */
 #define ADM_DISPATCH(RET, NAME, PARAMS, ARGS)                                            \
-    static RET NAME##_plain PARAMS { return NAME##_impl ARGS; }                          \
-    ADM_TARGET_AVX2 static RET NAME##_avx2 PARAMS { return NAME##_impl ARGS; }           \
+    ADM_VECTORIZE static RET NAME##_plain PARAMS { return NAME##_impl ARGS; }            \
+    ADM_VECTORIZE ADM_TARGET_AVX2 static RET NAME##_avx2 PARAMS                          \
+    {                                                                                    \
+        return NAME##_impl ARGS;                                                         \
+    }                                                                                    \
     RET NAME PARAMS                                                                      \
     {                                                                                    \
         return adm_use_avx2() ? NAME##_avx2 ARGS : NAME##_plain ARGS;                    \
     }
 #else
 #define ADM_DISPATCH_VOID(NAME, PARAMS, ARGS)                                            \
-    void NAME PARAMS { NAME##_impl ARGS; }
+    ADM_VECTORIZE void NAME PARAMS { NAME##_impl ARGS; }
 #define ADM_DISPATCH(RET, NAME, PARAMS, ARGS)                                            \
-    RET NAME PARAMS { return NAME##_impl ARGS; }
+    ADM_VECTORIZE RET NAME PARAMS { return NAME##_impl ARGS; }
 #endif
 
 #endif /* VMAF_FEATURE_ADM_SIMD_H */
