@@ -1,10 +1,11 @@
 /*
  * Scores by feature name and frame index, plus per-sequence aggregates.
  *
- * Output lists metrics in the order reference libvmaf stores them single-threaded. Every
- * store carries an order key (phase, frame index of the call, extractor position, sequence
- * within the call); a metric's position is the smallest key it was stored with, so the
- * order is the same with any number of threads.
+ * Output lists metrics in the order reference libvmaf stores them (with its usual worker
+ * thread). Every store carries an order key (phase, frame index of the call, extractor rank:
+ * TEMPORAL extractors first, then registration order, sequence within the call); a metric's
+ * position is the smallest key it was stored with, so the order is the same with any number
+ * of threads.
  */
 #ifndef VMAF_SRC_FEATURE_COLLECTOR_H
 #define VMAF_SRC_FEATURE_COLLECTOR_H

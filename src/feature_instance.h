@@ -32,6 +32,16 @@ int vmaf_feature_instance_init(VmafFeatureInstance *inst, const VmafFeatureGeome
 
 void vmaf_feature_instance_destroy(VmafFeatureInstance *inst);
 
+/**
+ * Position of an extractor's stores among those of one frame (and at flush): reference
+ * libvmaf runs TEMPORAL extractors in the calling thread before it hands the frame to its
+ * workers, so their metrics come first; then registration order.
+ */
+static inline uint32_t vmaf_store_rank(const VmafFeatureExtractor *fex, unsigned ext)
+{
+    return ((fex->flags & VMAF_FEATURE_EXTRACTOR_TEMPORAL) ? 0u : 1u << 16) | ext;
+}
+
 /** Output alias of an internal feature name (e.g. VMAF_integer_feature_adm2_score -> integer_adm2). */
 const char *vmaf_feature_name_alias(const char *name);
 

@@ -192,7 +192,8 @@ static int run_instance(VmafContext *vmaf, VmafFeatureInstance *inst, unsigned e
         .fc = vmaf->fc,
         .provided = inst->fex->provided_features,
         .mapped = inst->mapped,
-        .order = { .phase = VMAF_STORE_PHASE_EXTRACT, .index = frame->index, .ext = ext },
+        .order = { .phase = VMAF_STORE_PHASE_EXTRACT, .index = frame->index,
+                   .ext = vmaf_store_rank(inst->fex, ext) },
     };
     VmafFeatureFrame f = *frame;
     if (!(inst->fex->flags & VMAF_FEATURE_EXTRACTOR_PREV_REF))
@@ -393,7 +394,7 @@ static int flush_context(VmafContext *vmaf)
             .fc = vmaf->fc,
             .provided = inst->fex->provided_features,
             .mapped = inst->mapped,
-            .order = { .phase = VMAF_STORE_PHASE_FLUSH, .ext = i },
+            .order = { .phase = VMAF_STORE_PHASE_FLUSH, .ext = vmaf_store_rank(inst->fex, i) },
         };
         err = inst->fex->flush(inst->priv, &sink);
         if (err)

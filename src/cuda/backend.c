@@ -386,7 +386,8 @@ static int collect_slot(VmafCudaBackend *b, Slot *sl)
             .fc = b->fc,
             .provided = tw->inst->fex->provided_features,
             .mapped = tw->inst->mapped,
-            .order = { .phase = VMAF_STORE_PHASE_EXTRACT, .index = sl->index, .ext = tw->ext },
+            .order = { .phase = VMAF_STORE_PHASE_EXTRACT, .index = sl->index,
+                       .ext = vmaf_store_rank(tw->inst->fex, tw->ext) },
         };
         err = tw->twin->collect(tw->priv, tw->inst->priv, (unsigned)(sl - b->slot), &frame, &sink);
         if (err)

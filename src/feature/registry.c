@@ -13,6 +13,9 @@ extern const VmafFeatureExtractor vmaf_fex_adm;
 extern const VmafFeatureExtractor vmaf_fex_float_motion;
 extern const VmafFeatureExtractor vmaf_fex_float_vif;
 extern const VmafFeatureExtractor vmaf_fex_float_adm;
+extern const VmafFeatureExtractor vmaf_fex_float_psnr;
+extern const VmafFeatureExtractor vmaf_fex_float_ansnr;
+extern const VmafFeatureExtractor vmaf_fex_float_moment;
 
 static const VmafFeatureExtractor *const extractors[] = {
     &vmaf_fex_psnr,
@@ -26,6 +29,9 @@ static const VmafFeatureExtractor *const extractors[] = {
     &vmaf_fex_float_motion,
     &vmaf_fex_float_vif,
     &vmaf_fex_float_adm,
+    &vmaf_fex_float_psnr,
+    &vmaf_fex_float_ansnr,
+    &vmaf_fex_float_moment,
     NULL,
 };
 

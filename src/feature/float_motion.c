@@ -1,0 +1,379 @@
+/*
+ * Twin VMAF — float motion: extractor "float_motion" (float_motion.h describes the scores).
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "feature_extractor.h"
+#include "float_filter.h"
+#include "float_motion.h"
+#include "motion.h"
+#include "speed.h"
+
+enum { SLOTS = 3 };
+
+typedef struct FloatMotionState {
+    VmafFloatMotionOptions opt;
+    unsigned n_planes;
+    unsigned w[3], h[3];
+    size_t stride;                 /* floats per row of every plane: the luma layout */
+    const float *kernel;
+    int kernel_width;
+    float *plane;                  /* the converted plane before the blur */
+    float *blur[3][SLOTS];         /* [plane][index % 3] */
+    float *row;                    /* filter scratch */
+    /* motion_add_scale1 */
+    VmafSpeedScaler scaler[3];
+    float *scaled_a, *scaled_b;    /* one half-size plane each */
+    size_t scaled_stride;
+    /* between frames */
+    unsigned index;
+    double score;
+    bool seen;
+    enum VmafLogLevel log_level;
+} FloatMotionState;
+
+#define OPT_AT(field) (offsetof(FloatMotionState, opt) + offsetof(VmafFloatMotionOptions, field))
+
+static const VmafOption float_motion_options[] = {
+    {
+        .name = "debug",
+        .help = "also write the per-frame motion score",
+        .offset = OPT_AT(debug),
+        .type = VMAF_OPT_TYPE_BOOL,
+        .default_val.b = true,
+    },
+    {
+        .name = "motion_force_zero",
+        .alias = "force_0",
+        .help = "write 0 for every score",
+        .offset = OPT_AT(force_zero),
+        .type = VMAF_OPT_TYPE_BOOL,
+        .default_val.b = false,
+        .flags = VMAF_OPT_FLAG_FEATURE_PARAM,
+    },
+    {
+        .name = "motion_fps_weight",
+        .alias = "mfw",
+        .help = "multiplier on the per-frame score (frame-rate correction)",
+        .offset = OPT_AT(fps_weight),
+        .type = VMAF_OPT_TYPE_DOUBLE,
+        .default_val.d = 1.0,
+        .min = 0.0,
+        .max = 5.0,
+        .flags = VMAF_OPT_FLAG_FEATURE_PARAM,
+    },
+    {
+        .name = "motion_blend_factor",
+        .alias = "mbf",
+        .help = "weight of the score against min(offset, score) in motion3",
+        .offset = OPT_AT(blend_factor),
+        .type = VMAF_OPT_TYPE_DOUBLE,
+        .default_val.d = 1.0,
+        .min = 0.0,
+        .max = 1.0,
+        .flags = VMAF_OPT_FLAG_FEATURE_PARAM,
+    },
+    {
+        .name = "motion_blend_offset",
+        .alias = "mbo",
+        .help = "score above which blending pulls motion3 down",
+        .offset = OPT_AT(blend_offset),
+        .type = VMAF_OPT_TYPE_DOUBLE,
+        .default_val.d = 40.0,
+        .min = 0.0,
+        .max = 1000.0,
+        .flags = VMAF_OPT_FLAG_FEATURE_PARAM,
+    },
+    {
+        .name = "motion_add_scale1",
+        .alias = "mdc",
+        .help = "add the mean difference of the half-size planes",
+        .offset = OPT_AT(add_scale1),
+        .type = VMAF_OPT_TYPE_BOOL,
+        .default_val.b = false,
+        .flags = VMAF_OPT_FLAG_FEATURE_PARAM,
+    },
+    {
+        .name = "motion_filter_size",
+        .alias = "mfs",
+        .help = "blur kernel: 5 taps, 3 taps, or 1 (no blur)",
+        .offset = OPT_AT(filter_size),
+        .type = VMAF_OPT_TYPE_INT,
+        .default_val.i = VMAF_FLOAT_MOTION_DEFAULT_FILTER_SIZE,
+        .min = 0,
+        .max = 9,
+        .flags = VMAF_OPT_FLAG_FEATURE_PARAM,
+    },
+    {
+        .name = "motion_add_uv",
+        .alias = "mau",
+        .help = "add the chroma planes' scores",
+        .offset = OPT_AT(add_uv),
+        .type = VMAF_OPT_TYPE_BOOL,
+        .default_val.b = false,
+        .flags = VMAF_OPT_FLAG_FEATURE_PARAM,
+    },
+    {
+        .name = "motion_max_val",
+        .alias = "mmxv",
+        .help = "clip scores to at most this value",
+        .offset = OPT_AT(max_val),
+        .type = VMAF_OPT_TYPE_DOUBLE,
+        .default_val.d = VMAF_FLOAT_MOTION_DEFAULT_MAX_VAL,
+        .min = 0.0,
+        .max = VMAF_FLOAT_MOTION_DEFAULT_MAX_VAL,
+        .flags = VMAF_OPT_FLAG_FEATURE_PARAM,
+    },
+    { 0 },
+};
+
+const float *vmaf_float_motion_kernel(int filter_size, int *width)
+{
+    if (filter_size == 1) {
+        *width = 5;
+        return vmaf_float_motion_filter_pass;
+    }
+    if (filter_size == 3) {
+        *width = 3;
+        return vmaf_float_motion_filter3;
+    }
+    *width = 5;
+    return vmaf_float_motion_filter5;
+}
+
+float vmaf_float_motion_mean_abs_diff(const float *a, const float *b, ptrdiff_t stride,
+                                      unsigned w, unsigned h)
+{
+    /* The reference adds fabs() (a double) to a float row sum; a float sum of two floats
+     * rounded through double equals the float sum (53 >= 2*24 + 2), so float it is. */
+    float total = 0.0f;
+    for (unsigned i = 0; i < h; i++) {
+        const float *pa = a + i * stride, *pb = b + i * stride;
+        float line = 0.0f;
+        for (unsigned j = 0; j < w; j++)
+            line += fabsf(pa[j] - pb[j]);
+        total += line;
+    }
+    return total / (float)(w * h);
+}
+
+static void float_motion_close(void *priv)
+{
+    FloatMotionState *s = priv;
+    free(s->plane);
+    free(s->row);
+    free(s->scaled_a);
+    free(s->scaled_b);
+    for (unsigned p = 0; p < 3; p++) {
+        for (unsigned k = 0; k < SLOTS; k++) {
+            free(s->blur[p][k]);
+            s->blur[p][k] = NULL;
+        }
+        vmaf_speed_scaler_close(&s->scaler[p]);
+    }
+    s->plane = s->row = s->scaled_a = s->scaled_b = NULL;
+}
+
+static unsigned half_size(unsigned n)
+{
+    return (unsigned)(int)(n * 0.5 + 0.5);
+}
+
+static int float_motion_init(void *priv, const VmafFeatureGeometry *g)
+{
+    FloatMotionState *s = priv;
+    const VmafFloatMotionOptions *o = &s->opt;
+    s->log_level = g->log_level;
+    if (g->bpc < 8 || g->bpc > 16 || !g->w || !g->h) {
+        vmaf_log(g->log_level, VMAF_LOG_LEVEL_ERROR,
+                 "float_motion: unsupported picture (%ux%u, %u bits)\n", g->w, g->h, g->bpc);
+        return -EINVAL;
+    }
+    if (o->add_uv && g->pix_fmt == VMAF_PIX_FMT_YUV400P) {
+        vmaf_log(g->log_level, VMAF_LOG_LEVEL_ERROR,
+                 "float_motion: motion_add_uv needs chroma planes\n");
+        return -EINVAL;
+    }
+    if (o->add_scale1 && half_size(g->w) > VMAF_FLOAT_MOTION_MAX_SCALED_WIDTH) {
+        vmaf_log(g->log_level, VMAF_LOG_LEVEL_ERROR,
+                 "float_motion: motion_add_scale1 supports half-size widths up to %d\n",
+                 VMAF_FLOAT_MOTION_MAX_SCALED_WIDTH);
+        return -EINVAL;
+    }
+    s->kernel = vmaf_float_motion_kernel(o->filter_size, &s->kernel_width);
+
+    s->n_planes = o->add_uv ? 3 : 1;
+    const unsigned ss_x = g->pix_fmt == VMAF_PIX_FMT_YUV444P ? 0 : 1;
+    const unsigned ss_y = g->pix_fmt == VMAF_PIX_FMT_YUV420P ? 1 : 0;
+    for (unsigned p = 0; p < 3; p++) {
+        s->w[p] = p ? g->w >> ss_x : g->w;
+        s->h[p] = p ? g->h >> ss_y : g->h;
+    }
+    s->stride = vmaf_float_stride(g->w);
+    const size_t luma_bytes = s->stride * g->h * sizeof(float);
+    s->plane = malloc(luma_bytes);
+    s->row = malloc((g->w + s->kernel_width) * sizeof(float));
+    if (!s->plane || !s->row) return -ENOMEM;
+    for (unsigned p = 0; p < s->n_planes; p++) {
+        if (!s->w[p] || !s->h[p]) {
+            vmaf_log(g->log_level, VMAF_LOG_LEVEL_ERROR,
+                     "float_motion: chroma planes of %ux%u are empty\n", g->w, g->h);
+            return -EINVAL;
+        }
+        for (unsigned k = 0; k < SLOTS; k++) {
+            s->blur[p][k] = calloc(s->stride * s->h[p], sizeof(float));
+            if (!s->blur[p][k]) return -ENOMEM;
+        }
+    }
+    if (o->add_scale1) {
+        s->scaled_stride = vmaf_float_stride(half_size(g->w));
+        const size_t bytes = s->scaled_stride * half_size(g->h) * sizeof(float);
+        s->scaled_a = malloc(bytes);
+        s->scaled_b = malloc(bytes);
+        if (!s->scaled_a || !s->scaled_b) return -ENOMEM;
+        for (unsigned p = 0; p < s->n_planes; p++) {
+            int err = vmaf_speed_scaler_init(&s->scaler[p], VMAF_SPEED_SCALE_BILINEAR, s->w[p],
+                                             s->h[p], half_size(s->w[p]), half_size(s->h[p]));
+            if (err) return err;
+        }
+    }
+    return 0;
+}
+
+/* Half-size copy of a blurred plane, read with the row stride of a plane of its own width
+ * (the reference's layout assumption; see float_motion.h). */
+static void scale_half(const FloatMotionState *s, unsigned p, const float *src, float *dst)
+{
+    const VmafSpeedScaler *sc = &s->scaler[p];
+    const ptrdiff_t src_stride = (ptrdiff_t)vmaf_float_stride(s->w[p]);
+    for (unsigned y = 0; y < sc->dst_h; y++)
+        vmaf_speed_scale_row(sc, src, src_stride, y, dst + y * s->scaled_stride);
+}
+
+/* The score of one plane between two blurred frames. */
+static float plane_score(FloatMotionState *s, unsigned p, const float *a, const float *b)
+{
+    const float scale0 = vmaf_float_motion_mean_abs_diff(a, b, s->stride, s->w[p], s->h[p]);
+    if (!s->opt.add_scale1) return scale0;
+    const VmafSpeedScaler *sc = &s->scaler[p];
+    scale_half(s, p, a, s->scaled_a);
+    scale_half(s, p, b, s->scaled_b);
+    const float scale1 = vmaf_float_motion_mean_abs_diff(s->scaled_a, s->scaled_b,
+                                                         s->scaled_stride, sc->dst_w, sc->dst_h);
+    return scale0 + scale1;
+}
+
+/* The score between the frames in two slots: luma, plus chroma with motion_add_uv. */
+static double frame_score(FloatMotionState *s, unsigned slot_a, unsigned slot_b)
+{
+    double score = plane_score(s, 0, s->blur[0][slot_a], s->blur[0][slot_b]);
+    for (unsigned p = 1; p < s->n_planes; p++)
+        score += plane_score(s, p, s->blur[p][slot_a], s->blur[p][slot_b]);
+    return score;
+}
+
+static double clip_max(double v, double max_val)
+{
+    return v < max_val ? v : max_val;
+}
+
+static int float_motion_extract(void *priv, const VmafFeatureFrame *frame, VmafFeatureSink *sink)
+{
+    FloatMotionState *s = priv;
+    const VmafFloatMotionOptions *o = &s->opt;
+    const unsigned index = frame->index;
+    int err;
+
+    if (o->force_zero) {
+        err = vmaf_feature_sink_append(sink, "VMAF_feature_motion2_score", 0., index);
+        if (!err) err = vmaf_feature_sink_append(sink, "VMAF_feature_motion3_score", 0., index);
+        if (!err && o->debug)
+            err = vmaf_feature_sink_append(sink, "VMAF_feature_motion_score", 0., index);
+        return err;
+    }
+
+    const VmafPicture *ref = frame->ref;
+    if (!ref || ref->w[0] != s->w[0] || ref->h[0] != s->h[0]) return -EINVAL;
+    s->index = index;
+    s->seen = true;
+    const unsigned cur = index % SLOTS, back2 = (index + 1) % SLOTS, back1 = (index + 2) % SLOTS;
+    for (unsigned p = 0; p < s->n_planes; p++) {
+        vmaf_float_plane_from_picture(ref, p, VMAF_FLOAT_SAMPLE_OFFSET, s->plane, s->stride);
+        err = vmaf_float_filter_plane(VMAF_FLOAT_IMPL_BEST, s->kernel, s->kernel_width,
+                                      s->plane, s->stride, s->w[p], s->h[p], 1,
+                                      s->blur[p][cur], s->stride, s->row);
+        if (err) return err;
+    }
+
+    if (index == 0) {
+        err = vmaf_feature_sink_append(sink, "VMAF_feature_motion2_score", 0., index);
+        if (!err && o->debug)
+            err = vmaf_feature_sink_append(sink, "VMAF_feature_motion_score", 0., index);
+        return err;
+    }
+
+    const double score = frame_score(s, back1, cur);
+    if (o->debug) {
+        err = vmaf_feature_sink_append(sink, "VMAF_feature_motion_score",
+                                       clip_max(score * o->fps_weight, o->max_val), index);
+        if (err) return err;
+    }
+    s->score = score;
+
+    if (index == 1) {
+        const double blended =
+            vmaf_motion_blend(score * o->fps_weight, o->blend_factor, o->blend_offset);
+        return vmaf_feature_sink_append(sink, "VMAF_feature_motion3_score",
+                                        clip_max(blended, o->max_val), 0);
+    }
+
+    double score2 = frame_score(s, back1, back2);
+    score2 = score2 < score ? score2 : score;
+    err = vmaf_feature_sink_append(sink, "VMAF_feature_motion2_score",
+                                   clip_max(score2 * o->fps_weight, o->max_val), index - 1);
+    if (err) return err;
+    const double blended =
+        vmaf_motion_blend(score2 * o->fps_weight, o->blend_factor, o->blend_offset);
+    return vmaf_feature_sink_append(sink, "VMAF_feature_motion3_score",
+                                    clip_max(blended, o->max_val), index - 1);
+}
+
+static int float_motion_flush(void *priv, VmafFeatureSink *sink)
+{
+    FloatMotionState *s = priv;
+    const VmafFloatMotionOptions *o = &s->opt;
+    if (o->force_zero || !s->seen) return 0;
+    if (s->index == 0)
+        return vmaf_feature_sink_append(sink, "VMAF_feature_motion3_score", 0., 0);
+    int err = vmaf_feature_sink_append(sink, "VMAF_feature_motion2_score",
+                                       clip_max(s->score * o->fps_weight, o->max_val), s->index);
+    if (err) return err;
+    const double blended =
+        vmaf_motion_blend(s->score * o->fps_weight, o->blend_factor, o->blend_offset);
+    return vmaf_feature_sink_append(sink, "VMAF_feature_motion3_score",
+                                    clip_max(blended, o->max_val), s->index);
+}
+
+static const char *const float_motion_features[] = {
+    "VMAF_feature_motion_score",
+    "VMAF_feature_motion2_score",
+    "VMAF_feature_motion3_score",
+    NULL,
+};
+
+const VmafFeatureExtractor vmaf_fex_float_motion = {
+    .name = "float_motion",
+    .priv_size = sizeof(FloatMotionState),
+    .options = float_motion_options,
+    .provided_features = float_motion_features,
+    .flags = VMAF_FEATURE_EXTRACTOR_TEMPORAL,
+    .init = float_motion_init,
+    .extract = float_motion_extract,
+    .flush = float_motion_flush,
+    .close = float_motion_close,
+};
