@@ -75,6 +75,10 @@ expect "missing model file"          255 2 -- -r "$REF" -d "$DIS" $GEO -m path=$
 expect "model overload out of range" 255 3 -- -r "$REF" -d "$DIS" $GEO -m version=vmaf_v0.6.1:vif.vif_enhn_gain_limit=0.5
 expect "truncated model file"        255 3 -- -r "$REF" -d "$DIS" $GEO -m path=$T/trunc_model.json
 expect "model key without value"     1 60 -- -r "$REF" -d "$DIS" $GEO -m version=vmaf_v0.6.1:bogus
+expect "bad backend"                 1 60 -- -r "$REF" -d "$DIS" $GEO -n --feature psnr --backend gpu
+if [ ! -e /dev/nvidiactl ]; then
+  expect "--backend cuda without a GPU" 255 2 -- -r "$REF" -d "$DIS" $GEO -n --feature psnr --backend cuda
+fi
 expect "shorter distorted file"      0 2 -- -r "$T/ref3.yuv" -d "$T/dis2.yuv" $GEO -n --feature psnr
 # the common frames were scored
 if [ -f "$T/out.json" ] && [ "$(grep -c '"frameNum"' "$T/out.json")" -eq 2 ] && grep -q 'ended before' "$T/err"; then
