@@ -1209,6 +1209,153 @@ static void test_tiny(void)
             }
 }
 
+/* ------------------------------------------------------------------------------------- */
+/* Hand-written SIMD stages against the plain ones                                        */
+
+static int same_band32(const int32_t *a, const int32_t *b, int w, int h, size_t stride)
+{
+    for (int i = 0; i < h; i++)
+        if (memcmp(a + (size_t)i * stride, b + (size_t)i * stride, (size_t)w * sizeof(int32_t)))
+            return 0;
+    return 1;
+}
+
+static int same_band16(const int16_t *a, const int16_t *b, int w, int h, size_t stride)
+{
+    for (int i = 0; i < h; i++)
+        if (memcmp(a + (size_t)i * stride, b + (size_t)i * stride, (size_t)w * sizeof(int16_t)))
+            return 0;
+    return 1;
+}
+
+static void fill_pair(Plane *ref, Plane *dis, int pattern)
+{
+    const unsigned max = (1u << ref->bpc) - 1;
+    for (unsigned i = 0; i < ref->h; i++)
+        for (unsigned j = 0; j < ref->w; j++) {
+            unsigned r, d;
+            switch (pattern) {
+            case 0: r = rng() & max; d = rng() & max; break;              /* unrelated */
+            case 1: r = (rng() & 1) ? max : 0; d = (rng() & 3) ? r : max - r; break;
+            case 2: {                                                     /* distorted copy */
+                r = (unsigned)((i * 37 + j * 11 + (rng() & 15)) % (max + 1));
+                const int64_t n = (int64_t)r + (int64_t)(rng() % 9) - 4;
+                d = (unsigned)(n < 0 ? 0 : (n > max ? max : n));
+                break;
+            }
+            default: {                                                    /* enhanced copy */
+                r = (unsigned)(((i / 3) * 53 + (j / 2) * 29) % (max + 1));
+                const int64_t n = (int64_t)r * 5 / 4 - (max >> 4);
+                d = (unsigned)(n < 0 ? 0 : (n > max ? max : n));
+            }
+            }
+            plane_set(ref, (int)i, (int)j, r);
+            plane_set(dis, (int)i, (int)j, d);
+        }
+}
+
+static void test_simd_paths(void)
+{
+    if (!vmaf_adm_simd_available()) {
+        printf("test_adm: SIMD stages not available, skipped\n");
+        return;
+    }
+    static const unsigned sizes[][2] = { { 2, 2 },    { 3, 5 },    { 5, 5 },     { 9, 17 },
+                                         { 17, 17 },  { 33, 21 },  { 40, 33 },   { 65, 9 },
+                                         { 65, 37 },  { 130, 7 },  { 129, 66 },  { 131, 67 },
+                                         { 161, 45 }, { 258, 35 }, { 301, 171 }, { 514, 19 } };
+    for (size_t si = 0; si < sizeof(sizes) / sizeof(sizes[0]); si++) {
+        for (unsigned bpc = 8; bpc <= 16; bpc++) {
+            for (int pattern = 0; pattern < 4; pattern++) {
+                const unsigned w = sizes[si][0], h = sizes[si][1];
+                Plane ref, dis;
+                VmafAdmBuffers b, e;
+                if (plane_alloc(&ref, w, h, bpc) || plane_alloc(&dis, w, h, bpc) ||
+                    vmaf_adm_buffers_alloc(&b, w, h) || vmaf_adm_buffers_alloc(&e, w, h))
+                    exit(2);
+                e.simd = false;
+                CHECK(b.simd, "simd not chosen at allocation");
+                fill_pair(&ref, &dis, pattern);
+                const int hw = (int)(w + 1) / 2, hh = (int)(h + 1) / 2;
+
+                /* scale-0 DWT, both modes */
+                for (int lo_only = 0; lo_only < 2; lo_only++) {
+                    vmaf_adm_dwt_scale0_simd(ref.data, ref.stride, bpc, (int)w, (int)h,
+                                             (int16_t *)b.rows, &b.ref16, b.ref32.a, b.stride,
+                                             lo_only);
+                    vmaf_adm_dwt_scale0(ref.data, ref.stride, bpc, (int)w, (int)h,
+                                        (int16_t *)e.rows, &e.ref16, e.ref32.a, e.stride,
+                                        lo_only);
+                    int same = same_band32(b.ref32.a, e.ref32.a, hw, hh, b.stride);
+                    if (!lo_only)
+                        same = same && same_band16(b.ref16.h, e.ref16.h, hw, hh, b.stride) &&
+                               same_band16(b.ref16.v, e.ref16.v, hw, hh, b.stride) &&
+                               same_band16(b.ref16.d, e.ref16.d, hw, hh, b.stride);
+                    CHECK(same, "simd dwt0 %ux%u %u-bit pattern %d lo_only %d", w, h, bpc,
+                          pattern, lo_only);
+                }
+
+                /* whole frames (every stage the SIMD path replaces), default and variants */
+                for (int variant = 0; variant < 3; variant++) {
+                    VmafAdmOptions o = default_options();
+                    if (variant == 1)
+                        o.skip_scale0 = true;
+                    if (variant == 2) {
+                        o.csf_mode = VMAF_ADM_CSF_BARTEN;
+                        o.enhn_gain_limit = 1.0;
+                    }
+                    VmafAdmScores sb, se;
+                    score(&ref, &dis, &o, &b, &sb);
+                    score(&ref, &dis, &o, &e, &se);
+                    CHECK(same_scores(&sb, &se),
+                          "simd scores %ux%u %u-bit pattern %d variant %d: adm2 %.17g != %.17g",
+                          w, h, bpc, pattern, variant, sb.adm2, se.adm2);
+                }
+                free(ref.data);
+                free(dis.data);
+                vmaf_adm_buffers_free(&b);
+                vmaf_adm_buffers_free(&e);
+            }
+        }
+    }
+
+    /* scales 1..3 DWT on full-range int32 band A (the int64 sums and their wrap) */
+    static const int sizes123[][2] = { { 3, 3 },   { 8, 5 },   { 17, 9 },  { 18, 18 },
+                                       { 33, 11 }, { 34, 7 },  { 35, 13 }, { 99, 21 } };
+    for (size_t si = 0; si < sizeof(sizes123) / sizeof(sizes123[0]); si++) {
+        for (unsigned scale = 1; scale <= 3; scale++) {
+            for (int bits = 15; bits <= 31; bits += 8) {
+                const int w = sizes123[si][0], h = sizes123[si][1];
+                VmafAdmBuffers b, e;
+                if (vmaf_adm_buffers_alloc(&b, 2 * (unsigned)w, 2 * (unsigned)h) ||
+                    vmaf_adm_buffers_alloc(&e, 2 * (unsigned)w, 2 * (unsigned)h))
+                    exit(2);
+                for (int i = 0; i < h; i++)
+                    for (int j = 0; j < w; j++) {
+                        const size_t o = (size_t)i * b.stride + j;
+                        const int32_t x = rng_signed(bits), y = rng_signed(bits);
+                        b.ref32.a[o] = e.ref32.a[o] = (rng() & 7) ? x : INT32_MIN;
+                        b.dis32.a[o] = e.dis32.a[o] = y;
+                    }
+                vmaf_adm_dwt_scale123_simd(&b.ref32, &b.dis32, b.rows, w, h, b.stride, scale);
+                vmaf_adm_dwt_scale123(&e.ref32, &e.dis32, e.rows, w, h, e.stride, scale);
+                const int hw = (w + 1) / 2, hh = (h + 1) / 2;
+                const VmafAdmBands32 *pb[2] = { &b.ref32, &b.dis32 },
+                                     *pe[2] = { &e.ref32, &e.dis32 };
+                int same = 1;
+                for (int n = 0; n < 2; n++)
+                    same = same && same_band32(pb[n]->a, pe[n]->a, hw, hh, b.stride) &&
+                           same_band32(pb[n]->h, pe[n]->h, hw, hh, b.stride) &&
+                           same_band32(pb[n]->v, pe[n]->v, hw, hh, b.stride) &&
+                           same_band32(pb[n]->d, pe[n]->d, hw, hh, b.stride);
+                CHECK(same, "simd dwt123 %dx%d scale %u bits %d", w, h, scale, bits);
+                vmaf_adm_buffers_free(&b);
+                vmaf_adm_buffers_free(&e);
+            }
+        }
+    }
+}
+
 int main(int argc, char **argv)
 {
     if (argc > 1)
@@ -1225,6 +1372,7 @@ int main(int argc, char **argv)
     test_identical();
     test_reuse();
     test_tiny();
+    test_simd_paths();
 
     if (failures) {
         fprintf(stderr, "test_adm: %u failure(s) (seed %" PRIu64 ")\n", failures, seed);

@@ -258,11 +258,12 @@ enum Pattern {
     PAT_EXTREME,   /* each sample 0 or max */
     PAT_SAME,      /* identical textured frames */
     PAT_FLAT,      /* identical flat frames */
+    PAT_MAX,       /* ref all max, dis max or one below: the largest sums */
     PAT_COUNT,
 };
 
 static const char *const pattern_name[PAT_COUNT] = {
-    "random", "near", "amplified", "extreme", "same", "flat",
+    "random", "near", "amplified", "extreme", "same", "flat", "max",
 };
 
 static void fill(Image *ref, Image *dis, unsigned bpc, enum Pattern pat)
@@ -294,6 +295,10 @@ static void fill(Image *ref, Image *dis, unsigned bpc, enum Pattern pat)
                 break;
             case PAT_SAME:
                 r = d = wave;
+                break;
+            case PAT_MAX:
+                r = max;
+                d = max - (int32_t)(rng() & 1);
                 break;
             default:
                 r = d = flat;
@@ -342,8 +347,10 @@ static int sums_equal(const VmafVifSums *a, const VmafVifSums *b)
 /* ------------------------------------------------------------------------------------- */
 /* 1. Every build against the naive evaluation                                           */
 
-static const enum VmafVifImpl impls[] = { VMAF_VIF_IMPL_PLAIN, VMAF_VIF_IMPL_AVX2 };
-static const char *const impl_name[] = { "best", "plain", "avx2" };
+static const enum VmafVifImpl impls[] = { VMAF_VIF_IMPL_PLAIN, VMAF_VIF_IMPL_AVX2,
+                                           VMAF_VIF_IMPL_AVX2_MADD, VMAF_VIF_IMPL_AVX512,
+                                           VMAF_VIF_IMPL_BEST };
+static const char *const impl_name[] = { "best", "plain", "avx2", "avx2_madd", "avx512" };
 
 static void run_case(int w, int h, unsigned bpc, enum Pattern pat, double egl, int skip0,
                      uint64_t seed)
@@ -395,7 +402,10 @@ static void test_against_naive(void)
     /* sizes the reference handles (>= 16), odd ones, and tiny ones where Twin VMAF defines
      * the edge by periodic reflection (vif.h) */
     static const int sizes[][2] = { { 17, 17 }, { 33, 21 }, { 16, 16 }, { 40, 19 }, { 71, 64 },
-                                    { 3, 3 },   { 1, 1 },   { 9, 15 },  { 15, 8 },  { 2, 40 } };
+                                    { 3, 3 },   { 1, 1 },   { 9, 15 },  { 15, 8 },  { 2, 40 },
+                                    /* the hand-written builds: blocks of 32 and 16 columns
+                                     * at scales 0..2, with and without leftover columns */
+                                    { 120, 33 }, { 96, 20 }, { 134, 18 } };
     static const unsigned depths[] = { 8, 9, 10, 11, 12, 16 };
     uint64_t seed = 1;
     for (size_t z = 0; z < sizeof(sizes) / sizeof(sizes[0]); z++)

@@ -58,6 +58,7 @@ int vmaf_adm_buffers_alloc(VmafAdmBuffers *b, unsigned w, unsigned h)
     const size_t row_bytes = align_up(half_w * sizeof(int32_t));
     b->w = w;
     b->h = h;
+    b->simd = vmaf_adm_simd_available();
     b->stride = row_bytes / sizeof(int32_t);
     b->band_bytes = row_bytes * half_h;
 
@@ -131,10 +132,11 @@ void vmaf_adm_score(VmafAdmBuffers *b, const VmafAdmOptions *opt,
         if (s == 0) {
             int16_t *rows16 = (int16_t *)b->rows;
             const bool lo_only = opt->skip_scale0;
-            vmaf_adm_dwt_scale0(ref, ref_stride, bpc, w, h, rows16, &b->ref16, b->ref32.a,
-                                stride, lo_only);
-            vmaf_adm_dwt_scale0(dis, dis_stride, bpc, w, h, rows16, &b->dis16, b->dis32.a,
-                                stride, lo_only);
+            void (*dwt0)(const void *, ptrdiff_t, unsigned, int, int, int16_t *,
+                         const VmafAdmBands16 *, int32_t *, size_t, bool) =
+                b->simd ? vmaf_adm_dwt_scale0_simd : vmaf_adm_dwt_scale0;
+            dwt0(ref, ref_stride, bpc, w, h, rows16, &b->ref16, b->ref32.a, stride, lo_only);
+            dwt0(dis, dis_stride, bpc, w, h, rows16, &b->dis16, b->dis32.a, stride, lo_only);
             w = (w + 1) / 2;
             h = (h + 1) / 2;
             if (lo_only) {
@@ -153,7 +155,7 @@ void vmaf_adm_score(VmafAdmBuffers *b, const VmafAdmOptions *opt,
                 }
             }
         } else {
-            vmaf_adm_dwt_scale123(&b->ref32, &b->dis32, b->rows, w, h, stride, s);
+            (b->simd ? vmaf_adm_dwt_scale123_simd : vmaf_adm_dwt_scale123)(&b->ref32, &b->dis32, b->rows, w, h, stride, s);
             w = (w + 1) / 2;
             h = (h + 1) / 2;
             vmaf_adm_decouple_scale123(&b->ref32, &b->dis32, &b->r32, &b->a32, w, h, stride,

@@ -192,6 +192,9 @@ typedef struct VmafAdmBuffers {
      *  ref lo|ref hi|dis lo|dis hi of the scale's width each. */
     int32_t *rows;
     size_t row_bytes;     /**< usable bytes of `rows` */
+    /** Use the hand-written SIMD stages (*_simd); set by vmaf_adm_buffers_alloc() from
+     *  vmaf_adm_simd_available(), and may be cleared to run the plain stages. */
+    bool simd;
     VmafAdmBands16 ref16, dis16, r16, a16, csf16, mask16; /**< A unused for the last four */
     VmafAdmBands32 ref32, dis32, r32, a32, csf32, mask32;
 } VmafAdmBuffers;
@@ -298,6 +301,21 @@ void vmaf_adm_score(VmafAdmBuffers *b, const VmafAdmOptions *opt,
                     const void *ref, ptrdiff_t ref_stride,
                     const void *dis, ptrdiff_t dis_stride, unsigned bpc,
                     VmafAdmScores *out);
+
+/* ------------------------------------------------------------------------------------- */
+/* Hand-written SIMD stages (AVX2 on x86-64 with GCC or Clang)                           */
+
+/** Whether the CPU runs the *_simd stages (false where they are not compiled: they then
+ *  run the plain stages). */
+bool vmaf_adm_simd_available(void);
+
+/** The same as the stage without the suffix, bit for bit; only where
+ *  vmaf_adm_simd_available(). */
+void vmaf_adm_dwt_scale0_simd(const void *src, ptrdiff_t stride, unsigned bpc, int w, int h,
+                              int16_t *rows, const VmafAdmBands16 *dst, int32_t *band_a,
+                              size_t dst_stride, bool lo_only);
+void vmaf_adm_dwt_scale123_simd(const VmafAdmBands32 *ref, const VmafAdmBands32 *dis,
+                                int32_t *rows, int w, int h, size_t stride, unsigned scale);
 
 /* ------------------------------------------------------------------------------------- */
 /* Integer helpers shared by the stages                                                  */

@@ -22,6 +22,15 @@
 #define LO vmaf_adm_filter_lo
 #define HI vmaf_adm_filter_hi
 
+bool vmaf_adm_simd_available(void)
+{
+#if ADM_HAVE_HAND
+    return adm_use_avx2();
+#else
+    return false;
+#endif
+}
+
 /* The reference's vector kernels compute output columns 1 .. in groups of `group`
  * positions without mirroring; they reach the last column when half - 1 is a multiple of
  * the group, and then read its taps past the end of the line (adm.h). */
@@ -110,9 +119,112 @@ ADM_INLINE void hpass0_interior_a(const int16_t *restrict lo, int j1, int32_t *r
         a[j] = taps16(LO, lo[2 * j - 1], lo[2 * j], lo[2 * j + 1], lo[2 * j + 2]);
 }
 
-ADM_INLINE void vmaf_adm_dwt_scale0_impl(const void *src, ptrdiff_t stride, unsigned bpc, int w,
-                                         int h, int16_t *rows, const VmafAdmBands16 *dst,
-                                         int32_t *band_a, size_t dst_stride, bool lo_only)
+#if ADM_HAVE_HAND
+/* Hand-written AVX2 versions (the same integers): pairs of int16 samples times pairs of taps
+ * with vpmaddwd. Every sum fits int32 (the taps' magnitudes add up to 54822, so a line of
+ * int16 values stays below 2^31), and every result fits int16, so packs is exact. */
+ADM_TARGET_AVX2 static inline __m256i taps_pair(int16_t a, int16_t b)
+{
+    return _mm256_set1_epi32((int32_t)(((uint32_t)(uint16_t)b << 16) | (uint16_t)a));
+}
+
+ADM_TARGET_AVX2 static void vpass0_u8_hand(const uint8_t *restrict r0, const uint8_t *restrict r1,
+                                           const uint8_t *restrict r2,
+                                           const uint8_t *restrict r3, int w,
+                                           int16_t *restrict lo, int16_t *restrict hi)
+{
+    const __m256i lo01 = taps_pair(LO[0], LO[1]), lo23 = taps_pair(LO[2], LO[3]);
+    const __m256i hi01 = taps_pair(HI[0], HI[1]), hi23 = taps_pair(HI[2], HI[3]);
+    /* lo: - 46342 * 128 + 128, hi: + 128 (8-bit) */
+    const __m256i lo_add = _mm256_set1_epi32(128 - VMAF_ADM_FILTER_LO_SUM * 128);
+    const __m256i hi_add = _mm256_set1_epi32(128);
+    int x = 0;
+    for (; x + 16 <= w; x += 16) {
+        const __m256i s0 = _mm256_cvtepu8_epi16(_mm_loadu_si128((const __m128i *)(r0 + x)));
+        const __m256i s1 = _mm256_cvtepu8_epi16(_mm_loadu_si128((const __m128i *)(r1 + x)));
+        const __m256i s2 = _mm256_cvtepu8_epi16(_mm_loadu_si128((const __m128i *)(r2 + x)));
+        const __m256i s3 = _mm256_cvtepu8_epi16(_mm_loadu_si128((const __m128i *)(r3 + x)));
+        /* lane-local interleave: pixels 0-3 | 8-11 (lo halves), 4-7 | 12-15 (hi halves) */
+        const __m256i p01l = _mm256_unpacklo_epi16(s0, s1), p01h = _mm256_unpackhi_epi16(s0, s1);
+        const __m256i p23l = _mm256_unpacklo_epi16(s2, s3), p23h = _mm256_unpackhi_epi16(s2, s3);
+        __m256i ll = _mm256_add_epi32(_mm256_madd_epi16(p01l, lo01), _mm256_madd_epi16(p23l, lo23));
+        __m256i lh = _mm256_add_epi32(_mm256_madd_epi16(p01h, lo01), _mm256_madd_epi16(p23h, lo23));
+        __m256i gl = _mm256_add_epi32(_mm256_madd_epi16(p01l, hi01), _mm256_madd_epi16(p23l, hi23));
+        __m256i gh = _mm256_add_epi32(_mm256_madd_epi16(p01h, hi01), _mm256_madd_epi16(p23h, hi23));
+        ll = _mm256_srai_epi32(_mm256_add_epi32(ll, lo_add), 8);
+        lh = _mm256_srai_epi32(_mm256_add_epi32(lh, lo_add), 8);
+        gl = _mm256_srai_epi32(_mm256_add_epi32(gl, hi_add), 8);
+        gh = _mm256_srai_epi32(_mm256_add_epi32(gh, hi_add), 8);
+        /* packs undoes the unpack order lane by lane */
+        _mm256_storeu_si256((__m256i *)(lo + x), _mm256_packs_epi32(ll, lh));
+        _mm256_storeu_si256((__m256i *)(hi + x), _mm256_packs_epi32(gl, gh));
+    }
+    if (x < w)
+        vpass0_u8(r0 + x, r1 + x, r2 + x, r3 + x, w - x, 8, lo + x, hi + x);
+}
+
+/* Eight outputs j .. j+7 of one line: taps 0,1 from the pairs at 2j-1, taps 2,3 from 2j+1. */
+ADM_TARGET_AVX2 static inline __m256i hfilter8(__m256i at, __m256i next, __m256i f01,
+                                               __m256i f23, __m256i round)
+{
+    const __m256i s = _mm256_add_epi32(_mm256_madd_epi16(at, f01), _mm256_madd_epi16(next, f23));
+    return _mm256_srai_epi32(_mm256_add_epi32(s, round), 16);
+}
+
+ADM_TARGET_AVX2 static void hpass0_interior_hand(const int16_t *restrict lo,
+                                                 const int16_t *restrict hi, int j1,
+                                                 int32_t *restrict a, int16_t *restrict v,
+                                                 int16_t *restrict h, int16_t *restrict d)
+{
+    const __m256i lo01 = taps_pair(LO[0], LO[1]), lo23 = taps_pair(LO[2], LO[3]);
+    const __m256i hi01 = taps_pair(HI[0], HI[1]), hi23 = taps_pair(HI[2], HI[3]);
+    const __m256i round = _mm256_set1_epi32(32768);
+    int j = 1;
+    /* outputs j .. j+15 read line positions 2j-1 .. 2j+32, inside [0, 2 j1) */
+    for (; j + 16 <= j1; j += 16) {
+        const int16_t *pl = lo + 2 * j - 1, *ph = hi + 2 * j - 1;
+        const __m256i l0 = _mm256_loadu_si256((const __m256i *)pl);
+        const __m256i l1 = _mm256_loadu_si256((const __m256i *)(pl + 2));
+        const __m256i l2 = _mm256_loadu_si256((const __m256i *)(pl + 16));
+        const __m256i l3 = _mm256_loadu_si256((const __m256i *)(pl + 18));
+        const __m256i h0 = _mm256_loadu_si256((const __m256i *)ph);
+        const __m256i h1 = _mm256_loadu_si256((const __m256i *)(ph + 2));
+        const __m256i h2 = _mm256_loadu_si256((const __m256i *)(ph + 16));
+        const __m256i h3 = _mm256_loadu_si256((const __m256i *)(ph + 18));
+        const __m256i a0 = hfilter8(l0, l1, lo01, lo23, round);
+        const __m256i a1 = hfilter8(l2, l3, lo01, lo23, round);
+        _mm256_storeu_si256((__m256i *)(a + j), a0);
+        _mm256_storeu_si256((__m256i *)(a + j + 8), a1);
+        const __m256i v0 = hfilter8(l0, l1, hi01, hi23, round);
+        const __m256i v1 = hfilter8(l2, l3, hi01, hi23, round);
+        const __m256i h0o = hfilter8(h0, h1, lo01, lo23, round);
+        const __m256i h1o = hfilter8(h2, h3, lo01, lo23, round);
+        const __m256i d0 = hfilter8(h0, h1, hi01, hi23, round);
+        const __m256i d1 = hfilter8(h2, h3, hi01, hi23, round);
+        _mm256_storeu_si256((__m256i *)(v + j),
+                            _mm256_permute4x64_epi64(_mm256_packs_epi32(v0, v1), 0xD8));
+        _mm256_storeu_si256((__m256i *)(h + j),
+                            _mm256_permute4x64_epi64(_mm256_packs_epi32(h0o, h1o), 0xD8));
+        _mm256_storeu_si256((__m256i *)(d + j),
+                            _mm256_permute4x64_epi64(_mm256_packs_epi32(d0, d1), 0xD8));
+    }
+    for (; j < j1; j++) {
+        const int32_t q0 = lo[2 * j - 1], q1 = lo[2 * j], q2 = lo[2 * j + 1], q3 = lo[2 * j + 2];
+        const int32_t g0 = hi[2 * j - 1], g1 = hi[2 * j], g2 = hi[2 * j + 1], g3 = hi[2 * j + 2];
+        a[j] = taps16(LO, q0, q1, q2, q3);
+        v[j] = taps16(HI, q0, q1, q2, q3);
+        h[j] = taps16(LO, g0, g1, g2, g3);
+        d[j] = taps16(HI, g0, g1, g2, g3);
+    }
+}
+#define ADM_HAND(call) call
+#else
+#define ADM_HAND(call) ((void)0)
+#endif
+
+ADM_INLINE void dwt_scale0_body(const void *src, ptrdiff_t stride, unsigned bpc, int w, int h,
+                                int16_t *rows, const VmafAdmBands16 *dst, int32_t *band_a,
+                                size_t dst_stride, bool lo_only, bool hand)
 {
     const int half_w = (w + 1) / 2, half_h = (h + 1) / 2;
     int16_t *lo = rows, *hi = rows + w;
@@ -123,7 +235,9 @@ ADM_INLINE void vmaf_adm_dwt_scale0_impl(const void *src, ptrdiff_t stride, unsi
         const unsigned char *r[4];
         for (int k = 0; k < 4; k++)
             r[k] = (const unsigned char *)src + (ptrdiff_t)picture_row(i, k, h) * stride;
-        if (bpc == 8)
+        if (bpc == 8 && hand)
+            ADM_HAND(vpass0_u8_hand(r[0], r[1], r[2], r[3], w, lo, hi));
+        else if (bpc == 8)
             vpass0_u8(r[0], r[1], r[2], r[3], w, 8, lo, hi);
         else
             vpass0_u16((const uint16_t *)(const void *)r[0], (const uint16_t *)(const void *)r[1],
@@ -139,6 +253,9 @@ ADM_INLINE void vmaf_adm_dwt_scale0_impl(const void *src, ptrdiff_t stride, unsi
             continue;
         if (lo_only)
             hpass0_interior_a(lo, half_w - 1, band_a + off);
+        else if (hand)
+            ADM_HAND(hpass0_interior_hand(lo, hi, half_w - 1, band_a + off, dst->v + off,
+                                          dst->h + off, dst->d + off));
         else
             hpass0_interior(lo, hi, half_w - 1, band_a + off, dst->v + off, dst->h + off,
                             dst->d + off);
@@ -147,6 +264,30 @@ ADM_INLINE void vmaf_adm_dwt_scale0_impl(const void *src, ptrdiff_t stride, unsi
         column0(rows, w, p, (size_t)half_w - 1, dst, band_a, off, lo_only);
     }
 }
+
+ADM_INLINE void vmaf_adm_dwt_scale0_impl(const void *src, ptrdiff_t stride, unsigned bpc, int w,
+                                         int h, int16_t *rows, const VmafAdmBands16 *dst,
+                                         int32_t *band_a, size_t dst_stride, bool lo_only)
+{
+    dwt_scale0_body(src, stride, bpc, w, h, rows, dst, band_a, dst_stride, lo_only, false);
+}
+
+#if ADM_HAVE_HAND
+ADM_TARGET_AVX2 void vmaf_adm_dwt_scale0_simd(const void *src, ptrdiff_t stride, unsigned bpc,
+                                              int w, int h, int16_t *rows,
+                                              const VmafAdmBands16 *dst, int32_t *band_a,
+                                              size_t dst_stride, bool lo_only)
+{
+    dwt_scale0_body(src, stride, bpc, w, h, rows, dst, band_a, dst_stride, lo_only, true);
+}
+#else
+void vmaf_adm_dwt_scale0_simd(const void *src, ptrdiff_t stride, unsigned bpc, int w, int h,
+                              int16_t *rows, const VmafAdmBands16 *dst, int32_t *band_a,
+                              size_t dst_stride, bool lo_only)
+{
+    vmaf_adm_dwt_scale0(src, stride, bpc, w, h, rows, dst, band_a, dst_stride, lo_only);
+}
+#endif
 
 ADM_DISPATCH_VOID(vmaf_adm_dwt_scale0,
                   (const void *src, ptrdiff_t stride, unsigned bpc, int w, int h, int16_t *rows,
@@ -256,9 +397,94 @@ static const int32_t *input_row(const int32_t *band, int r, int h, size_t stride
     return scratch;
 }
 
-ADM_INLINE void vmaf_adm_dwt_scale123_impl(const VmafAdmBands32 *ref,
-                                           const VmafAdmBands32 *dis, int32_t *rows, int w,
-                                           int h, size_t stride, unsigned scale)
+#if ADM_HAVE_HAND
+/* Hand-written AVX2 versions: 64-bit products of int32 samples (vpmuldq on the even lanes,
+ * and on the odd lanes shifted down), summed in int64 like taps32(). The shifts are at most
+ * 16, so a logical 64-bit shift leaves the same low 32 bits as the arithmetic one. */
+ADM_TARGET_AVX2 static inline __m256i taps64(__m256i x0, __m256i x1, __m256i x2, __m256i x3,
+                                             const int16_t *f, __m256i round, int shift)
+{
+    __m256i acc = _mm256_mul_epi32(x0, _mm256_set1_epi64x(f[0]));
+    acc = _mm256_add_epi64(acc, _mm256_mul_epi32(x1, _mm256_set1_epi64x(f[1])));
+    acc = _mm256_add_epi64(acc, _mm256_mul_epi32(x2, _mm256_set1_epi64x(f[2])));
+    acc = _mm256_add_epi64(acc, _mm256_mul_epi32(x3, _mm256_set1_epi64x(f[3])));
+    return _mm256_srli_epi64(_mm256_add_epi64(acc, round), shift);
+}
+
+/* Even 32-bit slots of e (outputs 0..3) and of o (outputs 4..7) in order. */
+ADM_TARGET_AVX2 static inline __m256i merge_even(__m256i e, __m256i o)
+{
+    const __m256i mixed = _mm256_blend_epi32(e, _mm256_slli_epi64(o, 32), 0xAA);
+    return _mm256_permutevar8x32_epi32(mixed, _mm256_setr_epi32(0, 2, 4, 6, 1, 3, 5, 7));
+}
+
+ADM_TARGET_AVX2 static void vpass123_hand(const int32_t *restrict r0, const int32_t *restrict r1,
+                                          const int32_t *restrict r2, const int32_t *restrict r3,
+                                          int w, int32_t *restrict lo, int32_t *restrict hi,
+                                          int32_t round, int shift)
+{
+    const __m256i rnd = _mm256_set1_epi64x(round);
+    int x = 0;
+    for (; x + 8 <= w; x += 8) {
+        const __m256i e0 = _mm256_loadu_si256((const __m256i *)(r0 + x));
+        const __m256i e1 = _mm256_loadu_si256((const __m256i *)(r1 + x));
+        const __m256i e2 = _mm256_loadu_si256((const __m256i *)(r2 + x));
+        const __m256i e3 = _mm256_loadu_si256((const __m256i *)(r3 + x));
+        const __m256i o0 = _mm256_srli_epi64(e0, 32), o1 = _mm256_srli_epi64(e1, 32);
+        const __m256i o2 = _mm256_srli_epi64(e2, 32), o3 = _mm256_srli_epi64(e3, 32);
+        const __m256i le = taps64(e0, e1, e2, e3, LO, rnd, shift);
+        const __m256i lo_ = taps64(o0, o1, o2, o3, LO, rnd, shift);
+        const __m256i he = taps64(e0, e1, e2, e3, HI, rnd, shift);
+        const __m256i ho = taps64(o0, o1, o2, o3, HI, rnd, shift);
+        _mm256_storeu_si256((__m256i *)(lo + x),
+                            _mm256_blend_epi32(le, _mm256_slli_epi64(lo_, 32), 0xAA));
+        _mm256_storeu_si256((__m256i *)(hi + x),
+                            _mm256_blend_epi32(he, _mm256_slli_epi64(ho, 32), 0xAA));
+    }
+    if (x < w)
+        vpass123(r0 + x, r1 + x, r2 + x, r3 + x, w - x, lo + x, hi + x, round, shift);
+}
+
+/* Output columns [1, j1): outputs j..j+3 take the even slots of the line at 2j-1 (taps 0, 1)
+ * and 2j+1 (taps 2, 3); j+4..j+7 the same 8 positions further. */
+ADM_TARGET_AVX2 static void hpass123_hand(const int32_t *restrict lo, const int32_t *restrict hi,
+                                          int j1, int32_t *restrict a, int32_t *restrict v,
+                                          int32_t *restrict h, int32_t *restrict d,
+                                          int32_t round, int shift)
+{
+    const __m256i rnd = _mm256_set1_epi64x(round);
+    int j = 1;
+    /* outputs j .. j+7 read positions 2j-1 .. 2j+16, inside [0, 2 j1) */
+    for (; j + 8 <= j1; j += 8) {
+        const int32_t *line[2] = { lo + 2 * j - 1, hi + 2 * j - 1 };
+        int32_t *out_lo[2] = { a, h }, *out_hi[2] = { v, d };
+        for (int n = 0; n < 2; n++) {
+            const int32_t *p = line[n];
+            const __m256i x0 = _mm256_loadu_si256((const __m256i *)p);
+            const __m256i x2 = _mm256_loadu_si256((const __m256i *)(p + 2));
+            const __m256i y0 = _mm256_loadu_si256((const __m256i *)(p + 8));
+            const __m256i y2 = _mm256_loadu_si256((const __m256i *)(p + 10));
+            const __m256i x1 = _mm256_srli_epi64(x0, 32), x3 = _mm256_srli_epi64(x2, 32);
+            const __m256i y1 = _mm256_srli_epi64(y0, 32), y3 = _mm256_srli_epi64(y2, 32);
+            const __m256i fl = merge_even(taps64(x0, x1, x2, x3, LO, rnd, shift),
+                                          taps64(y0, y1, y2, y3, LO, rnd, shift));
+            const __m256i fh = merge_even(taps64(x0, x1, x2, x3, HI, rnd, shift),
+                                          taps64(y0, y1, y2, y3, HI, rnd, shift));
+            _mm256_storeu_si256((__m256i *)(out_lo[n] + j), fl);
+            _mm256_storeu_si256((__m256i *)(out_hi[n] + j), fh);
+        }
+    }
+    if (j < j1)
+        hpass123_interior(lo, hi, j, j1, a, v, h, d, round, shift);
+}
+#define ADM_HAND123(call) call
+#else
+#define ADM_HAND123(call) ((void)0)
+#endif
+
+ADM_INLINE void dwt_scale123_body(const VmafAdmBands32 *ref, const VmafAdmBands32 *dis,
+                                   int32_t *rows, int w, int h, size_t stride, unsigned scale,
+                                   bool hand)
 {
     const int half_w = (w + 1) / 2, half_h = (h + 1) / 2;
     const int32_t rv = round_v123[scale - 1], rh = round_h123[scale - 1];
@@ -276,8 +502,13 @@ ADM_INLINE void vmaf_adm_dwt_scale123_impl(const VmafAdmBands32 *ref,
             rr[k] = input_row(ref->a, row, h, stride, w, scratch + (size_t)(2 * k) * w);
             rd[k] = input_row(dis->a, row, h, stride, w, scratch + (size_t)(2 * k + 1) * w);
         }
-        vpass123(rr[0], rr[1], rr[2], rr[3], w, lo_ref, hi_ref, rv, sv);
-        vpass123(rd[0], rd[1], rd[2], rd[3], w, lo_dis, hi_dis, rv, sv);
+        if (hand) {
+            ADM_HAND123(vpass123_hand(rr[0], rr[1], rr[2], rr[3], w, lo_ref, hi_ref, rv, sv));
+            ADM_HAND123(vpass123_hand(rd[0], rd[1], rd[2], rd[3], w, lo_dis, hi_dis, rv, sv));
+        } else {
+            vpass123(rr[0], rr[1], rr[2], rr[3], w, lo_ref, hi_ref, rv, sv);
+            vpass123(rd[0], rd[1], rd[2], rd[3], w, lo_dis, hi_dis, rv, sv);
+        }
 
         const size_t off = (size_t)i * stride;
         const VmafAdmBands32 out_ref = { ref->a + off, ref->h + off, ref->v + off, ref->d + off };
@@ -288,15 +519,44 @@ ADM_INLINE void vmaf_adm_dwt_scale123_impl(const VmafAdmBands32 *ref,
         column123(rows, w, p, 0, &out_ref, &out_dis, rh, sh);
         if (half_w < 2)
             continue;
-        hpass123_interior(lo_ref, hi_ref, 1, half_w - 1, out_ref.a, out_ref.v, out_ref.h,
-                          out_ref.d, rh, sh);
-        hpass123_interior(lo_dis, hi_dis, 1, half_w - 1, out_dis.a, out_dis.v, out_dis.h,
-                          out_dis.d, rh, sh);
+        if (hand) {
+            ADM_HAND123(hpass123_hand(lo_ref, hi_ref, half_w - 1, out_ref.a, out_ref.v,
+                                      out_ref.h, out_ref.d, rh, sh));
+            ADM_HAND123(hpass123_hand(lo_dis, hi_dis, half_w - 1, out_dis.a, out_dis.v,
+                                      out_dis.h, out_dis.d, rh, sh));
+        } else {
+            hpass123_interior(lo_ref, hi_ref, 1, half_w - 1, out_ref.a, out_ref.v, out_ref.h,
+                              out_ref.d, rh, sh);
+            hpass123_interior(lo_dis, hi_dis, 1, half_w - 1, out_dis.a, out_dis.v, out_dis.h,
+                              out_dis.d, rh, sh);
+        }
         for (int k = 0; k < 4; k++)
             p[k] = straight_last ? 2 * half_w - 3 + k : vmaf_adm_tap(half_w - 1, k, w);
         column123(rows, w, p, (size_t)half_w - 1, &out_ref, &out_dis, rh, sh);
     }
 }
+
+ADM_INLINE void vmaf_adm_dwt_scale123_impl(const VmafAdmBands32 *ref,
+                                           const VmafAdmBands32 *dis, int32_t *rows, int w,
+                                           int h, size_t stride, unsigned scale)
+{
+    dwt_scale123_body(ref, dis, rows, w, h, stride, scale, false);
+}
+
+#if ADM_HAVE_HAND
+ADM_TARGET_AVX2 void vmaf_adm_dwt_scale123_simd(const VmafAdmBands32 *ref,
+                                                const VmafAdmBands32 *dis, int32_t *rows,
+                                                int w, int h, size_t stride, unsigned scale)
+{
+    dwt_scale123_body(ref, dis, rows, w, h, stride, scale, true);
+}
+#else
+void vmaf_adm_dwt_scale123_simd(const VmafAdmBands32 *ref, const VmafAdmBands32 *dis,
+                                int32_t *rows, int w, int h, size_t stride, unsigned scale)
+{
+    vmaf_adm_dwt_scale123(ref, dis, rows, w, h, stride, scale);
+}
+#endif
 
 ADM_DISPATCH_VOID(vmaf_adm_dwt_scale123,
                   (const VmafAdmBands32 *ref, const VmafAdmBands32 *dis, int32_t *rows, int w,

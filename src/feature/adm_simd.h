@@ -26,6 +26,9 @@
 
 #if defined(__GNUC__) && defined(__x86_64__) && !defined(VMAF_ADM_NO_AVX2)
 #define ADM_TARGET_AVX2 __attribute__((target("avx2")))
+/* Hand-written AVX2 kernels (the *_simd entry points in adm.h) are compiled. */
+#define ADM_HAVE_HAND 1
+#include <immintrin.h>
 
 static inline int adm_use_avx2(void)
 {
@@ -56,6 +59,7 @@ static inline int adm_use_avx2(void)
         return adm_use_avx2() ? NAME##_avx2 ARGS : NAME##_plain ARGS;                    \
     }
 #else
+#define ADM_HAVE_HAND 0
 #define ADM_DISPATCH_VOID(NAME, PARAMS, ARGS)                                            \
     ADM_VECTORIZE void NAME PARAMS { NAME##_impl ARGS; }
 #define ADM_DISPATCH(RET, NAME, PARAMS, ARGS)                                            \

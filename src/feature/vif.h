@@ -144,7 +144,13 @@ void vmaf_vif_compute(VmafVifWorkspace *ws, const void *ref, ptrdiff_t ref_strid
 enum VmafVifImpl {
     VMAF_VIF_IMPL_BEST = 0, /**< what vmaf_vif_compute() uses: the best one this CPU runs */
     VMAF_VIF_IMPL_PLAIN,    /**< baseline instruction set */
-    VMAF_VIF_IMPL_AVX2,     /**< x86-64 with AVX2 */
+    VMAF_VIF_IMPL_AVX2,     /**< x86-64 with AVX2, compiler-vectorized */
+    /** VMAF_VIF_IMPL_AVX2 with hand-written AVX2 (16-bit multiply-add) for scale 0 of
+     * 8-bit input; vmaf_vif_compute()'s choice where AVX2 runs */
+    VMAF_VIF_IMPL_AVX2_MADD,
+    /** VMAF_VIF_IMPL_AVX2_MADD with scale 0 of 8-bit input in AVX-512 (F + BW); the choice
+     * where those run */
+    VMAF_VIF_IMPL_AVX512,
 };
 
 /**
