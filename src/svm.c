@@ -252,8 +252,8 @@ static int parse_sv_line(Reader *r, const char *s, const char *e, VmafSvm *svm, 
         while (s < e && !is_blank(*s)) s++;
         const char *colon = memchr(t, ':', (size_t)(s - t));
         if (!colon) return fail(r, "support vector %u: \"index:value\" expected", j + 1);
-        int index;
-        double value;
+        int index = 0;
+        double value = 0.;
         err = to_int(r, t, (size_t)(colon - t), "support vector index", &index);
         if (!err) err = to_double(r, colon + 1, (size_t)(s - colon - 1), "support vector value", &value);
         if (err) return err;

@@ -251,12 +251,6 @@ static INLINE void score_batch(BlockBatch *b, const float *csf, const float *mas
     }
 }
 
-int vmaf_psnr_hvs_blocks(int n)
-{
-    /* corners 0, 7, 14, ... while corner < n - 7 */
-    return n >= PSNR_HVS_BLOCK ? (n - 1) / PSNR_HVS_STEP : 0;
-}
-
 float vmaf_psnr_hvs_normalize(float sum, int w, int h, unsigned bpc)
 {
     /* coeffs == 0 (no block fits) gives 0/0 = NaN, on purpose: see the top of the file.

@@ -37,6 +37,12 @@ enum {
     PSNR_HVS_MAX_BPC = 12,  /**< deepest input the integer path is defined for */
 };
 
+/** Block corners along a side of n samples: 0, 7, 14, ... while corner < n - 7. */
+PSNR_HVS_FN int vmaf_psnr_hvs_blocks(int n)
+{
+    return n >= PSNR_HVS_BLOCK ? (n - 1) / PSNR_HVS_STEP : 0;
+}
+
 /** Scale applied (in double) to a CSF entry before squaring it into the masking weight. */
 #define PSNR_HVS_MASK_SCALE 0.3885746225901003
 
@@ -189,8 +195,6 @@ PSNR_HVS_FN void psnr_hvs_fdct8(int32_t *out, int out_stride, const int32_t *in,
 #ifndef __CUDACC__
 #include "feature_extractor.h"
 
-/** Block corners along a side of n samples (0 when no 8-sample block fits). */
-int vmaf_psnr_hvs_blocks(int n);
 
 /** A plane's error from its serial sum of terms: over the term count, over the peak^2. */
 float vmaf_psnr_hvs_normalize(float sum, int w, int h, unsigned bpc);
