@@ -1254,12 +1254,83 @@ static void fill_pair(Plane *ref, Plane *dis, int pattern)
         }
 }
 
+/* Direct comparison of the SIMD decouple stages with the plain ones on random detail bands
+ * (full int16 range, extremes, zeros, related and unrelated pairs), odd sizes and gains. */
+static void test_simd_decouple(void)
+{
+    static const int sizes[][2] = { { 3, 3 },   { 17, 9 },  { 21, 20 }, { 33, 21 }, { 40, 30 },
+                                    { 47, 13 }, { 63, 7 },  { 80, 11 }, { 101, 5 }, { 131, 17 } };
+    static const double gains[] = { 100.0, 1.0, 1.2, 1.7, 3.3, 1e9 };
+    static const int bits16[] = { 4, 8, 12, 15, 16 };
+    static const int bits32[] = { 8, 14, 15, 16, 20, 23, 24, 26, 27, 30, 31 };
+    for (size_t si = 0; si < sizeof(sizes) / sizeof(sizes[0]); si++)
+        for (size_t gi = 0; gi < sizeof(gains) / sizeof(gains[0]); gi++) {
+            const int w = sizes[si][0], h = sizes[si][1];
+            VmafAdmBuffers b, e;
+            if (vmaf_adm_buffers_alloc(&b, 2 * (unsigned)w, 2 * (unsigned)h) ||
+                vmaf_adm_buffers_alloc(&e, 2 * (unsigned)w, 2 * (unsigned)h))
+                exit(2);
+            const size_t s = b.stride;
+            int16_t *b16[6] = { b.ref16.h, b.ref16.v, b.ref16.d, b.dis16.h, b.dis16.v, b.dis16.d };
+            int16_t *e16[6] = { e.ref16.h, e.ref16.v, e.ref16.d, e.dis16.h, e.dis16.v, e.dis16.d };
+            int32_t *b32[6] = { b.ref32.h, b.ref32.v, b.ref32.d, b.dis32.h, b.dis32.v, b.dis32.d };
+            int32_t *e32[6] = { e.ref32.h, e.ref32.v, e.ref32.d, e.dis32.h, e.dis32.v, e.dis32.d };
+            for (int i = 0; i < h; i++)
+                for (int j = 0; j < w; j++) {
+                    const size_t p = (size_t)i * s + j;
+                    int64_t o[3], t[3];
+                    fill_detail(o, t, bits16, 5);
+                    for (int q = 0; q < 3; q++) {
+                        int64_t v[2] = { o[q], t[q] };
+                        for (int n = 0; n < 2; n++) {
+                            if (rng() % 53 == 0)
+                                v[n] = (rng() & 1) ? -32768 : 32767;
+                            v[n] = v[n] > 32767 ? 32767 : v[n] < -32768 ? -32768 : v[n];
+                            b16[3 * n + q][p] = e16[3 * n + q][p] = (int16_t)v[n];
+                        }
+                    }
+                    fill_detail(o, t, bits32, 11);
+                    for (int q = 0; q < 3; q++) {
+                        int64_t v[2] = { o[q], t[q] };
+                        for (int n = 0; n < 2; n++) {
+                            if (rng() % 53 == 0)
+                                v[n] = (rng() & 1) ? -INT32_MAX : INT32_MAX; /* sums of two squares fit int64 */
+                            v[n] = v[n] > INT32_MAX ? INT32_MAX : v[n] < -INT32_MAX ? -INT32_MAX : v[n];
+                            b32[3 * n + q][p] = e32[3 * n + q][p] = (int32_t)v[n];
+                        }
+                    }
+                }
+            const double g = gains[gi];
+            vmaf_adm_decouple_scale0_simd(&b.ref16, &b.dis16, &b.r16, &b.a16, w, h, s, g);
+            vmaf_adm_decouple_scale0(&e.ref16, &e.dis16, &e.r16, &e.a16, w, h, s, g);
+            const int same0 = same_band16(b.r16.h, e.r16.h, w, h, s) &&
+                              same_band16(b.r16.v, e.r16.v, w, h, s) &&
+                              same_band16(b.r16.d, e.r16.d, w, h, s) &&
+                              same_band16(b.a16.h, e.a16.h, w, h, s) &&
+                              same_band16(b.a16.v, e.a16.v, w, h, s) &&
+                              same_band16(b.a16.d, e.a16.d, w, h, s);
+            CHECK(same0, "simd decouple0 %dx%d gain %g", w, h, g);
+            vmaf_adm_decouple_scale123_simd(&b.ref32, &b.dis32, &b.r32, &b.a32, w, h, s, g);
+            vmaf_adm_decouple_scale123(&e.ref32, &e.dis32, &e.r32, &e.a32, w, h, s, g);
+            const int same1 = same_band32(b.r32.h, e.r32.h, w, h, s) &&
+                              same_band32(b.r32.v, e.r32.v, w, h, s) &&
+                              same_band32(b.r32.d, e.r32.d, w, h, s) &&
+                              same_band32(b.a32.h, e.a32.h, w, h, s) &&
+                              same_band32(b.a32.v, e.a32.v, w, h, s) &&
+                              same_band32(b.a32.d, e.a32.d, w, h, s);
+            CHECK(same1, "simd decouple123 %dx%d gain %g", w, h, g);
+            vmaf_adm_buffers_free(&b);
+            vmaf_adm_buffers_free(&e);
+        }
+}
+
 static void test_simd_paths(void)
 {
     if (!vmaf_adm_simd_available()) {
         printf("test_adm: SIMD stages not available, skipped\n");
         return;
     }
+    test_simd_decouple();
     static const unsigned sizes[][2] = { { 2, 2 },    { 3, 5 },    { 5, 5 },     { 9, 17 },
                                          { 17, 17 },  { 33, 21 },  { 40, 33 },   { 65, 9 },
                                          { 65, 37 },  { 130, 7 },  { 129, 66 },  { 131, 67 },

@@ -142,8 +142,8 @@ void vmaf_adm_score(VmafAdmBuffers *b, const VmafAdmOptions *opt,
             if (lo_only) {
                 den_s = 1e-10f; /* keeps the scale-0 ratio finite */
             } else {
-                vmaf_adm_decouple_scale0(&b->ref16, &b->dis16, &b->r16, &b->a16, w, h, stride,
-                                         opt->enhn_gain_limit);
+                (b->simd ? vmaf_adm_decouple_scale0_simd : vmaf_adm_decouple_scale0)(
+                    &b->ref16, &b->dis16, &b->r16, &b->a16, w, h, stride, opt->enhn_gain_limit);
                 den_s = vmaf_adm_den_scale0(&b->ref16, w, h, stride, &f[0], opt->noise_weight);
                 vmaf_adm_csf_scale0(&b->a16, &b->csf16, &b->mask16, w, h, stride, &f[0]);
                 num_s = vmaf_adm_masked_sum_scale0(&b->r16, &b->csf16, &b->mask16, w, h,
@@ -158,8 +158,8 @@ void vmaf_adm_score(VmafAdmBuffers *b, const VmafAdmOptions *opt,
             (b->simd ? vmaf_adm_dwt_scale123_simd : vmaf_adm_dwt_scale123)(&b->ref32, &b->dis32, b->rows, w, h, stride, s);
             w = (w + 1) / 2;
             h = (h + 1) / 2;
-            vmaf_adm_decouple_scale123(&b->ref32, &b->dis32, &b->r32, &b->a32, w, h, stride,
-                                       opt->enhn_gain_limit);
+            (b->simd ? vmaf_adm_decouple_scale123_simd : vmaf_adm_decouple_scale123)(
+                &b->ref32, &b->dis32, &b->r32, &b->a32, w, h, stride, opt->enhn_gain_limit);
             den_s = vmaf_adm_den_scale123(&b->ref32, w, h, stride, &f[s], s, opt->noise_weight);
             vmaf_adm_csf_scale123(&b->a32, &b->csf32, &b->mask32, w, h, stride, &f[s]);
             num_s = vmaf_adm_masked_sum_scale123(&b->r32, &b->csf32, &b->mask32, w, h, stride,

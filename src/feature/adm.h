@@ -316,6 +316,12 @@ void vmaf_adm_dwt_scale0_simd(const void *src, ptrdiff_t stride, unsigned bpc, i
                               size_t dst_stride, bool lo_only);
 void vmaf_adm_dwt_scale123_simd(const VmafAdmBands32 *ref, const VmafAdmBands32 *dis,
                                 int32_t *rows, int w, int h, size_t stride, unsigned scale);
+void vmaf_adm_decouple_scale0_simd(const VmafAdmBands16 *ref, const VmafAdmBands16 *dis,
+                                   const VmafAdmBands16 *r, const VmafAdmBands16 *a,
+                                   int w, int h, size_t stride, double gain_limit);
+void vmaf_adm_decouple_scale123_simd(const VmafAdmBands32 *ref, const VmafAdmBands32 *dis,
+                                     const VmafAdmBands32 *r, const VmafAdmBands32 *a,
+                                     int w, int h, size_t stride, double gain_limit);
 
 /* ------------------------------------------------------------------------------------- */
 /* Integer helpers shared by the stages                                                  */
