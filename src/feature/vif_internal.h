@@ -1,0 +1,190 @@
+/*
+ * Twin VMAF — integer VIF: what vif.c (plain kernels, dispatch, extractor) and vif_simd.c
+ * (hand-written AVX2/AVX-512 passes) share. Private to those two files.
+ */
+#ifndef VMAF_FEATURE_VIF_INTERNAL_H
+#define VMAF_FEATURE_VIF_INTERNAL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "vif.h"
+
+#if defined(__GNUC__)
+#define VIF_INLINE static inline __attribute__((always_inline))
+#else
+#define VIF_INLINE static inline
+#endif
+
+/* Columns per block. 16 uint16 samples fill a 256-bit vector, so the vertical passes
+ * (16-bit loads, uint32 sums in two vectors each) use 16 and hold at most four sums; the
+ * horizontal passes load uint32 and use 8, with up to eight sums. */
+enum {
+    BLOCK_V = 16,
+    BLOCK_H = 8,
+    PAD = VMAF_VIF_MAX_FILTER_WIDTH / 2, /* margin of the row buffers */
+    SUB_PAD = 2, /* margin of the split rows: the 9-tap filter reaches 2 columns out */
+    LO16 = 0xffff,
+    MARGIN16 = 16, /* margin of the 16-bit rows (the 17-tap AVX2 pass reads 9 beyond w) */
+};
+
+/* ------------------------------------------------------------------------------------- */
+/* Log2                                                                                  */
+
+static inline int bit_length(uint64_t v)
+{
+#if defined(__GNUC__)
+    return 64 - __builtin_clzll(v);
+#else
+    int n = 0;
+    while (v) {
+        n++;
+        v >>= 1;
+    }
+    return n;
+#endif
+}
+
+/* L(v) of vif.h, for v >= 2^17 (so the shift b is at least 2). */
+VIF_INLINE int32_t vif_log2(const uint16_t *table, uint64_t v)
+{
+    const int b = bit_length(v) - 16;
+    return table[(v >> b) - VMAF_VIF_LOG2_TABLE_FIRST] + VMAF_VIF_LOG2_ONE * b;
+}
+
+/* ------------------------------------------------------------------------------------- */
+/* Workspace                                                                             */
+
+struct VmafVifWorkspace {
+    unsigned w, h, bpc;
+    void *block;
+    /* 16-bit images of each scale, rows packed: scale 0 only for 8-bit input (the widened
+     * planes); scales 1..3 are w >> s by h >> s */
+    uint16_t *img_ref[VMAF_VIF_SCALES], *img_dis[VMAF_VIF_SCALES];
+    /* statistic rows of the vertical pass, each with PAD columns of margin on both sides
+     * (pointers are to column 0), and the sigma rows of the horizontal pass */
+    uint32_t *mu1, *mu2;
+    uint32_t *xx_hi, *xx_lo, *yy_hi, *yy_lo, *xy_hi, *xy_lo; /* 2^16 hi + lo of q */
+    int32_t *sigma_xx, *sigma_yy, *sigma_xy;
+    /* subsampling rows: vertical pass (margins PAD), and its even and odd columns
+     * (margins SUB_PAD) */
+    uint32_t *conv_ref, *conv_dis;
+    uint32_t *even_ref, *odd_ref, *even_dis, *odd_dis;
+    /* the hand-written AVX2 statistic (stat_scale_avx2): the eight vertical rows as
+     * biased 16-bit values (v ^ 0x8000), each with MARGIN16 columns on both sides */
+    void *block16;
+    uint16_t *row16[8];
+    enum VmafVifImpl best; /* the build vmaf_vif_compute() uses, chosen at allocation */
+    /* 2 more entries: the AVX-512 gathers read 32 bits at an entry */
+    uint16_t log2_table[VMAF_VIF_LOG2_TABLE_LEN + 2];
+};
+
+/* ------------------------------------------------------------------------------------- */
+/* Kernels                                                                               */
+
+/* A plane of one scale: 16-bit samples. */
+typedef struct Plane {
+    const uint16_t *data;
+    ptrdiff_t stride; /* samples */
+    int w, h;
+} Plane;
+
+/* Reflect-101 index into [0, n), periodic so that any offset is defined; n = 1 gives 0. */
+static inline int mirror(int i, int n)
+{
+    if (n == 1)
+        return 0;
+    const int period = 2 * (n - 1);
+    i %= period;
+    if (i < 0)
+        i += period;
+    return i < n ? i : period - i;
+}
+
+/* Row pointers of the fw rows centred on row i (mirrored). */
+static inline void gather_rows(const Plane *p, int i, int fw, const uint16_t **rows)
+{
+    for (int k = 0; k < fw; k++)
+        rows[k] = p->data + (ptrdiff_t)mirror(i - fw / 2 + k, p->h) * p->stride;
+}
+
+static inline const uint16_t *filter_of_width(int fw)
+{
+    return vmaf_vif_filter[fw == 17 ? 0 : fw == 9 ? 1 : fw == 5 ? 2 : 3];
+}
+
+/* The per-pixel sums of vif.h over one row of sigmas. */
+static inline void stat_accumulate_part(const VmafVifWorkspace *ws, int j0, int w,
+                                        double egl, VmafVifSums *sums)
+{
+    const uint16_t *table = ws->log2_table;
+    const int32_t nsq = VMAF_VIF_SIGMA_NSQ;
+    int64_t num_log = 0, den_log = 0, num_non_log = 0, den_non_log = 0;
+
+    for (int j = j0; j < w; j++) {
+        const int32_t sxx = ws->sigma_xx[j], syy = ws->sigma_yy[j], sxy = ws->sigma_xy[j];
+        if (sxx < nsq) {
+            num_non_log += syy;
+            den_non_log++;
+            continue;
+        }
+        den_log += vif_log2(table, (uint32_t)(nsq + sxx)) - 17 * VMAF_VIF_LOG2_ONE;
+        if (sxy > 0 && syy > 0) {
+            const double eps = 65536 * 1.0e-10;
+            double g = sxy / (sxx + eps);
+            /* the reference truncates to int32 and clamps at 0; the value is below
+             * sigma_yy, so a positive one converts exactly and anything else gives 0 */
+            const double sv_d = syy - g * sxy;
+            const uint32_t sv = sv_d > 0 ? (uint32_t)(int32_t)sv_d : 0;
+            g = g < egl ? g : egl;
+            const uint32_t numer = sv + nsq;
+            const int64_t gain = (int64_t)(g * g * sxx);
+            num_log += vif_log2(table, (uint64_t)gain + numer) - vif_log2(table, numer);
+        }
+    }
+    sums->num_log += num_log;
+    sums->den_log += den_log;
+    sums->num_non_log += num_non_log;
+    sums->den_non_log += den_non_log;
+}
+
+static inline void stat_accumulate(const VmafVifWorkspace *ws, int w, double egl,
+                                   VmafVifSums *sums)
+{
+    stat_accumulate_part(ws, 0, w, egl, sums);
+}
+
+/* ------------------------------------------------------------------------------------- */
+/* Hand-written AVX2 and AVX-512 (vif_simd.c)                                            */
+
+#if defined(__GNUC__) && defined(__x86_64__) && !defined(VMAF_VIF_NO_AVX2)
+#define VIF_HAVE_AVX2 1
+#include <immintrin.h>
+
+#define VIF_AVX2 __attribute__((target("avx2")))
+
+/* stat_accumulate() on 8 columns at a time (AVX-512 F, DQ, CD, VL): the same integer and
+ * double operations per pixel, lanes outside a branch masked off (gathers too), sums in
+ * 64-bit lanes. The 32-bit gathers read two bytes past a table entry; log2_table has
+ * room for that. */
+#define VIF_AVX512_ACC                                                                     \
+    __attribute__((target("avx2,avx512f,avx512bw,avx512dq,avx512cd,avx512vl")))
+
+/* Entry points of vif_simd.c, used by vif_compute_kernels() in vif.c. */
+VIF_AVX2 __attribute__((noinline)) void
+vmaf_vif_subsample_avx2_any(VmafVifWorkspace *ws, const Plane *ref, const Plane *dis,
+                            uint16_t *dst_ref, uint16_t *dst_dis, int fw, int eight,
+                            int shift);
+VIF_AVX2 __attribute__((noinline)) void
+vmaf_vif_stat_scale0_8_avx2(VmafVifWorkspace *ws, const Plane *ref, const Plane *dis,
+                            double egl, VmafVifSums *sums);
+VIF_AVX2 __attribute__((noinline)) void
+vmaf_vif_stat_scale16_avx2(VmafVifWorkspace *ws, const Plane *ref, const Plane *dis, int fw,
+                           int mu_shift, int q, int acc512, double egl, VmafVifSums *sums);
+VIF_AVX512_ACC __attribute__((noinline)) void
+vmaf_vif_stat_scale0_8_avx512(VmafVifWorkspace *ws, const Plane *ref, const Plane *dis,
+                              double egl, VmafVifSums *sums);
+#endif
+
+#endif /* VMAF_FEATURE_VIF_INTERNAL_H */
