@@ -12,27 +12,7 @@
 
 #include "dict.h"
 
-static int failures, checks;
-
-#define CHECK(cond, ...)                                                     \
-    do {                                                                     \
-        checks++;                                                            \
-        if (!(cond)) {                                                       \
-            failures++;                                                      \
-            printf("FAIL %s:%d: %s: ", __FILE__, __LINE__, #cond);           \
-            printf(__VA_ARGS__);                                             \
-            printf("\n");                                                    \
-        }                                                                    \
-    } while (0)
-
-static uint64_t rng_state;
-static uint32_t rnd(void)
-{
-    rng_state ^= rng_state << 13;
-    rng_state ^= rng_state >> 7;
-    rng_state ^= rng_state << 17;
-    return (uint32_t)(rng_state >> 11);
-}
+#include "test_util.h"
 
 static void fill(VmafPicture *p, unsigned value_or_random, int random)
 {
@@ -41,7 +21,7 @@ static void fill(VmafPicture *p, unsigned value_or_random, int random)
         if (!p->data[c]) continue;
         for (unsigned y = 0; y < p->h[c]; y++) {
             for (unsigned x = 0; x < p->w[c]; x++) {
-                const unsigned v = random ? rnd() % (max + 1) : value_or_random;
+                const unsigned v = random ? rng() % (max + 1) : value_or_random;
                 if (p->bpc == 8) ((uint8_t *)p->data[c])[y * p->stride[c] + x] = (uint8_t)v;
                 else ((uint16_t *)((uint8_t *)p->data[c] + y * p->stride[c]))[x] = (uint16_t)v;
             }

@@ -28,28 +28,7 @@
 #include "feature/vif.h"
 #include "libvmaf/libvmaf.h"
 
-static int failures, checks;
-
-#define CHECK(cond, ...)                                                                 \
-    do {                                                                                 \
-        checks++;                                                                        \
-        if (!(cond)) {                                                                   \
-            failures++;                                                                  \
-            printf("FAIL %s:%d: %s: ", __FILE__, __LINE__, #cond);                       \
-            printf(__VA_ARGS__);                                                         \
-            printf("\n");                                                                \
-        }                                                                                \
-    } while (0)
-
-static uint64_t rng_state;
-
-static uint32_t rng(void)
-{
-    rng_state ^= rng_state << 13;
-    rng_state ^= rng_state >> 7;
-    rng_state ^= rng_state << 17;
-    return (uint32_t)(rng_state >> 16);
-}
+#include "test_util.h"
 
 /* ------------------------------------------------------------------------------------- */
 /* Naive evaluation                                                                      */
