@@ -1,34 +1,22 @@
 /*
- * checktwin: every GPU twin against its CPU extractor, like dav1d's checkasm.
+ * checktwin harness: seeding, frame sources (synthetic patterns and real clips), the CPU and
+ * CUDA runs of a case, the comparison of their complete outputs, and the benchmark. The cases
+ * live in one file per family (see checktwin.h). Exit 77 (skipped) without a CUDA device.
  *
- * For each case (size, bit depth, pixel format, graph on/off, n_subsample, extractor set) the
- * same seeded frames (random, extremes, flat, identical) go through a CPU context and a CUDA
- * context; both write their complete output (%.17g, every metric, frame, pooled value and
- * aggregate) and the two files must be identical apart from the fps line. Also: two CUDA
- * contexts of different geometry interleaved on one state, and a state reused with another
- * geometry. Exit 77 (skipped) without a CUDA device.
- *
- *   checktwin [--seed N] [--quick] [--bench]
+ *   checktwin [--seed N] [--quick] [--bench] [--dir SCRATCH] [--clips DIR] [--only FAMILY]
  */
 #include <errno.h>
-#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
-#include "libvmaf/libvmaf.h"
-#include "libvmaf/libvmaf_cuda.h"
-
+#include "checktwin.h"
 #include "cuda/state.h"
 #include "output.h"
 #include "picture.h"
 
-typedef struct Rng {
-    uint64_t s;
-} Rng;
-
-static uint32_t rnd(Rng *r)
+uint32_t checktwin_rand(CheckRng *r)
 {
     r->s ^= r->s << 13;
     r->s ^= r->s >> 7;
@@ -36,9 +24,43 @@ static uint32_t rnd(Rng *r)
     return (uint32_t)(r->s >> 16);
 }
 
-enum Pattern { RANDOM, EXTREME, CHECKER, NOISE, FLAT, N_PATTERNS };
+const CheckClip checktwin_clips[] = {
+    { "boats_576x324_420p", 576, 324, 8, 24, VMAF_PIX_FMT_YUV420P },
+    { "forest_576x324_420p10", 576, 324, 10, 24, VMAF_PIX_FMT_YUV420P },
+    { "leaf_480x270_422p12", 480, 270, 12, 16, VMAF_PIX_FMT_YUV422P },
+    { "cups_352x288_444p", 352, 288, 8, 16, VMAF_PIX_FMT_YUV444P },
+    { "jetty_1920x1080_420p", 1920, 1080, 8, 10, VMAF_PIX_FMT_YUV420P },
+    { "kite_257x145_420p", 257, 145, 8, 12, VMAF_PIX_FMT_YUV420P },
+    { "tiny_33x33_420p", 33, 33, 8, 8, VMAF_PIX_FMT_YUV420P },
+    { "tiny_17x17_420p", 17, 17, 8, 8, VMAF_PIX_FMT_YUV420P },
+    { "deep_320x180_420p16", 320, 180, 16, 8, VMAF_PIX_FMT_YUV420P },
+};
+const unsigned checktwin_n_clips = sizeof(checktwin_clips) / sizeof(checktwin_clips[0]);
 
-static void fill(VmafPicture *p, Rng *r, enum Pattern pat, int is_dist)
+const CheckClip *checktwin_clip(const char *name)
+{
+    for (unsigned i = 0; i < checktwin_n_clips; i++)
+        if (!strcmp(checktwin_clips[i].name, name)) return &checktwin_clips[i];
+    return NULL;
+}
+
+/* ------------------------------------------------------------------------------------- */
+/* Samples                                                                               */
+
+static unsigned get_sample(const VmafPicture *p, unsigned c, unsigned x, unsigned y)
+{
+    const uint8_t *row = (const uint8_t *)p->data[c] + (size_t)y * p->stride[c];
+    return p->bpc == 8 ? row[x] : ((const uint16_t *)row)[x];
+}
+
+static void put_sample(VmafPicture *p, unsigned c, unsigned x, unsigned y, unsigned v)
+{
+    uint8_t *row = (uint8_t *)p->data[c] + (size_t)y * p->stride[c];
+    if (p->bpc == 8) row[x] = (uint8_t)v;
+    else ((uint16_t *)row)[x] = (uint16_t)v;
+}
+
+static void fill_pattern(VmafPicture *p, CheckRng *r, enum CheckPattern pat, int is_dist)
 {
     const unsigned max = (1u << p->bpc) - 1;
     for (unsigned c = 0; c < 3; c++) {
@@ -47,33 +69,136 @@ static void fill(VmafPicture *p, Rng *r, enum Pattern pat, int is_dist)
             for (unsigned x = 0; x < p->w[c]; x++) {
                 unsigned v;
                 switch (pat) {
-                case RANDOM: v = rnd(r) % (max + 1); break;
-                case EXTREME: v = is_dist ? max : 0; break;
-                case CHECKER: v = ((x ^ y ^ (unsigned)is_dist) & 1) ? max : 0; break;
-                case NOISE: {
-                    const int n = (int)(max / 2) + (int)(rnd(r) % 9) - 4;
-                    v = (unsigned)n;
-                    break;
-                }
+                case PAT_RANDOM: v = checktwin_rand(r) % (max + 1); break;
+                case PAT_EXTREME: v = is_dist ? max : 0; break;
+                case PAT_CHECKER: v = ((x ^ y ^ (unsigned)is_dist) & 1) ? max : 0; break;
+                case PAT_NOISE: v = (unsigned)((int)(max / 2) + (int)(checktwin_rand(r) % 9) - 4); break;
                 default: v = (x * 7 + y * 3) % (max + 1); break;
                 }
-                if (p->bpc == 8) ((uint8_t *)p->data[c])[y * p->stride[c] + x] = (uint8_t)v;
-                else ((uint16_t *)((uint8_t *)p->data[c] + y * p->stride[c]))[x] = (uint16_t)v;
+                put_sample(p, c, x, y, v);
             }
         }
     }
 }
 
-typedef struct Case {
-    unsigned w, h, bpc, frames, subsample;
-    enum VmafPixelFormat fmt;
-    int graph;
-    const char *const *features; /* NULL-terminated "name[=k=v:...]" */
-} Case;
+/* One frame of a clip file (ceil-sized chroma in the file, as MANIFEST.tsv says). */
+typedef struct ClipFrame {
+    unsigned w[3], h[3], bpc;
+    uint16_t *plane[3];
+} ClipFrame;
+
+static int read_clip_frame(const char *dir, const CheckClip *clip, const char *which,
+                           unsigned index, ClipFrame *f)
+{
+    const unsigned sx = clip->fmt == VMAF_PIX_FMT_YUV444P ? 0 : 1;
+    const unsigned sy = clip->fmt == VMAF_PIX_FMT_YUV420P ? 1 : 0;
+    const unsigned bytes = clip->bpc > 8 ? 2 : 1;
+    size_t frame_size = 0;
+    for (unsigned c = 0; c < 3; c++) {
+        f->w[c] = c ? (clip->w + sx) >> sx : clip->w;
+        f->h[c] = c ? (clip->h + sy) >> sy : clip->h;
+        frame_size += (size_t)f->w[c] * f->h[c] * bytes;
+    }
+    f->bpc = clip->bpc;
+    char path[1024];
+    snprintf(path, sizeof(path), "%s/%s_%s.yuv", dir, clip->name, which);
+    FILE *in = fopen(path, "rb");
+    if (!in) return -errno;
+    int err = fseek(in, (long)(frame_size * (index % clip->frames)), SEEK_SET) ? -EIO : 0;
+    for (unsigned c = 0; c < 3 && !err; c++) {
+        const size_t n = (size_t)f->w[c] * f->h[c];
+        f->plane[c] = malloc(n * sizeof(uint16_t));
+        if (!f->plane[c]) { err = -ENOMEM; break; }
+        if (bytes == 1) {
+            uint8_t *tmp = malloc(n);
+            if (!tmp || fread(tmp, 1, n, in) != n) err = tmp ? -EIO : -ENOMEM;
+            for (size_t i = 0; !err && i < n; i++) f->plane[c][i] = tmp[i];
+            free(tmp);
+        } else if (fread(f->plane[c], 2, n, in) != n) {
+            err = -EIO;
+        }
+    }
+    fclose(in);
+    return err;
+}
+
+static void free_clip_frame(ClipFrame *f)
+{
+    for (unsigned c = 0; c < 3; c++) free(f->plane[c]);
+    memset(f, 0, sizeof(*f));
+}
+
+/* The clip frame resampled (nearest, cropping when the case is smaller in one direction and
+ * repeating when larger) to the picture's size and bit depth. */
+static void resample_into(const ClipFrame *f, VmafPicture *p)
+{
+    for (unsigned c = 0; c < 3; c++) {
+        if (!p->data[c]) continue;
+        const unsigned fc = c; /* chroma planes map to chroma planes */
+        for (unsigned y = 0; y < p->h[c]; y++) {
+            const unsigned sy = (unsigned)((uint64_t)y * f->h[fc] / p->h[c]);
+            for (unsigned x = 0; x < p->w[c]; x++) {
+                const unsigned sx = (unsigned)((uint64_t)x * f->w[fc] / p->w[c]);
+                unsigned v = f->plane[fc][(size_t)sy * f->w[fc] + sx];
+                if (p->bpc > f->bpc) v <<= p->bpc - f->bpc;
+                else v >>= f->bpc - p->bpc;
+                put_sample(p, c, x, y, v);
+            }
+        }
+    }
+}
+
+/* A synthetic distortion of the reference picture into dist. */
+static void distort(const VmafPicture *ref, VmafPicture *dist, enum CheckDistortion d, CheckRng *r)
+{
+    const unsigned max = (1u << ref->bpc) - 1;
+    for (unsigned c = 0; c < 3; c++) {
+        if (!ref->data[c]) continue;
+        const unsigned w = ref->w[c], h = ref->h[c];
+        for (unsigned y = 0; y < h; y++) {
+            for (unsigned x = 0; x < w; x++) {
+                const unsigned v = get_sample(ref, c, x, y);
+                long out = v;
+                if (d == DIST_BLUR) {
+                    long sum = 0;
+                    for (int dy = -1; dy <= 1; dy++)
+                        for (int dx = -1; dx <= 1; dx++) {
+                            const int yy = (int)y + dy < 0 ? 0 : (int)y + dy >= (int)h ? (int)h - 1 : (int)y + dy;
+                            const int xx = (int)x + dx < 0 ? 0 : (int)x + dx >= (int)w ? (int)w - 1 : (int)x + dx;
+                            sum += get_sample(ref, c, (unsigned)xx, (unsigned)yy);
+                        }
+                    out = (sum + 4) / 9;
+                } else if (d == DIST_NOISE) {
+                    const long amp = (long)(max / 16) + 1;
+                    out = (long)v + (long)(checktwin_rand(r) % (2 * amp + 1)) - amp;
+                } else if (d == DIST_QUANT) {
+                    const unsigned step = (max + 1) / 16;
+                    out = (long)(v / step * step + step / 2);
+                }
+                out = out < 0 ? 0 : out > (long)max ? (long)max : out;
+                put_sample(dist, c, x, y, (unsigned)out);
+            }
+        }
+    }
+}
+
+/* ------------------------------------------------------------------------------------- */
+/* Runs                                                                                  */
+
+typedef struct Run {
+    VmafContext *v;
+    VmafModel *model;
+    VmafModelCollection *collection;
+    CheckRng rng;
+    unsigned index;
+    enum CheckSource source;
+    VmafCudaState *state;
+    const char *clips;
+} Run;
 
 static int use_features(VmafContext *v, const char *const *features)
 {
-    for (unsigned i = 0; features[i]; i++) {
+    for (unsigned i = 0; features && features[i]; i++) {
         char spec[256];
         snprintf(spec, sizeof(spec), "%s", features[i]);
         char *rest = spec, *name = strsep(&rest, "=");
@@ -89,31 +214,37 @@ static int use_features(VmafContext *v, const char *const *features)
     return 0;
 }
 
-/* Where the pictures come from: vmaf_picture_alloc (pageable), or the context's CUDA pool. */
-enum Source { PAGEABLE, POOL_PINNED, POOL_DEVICE };
-
-typedef struct Run {
-    VmafContext *v;
-    Rng rng;
-    unsigned index;
-    enum Source source;
-    VmafCudaState *state;
-} Run;
-
-static int open_run(Run *run, const Case *c, VmafCudaState *state, uint64_t seed)
+static int use_model(Run *run, const char *version)
 {
-    VmafConfiguration cfg = { .n_subsample = c->subsample };
+    if (!version) return 0;
+    VmafModelConfig cfg = { .name = "vmaf" };
+    int err = vmaf_model_load(&run->model, &cfg, version);
+    if (err == -EINVAL) {
+        err = vmaf_model_collection_load(&run->model, &run->collection, &cfg, version);
+        if (!err) err = vmaf_use_features_from_model_collection(run->v, run->collection);
+        return err;
+    }
+    if (!err) err = vmaf_use_features_from_model(run->v, run->model);
+    return err;
+}
+
+static int open_run(Run *run, const CheckCase *c, VmafCudaState *state, uint64_t seed,
+                    const char *clips)
+{
+    VmafConfiguration cfg = { .n_subsample = c->subsample, .n_threads = c->threads,
+                              .log_level = VMAF_LOG_LEVEL_ERROR };
     int err = vmaf_init(&run->v, cfg);
     if (err) return err;
     run->state = state;
+    run->clips = clips;
     if (state) {
         err = vmaf_cuda_import_state(run->v, state);
         if (err) return err;
     }
-    if (run->source != PAGEABLE) {
+    if (state && run->source != SRC_PAGEABLE) {
         const VmafCudaPictureConfiguration pc = {
             .pic_params = { c->w, c->h, c->bpc, c->fmt },
-            .pic_prealloc_method = run->source == POOL_DEVICE
+            .pic_prealloc_method = run->source == SRC_DEVICE
                                        ? VMAF_CUDA_PICTURE_PREALLOCATION_METHOD_DEVICE
                                        : VMAF_CUDA_PICTURE_PREALLOCATION_METHOD_HOST_PINNED,
         };
@@ -122,16 +253,20 @@ static int open_run(Run *run, const Case *c, VmafCudaState *state, uint64_t seed
     }
     run->rng.s = seed;
     run->index = 0;
-    return use_features(run->v, c->features);
+    err = use_model(run, c->model);
+    return err ? err : use_features(run->v, c->features);
 }
 
 /* A device picture gets the samples of a host one (same layout). */
-static int to_device(Run *run, const Case *c, VmafPicture *host, VmafPicture *dev)
+static int to_device(Run *run, const CheckCase *c, VmafPicture *host, VmafPicture *dev)
 {
     VmafPictureLayout l;
     int err = vmaf_picture_layout(&l, c->fmt, c->bpc, c->w, c->h);
     if (!err) err = vmaf_cuda_fetch_preallocated_picture(run->v, dev);
-    if (err) return err;
+    if (err) {
+        vmaf_picture_unref(host);
+        return err;
+    }
     VmafCudaState *s = run->state;
     err = vmaf_cuda_push(s);
     if (!err) {
@@ -146,36 +281,68 @@ static int to_device(Run *run, const Case *c, VmafPicture *host, VmafPicture *de
     return err;
 }
 
-static int get_picture(Run *run, const Case *c, VmafPicture *pic)
+static int get_picture(Run *run, const CheckCase *c, VmafPicture *pic)
 {
-    if (run->source == POOL_PINNED) return vmaf_cuda_fetch_preallocated_picture(run->v, pic);
+    if (run->state && run->source == SRC_PINNED)
+        return vmaf_cuda_fetch_preallocated_picture(run->v, pic);
     return vmaf_picture_alloc(pic, c->fmt, c->bpc, c->w, c->h);
 }
 
-static int feed(Run *run, const Case *c, unsigned n)
+static int fill_frame(Run *run, const CheckCase *c, VmafPicture *ref, VmafPicture *dist)
+{
+    if (c->clip) {
+        ClipFrame f = { 0 };
+        int err = read_clip_frame(run->clips, c->clip, "ref", run->index, &f);
+        if (!err) resample_into(&f, ref);
+        free_clip_frame(&f);
+        if (err) return err;
+        if (c->distortion == DIST_CODEC) {
+            err = read_clip_frame(run->clips, c->clip, "dis", run->index, &f);
+            if (!err) resample_into(&f, dist);
+            free_clip_frame(&f);
+            return err;
+        }
+        distort(ref, dist, c->distortion, &run->rng);
+        return 0;
+    }
+    const enum CheckPattern pat =
+        (enum CheckPattern)((run->index + (checktwin_rand(&run->rng) & 1)) % PAT_COUNT);
+    fill_pattern(ref, &run->rng, pat == PAT_FLAT ? PAT_RANDOM : pat, 0);
+    if (run->index % 7 == 3) {
+        for (unsigned p = 0; p < 3; p++)
+            if (ref->data[p])
+                memcpy(dist->data[p], ref->data[p], (size_t)ref->stride[p] * ref->h[p]);
+    } else {
+        fill_pattern(dist, &run->rng, pat, 1);
+    }
+    return 0;
+}
+
+static int feed(Run *run, const CheckCase *c, unsigned n)
 {
     for (unsigned i = 0; i < n; i++, run->index++) {
         VmafPicture ref, dist;
         int err = get_picture(run, c, &ref);
         if (err) return err;
         err = get_picture(run, c, &dist);
-        if (err) return err;
-        const enum Pattern pat = (enum Pattern)((run->index + (rnd(&run->rng) & 1)) % N_PATTERNS);
-        fill(&ref, &run->rng, pat == FLAT ? RANDOM : pat, 0);
-        if (run->index % 7 == 3) {
-            /* identical pictures */
-            memcpy(dist.data[0], ref.data[0], (size_t)ref.stride[0] * ref.h[0] +
-                   (ref.data[1] ? 2 * (size_t)ref.stride[1] * ref.h[1] : 0));
-        } else {
-            fill(&dist, &run->rng, pat, 1);
+        if (err) {
+            vmaf_picture_unref(&ref);
+            return err;
         }
-        if (run->source == POOL_DEVICE) {
+        err = fill_frame(run, c, &ref, &dist);
+        if (!err && run->state && run->source == SRC_DEVICE) {
             VmafPicture dref, ddist;
             err = to_device(run, c, &ref, &dref);
             if (!err) err = to_device(run, c, &dist, &ddist);
+            else vmaf_picture_unref(&dist);
             if (err) return err;
             ref = dref;
             dist = ddist;
+        }
+        if (err) {
+            vmaf_picture_unref(&ref);
+            vmaf_picture_unref(&dist);
+            return err;
         }
         err = vmaf_read_pictures(run->v, &ref, &dist, run->index);
         if (err) return err;
@@ -186,9 +353,23 @@ static int feed(Run *run, const Case *c, unsigned n)
 static int finish(Run *run, const char *path)
 {
     int err = vmaf_read_pictures(run->v, NULL, NULL, 0);
+    if (!err && run->model && run->index) {
+        double score;
+        err = vmaf_score_pooled(run->v, run->model, VMAF_POOL_METHOD_MEAN, &score, 0,
+                                run->index - 1);
+    }
+    if (!err && run->collection && run->index) {
+        VmafModelCollectionScore score = { 0 };
+        err = vmaf_score_pooled_model_collection(run->v, run->collection, VMAF_POOL_METHOD_MEAN,
+                                                 &score, 0, run->index - 1);
+    }
     if (!err) err = vmaf_write_output_with_precision(run->v, path, VMAF_OUTPUT_FORMAT_JSON, 17);
     vmaf_close(run->v);
+    if (run->collection) vmaf_model_collection_destroy(run->collection);
+    else if (run->model) vmaf_model_destroy(run->model);
     run->v = NULL;
+    run->model = NULL;
+    run->collection = NULL;
     return err;
 }
 
@@ -197,6 +378,7 @@ static int same_output(const char *a, const char *b, char *why, size_t why_sz)
 {
     FILE *fa = fopen(a, "r"), *fb = fopen(b, "r");
     int same = fa && fb;
+    if (!same) snprintf(why, why_sz, "no output file");
     char la[4096], lb[4096];
     unsigned line = 0;
     while (same) {
@@ -224,52 +406,79 @@ static const char *fmt_name(enum VmafPixelFormat f)
     return f == VMAF_PIX_FMT_YUV420P ? "420" : f == VMAF_PIX_FMT_YUV422P ? "422" : "444";
 }
 
-static unsigned n_cases, n_failed;
-
-static void check_case(VmafCudaState *state, const Case *c, uint64_t seed, const char *dir,
-                       enum Source source)
+static const char *dist_name(enum CheckDistortion d)
 {
+    static const char *const names[] = { "codec", "blur", "noise", "quant" };
+    return names[d];
+}
+
+void checktwin_case(CheckEnv *env, const CheckCase *c)
+{
+    if (c->clip && !env->clips) return; /* real content needs --clips */
+    const uint64_t seed = env->seed + env->n_cases;
     char cpu_path[512], gpu_path[512], why[8300] = "";
-    snprintf(cpu_path, sizeof(cpu_path), "%s/checktwin_cpu.json", dir);
-    snprintf(gpu_path, sizeof(gpu_path), "%s/checktwin_cuda.json", dir);
+    snprintf(cpu_path, sizeof(cpu_path), "%s/checktwin_cpu.json", env->dir);
+    snprintf(gpu_path, sizeof(gpu_path), "%s/checktwin_cuda.json", env->dir);
     if (c->graph) unsetenv("VMAF_CUDA_NO_GRAPH");
     else setenv("VMAF_CUDA_NO_GRAPH", "1", 1);
-    Run cpu = { 0 }, gpu = { .source = source };
-    int err = open_run(&cpu, c, NULL, seed);
-    if (!err) err = open_run(&gpu, c, state, seed);
+    Run cpu = { .source = SRC_PAGEABLE }, gpu = { .source = c->source };
+    int err = open_run(&cpu, c, NULL, seed, env->clips);
+    if (!err) err = open_run(&gpu, c, env->state, seed, env->clips);
     if (!err) err = feed(&cpu, c, c->frames);
     if (!err) err = feed(&gpu, c, c->frames);
     const int e1 = cpu.v ? finish(&cpu, cpu_path) : err;
     const int e2 = gpu.v ? finish(&gpu, gpu_path) : err;
-    n_cases++;
+    env->n_cases++;
     if (err || e1 || e2 || !same_output(cpu_path, gpu_path, why, sizeof(why))) {
-        n_failed++;
-        printf("FAIL %ux%u %s %u-bit subsample %u graph %d source %d features %s...: %s%s (seed %llu)\n",
-               c->w, c->h, fmt_name(c->fmt), c->bpc, c->subsample, c->graph, source, c->features[0],
+        env->n_failed++;
+        printf("FAIL %ux%u %s %u-bit frames %u subsample %u threads %u graph %d source %d "
+               "model %s features %s%s clip %s/%s: %s%s (seed %llu)\n",
+               c->w, c->h, fmt_name(c->fmt), c->bpc, c->frames, c->subsample, c->threads,
+               c->graph, c->source, c->model ? c->model : "-",
+               c->features && c->features[0] ? c->features[0] : "-",
+               c->features && c->features[0] && c->features[1] ? ",..." : "",
+               c->clip ? c->clip->name : "-", c->clip ? dist_name(c->distortion) : "-",
                err || e1 || e2 ? "error " : "", why, (unsigned long long)seed);
         if (err || e1 || e2) printf("     errors %d %d %d\n", err, e1, e2);
+        fflush(stdout);
     }
 }
 
-/* Two CUDA contexts of different geometry interleaved on one state, each against the CPU. */
-static void check_shared_state(VmafCudaState *state, const char *const *features, uint64_t seed,
-                               const char *dir)
+void checktwin_shared_state(CheckEnv *env, const char *const *features, const char *model)
 {
-    const Case a = { 67, 35, 10, 6, 1, VMAF_PIX_FMT_YUV420P, 1, features };
-    const Case b = { 40, 52, 8, 6, 1, VMAF_PIX_FMT_YUV444P, 1, features };
+    const uint64_t seed = env->seed + env->n_cases;
+    const CheckCase a = { .w = 67, .h = 35, .bpc = 10, .frames = 6, .subsample = 1,
+                          .fmt = VMAF_PIX_FMT_YUV420P, .graph = true, .features = features,
+                          .model = model };
+    const CheckCase b = { .w = 40, .h = 52, .bpc = 8, .frames = 6, .subsample = 1,
+                          .fmt = VMAF_PIX_FMT_YUV444P, .graph = true, .features = features,
+                          .model = model };
+    unsetenv("VMAF_CUDA_NO_GRAPH");
     Run ga = { 0 }, gb = { 0 }, ca = { 0 }, cb = { 0 };
-    int err = open_run(&ga, &a, state, seed) | open_run(&gb, &b, state, seed + 1) |
-              open_run(&ca, &a, NULL, seed) | open_run(&cb, &b, NULL, seed + 1);
-    for (unsigned i = 0; !err && i < a.frames; i++)
-        err = feed(&ga, &a, 1) | feed(&gb, &b, 1) | feed(&ca, &a, 1) | feed(&cb, &b, 1);
+    int err = open_run(&ga, &a, env->state, seed, NULL);
+    if (!err) err = open_run(&gb, &b, env->state, seed + 1, NULL);
+    if (!err) err = open_run(&ca, &a, NULL, seed, NULL);
+    if (!err) err = open_run(&cb, &b, NULL, seed + 1, NULL);
+    for (unsigned i = 0; !err && i < a.frames; i++) {
+        err = feed(&ga, &a, 1);
+        if (!err) err = feed(&gb, &b, 1);
+        if (!err) err = feed(&ca, &a, 1);
+        if (!err) err = feed(&cb, &b, 1);
+    }
     char p[4][512], why[8300] = "";
-    for (int i = 0; i < 4; i++) snprintf(p[i], sizeof(p[i]), "%s/checktwin_shared%d.json", dir, i);
-    err |= finish(&ga, p[0]) | finish(&gb, p[1]) | finish(&ca, p[2]) | finish(&cb, p[3]);
-    n_cases++;
-    if (err || !same_output(p[2], p[0], why, sizeof(why)) || !same_output(p[3], p[1], why, sizeof(why))) {
-        n_failed++;
-        printf("FAIL two contexts on one state: %s (err %d, seed %llu)\n", why, err,
-               (unsigned long long)seed);
+    for (int i = 0; i < 4; i++)
+        snprintf(p[i], sizeof(p[i]), "%s/checktwin_shared%d.json", env->dir, i);
+    Run *runs[4] = { &ga, &gb, &ca, &cb };
+    for (int i = 0; i < 4; i++) {
+        const int e = runs[i]->v ? finish(runs[i], p[i]) : 0;
+        if (!err) err = e;
+    }
+    env->n_cases++;
+    if (err || !same_output(p[2], p[0], why, sizeof(why)) ||
+        !same_output(p[3], p[1], why, sizeof(why))) {
+        env->n_failed++;
+        printf("FAIL two contexts on one state (model %s): %s (err %d, seed %llu)\n",
+               model ? model : "-", why, err, (unsigned long long)seed);
     }
 }
 
@@ -280,74 +489,71 @@ static double now_s(void)
     return t.tv_sec + t.tv_nsec / 1e9;
 }
 
+void checktwin_bench(CheckEnv *env, const CheckCase *c)
+{
+    char path[512];
+    snprintf(path, sizeof(path), "%s/checktwin_bench.json", env->dir);
+    setenv("VMAF_CUDA_PROFILE", "1", 1);
+    unsetenv("VMAF_CUDA_NO_GRAPH");
+    Run gpu = { .source = c->source };
+    const double t0 = now_s();
+    int err = open_run(&gpu, c, env->state, env->seed, env->clips);
+    if (!err) err = feed(&gpu, c, c->frames);
+    if (gpu.v) {
+        const int e = finish(&gpu, path);
+        if (!err) err = e;
+    }
+    printf("bench %ux%u %u-bit %u frames model %s features %s: %s (%.2f s incl. frame synthesis)\n",
+           c->w, c->h, c->bpc, c->frames, c->model ? c->model : "-",
+           c->features && c->features[0] ? c->features[0] : "-", err ? strerror(-err) : "ok",
+           now_s() - t0);
+    unsetenv("VMAF_CUDA_PROFILE");
+}
+
+typedef struct Family {
+    const char *name;
+    void (*run)(CheckEnv *env);
+} Family;
+
+static const Family families[] = {
+    { "psnr_motion", checktwin_psnr_motion },
+};
+
 int main(int argc, char **argv)
 {
-    uint64_t seed = (uint64_t)time(NULL);
-    int quick = 0, bench = 0;
-    const char *dir = "/tmp";
+    CheckEnv env = { .seed = (uint64_t)time(NULL), .dir = "/tmp" };
+    const char *only = NULL;
     for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--seed") && i + 1 < argc) seed = strtoull(argv[++i], NULL, 0);
-        else if (!strcmp(argv[i], "--quick")) quick = 1;
-        else if (!strcmp(argv[i], "--bench")) bench = 1;
-        else if (!strcmp(argv[i], "--dir") && i + 1 < argc) dir = argv[++i];
+        if (!strcmp(argv[i], "--seed") && i + 1 < argc) env.seed = strtoull(argv[++i], NULL, 0);
+        else if (!strcmp(argv[i], "--quick")) env.quick = true;
+        else if (!strcmp(argv[i], "--bench")) env.bench = true;
+        else if (!strcmp(argv[i], "--dir") && i + 1 < argc) env.dir = argv[++i];
+        else if (!strcmp(argv[i], "--clips") && i + 1 < argc) env.clips = argv[++i];
+        else if (!strcmp(argv[i], "--only") && i + 1 < argc) only = argv[++i];
+        else {
+            fprintf(stderr, "usage: checktwin [--seed N] [--quick] [--bench] [--dir DIR] "
+                            "[--clips DIR] [--only FAMILY]\n");
+            return 2;
+        }
     }
-    VmafCudaState *state;
-    int err = vmaf_cuda_state_init(&state, (VmafCudaConfiguration){ 0 });
+    int err = vmaf_cuda_state_init(&env.state, (VmafCudaConfiguration){ 0 });
     if (err) {
         printf("checktwin: no CUDA device (%s), skipped\n", strerror(-err));
         return 77;
     }
-    printf("checktwin: seed %llu\n", (unsigned long long)seed);
-
-    static const char *const all8[] = { "psnr=enable_mse=true:enable_apsnr=true", "motion",
-                                        "motion_v2=motion_five_frame_window=true:motion_moving_average=true",
-                                        "psnr_hvs", NULL };
-    static const char *const hbd[] = { "psnr=enable_mse=true:enable_apsnr=true:reduced_hbd_peak=true",
-                                       "motion", "motion_v2=motion_five_frame_window=true", NULL };
-    static const char *const opts[] = { "psnr=enable_chroma=false:min_sse=0.5",
-                                        "motion=motion_force_zero=true",
-                                        "motion_v2=motion_fps_weight=2:motion_max_val=3", NULL };
-    static const unsigned sizes[][2] = { { 3, 3 }, { 4, 7 }, { 17, 17 }, { 33, 21 }, { 64, 64 },
-                                         { 257, 145 }, { 1025, 3 }, { 320, 181 } };
-    static const unsigned depths[] = { 8, 9, 10, 11, 12, 16 };
-    static const enum VmafPixelFormat fmts[] = { VMAF_PIX_FMT_YUV420P, VMAF_PIX_FMT_YUV422P,
-                                                 VMAF_PIX_FMT_YUV444P };
+    printf("checktwin: seed %llu%s\n", (unsigned long long)env.seed,
+           env.clips ? "" : " (no --clips: real-content cases skipped)");
     const double t0 = now_s();
-    const unsigned n_sizes = quick ? 4 : sizeof(sizes) / sizeof(sizes[0]);
-    for (unsigned s = 0; s < n_sizes; s++) {
-        for (unsigned d = 0; d < 6; d++) {
-            for (unsigned f = 0; f < 3; f++) {
-                for (unsigned v = 0; v < 4; v++) {
-                    const unsigned bpc = depths[d];
-                    const char *const *features = v == 3 ? opts : bpc <= 12 ? all8 : hbd;
-                    const Case c = { sizes[s][0], sizes[s][1], bpc, 7, (v & 1) ? 3 : 1, fmts[f],
-                                     !(v & 2), features };
-                    check_case(state, &c, seed + n_cases, dir, (enum Source)((s + d + f + v) % 3));
-                }
-            }
-        }
+    for (unsigned i = 0; i < sizeof(families) / sizeof(families[0]); i++) {
+        if (only && strcmp(only, families[i].name)) continue;
+        const unsigned cases = env.n_cases, failed = env.n_failed;
+        const double t = now_s();
+        families[i].run(&env);
+        printf("checktwin: %-12s %4u cases, %u failed (%.1f s)\n", families[i].name,
+               env.n_cases - cases, env.n_failed - failed, now_s() - t);
+        fflush(stdout);
     }
-    /* large frames: a few combinations */
-    static const unsigned big[][3] = { { 1920, 1080, 8 }, { 1921, 1081, 10 }, { 3840, 2160, 8 },
-                                       { 4096, 2160, 12 } };
-    for (unsigned i = 0; i < (quick ? 1u : 4u); i++) {
-        const Case c = { big[i][0], big[i][1], big[i][2], 4, 1, VMAF_PIX_FMT_YUV420P, i & 1,
-                         big[i][2] <= 12 ? all8 : hbd };
-        check_case(state, &c, seed + n_cases, dir, (enum Source)(i % 3));
-    }
-    check_shared_state(state, all8, seed + n_cases, dir);
-    printf("checktwin: %u cases, %u failed (%.1f s)\n", n_cases, n_failed, now_s() - t0);
-
-    if (bench) {
-        static const char *const bench_features[] = { "psnr", "motion", "motion_v2", "psnr_hvs", NULL };
-        const Case c = { 3840, 2160, 8, 60, 1, VMAF_PIX_FMT_YUV420P, 1, bench_features };
-        setenv("VMAF_CUDA_PROFILE", "1", 1);
-        Run gpu = { 0 };
-        char path[512];
-        snprintf(path, sizeof(path), "%s/checktwin_bench.json", dir);
-        if (!open_run(&gpu, &c, state, seed) && !feed(&gpu, &c, c.frames)) finish(&gpu, path);
-        unsetenv("VMAF_CUDA_PROFILE");
-    }
-    vmaf_cuda_state_free(state);
-    return n_failed ? 1 : 0;
+    printf("checktwin: %u cases, %u failed (%.1f s)\n", env.n_cases, env.n_failed, now_s() - t0);
+    vmaf_cuda_state_free(env.state);
+    return env.n_failed ? 1 : 0;
 }
