@@ -3,7 +3,10 @@
  * and prints ms per frame and fps for each.
  *
  *   bench_frames REF.yuv DIS.yuv W H [--frames N] [--threads T] [--features a,b,...]
- *                [--backend cpu|cuda|both]
+ *                [--model VERSION] [--backend cpu|cuda|both]
+ *
+ * --model adds a built-in model's features (and its per-frame prediction); --features none
+ * leaves only the model's.
  *
  * Up to 16 frame pairs are loaded once into pinned host pictures (the CUDA picture pool's
  * memory) and fed round-robin, so the CUDA number is the "from pinned frames in memory" rate.
@@ -52,16 +55,26 @@ static int load(const char *path, VmafPicture *pics, unsigned n, VmafPicturePool
     return 0;
 }
 
-static double run(const char *features, unsigned threads, VmafCudaState *state,
-                  VmafPicture *ref, VmafPicture *dis, unsigned loaded, unsigned frames)
+static double run(const char *features, const char *model_version, unsigned threads,
+                  VmafCudaState *state, VmafPicture *ref, VmafPicture *dis, unsigned loaded,
+                  unsigned frames, double *pooled)
 {
     VmafContext *v;
+    VmafModel *model = NULL;
     VmafConfiguration cfg = { .n_threads = threads };
     if (vmaf_init(&v, cfg)) return -1;
     if (state && vmaf_cuda_import_state(v, state)) return -1;
+    if (model_version) {
+        VmafModelConfig mc = { .name = "vmaf" };
+        if (vmaf_model_load(&model, &mc, model_version) ||
+            vmaf_use_features_from_model(v, model)) {
+            fprintf(stderr, "cannot use model %s\n", model_version);
+            return -1;
+        }
+    }
     char list[512];
     snprintf(list, sizeof(list), "%s", features);
-    for (char *rest = list, *name; (name = strsep(&rest, ","));)
+    for (char *rest = list, *name; strcmp(features, "none") && (name = strsep(&rest, ","));)
         if (vmaf_use_feature(v, name, NULL)) return -1;
     const double t0 = now_s();
     for (unsigned i = 0; i < frames; i++) {
@@ -71,8 +84,12 @@ static double run(const char *features, unsigned threads, VmafCudaState *state,
         if (vmaf_read_pictures(v, &r, &d, i)) return -1;
     }
     if (vmaf_read_pictures(v, NULL, NULL, 0)) return -1;
+    /* the model's per-frame predictions are part of the work */
+    if (model && vmaf_score_pooled(v, model, VMAF_POOL_METHOD_MEAN, pooled, 0, frames - 1))
+        return -1;
     const double t = now_s() - t0;
     vmaf_close(v);
+    vmaf_model_destroy(model);
     return t;
 }
 
@@ -85,12 +102,13 @@ int main(int argc, char **argv)
     }
     const unsigned w = (unsigned)atoi(argv[3]), h = (unsigned)atoi(argv[4]);
     unsigned frames = 120, threads = 16;
-    const char *features = "psnr,motion,motion_v2,psnr_hvs", *backend = "both";
+    const char *features = "psnr,motion,motion_v2,psnr_hvs", *backend = "both", *model = NULL;
     for (int i = 5; i + 1 < argc; i += 2) {
         if (!strcmp(argv[i], "--frames")) frames = (unsigned)atoi(argv[i + 1]);
         else if (!strcmp(argv[i], "--threads")) threads = (unsigned)atoi(argv[i + 1]);
         else if (!strcmp(argv[i], "--features")) features = argv[i + 1];
         else if (!strcmp(argv[i], "--backend")) backend = argv[i + 1];
+        else if (!strcmp(argv[i], "--model")) model = argv[i + 1];
     }
     VmafCudaState *state = NULL;
     const int want_cuda = strcmp(backend, "cpu") != 0;
@@ -111,17 +129,23 @@ int main(int argc, char **argv)
     const unsigned loaded = frames < MAX_LOADED ? frames : MAX_LOADED;
     if (load(argv[1], ref, loaded, pool) || load(argv[2], dis, loaded, pool)) return 1;
 
-    printf("bench_frames %ux%u, %u frames from memory, features %s\n", w, h, frames, features);
-    printf("%-28s %10s %10s\n", "path", "ms/frame", "fps");
+    printf("bench_frames %ux%u, %u frames from memory, features %s, model %s\n", w, h, frames,
+           features, model ? model : "none");
+    printf("%-28s %10s %10s %20s\n", "path", "ms/frame", "fps", "pooled model score");
+    double pooled_cpu = 0, pooled_cuda = 0;
     if (strcmp(backend, "cuda")) {
-        const double t = run(features, threads, NULL, ref, dis, loaded, frames);
-        printf("%-28s %10.3f %10.1f\n", threads > 1 ? "cpu (threads)" : "cpu", 1e3 * t / frames,
-               frames / t);
+        const double t = run(features, model, threads, NULL, ref, dis, loaded, frames, &pooled_cpu);
+        char label[64];
+        snprintf(label, sizeof(label), "cpu (%u threads)", threads);
+        printf("%-28s %10.3f %10.1f %20.17g\n", label, 1e3 * t / frames, frames / t, pooled_cpu);
     }
     if (state) {
-        const double t = run(features, 0, state, ref, dis, loaded, frames);
-        printf("%-28s %10.3f %10.1f\n", "cuda (pinned, in memory)", 1e3 * t / frames, frames / t);
+        const double t = run(features, model, 0, state, ref, dis, loaded, frames, &pooled_cuda);
+        printf("%-28s %10.3f %10.1f %20.17g\n", "cuda (pinned, in memory)", 1e3 * t / frames,
+               frames / t, pooled_cuda);
     }
+    if (model && state && strcmp(backend, "cuda"))
+        printf("pooled scores %s\n", pooled_cpu == pooled_cuda ? "equal" : "DIFFER");
     for (unsigned i = 0; i < loaded; i++) {
         vmaf_picture_unref(&ref[i]);
         vmaf_picture_unref(&dis[i]);
