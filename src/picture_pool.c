@@ -7,12 +7,19 @@
 #include "picture.h"
 #include "picture_pool.h"
 
+/*
+ * Buffers are allocated on first demand, up to pic_cnt: a short run allocates (and, for
+ * pinned host memory, pins) only the pictures it has in flight, and a long run pays for the
+ * rest while its first frames are already being scored.
+ */
 struct VmafPicturePool {
     VmafPicturePoolConfig cfg;
+    size_t size;          /* bytes of one buffer */
     pthread_mutex_t lock;
     pthread_cond_t available;
-    void **buf;           /* all buffers */
-    void **free_list;     /* stack of buffers not in use */
+    void **buf;           /* buffers allocated so far: buf[0 .. alloc_cnt) */
+    void **free_list;     /* stack of allocated buffers not in use */
+    unsigned alloc_cnt;   /* buffers allocated, or being allocated by a fetch */
     unsigned free_cnt;
     unsigned out_cnt;     /* buffers held by pictures */
     bool closed;
@@ -20,7 +27,7 @@ struct VmafPicturePool {
 
 static void pool_destroy(VmafPicturePool *pool)
 {
-    for (unsigned i = 0; i < pool->cfg.pic_cnt; i++) {
+    for (unsigned i = 0; pool->buf && i < pool->alloc_cnt; i++) {
         if (!pool->buf[i]) continue;
         if (pool->cfg.free) pool->cfg.free(pool->cfg.cookie, pool->buf[i]);
         else free(pool->buf[i]);
@@ -33,17 +40,34 @@ static void pool_destroy(VmafPicturePool *pool)
     free(pool);
 }
 
+static int pool_alloc_buffer(VmafPicturePool *pool, void **out)
+{
+    const VmafPicturePoolConfig *cfg = &pool->cfg;
+    void *buf = NULL;
+    int err = 0;
+    if (cfg->alloc) {
+        err = cfg->alloc(cfg->cookie, pool->size, &buf);
+    } else {
+        buf = aligned_alloc(32, pool->size);
+        err = buf ? 0 : -ENOMEM;
+    }
+    if (err) return err;
+    if (cfg->memory != VMAF_PICTURE_MEMORY_DEVICE) memset(buf, 0, pool->size);
+    *out = buf;
+    return 0;
+}
+
 int vmaf_picture_pool_init(VmafPicturePool **pool_out, VmafPicturePoolConfig cfg)
 {
     if (!pool_out || !cfg.pic_cnt) return -EINVAL;
     VmafPictureLayout layout;
     int err = vmaf_picture_layout(&layout, cfg.pix_fmt, cfg.bpc, cfg.w, cfg.h);
     if (err) return err;
-    const size_t size = (layout.size + 31) & ~(size_t)31;
 
     VmafPicturePool *pool = calloc(1, sizeof(*pool));
     if (!pool) return -ENOMEM;
     pool->cfg = cfg;
+    pool->size = (layout.size + 31) & ~(size_t)31;
     pthread_mutex_init(&pool->lock, NULL);
     pthread_cond_init(&pool->available, NULL);
     pool->buf = calloc(cfg.pic_cnt, sizeof(*pool->buf));
@@ -52,22 +76,14 @@ int vmaf_picture_pool_init(VmafPicturePool **pool_out, VmafPicturePoolConfig cfg
         pool_destroy(pool);
         return -ENOMEM;
     }
-    for (unsigned i = 0; i < cfg.pic_cnt; i++) {
-        void *buf = NULL;
-        if (cfg.alloc) {
-            err = cfg.alloc(cfg.cookie, size, &buf);
-        } else {
-            buf = aligned_alloc(32, size);
-            err = buf ? 0 : -ENOMEM;
-        }
-        if (err) {
-            pool_destroy(pool);
-            return err;
-        }
-        if (cfg.memory != VMAF_PICTURE_MEMORY_DEVICE) memset(buf, 0, size);
-        pool->buf[i] = buf;
-        pool->free_list[pool->free_cnt++] = buf;
+    /* the first buffer now, so that an allocator that cannot work fails here */
+    err = pool_alloc_buffer(pool, &pool->buf[0]);
+    if (err) {
+        pool_destroy(pool);
+        return err;
     }
+    pool->alloc_cnt = 1;
+    pool->free_list[pool->free_cnt++] = pool->buf[0];
     *pool_out = pool;
     return 0;
 }
@@ -88,12 +104,37 @@ int vmaf_picture_pool_fetch(VmafPicturePool *pool, VmafPicture *pic)
 {
     if (!pool || !pic) return -EINVAL;
     pthread_mutex_lock(&pool->lock);
-    while (!pool->free_cnt)
+    while (!pool->free_cnt && pool->alloc_cnt == pool->cfg.pic_cnt && pool->out_cnt)
         pthread_cond_wait(&pool->available, &pool->lock);
-    void *buf = pool->free_list[--pool->free_cnt];
-    pool->out_cnt++;
-    pthread_mutex_unlock(&pool->lock);
-
+    void *buf;
+    if (pool->free_cnt) {
+        buf = pool->free_list[--pool->free_cnt];
+        pool->out_cnt++;
+        pthread_mutex_unlock(&pool->lock);
+    } else if (pool->alloc_cnt < pool->cfg.pic_cnt) {
+        /* a new buffer, allocated outside the lock (pinning takes a while); a slot whose
+         * allocation failed stays empty, so the pool then holds one buffer fewer */
+        const unsigned slot = pool->alloc_cnt++;
+        pool->out_cnt++;
+        pthread_mutex_unlock(&pool->lock);
+        const int err = pool_alloc_buffer(pool, &buf);
+        pthread_mutex_lock(&pool->lock);
+        bool last = false;
+        if (err) {
+            pool->out_cnt--;
+            last = pool->closed && !pool->out_cnt;
+            pthread_cond_broadcast(&pool->available);
+        } else {
+            pool->buf[slot] = buf;
+        }
+        pthread_mutex_unlock(&pool->lock);
+        if (last) pool_destroy(pool);
+        if (err) return err;
+    } else {
+        /* every allocation failed and nothing is out: waiting would never end */
+        pthread_mutex_unlock(&pool->lock);
+        return -ENOMEM;
+    }
     const VmafPicturePoolConfig *c = &pool->cfg;
     int err = vmaf_picture_wrap(pic, c->pix_fmt, c->bpc, c->w, c->h, buf, c->memory, pool_release,
                                 pool);

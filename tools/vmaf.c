@@ -305,7 +305,45 @@ static void show_progress(unsigned index, clock_t t0, double *fps)
     fflush(stderr);
 }
 
-static int score(CliSettings *c, VideoInput *ref_in, VideoInput *dist_in, int istty)
+/* Phases of the run, printed to stderr with VMAF_CUDA_PROFILE=1 (start-up analysis). */
+enum Phase { PH_MAIN, PH_INPUTS, PH_INIT, PH_BACKEND, PH_MODELS, PH_READERS, PH_FIRST_FRAME,
+             PH_FIRST_SCORED, PH_LOOP, PH_FLUSH, PH_PREDICT, PH_WRITE, PH_COUNT };
+typedef struct Phases {
+    bool on;
+    double t[PH_COUNT];
+} Phases;
+
+static double mono_ms(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return t.tv_sec * 1e3 + t.tv_nsec / 1e6;
+}
+
+static void phase(Phases *p, enum Phase which)
+{
+    if (p->on) p->t[which] = mono_ms();
+}
+
+static void print_phases(const Phases *p)
+{
+    if (!p->on) return;
+    static const char *const names[PH_COUNT] = {
+        "main", "parse + open inputs", "vmaf_init", "backend (cuda state, picture pool)",
+        "models + features", "readers started", "first frame read", "first frame submitted",
+        "remaining frames", "flush", "model prediction", "output written",
+    };
+    fprintf(stderr, "cli phases (ms since the previous one):");
+    double prev = p->t[PH_MAIN];
+    for (int i = 1; i < PH_COUNT; i++) {
+        if (!p->t[i]) continue;
+        fprintf(stderr, "%s %s %.1f", i > 1 ? "," : "", names[i], p->t[i] - prev);
+        prev = p->t[i];
+    }
+    fprintf(stderr, "; total %.1f ms\n", prev - p->t[PH_MAIN]);
+}
+
+static int score(CliSettings *c, VideoInput *ref_in, VideoInput *dist_in, int istty, Phases *ph)
 {
     VideoInfo info;
     video_input_info(ref_in, &info);
@@ -323,6 +361,7 @@ static int score(CliSettings *c, VideoInput *ref_in, VideoInput *dist_in, int is
         fprintf(stderr, "problem initializing VMAF context: %s\n", strerror(-err));
         return EXIT_SETUP;
     }
+    phase(ph, PH_INIT);
     int status = 0;
     Models models = { .cnt = 0 };
 
@@ -330,11 +369,13 @@ static int score(CliSettings *c, VideoInput *ref_in, VideoInput *dist_in, int is
         status = EXIT_SETUP;
         goto close;
     }
+    phase(ph, PH_BACKEND);
 
     if (load_models(vmaf, c, &models) || use_features(vmaf, c)) {
         status = EXIT_SETUP;
         goto close;
     }
+    phase(ph, PH_MODELS);
 
     err = skip_frames(vmaf, ref_in, c->frame_skip_ref);
     if (!err) err = skip_frames(vmaf, dist_in, c->frame_skip_dist);
@@ -351,6 +392,7 @@ static int score(CliSettings *c, VideoInput *ref_in, VideoInput *dist_in, int is
         status = EXIT_SETUP;
         goto close;
     }
+    phase(ph, PH_READERS);
     const clock_t t0 = clock();
     double fps = 0.;
     unsigned index = 0;
@@ -359,6 +401,7 @@ static int score(CliSettings *c, VideoInput *ref_in, VideoInput *dist_in, int is
         VmafPicture ref, dist;
         int r1, r2;
         frame_reader_next(reader, &ref, &r1, &dist, &r2);
+        if (!index) phase(ph, PH_FIRST_FRAME);
         if (r1 < 0 || r2 < 0) {
             if (r1 == 1) vmaf_picture_unref(&ref);
             if (r2 == 1) vmaf_picture_unref(&dist);
@@ -375,6 +418,7 @@ static int score(CliSettings *c, VideoInput *ref_in, VideoInput *dist_in, int is
         }
         if (istty && !c->quiet) show_progress(index, t0, &fps);
         err = vmaf_read_pictures(vmaf, &ref, &dist, index);
+        if (!index) phase(ph, PH_FIRST_SCORED);
         if (err) {
             fprintf(stderr, "%sproblem scoring frame %u: %s\n", istty && !c->quiet ? "\n" : "",
                     index, strerror(-err));
@@ -383,6 +427,7 @@ static int score(CliSettings *c, VideoInput *ref_in, VideoInput *dist_in, int is
         }
     }
     frame_reader_stop(reader);
+    phase(ph, PH_LOOP);
     if (istty && !c->quiet) fprintf(stderr, "\n");
     if (status) goto close;
     if (!index) {
@@ -397,12 +442,14 @@ static int score(CliSettings *c, VideoInput *ref_in, VideoInput *dist_in, int is
         status = read_status(err);
         goto close;
     }
+    phase(ph, PH_FLUSH);
 
     if (!c->no_prediction &&
         score_models(vmaf, c, &models, index, istty && (!c->quiet || !c->output_path))) {
         status = EXIT_SETUP;
         goto close;
     }
+    phase(ph, PH_PREDICT);
 
     if (c->output_path) {
         err = vmaf_write_output_with_precision(vmaf, c->output_path, c->output_fmt, c->precision);
@@ -411,6 +458,7 @@ static int score(CliSettings *c, VideoInput *ref_in, VideoInput *dist_in, int is
                     strerror(-err));
             status = EXIT_SETUP;
         }
+        phase(ph, PH_WRITE);
     }
 close:
     free_models(&models);
@@ -420,6 +468,9 @@ close:
 
 int main(int argc, char *argv[])
 {
+    const char *profile = getenv("VMAF_CUDA_PROFILE");
+    Phases ph = { .on = profile && *profile && strcmp(profile, "0") };
+    phase(&ph, PH_MAIN);
     const int istty = isatty(fileno(stderr));
     CliSettings c;
     cli_parse(argc, argv, &c);
@@ -430,7 +481,9 @@ int main(int argc, char *argv[])
     if (c.output_path && check_output_writable(c.output_path)) goto done;
     if (open_input(&c, c.path_ref, &ref) || open_input(&c, c.path_dist, &dist)) goto done;
     if (check_compatible(ref, dist)) goto done;
-    status = score(&c, ref, dist, istty);
+    phase(&ph, PH_INPUTS);
+    status = score(&c, ref, dist, istty, &ph);
+    print_phases(&ph);
 done:
     if (ref) video_input_close(ref);
     if (dist) video_input_close(dist);

@@ -93,6 +93,9 @@ struct VmafCudaBackend {
     ProfileEntry prof[64];
     unsigned prof_n;
     double host_ms[3]; /* submit, wait, collect */
+    double create_ms;  /* vmaf_cuda_backend_create: slots, twin buffers */
+    double first_submit_ms, first_done_ms; /* first frame: submitted, collected (since create) */
+    double created_at_ms;
     unsigned long long frames;
 };
 
@@ -396,6 +399,7 @@ static int collect_slot(VmafCudaBackend *b, Slot *sl)
     }
     const double t2 = now_ms();
     if (b->profile) {
+        if (!b->frames) b->first_done_ms = t2 - b->created_at_ms - b->first_submit_ms;
         profile_frame(b, sl, t1 - t0, t2 - t1);
         b->host_ms[0] += sl->submit_ms;
         b->host_ms[1] += t1 - t0;
@@ -503,6 +507,7 @@ static int submit_locked(VmafCudaBackend *b, const VmafPicture *ref, const VmafP
     if (err) return err;
     VMAF_CUDA_TRY(d, d->cuEventRecord(sl->done, sl->stream));
     sl->submit_ms = now_ms() - t0;
+    if (!b->seq) b->first_submit_ms = now_ms() - b->created_at_ms;
     b->seq++;
     return 0;
 }
@@ -591,6 +596,7 @@ int vmaf_cuda_backend_create(VmafCudaBackend **out, VmafCudaState *state,
     b->use_graph = !(no_graph && *no_graph && strcmp(no_graph, "0"));
     b->profile = profile && *profile && strcmp(profile, "0");
 
+    const double t0 = vmaf_cuda_now_ms();
     int err = vmaf_cuda_push(state);
     if (err) {
         free(b);
@@ -598,6 +604,8 @@ int vmaf_cuda_backend_create(VmafCudaBackend **out, VmafCudaState *state,
     }
     err = create_locked(b, inst, inst_cnt);
     vmaf_cuda_pop(state);
+    b->created_at_ms = vmaf_cuda_now_ms();
+    b->create_ms = b->created_at_ms - t0;
     if (err || !b->n_twins) {
         vmaf_cuda_backend_destroy(b);
         return err;
@@ -610,6 +618,11 @@ int vmaf_cuda_backend_create(VmafCudaBackend **out, VmafCudaState *state,
 static void print_profile(const VmafCudaBackend *b)
 {
     if (!b->profile || !b->frames) return;
+    const VmafCudaState *s = b->s;
+    fprintf(stderr, "cuda start-up: driver load %.1f ms, context %.1f ms, modules %.1f ms (%u), "
+            "backend (slots, twin buffers) %.1f ms; first frame submitted %.1f ms and collected "
+            "%.1f ms after that\n", s->init_driver_ms, s->init_context_ms, s->init_modules_ms,
+            s->module_cnt, b->create_ms, b->first_submit_ms, b->first_done_ms);
     fprintf(stderr, "cuda profile: %llu frames, %s; average per frame:\n", b->frames,
             "direct launches (profiling times each operation)");
     for (unsigned i = 0; i < b->prof_n; i++)

@@ -20,7 +20,12 @@ struct VmafCudaState {
     CUmodule module[VMAF_CUDA_MAX_MODULES];
     unsigned module_cnt;
     atomic_int refs;        /* the creator + every context that imported it */
+    /* start-up phases of vmaf_cuda_state_init (ms), printed with VMAF_CUDA_PROFILE=1 */
+    double init_driver_ms, init_context_ms, init_modules_ms;
 };
+
+/** Milliseconds of CLOCK_MONOTONIC (for the start-up and host-phase profile). */
+double vmaf_cuda_now_ms(void);
 
 /** Make the state's context current on this thread (push) / restore the previous (pop). */
 int vmaf_cuda_push(VmafCudaState *s);
