@@ -23,9 +23,23 @@ typedef struct Side {
     bool started;
 } Side;
 
+/* Parallel mode (both inputs raw regular files): workers take frame indices in order, fetch
+ * that frame's two pool pictures in frame order (fetch_turn), then read both with pread
+ * concurrently with the other workers; the caller takes frames in order from the rings. */
+typedef struct Parallel {
+    unsigned n_workers;
+    pthread_t *thread;
+    unsigned started;
+    unsigned long long next;       /* next frame index a worker takes */
+    unsigned long long fetch_turn; /* frame whose pictures are fetched next */
+    unsigned long long base[2];    /* file index of frame 0 of each input (after skips) */
+    bool *ready;                   /* [depth]: frame k % depth is in both rings */
+} Parallel;
+
 struct FrameReader {
     VmafContext *vmaf;
     unsigned max_frames, depth;
+    Parallel par;
     pthread_mutex_t lock;
     pthread_cond_t changed;
     unsigned long long turn;      /* fetch ticket: 2k + side */
@@ -83,8 +97,84 @@ static void *reader_main(void *arg)
     return NULL;
 }
 
+static int read_side_at(Side *s, unsigned long long k, Entry *e)
+{
+    char msg[512];
+    e->status = video_input_read_at(s->in, s->r->par.base[s->which] + k, &e->pic, msg, sizeof(msg));
+    if (e->status < 0) fprintf(stderr, "%s\n", msg);
+    if (e->status != 1) vmaf_picture_unref(&e->pic);
+    return e->status;
+}
+
+static void *worker_main(void *arg)
+{
+    FrameReader *r = arg;
+    Parallel *par = &r->par;
+    for (;;) {
+        pthread_mutex_lock(&r->lock);
+        while (!r->stop && par->next - r->consumed >= r->depth)
+            pthread_cond_wait(&r->changed, &r->lock);
+        if (r->stop) {
+            pthread_mutex_unlock(&r->lock);
+            break;
+        }
+        const unsigned long long k = par->next++;
+        /* pictures in frame order: frame k never waits for a picture a later frame holds */
+        while (!r->stop && par->fetch_turn != k) pthread_cond_wait(&r->changed, &r->lock);
+        const bool stop = r->stop;
+        pthread_mutex_unlock(&r->lock);
+        if (stop) break;
+
+        Entry e[2] = { { .status = 0 }, { .status = 0 } };
+        const bool want = !r->max_frames || k < r->max_frames;
+        for (int i = 0; want && i < 2; i++) {
+            e[i].status = vmaf_fetch_preallocated_picture(r->vmaf, &e[i].pic);
+            if (e[i].status) {
+                fprintf(stderr, "could not get a picture from the pool: %s\n",
+                        strerror(-e[i].status));
+                if (i) vmaf_picture_unref(&e[0].pic);
+                e[0].status = e[1].status;
+                break;
+            }
+            e[i].status = 1;
+        }
+        pthread_mutex_lock(&r->lock);
+        par->fetch_turn++;
+        pthread_cond_broadcast(&r->changed);
+        pthread_mutex_unlock(&r->lock);
+
+        if (want && e[0].status == 1) {
+            read_side_at(&r->side[0], k, &e[0]);
+            read_side_at(&r->side[1], k, &e[1]);
+        }
+        pthread_mutex_lock(&r->lock);
+        r->side[0].ring[k % r->depth] = e[0];
+        r->side[1].ring[k % r->depth] = e[1];
+        par->ready[k % r->depth] = true;
+        pthread_cond_broadcast(&r->changed);
+        pthread_mutex_unlock(&r->lock);
+    }
+    return NULL;
+}
+
+static int start_parallel(FrameReader *r, unsigned n_workers)
+{
+    Parallel *par = &r->par;
+    par->base[0] = video_input_next_index(r->side[0].in);
+    par->base[1] = video_input_next_index(r->side[1].in);
+    par->ready = calloc(r->depth, sizeof(*par->ready));
+    par->thread = calloc(n_workers, sizeof(*par->thread));
+    if (!par->ready || !par->thread) return -ENOMEM;
+    par->n_workers = n_workers;
+    for (unsigned i = 0; i < n_workers; i++) {
+        if (pthread_create(&par->thread[i], NULL, worker_main, r)) return -ENOMEM;
+        par->started++;
+    }
+    return 0;
+}
+
 int frame_reader_start(FrameReader **out, VmafContext *vmaf, VideoInput *ref, VideoInput *dist,
-                       unsigned max_frames, unsigned depth)
+                       unsigned max_frames, unsigned depth, unsigned workers)
 {
     FrameReader *r = calloc(1, sizeof(*r));
     if (!r) return -ENOMEM;
@@ -105,6 +195,15 @@ int frame_reader_start(FrameReader **out, VmafContext *vmaf, VideoInput *ref, Vi
             return -ENOMEM;
         }
     }
+    if (workers > 1 && video_input_can_read_at(ref) && video_input_can_read_at(dist)) {
+        const int err = start_parallel(r, workers);
+        if (err) {
+            frame_reader_stop(r);
+            return err;
+        }
+        *out = r;
+        return 0;
+    }
     for (int i = 0; i < 2; i++) {
         if (pthread_create(&r->side[i].thread, NULL, reader_main, &r->side[i])) {
             frame_reader_stop(r);
@@ -123,6 +222,20 @@ void frame_reader_next(FrameReader *r, VmafPicture *ref, int *ref_status, VmafPi
     VmafPicture *pic[2] = { ref, dist };
     int *status[2] = { ref_status, dist_status };
     pthread_mutex_lock(&r->lock);
+    if (r->par.n_workers) {
+        while (!r->par.ready[k % r->depth]) pthread_cond_wait(&r->changed, &r->lock);
+        for (int i = 0; i < 2; i++) {
+            Entry *e = &r->side[i].ring[k % r->depth];
+            *pic[i] = e->pic;
+            *status[i] = e->status;
+            memset(e, 0, sizeof(*e));
+        }
+        r->par.ready[k % r->depth] = false;
+        r->consumed = k + 1;
+        pthread_cond_broadcast(&r->changed);
+        pthread_mutex_unlock(&r->lock);
+        return;
+    }
     for (int i = 0; i < 2; i++) {
         Side *s = &r->side[i];
         while (s->produced <= k && !s->done) pthread_cond_wait(&r->changed, &r->lock);
@@ -149,6 +262,9 @@ void frame_reader_stop(FrameReader *r)
     pthread_mutex_unlock(&r->lock);
     for (int i = 0; i < 2; i++)
         if (r->side[i].started) pthread_join(r->side[i].thread, NULL);
+    for (unsigned i = 0; i < r->par.started; i++) pthread_join(r->par.thread[i], NULL);
+    free(r->par.thread);
+    free(r->par.ready);
     for (int i = 0; i < 2; i++) {
         Side *s = &r->side[i];
         for (unsigned j = 0; s->ring && j < r->depth; j++)

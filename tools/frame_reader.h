@@ -1,7 +1,11 @@
 /*
- * Reads the reference and the distorted input ahead, each on its own thread, straight into
- * pictures from the context's pool. Pool pictures are taken in frame order (ref k, dist k,
- * ref k+1, ...), so readers running ahead can never starve the frame the caller waits for.
+ * Reads the reference and the distorted input ahead straight into pictures from the
+ * context's pool. Pool pictures are taken in frame order (ref k, dist k, ref k+1, ...), so
+ * readers running ahead can never starve the frame the caller waits for.
+ *
+ * Two modes: when both inputs are raw regular files and workers > 1, `workers` threads each
+ * take whole frames (both inputs) and read them with pread at computed offsets, up to `depth`
+ * frames ahead of the caller; otherwise one thread per input reads in order (Y4M, pipes).
  */
 #ifndef VMAF_TOOLS_FRAME_READER_H
 #define VMAF_TOOLS_FRAME_READER_H
@@ -12,9 +16,11 @@
 
 typedef struct FrameReader FrameReader;
 
-/** max_frames 0: until an input ends. depth: frames read ahead per input (>= 1). */
+/** max_frames 0: until an input ends. depth: frames read ahead (>= 1). workers: reader threads
+ *  of the parallel mode (<= 1: the in-order mode). The pool must hold at least 2 * depth
+ *  pictures beyond those the context keeps. */
 int frame_reader_start(FrameReader **reader, VmafContext *vmaf, VideoInput *ref,
-                       VideoInput *dist, unsigned max_frames, unsigned depth);
+                       VideoInput *dist, unsigned max_frames, unsigned depth, unsigned workers);
 
 /**
  * The next pair, in order. *ref_status / *dist_status: 1 a picture was read (the caller owns

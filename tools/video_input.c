@@ -24,6 +24,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/types.h>
+#include <unistd.h>
 
 #define VI_MAX_DIM 16384u            /* largest accepted width or height */
 /* stdio buffer. Large plane reads bypass it (glibc reads them straight into the picture); it
@@ -698,6 +699,81 @@ int video_input_skip(VideoInput *in, unsigned n, char *err, size_t err_sz)
         in->frame_idx++;
     }
     return (int)done;
+}
+
+int video_input_can_read_at(const VideoInput *in)
+{
+    return in && !in->y4m && in->regular;
+}
+
+unsigned long long video_input_next_index(const VideoInput *in)
+{
+    return in ? in->frame_idx : 0;
+}
+
+/* pread exactly n bytes at off; 0, or an error naming the frame. */
+static int pread_exact(const VideoInput *in, void *dst, size_t n, off_t off,
+                       unsigned long long index, char *err, size_t err_sz)
+{
+    const int fd = fileno(in->f);
+    unsigned char *d = dst;
+    while (n) {
+        const ssize_t got = pread(fd, d, n, off);
+        if (got < 0 && errno == EINTR)
+            continue;
+        if (got <= 0) {
+            const int e = got < 0 ? errno : EIO;
+            if (got < 0)
+                set_err(err, err_sz, "%s: read error in frame %llu: %s", in->path, index,
+                        strerror(e));
+            else
+                set_err(err, err_sz, "%s: truncated frame %llu", in->path, index);
+            return -e;
+        }
+        d += got;
+        off += got;
+        n -= (size_t)got;
+    }
+    return 0;
+}
+
+int video_input_read_at(VideoInput *in, unsigned long long index, VmafPicture *pic, char *err,
+                        size_t err_sz)
+{
+    if (err && err_sz)
+        err[0] = '\0';
+    if (!video_input_can_read_at(in)) {
+        set_err(err, err_sz, "video_input_read_at: %s", in ? "not a raw regular file" : "no input");
+        return -EINVAL;
+    }
+    int r = check_picture(in, pic, err, err_sz);
+    if (r)
+        return r;
+    if (index >= in->raw_frames)
+        return 0;
+    off_t off = (off_t)(index * in->frame_bytes);
+    for (unsigned p = 0; p < in->nplanes; p++) {
+        const size_t row = (size_t)in->pw[p] * in->bps;
+        const size_t frow = (size_t)in->fw[p] * in->bps;
+        unsigned char *dst = pic->data[p];
+        const ptrdiff_t stride = pic->stride[p];
+        if (row && in->ph[p]) {
+            if (row == frow && stride == (ptrdiff_t)row) {
+                r = pread_exact(in, dst, row * in->ph[p], off, index, err, err_sz);
+            } else {
+                for (unsigned y = 0; !r && y < in->ph[p]; y++)
+                    r = pread_exact(in, dst + (ptrdiff_t)y * stride, row,
+                                    off + (off_t)(y * frow), index, err, err_sz);
+            }
+            if (r)
+                return r;
+            if (in->bps == 2 && host_is_big_endian())
+                for (unsigned y = 0; y < in->ph[p]; y++)
+                    swap16(dst + (ptrdiff_t)y * stride, row / 2);
+        }
+        off += (off_t)(frow * in->fh[p]);
+    }
+    return 1;
 }
 
 void video_input_close(VideoInput *in)

@@ -94,6 +94,27 @@ int video_input_read(VideoInput *in, VmafPicture *pic, char *err, size_t err_sz)
  */
 int video_input_skip(VideoInput *in, unsigned n, char *err, size_t err_sz);
 
+/**
+ * Whether frames can be read at any index, by several threads at once (video_input_read_at):
+ * raw regular files (their frame count is known and every frame has the same offset rule).
+ * Y4M files and pipes are read in order with video_input_read only.
+ */
+int video_input_can_read_at(const VideoInput *in);
+
+/** Index of the next frame video_input_read() would return (after skips). */
+unsigned long long video_input_next_index(const VideoInput *in);
+
+/**
+ * Read frame `index` (counted from the start of the file) into pic with pread(), leaving the
+ * sequential position alone. Thread-safe against other video_input_read_at() calls on the
+ * same input (and nothing else). Only where video_input_can_read_at().
+ *
+ * @return 1 when a frame was read, 0 when index is past the last frame, negative errno with a
+ *         message as for video_input_read().
+ */
+int video_input_read_at(VideoInput *in, unsigned long long index, VmafPicture *pic, char *err,
+                        size_t err_sz);
+
 /** Close the input and free it. NULL is a no-op. */
 void video_input_close(VideoInput *in);
 

@@ -16,7 +16,22 @@
 #include "video_input.h"
 
 /* Frames each input is read ahead of scoring. */
-#define READ_AHEAD 2
+#define READ_AHEAD 2       /* frames read ahead by the in-order readers (Y4M, pipes) */
+#define MAX_READ_WORKERS 16 /* pread workers for raw files (16 reach the page-cache bound) */
+
+/* pread workers for raw regular files: one per online CPU, 2..MAX_READ_WORKERS. */
+static unsigned read_workers(void)
+{
+    const long n = sysconf(_SC_NPROCESSORS_ONLN);
+    return n < 2 ? 2 : n > MAX_READ_WORKERS ? MAX_READ_WORKERS : (unsigned)n;
+}
+
+/* Frames in flight between the readers and the caller. */
+static unsigned read_depth(const VideoInput *ref, const VideoInput *dist)
+{
+    if (video_input_can_read_at(ref) && video_input_can_read_at(dist)) return read_workers() + 2;
+    return READ_AHEAD;
+}
 
 /* Exit statuses (CONTRACT.md §2). */
 #define EXIT_USAGE 1
@@ -82,7 +97,7 @@ fail:
 /* --backend: attach a CUDA state (cuda: required; auto: when a device exists), then make the
  * picture pool the reader fills: pinned host memory with CUDA, so uploads start from it. */
 static int setup_backend(VmafContext *vmaf, const CliSettings *c, const VideoInfo *info,
-                         int verbose)
+                         unsigned depth, int verbose)
 {
     VmafCudaState *state = NULL;
     int err = 0;
@@ -103,7 +118,9 @@ static int setup_backend(VmafContext *vmaf, const CliSettings *c, const VideoInf
             state = NULL;
         }
     }
-    const unsigned cpu_pictures = c->threads ? 2 * (c->threads + 1) + 1 : 4;
+    /* the context keeps 2 (threads + 1) + 1 (or 4 without threads); the readers 2 per frame
+     * in flight. Buffers are allocated on demand, so a short run pays for few. */
+    const unsigned cpu_pictures = (c->threads ? 2 * (c->threads + 1) + 1 : 4) + 2 * depth;
     if (state) {
         const VmafCudaPictureConfiguration cfg = {
             .pic_params = { .w = info->w, .h = info->h, .bpc = info->bpc, .pix_fmt = info->pix_fmt },
@@ -365,7 +382,8 @@ static int score(CliSettings *c, VideoInput *ref_in, VideoInput *dist_in, int is
     int status = 0;
     Models models = { .cnt = 0 };
 
-    if (setup_backend(vmaf, c, &info, istty && !c->quiet)) {
+    const unsigned depth = read_depth(ref_in, dist_in);
+    if (setup_backend(vmaf, c, &info, depth, istty && !c->quiet)) {
         status = EXIT_SETUP;
         goto close;
     }
@@ -386,7 +404,8 @@ static int score(CliSettings *c, VideoInput *ref_in, VideoInput *dist_in, int is
 
     /* both inputs are read ahead on their own threads, into pool pictures */
     FrameReader *reader;
-    err = frame_reader_start(&reader, vmaf, ref_in, dist_in, c->frame_cnt, READ_AHEAD);
+    err = frame_reader_start(&reader, vmaf, ref_in, dist_in, c->frame_cnt, depth,
+                             depth > READ_AHEAD ? read_workers() : 1);
     if (err) {
         fprintf(stderr, "could not start the input readers: %s\n", strerror(-err));
         status = EXIT_SETUP;

@@ -8,8 +8,10 @@
 #include "export.h"
 #include "log.h"
 
-/* Pictures the device frame ring may hold, plus the history and the pair being read. */
-#define CUDA_POOL_PICTURES 20
+/* Pictures the device frame ring may hold (2 per slot), the history, and up to 18 frames a
+ * reader keeps in flight (the CLI's pread workers). The pool allocates them on demand, so a
+ * client that has few pictures out at a time allocates (and pins) few. */
+#define CUDA_POOL_PICTURES 56
 
 VMAF_EXPORT int vmaf_cuda_import_state(VmafContext *vmaf, VmafCudaState *state)
 {
