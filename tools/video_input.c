@@ -50,6 +50,11 @@ struct VideoInput {
     uint64_t frame_bytes;     /* payload bytes of one frame (no Y4M FRAME header) */
     uint64_t frame_idx;       /* index of the next frame */
     uint64_t raw_frames;      /* raw regular files: number of frames in the file */
+    /* Y4M regular files whose frames all start with a bare "FRAME\n" (checked for the first
+     * and the last frame at open, and for each frame when it is read): read_at works */
+    int y4m_fixed;
+    off_t y4m_data;           /* offset of the first FRAME header */
+    uint64_t y4m_frames;
     unsigned char scratch[VI_SCRATCH];
 };
 
@@ -450,6 +455,27 @@ bad:
     return -EINVAL;
 }
 
+/* Whether every frame of a regular Y4M file is "FRAME\n" + payload, so that frame k is at a
+ * computed offset: the data after the header must be a whole number of such frames, and the
+ * first and the last of them must start with a bare FRAME line. */
+static void y4m_check_fixed(VideoInput *in)
+{
+    const off_t start = ftello(in->f);
+    const uint64_t stride = 6 + in->frame_bytes;
+    if (start < 0 || in->file_size <= start || (uint64_t)(in->file_size - start) % stride)
+        return;
+    const uint64_t n = (uint64_t)(in->file_size - start) / stride;
+    char a[6], b[6];
+    const int fd = fileno(in->f);
+    if (pread(fd, a, 6, start) != 6 || pread(fd, b, 6, start + (off_t)((n - 1) * stride)) != 6)
+        return;
+    if (memcmp(a, "FRAME\n", 6) || memcmp(b, "FRAME\n", 6))
+        return;
+    in->y4m_fixed = 1;
+    in->y4m_data = start;
+    in->y4m_frames = n;
+}
+
 /* 1: a frame follows, 0: clean end of file, <0: error. */
 static int next_frame(VideoInput *in, char *err, size_t err_sz)
 {
@@ -546,6 +572,8 @@ int video_input_open(VideoInput **out, const char *path, const VideoInfo *raw,
         if (r)
             goto fail;
         setup_geometry(in);
+        if (in->regular)
+            y4m_check_fixed(in);
     }
 
     r = peek_more(in, err, err_sz);
@@ -703,7 +731,7 @@ int video_input_skip(VideoInput *in, unsigned n, char *err, size_t err_sz)
 
 int video_input_can_read_at(const VideoInput *in)
 {
-    return in && !in->y4m && in->regular;
+    return in && in->regular && (!in->y4m || in->y4m_fixed);
 }
 
 unsigned long long video_input_next_index(const VideoInput *in)
@@ -743,15 +771,33 @@ int video_input_read_at(VideoInput *in, unsigned long long index, VmafPicture *p
     if (err && err_sz)
         err[0] = '\0';
     if (!video_input_can_read_at(in)) {
-        set_err(err, err_sz, "video_input_read_at: %s", in ? "not a raw regular file" : "no input");
+        set_err(err, err_sz, "video_input_read_at: %s",
+                in ? "frames of this input cannot be read at an index" : "no input");
         return -EINVAL;
     }
     int r = check_picture(in, pic, err, err_sz);
     if (r)
         return r;
-    if (index >= in->raw_frames)
-        return 0;
-    off_t off = (off_t)(index * in->frame_bytes);
+    off_t off;
+    if (in->y4m) {
+        if (index >= in->y4m_frames)
+            return 0;
+        off = in->y4m_data + (off_t)(index * (6 + in->frame_bytes));
+        char hdr[6];
+        r = pread_exact(in, hdr, 6, off, index, err, err_sz);
+        if (r)
+            return r;
+        if (memcmp(hdr, "FRAME\n", 6)) {
+            set_err(err, err_sz, "%s: bad FRAME header at frame %llu (expected a bare \"FRAME\" "
+                    "line like every other frame of this file)", in->path, index);
+            return -EINVAL;
+        }
+        off += 6;
+    } else {
+        if (index >= in->raw_frames)
+            return 0;
+        off = (off_t)(index * in->frame_bytes);
+    }
     for (unsigned p = 0; p < in->nplanes; p++) {
         const size_t row = (size_t)in->pw[p] * in->bps;
         const size_t frow = (size_t)in->fw[p] * in->bps;

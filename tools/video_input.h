@@ -96,8 +96,9 @@ int video_input_skip(VideoInput *in, unsigned n, char *err, size_t err_sz);
 
 /**
  * Whether frames can be read at any index, by several threads at once (video_input_read_at):
- * raw regular files (their frame count is known and every frame has the same offset rule).
- * Y4M files and pipes are read in order with video_input_read only.
+ * raw regular files, and Y4M regular files made of whole frames that each start with a bare
+ * "FRAME" line (FFmpeg writes them so). Other Y4M files and pipes are read in order with
+ * video_input_read only.
  */
 int video_input_can_read_at(const VideoInput *in);
 
