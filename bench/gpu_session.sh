@@ -71,6 +71,16 @@ if has bench; then
       done
     done
   done 2>&1 | tee -a "$OUT/summary.txt"
+  # reference CUDA 3.1.0 side by side, when carried as .refbin/vmaf_ref_cuda_3.1.0 (never committed)
+  REF_CUDA=.refbin/vmaf_ref_cuda_3.1.0
+  if [ -x $REF_CUDA ]; then
+    for n in 1 120; do
+      s=$(date +%s%N)
+      $REF_CUDA -r $R -d $D -w 3840 -h 2160 -p 420 -b 8 --frame_cnt $n -q -o /dev/null > /dev/null 2>&1
+      e=$(date +%s%N)
+      echo "reference CUDA 3.1.0, CLI 4K, $n frames, default model: $(( (e - s) / 1000000 )) ms"
+    done 2>&1 | tee -a "$OUT/summary.txt"
+  fi
   VMAF_CUDA_PROFILE=1 build/tools/vmaf -r $R -d $D -w 3840 -h 2160 -p 420 -b 8 --backend cuda \
     --frame_cnt 20 -q -o /dev/null 2> "$OUT/profile.log"
   tail -40 "$OUT/profile.log" | tee -a "$OUT/summary.txt"
