@@ -78,17 +78,12 @@ VMAF_CIEDE_FN float vmaf_ciede_lab_f(double t)
     return (float)((kappa * t + 16.0) * (1.0 / 116.0));
 }
 
-/** CIELAB of a Y'CbCr sample triple of bpc bits (BT.709, D65). */
-VMAF_CIEDE_FN VmafCiedeLab vmaf_ciede_lab(double y, double u, double v, unsigned bpc)
+/** CIELAB (D65) of a non-linear sRGB colour, components nominally in [0, 1]. */
+VMAF_CIEDE_FN VmafCiedeLab vmaf_ciede_lab_from_rgb(double r_nl, double g_nl, double b_nl)
 {
-    const double d = (double)(1 << (bpc - 8));
-    y = (y - 16. * d) * (1. / (219. * d));
-    u = (u - 128. * d) * (1. / (224. * d));
-    v = (v - 128. * d) * (1. / (224. * d));
-
-    const double r = vmaf_ciede_linear(y + 1.28033 * v);
-    const double g = vmaf_ciede_linear(y - 0.21482 * u - 0.38059 * v);
-    const double b = vmaf_ciede_linear(y + 2.12798 * u);
+    const double r = vmaf_ciede_linear(r_nl);
+    const double g = vmaf_ciede_linear(g_nl);
+    const double b = vmaf_ciede_linear(b_nl);
 
     const double x_lin = r * 0.4124564390896921 + g * 0.357576077643909 + b * 0.18043748326639894;
     const double y_lin = r * 0.21267285140562248 + g * 0.715152155287818 + b * 0.07217499330655958;
@@ -102,6 +97,17 @@ VMAF_CIEDE_FN VmafCiedeLab vmaf_ciede_lab(double y, double u, double v, unsigned
     lab.a = (float)(500.0 * (fx - fy));
     lab.b = (float)(200.0 * (fy - fz));
     return lab;
+}
+
+/** CIELAB of a Y'CbCr sample triple of bpc bits (limited range, BT.709 as the reference). */
+VMAF_CIEDE_FN VmafCiedeLab vmaf_ciede_lab(double y, double u, double v, unsigned bpc)
+{
+    const double d = (double)(1 << (bpc - 8));
+    y = (y - 16. * d) * (1. / (219. * d));
+    u = (u - 128. * d) * (1. / (224. * d));
+    v = (v - 128. * d) * (1. / (224. * d));
+    return vmaf_ciede_lab_from_rgb(y + 1.28033 * v, y - 0.21482 * u - 0.38059 * v,
+                                   y + 2.12798 * u);
 }
 
 /** x * x of a float in double (exact; what pow(x, 2) gives). */
@@ -153,10 +159,10 @@ VMAF_CIEDE_FN float vmaf_ciede_rotation(float c_bar_prime, float h_bar_prime)
     return (float)(-2.0 * sqrt(c7 / (c7 + powf(25.0f, 7.0f))) * sin(theta));
 }
 
-/** CIEDE2000 difference of two colours, kL = 0.65, kC = 1, kH = 4 (float, as the reference). */
-VMAF_CIEDE_FN float vmaf_ciede2000(VmafCiedeLab p, VmafCiedeLab q)
+/** CIEDE2000 difference of two colours with weights k_l, k_c, k_h (float, as the reference). */
+VMAF_CIEDE_FN float vmaf_ciede2000_weighted(VmafCiedeLab p, VmafCiedeLab q, float k_l, float k_c,
+                                            float k_h)
 {
-    const float k_l = (float)0.65, k_c = 1.0f, k_h = 4.0f; /* the reference's double literals */
     const float delta_l = q.l - p.l;
     const float l_bar = (p.l + q.l) / 2;
     const float c1 = (float)sqrt(vmaf_ciede_square(p.a) + vmaf_ciede_square(p.b));
@@ -186,6 +192,12 @@ VMAF_CIEDE_FN float vmaf_ciede2000(VmafCiedeLab p, VmafCiedeLab q)
     const float hue = delta_h / (k_h * s_h);
     return (float)sqrt(vmaf_ciede_square(lightness) + vmaf_ciede_square(chroma) +
                        vmaf_ciede_square(hue) + r_t * chroma * hue);
+}
+
+/** CIEDE2000 as the extractor uses it: kL = 0.65, kC = 1, kH = 4. */
+VMAF_CIEDE_FN float vmaf_ciede2000(VmafCiedeLab p, VmafCiedeLab q)
+{
+    return vmaf_ciede2000_weighted(p, q, (float)0.65, 1.0f, 4.0f);
 }
 
 /** The frame score from the sum of the per-pixel differences over n pixels. */
