@@ -5,8 +5,9 @@
  * Each row's chroma is upsampled into row buffers first, so the pixel loop reads the same
  * way for every pixel format. Two shortcuts keep the reference's bits: a pixel whose
  * reference and distorted triples are equal differs by exactly 0 (every term of CIEDE2000
- * is then 0; adding 0 leaves the sum unchanged), and a triple equal to the previous pixel's
- * reuses its CIELAB colour (a pure function of the triple).
+ * is then 0; adding 0 leaves the sum unchanged), and CIELAB colours are kept in a
+ * direct-mapped cache keyed by the sample triple (the colour is a pure function of the triple
+ * and the depth), shared by both pictures and kept across frames.
  */
 #include <errno.h>
 #include <stdint.h>
@@ -16,10 +17,20 @@
 #include "ciede.h"
 #include "feature_extractor.h"
 
+/* A cached CIELAB colour: key = Y << 32 | U << 16 | V, LAB_EMPTY when unused. */
+typedef struct LabEntry {
+    uint64_t key;
+    VmafCiedeLab lab;
+} LabEntry;
+
+enum { LAB_CACHE_BITS = 16 };
+#define LAB_EMPTY UINT64_MAX
+
 typedef struct CiedeState {
     enum VmafPixelFormat pix_fmt;
     unsigned bpc, w, h;
     float *rows; /* 4 rows of w: reference U, V, distorted U, V */
+    LabEntry *cache; /* 2^LAB_CACHE_BITS entries */
 } CiedeState;
 
 static int ciede_init(void *priv, const VmafFeatureGeometry *g)
@@ -39,14 +50,20 @@ static int ciede_init(void *priv, const VmafFeatureGeometry *g)
     s->w = g->w;
     s->h = g->h;
     s->rows = malloc(4 * (size_t)g->w * sizeof(float));
-    return s->rows ? 0 : -ENOMEM;
+    s->cache = malloc(sizeof(LabEntry) << LAB_CACHE_BITS);
+    if (!s->rows || !s->cache) return -ENOMEM;
+    for (size_t i = 0; i < (size_t)1 << LAB_CACHE_BITS; i++)
+        s->cache[i].key = LAB_EMPTY;
+    return 0;
 }
 
 static void ciede_close(void *priv)
 {
     CiedeState *s = priv;
     free(s->rows);
+    free(s->cache);
     s->rows = NULL;
+    s->cache = NULL;
 }
 
 static inline unsigned sample(const VmafPicture *pic, unsigned p, unsigned r, unsigned c)
@@ -88,23 +105,16 @@ static void chroma_row(const CiedeState *s, const VmafPicture *pic, unsigned p, 
     }
 }
 
-/* CIELAB of a triple, reusing the previous one's when the triple repeats. */
-typedef struct LabCache {
-    float y, u, v;
-    int valid;
-    VmafCiedeLab lab;
-} LabCache;
-
-static inline VmafCiedeLab lab_of(LabCache *cache, float y, float u, float v, unsigned bpc)
+/* CIELAB of a triple, from the cache or computed (and cached). */
+static inline VmafCiedeLab lab_of(LabEntry *cache, float y, float u, float v, unsigned bpc)
 {
-    if (!cache->valid || cache->y != y || cache->u != u || cache->v != v) {
-        cache->lab = vmaf_ciede_lab(y, u, v, bpc);
-        cache->y = y;
-        cache->u = u;
-        cache->v = v;
-        cache->valid = 1;
+    const uint64_t key = (uint64_t)y << 32 | (uint64_t)u << 16 | (uint64_t)v;
+    LabEntry *e = &cache[(key * 0x9E3779B97F4A7C15ull) >> (64 - LAB_CACHE_BITS)];
+    if (e->key != key) {
+        e->lab = vmaf_ciede_lab(y, u, v, bpc);
+        e->key = key;
     }
-    return cache->lab;
+    return e->lab;
 }
 
 static int ciede_extract(void *priv, const VmafFeatureFrame *frame, VmafFeatureSink *sink)
@@ -117,7 +127,6 @@ static int ciede_extract(void *priv, const VmafFeatureFrame *frame, VmafFeatureS
         return -EINVAL;
 
     float *ru = s->rows, *rv = ru + s->w, *du = rv + s->w, *dv = du + s->w;
-    LabCache ref_cache = { 0 }, dis_cache = { 0 };
     double sum = 0.;
     for (unsigned i = 0; i < s->h; i++) {
         chroma_row(s, ref, 1, i, ru);
@@ -127,8 +136,8 @@ static int ciede_extract(void *priv, const VmafFeatureFrame *frame, VmafFeatureS
         for (unsigned j = 0; j < s->w; j++) {
             const float ry = (float)sample(ref, 0, i, j), dy = (float)sample(dis, 0, i, j);
             if (ry == dy && ru[j] == du[j] && rv[j] == dv[j]) continue; /* exactly 0 */
-            const VmafCiedeLab a = lab_of(&ref_cache, ry, ru[j], rv[j], s->bpc);
-            const VmafCiedeLab b = lab_of(&dis_cache, dy, du[j], dv[j], s->bpc);
+            const VmafCiedeLab a = lab_of(s->cache, ry, ru[j], rv[j], s->bpc);
+            const VmafCiedeLab b = lab_of(s->cache, dy, du[j], dv[j], s->bpc);
             sum += vmaf_ciede2000(a, b);
         }
     }
