@@ -186,7 +186,8 @@ VMAF_FLOAT_INLINE void means_kernel(VmafSsimWorkspace *ws, const float *ref, con
             }
         }
     }
-    const double count = (double)(nw * nh);
+    /* the reference's int product; 64-bit here so that huge planes do not overflow */
+    const double count = (double)((long long)nw * nh);
     out->ssim = (float)(ssim_sum / count);
     out->l = (float)(l_sum / count);
     out->c = (float)(c_sum / count);
