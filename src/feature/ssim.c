@@ -6,9 +6,8 @@
  * per quantity). Here each input row is filtered horizontally once into a ring of the last
  * 11 rows per quantity, and each output row is made from the ring as soon as its 11 rows are
  * in; every output sum still receives its products in tap order, in double, so the bits are
- * the reference's. The loops run over whole rows with the tap loop outside, which the
- * compiler vectorizes (float products widened to double, no reassociation); the sums of the
- * per-pixel terms stay serial in row-major order.
+ * the reference's. The compiler vectorizes across outputs (float products widened to double,
+ * no reassociation); the sums of the per-pixel terms stay serial in row-major order.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -79,38 +78,39 @@ void vmaf_ssim_workspace_close(VmafSsimWorkspace *ws)
 
 /* ---- kernels (inlined into a plain and an AVX2 build) -------------------------------- */
 
-/* out[x] = (float) sum_u (double)(float)(in[x + u] g[u]), x < n. */
+/* out[x] = (float) sum_u (double)(float)(in[x + u] g[u]), x < n. The tap loop is innermost
+ * with a constant trip count, so it unrolls and the x loop vectorizes, with each sum kept in
+ * a register in tap order. */
 VMAF_FLOAT_INLINE void window_row(const float *g, const float *VMAF_FLOAT_RESTRICT in, int n,
-                                  double *VMAF_FLOAT_RESTRICT acc,
                                   float *VMAF_FLOAT_RESTRICT out)
 {
-    for (int x = 0; x < n; x++)
-        acc[x] = 0.0;
-    for (int u = 0; u < VMAF_SSIM_WINDOW; u++) {
-        const float gu = g[u];
-        const float *src = in + u;
-        for (int x = 0; x < n; x++)
-            acc[x] += (double)(src[x] * gu);
+    float t[VMAF_SSIM_WINDOW];
+    for (int u = 0; u < VMAF_SSIM_WINDOW; u++)
+        t[u] = g[u];
+    for (int x = 0; x < n; x++) {
+        double sum = 0.0;
+        for (int u = 0; u < VMAF_SSIM_WINDOW; u++)
+            sum += (double)(in[x + u] * t[u]);
+        out[x] = (float)sum;
     }
-    for (int x = 0; x < n; x++)
-        out[x] = (float)acc[x];
 }
 
 /* out[x] = (float) sum_v (double)(float)(rows[v][x] g[v]), x < n. */
 VMAF_FLOAT_INLINE void window_column(const float *g, const float *const *rows, int n,
-                                     double *VMAF_FLOAT_RESTRICT acc,
                                      float *VMAF_FLOAT_RESTRICT out)
 {
-    for (int x = 0; x < n; x++)
-        acc[x] = 0.0;
+    float t[VMAF_SSIM_WINDOW];
+    const float *r[VMAF_SSIM_WINDOW];
     for (int v = 0; v < VMAF_SSIM_WINDOW; v++) {
-        const float gv = g[v];
-        const float *VMAF_FLOAT_RESTRICT src = rows[v];
-        for (int x = 0; x < n; x++)
-            acc[x] += (double)(src[x] * gv);
+        t[v] = g[v];
+        r[v] = rows[v];
     }
-    for (int x = 0; x < n; x++)
-        out[x] = (float)acc[x];
+    for (int x = 0; x < n; x++) {
+        double sum = 0.0;
+        for (int v = 0; v < VMAF_SSIM_WINDOW; v++)
+            sum += (double)(r[v][x] * t[v]);
+        out[x] = (float)sum;
+    }
 }
 
 VMAF_FLOAT_INLINE void pixel_row(const VmafSsimConst *k, const float *const *win, int n,
@@ -164,10 +164,10 @@ VMAF_FLOAT_INLINE void means_kernel(VmafSsimWorkspace *ws, const float *ref, con
             const float *a = ref + r * stride, *b = cmp + r * stride;
             const int slot = r % VMAF_SSIM_WINDOW;
             products_row(a, b, w, prod[0], prod[1], prod[2]);
-            window_row(g, a, nw, ws->acc, ring[0][slot]);
-            window_row(g, b, nw, ws->acc, ring[1][slot]);
+            window_row(g, a, nw, ring[0][slot]);
+            window_row(g, b, nw, ring[1][slot]);
             for (int q = 0; q < 3; q++)
-                window_row(g, prod[q], nw, ws->acc, ring[2 + q][slot]);
+                window_row(g, prod[q], nw, ring[2 + q][slot]);
             if (r < VMAF_SSIM_WINDOW - 1) continue;
 
             const int y = r - (VMAF_SSIM_WINDOW - 1); /* output row: input rows y .. r */
@@ -175,7 +175,7 @@ VMAF_FLOAT_INLINE void means_kernel(VmafSsimWorkspace *ws, const float *ref, con
                 const float *rows[VMAF_SSIM_WINDOW];
                 for (int v = 0; v < VMAF_SSIM_WINDOW; v++)
                     rows[v] = ring[q][(y + v) % VMAF_SSIM_WINDOW];
-                window_column(g, rows, nw, ws->acc, win[q]);
+                window_column(g, rows, nw, win[q]);
             }
             pixel_row(&k, (const float *const *)win, nw, tl, tc, ts);
             for (int x = 0; x < nw; x++) {
