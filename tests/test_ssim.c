@@ -542,10 +542,21 @@ static void test_api(void)
     CHECK(v && !err && score(v, "float_ssim", 0) == 0.0, "17x17 scale 2: %g",
           v ? score(v, "float_ssim", 0) : 0);
     vmaf_close(v);
-    /* 1x1 frames work */
+    /* 1x1 frames work, also with decimation kernels wider than the frame */
     v = run("float_ssim", NULL, 1, 1, 8, 4, 1, &err);
     CHECK(v && !err, "1x1: %d", err);
     vmaf_close(v);
+    static const char *const scale10[] = { "scale", "10", NULL };
+    static const int tiny[][2] = { { 3, 3 }, { 5, 2 }, { 1, 7 }, { 23, 12 } };
+    for (int k = 0; k < 4; k++) {
+        v = run("float_ssim", scale10, tiny[k][0], tiny[k][1], 8, 4, 1, &err);
+        CHECK(v && !err, "%dx%d scale 10: %d", tiny[k][0], tiny[k][1], err);
+        if (k == 1) { /* decimated to 1x0: (-9)(-10) window positions, score +0 */
+            const double z = v ? score(v, "float_ssim", 0) : -1;
+            CHECK(z == 0.0 && !signbit(z), "5x2 scale 10: %g", z);
+        }
+        vmaf_close(v);
+    }
 }
 
 int main(void)

@@ -17,6 +17,7 @@ typedef struct FloatMsSsimState {
     bool enable_lcs, enable_db, clip_db;
     /* from init */
     int w, h;
+    enum VmafLogLevel log_level;
     double max_db;
     VmafSsimPlane ref[VMAF_SSIM_SCALES], cmp[VMAF_SSIM_SCALES];
     float lpf[VMAF_SSIM_LPF * VMAF_SSIM_LPF];
@@ -71,6 +72,7 @@ static int float_ms_ssim_init(void *priv, const VmafFeatureGeometry *g)
     }
     s->w = (int)g->w;
     s->h = (int)g->h;
+    s->log_level = g->log_level;
     s->max_db = vmaf_ssim_max_db(s->clip_db, g->bpc, g->w, g->h);
     vmaf_ssim_lpf(s->lpf);
     int w = s->w, h = s->h, err = 0;
@@ -119,7 +121,11 @@ static int float_ms_ssim_extract(void *priv, const VmafFeatureFrame *frame,
         l[k] = m.l;
         c[k] = m.c;
         cs[k] = m.s;
-        if (msssim == INFINITY) return -EINVAL; /* the reference's error case */
+        if (msssim == INFINITY) { /* the reference's error case */
+            vmaf_log(s->log_level, VMAF_LOG_LEVEL_ERROR,
+                     "float_ms_ssim: infinite score at frame %u\n", frame->index);
+            return -EINVAL;
+        }
     }
 
     double score = msssim;

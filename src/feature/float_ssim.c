@@ -18,6 +18,7 @@ typedef struct FloatSsimState {
     int scale_option;
     /* from init */
     int w, h, scale;
+    int dec_w, dec_h; /* size after decimation; 0 rows or columns is an empty plane */
     double max_db;
     VmafSsimPlane ref, cmp;         /* the converted luma */
     VmafSsimPlane ref_dec, cmp_dec; /* decimated, when scale > 1 */
@@ -71,6 +72,9 @@ static int float_ssim_init(void *priv, const VmafFeatureGeometry *g)
 
     const int dw = vmaf_ssim_decimated(s->w, s->scale);
     const int dh = vmaf_ssim_decimated(s->h, s->scale);
+    s->dec_w = dw;
+    s->dec_h = dh;
+    if (!dw || !dh) return 0; /* scored as an empty plane, as the reference does */
     err = vmaf_ssim_plane_alloc(&s->ref_dec, dw, dh);
     if (!err) err = vmaf_ssim_plane_alloc(&s->cmp_dec, dw, dh);
     if (err) return err;
@@ -86,6 +90,19 @@ static void load_luma(const VmafPicture *pic, VmafSsimPlane *p)
     vmaf_ssim_plane_fill_margins(p);
 }
 
+static int store(const FloatSsimState *s, const VmafSsimMeans *m, unsigned index,
+                 VmafFeatureSink *sink)
+{
+    double score = m->ssim;
+    if (s->enable_db) score = vmaf_ssim_to_db(score, s->max_db);
+    int err = vmaf_feature_sink_append(sink, "float_ssim", score, index);
+    if (err || !s->enable_lcs) return err;
+    err = vmaf_feature_sink_append(sink, "float_ssim_l", m->l, index);
+    if (!err) err = vmaf_feature_sink_append(sink, "float_ssim_c", m->c, index);
+    if (!err) err = vmaf_feature_sink_append(sink, "float_ssim_s", m->s, index);
+    return err;
+}
+
 static int float_ssim_extract(void *priv, const VmafFeatureFrame *frame, VmafFeatureSink *sink)
 {
     FloatSsimState *s = priv;
@@ -98,6 +115,12 @@ static int float_ssim_extract(void *priv, const VmafFeatureFrame *frame, VmafFea
     load_luma(dis, &s->cmp);
     const VmafSsimPlane *a = &s->ref, *b = &s->cmp;
     int err = 0;
+    VmafSsimMeans m;
+    if (s->scale > 1 && (!s->dec_w || !s->dec_h)) {
+        err = vmaf_ssim_means(VMAF_FLOAT_IMPL_BEST, &s->ws, NULL, NULL, 0, s->dec_w, s->dec_h, &m);
+        if (err) return err;
+        return store(s, &m, frame->index, sink);
+    }
     if (s->scale > 1) {
         err = vmaf_ssim_decimate(VMAF_FLOAT_IMPL_BEST, &s->ws, &s->ref, s->scale,
                                  s->kernel_taps, s->scale, &s->ref_dec);
@@ -108,19 +131,10 @@ static int float_ssim_extract(void *priv, const VmafFeatureFrame *frame, VmafFea
         a = &s->ref_dec;
         b = &s->cmp_dec;
     }
-    VmafSsimMeans m;
     err = vmaf_ssim_means(VMAF_FLOAT_IMPL_BEST, &s->ws, a->data, b->data, a->stride, a->w, a->h,
                           &m);
     if (err) return err;
-
-    double score = m.ssim;
-    if (s->enable_db) score = vmaf_ssim_to_db(score, s->max_db);
-    err = vmaf_feature_sink_append(sink, "float_ssim", score, frame->index);
-    if (err || !s->enable_lcs) return err;
-    err = vmaf_feature_sink_append(sink, "float_ssim_l", m.l, frame->index);
-    if (!err) err = vmaf_feature_sink_append(sink, "float_ssim_c", m.c, frame->index);
-    if (!err) err = vmaf_feature_sink_append(sink, "float_ssim_s", m.s, frame->index);
-    return err;
+    return store(s, &m, frame->index, sink);
 }
 
 static const char *const float_ssim_features[] = { "float_ssim", NULL };

@@ -259,7 +259,7 @@ int vmaf_ssim_means(enum VmafFloatImpl impl, VmafSsimWorkspace *ws, const float 
 {
     const int err = vmaf_float_impl_resolve(&impl);
     if (err) return err;
-    if (w > ws->max_w || w <= 0 || h <= 0) return -EINVAL;
+    if (w > ws->max_w || w < 0 || h < 0) return -EINVAL; /* 0 rows or columns: empty */
 #ifdef VMAF_FLOAT_HAVE_AVX2
     if (impl == VMAF_FLOAT_IMPL_AVX2) {
         means_avx2(ws, ref, cmp, stride, w, h, out);

@@ -33,7 +33,8 @@
  *
  * float_ssim: scale = the option, or (0 = auto) max(1, round(min(w, h) / 256.0f)) with the
  * reference's rounding; scale > 1 decimates both planes first with K = 1.0f / (f*f) in every
- * tap. Output ssim, l, c, s (each a float widened to double).
+ * tap (a decimated plane of 0 rows or columns is scored as empty, by the rule above). Output
+ * ssim, l, c, s (each a float widened to double).
  *
  * float_ms_ssim: five scales; scale k+1 is scale k decimated by 2 with the 9x9 low-pass
  * kernel below. msssim = prod_k pow(l_k, a_k) pow(c_k, b_k) pow(s_k, g_k) in double (the
@@ -226,7 +227,8 @@ void vmaf_ssim_workspace_close(VmafSsimWorkspace *ws);
 
 /**
  * The SSIM means of two w x h planes (row strides in floats) with the Gaussian window, in
- * the build `impl` (float_filter.h). 0, or -ENOTSUP / -EINVAL.
+ * the build `impl` (float_filter.h). w or h may be 0 (nothing is read). 0, or -ENOTSUP /
+ * -EINVAL.
  */
 int vmaf_ssim_means(enum VmafFloatImpl impl, VmafSsimWorkspace *ws, const float *ref,
                     const float *cmp, ptrdiff_t stride, int w, int h, VmafSsimMeans *out);
