@@ -71,41 +71,35 @@ enum {
     VMAF_SSIM_MARGIN = 8,
 };
 
-/** The Gaussian window's taps by distance from the centre (0..5): G[5 +- d]. */
-static const float vmaf_ssim_window_by_distance[6] = {
-    0.266012f, 0.213006f, 0.109361f, 0.036001f, 0.007599f, 0.001028f,
-};
-
-/** The MS-SSIM low-pass kernel by distance from the centre: K[4 +- i][4 +- j] = q[i][j]. */
-static const float vmaf_ssim_lpf_by_distance[5][5] = {
-    { 0.363505f, 0.160885f, -0.047149f, -0.010146f, 0.016114f },
-    { 0.160885f, 0.071207f, -0.020867f, -0.004490f, 0.007132f },
-    { -0.047149f, -0.020867f, 0.006115f, 0.001316f, -0.002090f },
-    { -0.010146f, -0.004490f, 0.001316f, 0.000283f, -0.000450f },
-    { 0.016114f, 0.007132f, -0.002090f, -0.000450f, 0.000714f },
-};
-
-/** MS-SSIM exponents of l, c and s per scale. */
+/** MS-SSIM exponents of l, c and s per scale (host side: the product is taken there). */
 static const float vmaf_ms_ssim_alpha[VMAF_SSIM_SCALES] = { 0.0f, 0.0f, 0.0f, 0.0f, 0.1333f };
 static const float vmaf_ms_ssim_beta[VMAF_SSIM_SCALES] = { 0.0448f, 0.2856f, 0.3001f, 0.2363f,
                                                            0.1333f };
 static const float vmaf_ms_ssim_gamma[VMAF_SSIM_SCALES] = { 0.0448f, 0.2856f, 0.3001f, 0.2363f,
                                                             0.1333f };
 
-/** The window, all 11 taps. */
+/** The window, all 11 taps (the reference's rounded Gaussian; by distance from the centre). */
 VMAF_SSIM_FN void vmaf_ssim_window(float g[VMAF_SSIM_WINDOW])
 {
+    const float by_distance[6] = { 0.266012f, 0.213006f, 0.109361f,
+                                   0.036001f, 0.007599f, 0.001028f };
     for (int i = 0; i < VMAF_SSIM_WINDOW; i++)
-        g[i] = vmaf_ssim_window_by_distance[i < 5 ? 5 - i : i - 5];
+        g[i] = by_distance[i < 5 ? 5 - i : i - 5];
 }
 
-/** The 9x9 low-pass kernel, row-major. */
+/** The 9x9 low-pass kernel, row-major: K[4 +- i][4 +- j] = q[i][j] below. */
 VMAF_SSIM_FN void vmaf_ssim_lpf(float k[VMAF_SSIM_LPF * VMAF_SSIM_LPF])
 {
+    const float q[5][5] = {
+        { 0.363505f, 0.160885f, -0.047149f, -0.010146f, 0.016114f },
+        { 0.160885f, 0.071207f, -0.020867f, -0.004490f, 0.007132f },
+        { -0.047149f, -0.020867f, 0.006115f, 0.001316f, -0.002090f },
+        { -0.010146f, -0.004490f, 0.001316f, 0.000283f, -0.000450f },
+        { 0.016114f, 0.007132f, -0.002090f, -0.000450f, 0.000714f },
+    };
     for (int i = 0; i < VMAF_SSIM_LPF; i++)
         for (int j = 0; j < VMAF_SSIM_LPF; j++)
-            k[i * VMAF_SSIM_LPF + j] =
-                vmaf_ssim_lpf_by_distance[i < 4 ? 4 - i : i - 4][j < 4 ? 4 - j : j - 4];
+            k[i * VMAF_SSIM_LPF + j] = q[i < 4 ? 4 - i : i - 4][j < 4 ? 4 - j : j - 4];
 }
 
 /**
