@@ -16,6 +16,9 @@ extern const VmafFeatureExtractor vmaf_fex_float_adm;
 extern const VmafFeatureExtractor vmaf_fex_float_psnr;
 extern const VmafFeatureExtractor vmaf_fex_float_ansnr;
 extern const VmafFeatureExtractor vmaf_fex_float_moment;
+extern const VmafFeatureExtractor vmaf_fex_float_ssim;
+extern const VmafFeatureExtractor vmaf_fex_float_ms_ssim;
+extern const VmafFeatureExtractor vmaf_fex_ciede;
 
 static const VmafFeatureExtractor *const extractors[] = {
     &vmaf_fex_psnr,
@@ -32,6 +35,9 @@ static const VmafFeatureExtractor *const extractors[] = {
     &vmaf_fex_float_psnr,
     &vmaf_fex_float_ansnr,
     &vmaf_fex_float_moment,
+    &vmaf_fex_float_ssim,
+    &vmaf_fex_float_ms_ssim,
+    &vmaf_fex_ciede,
     NULL,
 };
 

@@ -1,0 +1,157 @@
+/*
+ * Twin VMAF — extractor "float_ms_ssim": MS-SSIM of the luma planes over five scales
+ * (ssim.h), with the per-scale means (enable_lcs) and the score in dB (enable_db, clip_db).
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "feature_extractor.h"
+#include "ssim.h"
+
+typedef struct FloatMsSsimState {
+    /* options */
+    bool enable_lcs, enable_db, clip_db;
+    /* from init */
+    int w, h;
+    enum VmafLogLevel log_level;
+    double max_db;
+    VmafSsimPlane ref[VMAF_SSIM_SCALES], cmp[VMAF_SSIM_SCALES];
+    float lpf[VMAF_SSIM_LPF * VMAF_SSIM_LPF];
+    VmafSsimWorkspace ws;
+} FloatMsSsimState;
+
+static const VmafOption float_ms_ssim_options[] = {
+    { .name = "enable_lcs", .help = "also write the luminance, contrast and structure per scale",
+      .offset = offsetof(FloatMsSsimState, enable_lcs), .type = VMAF_OPT_TYPE_BOOL,
+      .default_val.b = false },
+    { .name = "enable_db", .help = "write MS-SSIM as dB, -10 log10(1 - ms_ssim)",
+      .offset = offsetof(FloatMsSsimState, enable_db), .type = VMAF_OPT_TYPE_BOOL,
+      .default_val.b = false },
+    { .name = "clip_db", .help = "cap the dB score by the picture size and bit depth",
+      .offset = offsetof(FloatMsSsimState, clip_db), .type = VMAF_OPT_TYPE_BOOL,
+      .default_val.b = false },
+    { 0 },
+};
+
+/** The smallest side float_ms_ssim accepts: every scale (floor halving) at least 11. */
+static bool ms_ssim_size_ok(int w, int h)
+{
+    for (int k = 0; k < VMAF_SSIM_SCALES; k++, w /= 2, h /= 2)
+        if (w < VMAF_SSIM_WINDOW || h < VMAF_SSIM_WINDOW) return false;
+    return true;
+}
+
+static void float_ms_ssim_close(void *priv)
+{
+    FloatMsSsimState *s = priv;
+    for (int k = 0; k < VMAF_SSIM_SCALES; k++) {
+        vmaf_ssim_plane_free(&s->ref[k]);
+        vmaf_ssim_plane_free(&s->cmp[k]);
+    }
+    vmaf_ssim_workspace_close(&s->ws);
+}
+
+static int float_ms_ssim_init(void *priv, const VmafFeatureGeometry *g)
+{
+    FloatMsSsimState *s = priv;
+    if (g->bpc < 8 || g->bpc > 16 || g->w > (1u << 20) || g->h > (1u << 20)) {
+        vmaf_log(g->log_level, VMAF_LOG_LEVEL_ERROR,
+                 "float_ms_ssim: unsupported picture (%ux%u, %u bits)\n", g->w, g->h, g->bpc);
+        return -EINVAL;
+    }
+    if (!ms_ssim_size_ok((int)g->w, (int)g->h)) {
+        vmaf_log(g->log_level, VMAF_LOG_LEVEL_ERROR,
+                 "float_ms_ssim: %ux%u is too small for its %d scales (needs at least %dx%d)\n",
+                 g->w, g->h, VMAF_SSIM_SCALES, VMAF_SSIM_WINDOW << (VMAF_SSIM_SCALES - 1),
+                 VMAF_SSIM_WINDOW << (VMAF_SSIM_SCALES - 1));
+        return -EINVAL;
+    }
+    s->w = (int)g->w;
+    s->h = (int)g->h;
+    s->log_level = g->log_level;
+    s->max_db = vmaf_ssim_max_db(s->clip_db, g->bpc, g->w, g->h);
+    vmaf_ssim_lpf(s->lpf);
+    int w = s->w, h = s->h, err = 0;
+    for (int k = 0; !err && k < VMAF_SSIM_SCALES; k++) {
+        err = vmaf_ssim_plane_alloc(&s->ref[k], w, h);
+        if (!err) err = vmaf_ssim_plane_alloc(&s->cmp[k], w, h);
+        w = vmaf_ssim_decimated(w, 2);
+        h = vmaf_ssim_decimated(h, 2);
+    }
+    if (!err) err = vmaf_ssim_workspace_init(&s->ws, s->w);
+    return err;
+}
+
+static int float_ms_ssim_extract(void *priv, const VmafFeatureFrame *frame,
+                                 VmafFeatureSink *sink)
+{
+    FloatMsSsimState *s = priv;
+    const VmafPicture *ref = frame->ref, *dis = frame->dist;
+    if (!ref || !dis || (int)ref->w[0] != s->w || (int)ref->h[0] != s->h ||
+        (int)dis->w[0] != s->w || (int)dis->h[0] != s->h)
+        return -EINVAL;
+
+    vmaf_float_plane_from_picture(ref, 0, 0.0f, s->ref[0].data, s->ref[0].stride);
+    vmaf_float_plane_from_picture(dis, 0, 0.0f, s->cmp[0].data, s->cmp[0].stride);
+    vmaf_ssim_plane_fill_margins(&s->ref[0]);
+    vmaf_ssim_plane_fill_margins(&s->cmp[0]);
+    int err = 0;
+    for (int k = 1; !err && k < VMAF_SSIM_SCALES; k++) {
+        err = vmaf_ssim_decimate(VMAF_FLOAT_IMPL_BEST, &s->ws, &s->ref[k - 1], 2, s->lpf,
+                                 VMAF_SSIM_LPF, &s->ref[k]);
+        if (!err)
+            err = vmaf_ssim_decimate(VMAF_FLOAT_IMPL_BEST, &s->ws, &s->cmp[k - 1], 2, s->lpf,
+                                     VMAF_SSIM_LPF, &s->cmp[k]);
+    }
+    if (err) return err;
+
+    double msssim = 1.0;
+    double l[VMAF_SSIM_SCALES], c[VMAF_SSIM_SCALES], cs[VMAF_SSIM_SCALES];
+    for (int k = 0; k < VMAF_SSIM_SCALES; k++) {
+        VmafSsimMeans m;
+        err = vmaf_ssim_means(VMAF_FLOAT_IMPL_BEST, &s->ws, s->ref[k].data, s->cmp[k].data,
+                              s->ref[k].stride, s->ref[k].w, s->ref[k].h, &m);
+        if (err) return err;
+        msssim *= pow(m.l, vmaf_ms_ssim_alpha[k]) * pow(m.c, vmaf_ms_ssim_beta[k]) *
+                  pow(m.s, vmaf_ms_ssim_gamma[k]);
+        l[k] = m.l;
+        c[k] = m.c;
+        cs[k] = m.s;
+        if (msssim == INFINITY) { /* the reference's error case */
+            vmaf_log(s->log_level, VMAF_LOG_LEVEL_ERROR,
+                     "float_ms_ssim: infinite score at frame %u\n", frame->index);
+            return -EINVAL;
+        }
+    }
+
+    double score = msssim;
+    if (s->enable_db) score = vmaf_ssim_to_db(score, s->max_db);
+    err = vmaf_feature_sink_append(sink, "float_ms_ssim", score, frame->index);
+    if (err || !s->enable_lcs) return err;
+    const double *terms[3] = { l, c, cs };
+    static const char letter[3] = { 'l', 'c', 's' };
+    for (int t = 0; !err && t < 3; t++) {
+        for (int k = 0; !err && k < VMAF_SSIM_SCALES; k++) {
+            char name[32];
+            snprintf(name, sizeof(name), "float_ms_ssim_%c_scale%d", letter[t], k);
+            err = vmaf_feature_sink_append(sink, name, terms[t][k], frame->index);
+        }
+    }
+    return err;
+}
+
+static const char *const float_ms_ssim_features[] = { "float_ms_ssim", NULL };
+
+const VmafFeatureExtractor vmaf_fex_float_ms_ssim = {
+    .name = "float_ms_ssim",
+    .priv_size = sizeof(FloatMsSsimState),
+    .options = float_ms_ssim_options,
+    .provided_features = float_ms_ssim_features,
+    .init = float_ms_ssim_init,
+    .extract = float_ms_ssim_extract,
+    .close = float_ms_ssim_close,
+};

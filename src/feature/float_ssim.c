@@ -1,0 +1,150 @@
+/*
+ * Twin VMAF — extractor "float_ssim": SSIM of the luma planes (ssim.h), optionally after
+ * decimation by the scale option (0 = auto), with the mean l, c, s (enable_lcs) and the
+ * score in dB (enable_db, clip_db).
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <string.h>
+
+#include "feature_extractor.h"
+#include "ssim.h"
+
+typedef struct FloatSsimState {
+    /* options */
+    bool enable_lcs, enable_db, clip_db;
+    int scale_option;
+    /* from init */
+    int w, h, scale;
+    int dec_w, dec_h; /* size after decimation; 0 rows or columns is an empty plane */
+    double max_db;
+    VmafSsimPlane ref, cmp;         /* the converted luma */
+    VmafSsimPlane ref_dec, cmp_dec; /* decimated, when scale > 1 */
+    /* scale x scale taps of 1 / scale^2 */
+    float kernel_taps[VMAF_SSIM_MAX_FACTOR * VMAF_SSIM_MAX_FACTOR];
+    VmafSsimWorkspace ws;
+} FloatSsimState;
+
+static const VmafOption float_ssim_options[] = {
+    { .name = "enable_lcs", .help = "also write the mean luminance, contrast and structure",
+      .offset = offsetof(FloatSsimState, enable_lcs), .type = VMAF_OPT_TYPE_BOOL,
+      .default_val.b = false },
+    { .name = "enable_db", .help = "write SSIM as dB, -10 log10(1 - ssim)",
+      .offset = offsetof(FloatSsimState, enable_db), .type = VMAF_OPT_TYPE_BOOL,
+      .default_val.b = false },
+    { .name = "clip_db", .help = "cap the dB score by the picture size and bit depth",
+      .offset = offsetof(FloatSsimState, clip_db), .type = VMAF_OPT_TYPE_BOOL,
+      .default_val.b = false },
+    { .name = "scale", .help = "decimation factor: 0 = auto (min(w, h) / 256), 1 = none, 2..10",
+      .offset = offsetof(FloatSsimState, scale_option), .type = VMAF_OPT_TYPE_INT,
+      .default_val.i = 0, .min = 0, .max = VMAF_SSIM_MAX_FACTOR },
+    { 0 },
+};
+
+static void float_ssim_close(void *priv)
+{
+    FloatSsimState *s = priv;
+    vmaf_ssim_plane_free(&s->ref);
+    vmaf_ssim_plane_free(&s->cmp);
+    vmaf_ssim_plane_free(&s->ref_dec);
+    vmaf_ssim_plane_free(&s->cmp_dec);
+    vmaf_ssim_workspace_close(&s->ws);
+}
+
+static int float_ssim_init(void *priv, const VmafFeatureGeometry *g)
+{
+    FloatSsimState *s = priv;
+    if (g->bpc < 8 || g->bpc > 16 || !g->w || !g->h || g->w > (1u << 20) || g->h > (1u << 20)) {
+        vmaf_log(g->log_level, VMAF_LOG_LEVEL_ERROR,
+                 "float_ssim: unsupported picture (%ux%u, %u bits)\n", g->w, g->h, g->bpc);
+        return -EINVAL;
+    }
+    s->w = (int)g->w;
+    s->h = (int)g->h;
+    s->max_db = vmaf_ssim_max_db(s->clip_db, g->bpc, g->w, g->h);
+    s->scale = vmaf_ssim_scale(s->scale_option, s->w, s->h);
+    int err = vmaf_ssim_plane_alloc(&s->ref, s->w, s->h);
+    if (!err) err = vmaf_ssim_plane_alloc(&s->cmp, s->w, s->h);
+    if (!err) err = vmaf_ssim_workspace_init(&s->ws, s->w);
+    if (err || s->scale == 1) return err;
+
+    const int dw = vmaf_ssim_decimated(s->w, s->scale);
+    const int dh = vmaf_ssim_decimated(s->h, s->scale);
+    s->dec_w = dw;
+    s->dec_h = dh;
+    if (!dw || !dh) return 0; /* scored as an empty plane, as the reference does */
+    err = vmaf_ssim_plane_alloc(&s->ref_dec, dw, dh);
+    if (!err) err = vmaf_ssim_plane_alloc(&s->cmp_dec, dw, dh);
+    if (err) return err;
+    const float tap = 1.0f / (s->scale * s->scale);
+    for (int i = 0; i < s->scale * s->scale; i++)
+        s->kernel_taps[i] = tap;
+    return 0;
+}
+
+static void load_luma(const VmafPicture *pic, VmafSsimPlane *p)
+{
+    vmaf_float_plane_from_picture(pic, 0, 0.0f, p->data, p->stride);
+    vmaf_ssim_plane_fill_margins(p);
+}
+
+static int store(const FloatSsimState *s, const VmafSsimMeans *m, unsigned index,
+                 VmafFeatureSink *sink)
+{
+    double score = m->ssim;
+    if (s->enable_db) score = vmaf_ssim_to_db(score, s->max_db);
+    int err = vmaf_feature_sink_append(sink, "float_ssim", score, index);
+    if (err || !s->enable_lcs) return err;
+    err = vmaf_feature_sink_append(sink, "float_ssim_l", m->l, index);
+    if (!err) err = vmaf_feature_sink_append(sink, "float_ssim_c", m->c, index);
+    if (!err) err = vmaf_feature_sink_append(sink, "float_ssim_s", m->s, index);
+    return err;
+}
+
+static int float_ssim_extract(void *priv, const VmafFeatureFrame *frame, VmafFeatureSink *sink)
+{
+    FloatSsimState *s = priv;
+    const VmafPicture *ref = frame->ref, *dis = frame->dist;
+    if (!ref || !dis || (int)ref->w[0] != s->w || (int)ref->h[0] != s->h ||
+        (int)dis->w[0] != s->w || (int)dis->h[0] != s->h)
+        return -EINVAL;
+
+    load_luma(ref, &s->ref);
+    load_luma(dis, &s->cmp);
+    const VmafSsimPlane *a = &s->ref, *b = &s->cmp;
+    int err = 0;
+    VmafSsimMeans m;
+    if (s->scale > 1 && (!s->dec_w || !s->dec_h)) {
+        err = vmaf_ssim_means(VMAF_FLOAT_IMPL_BEST, &s->ws, NULL, NULL, 0, s->dec_w, s->dec_h, &m);
+        if (err) return err;
+        return store(s, &m, frame->index, sink);
+    }
+    if (s->scale > 1) {
+        err = vmaf_ssim_decimate(VMAF_FLOAT_IMPL_BEST, &s->ws, &s->ref, s->scale,
+                                 s->kernel_taps, s->scale, &s->ref_dec);
+        if (!err)
+            err = vmaf_ssim_decimate(VMAF_FLOAT_IMPL_BEST, &s->ws, &s->cmp, s->scale,
+                                     s->kernel_taps, s->scale, &s->cmp_dec);
+        if (err) return err;
+        a = &s->ref_dec;
+        b = &s->cmp_dec;
+    }
+    err = vmaf_ssim_means(VMAF_FLOAT_IMPL_BEST, &s->ws, a->data, b->data, a->stride, a->w, a->h,
+                          &m);
+    if (err) return err;
+    return store(s, &m, frame->index, sink);
+}
+
+static const char *const float_ssim_features[] = { "float_ssim", NULL };
+
+const VmafFeatureExtractor vmaf_fex_float_ssim = {
+    .name = "float_ssim",
+    .priv_size = sizeof(FloatSsimState),
+    .options = float_ssim_options,
+    .provided_features = float_ssim_features,
+    .init = float_ssim_init,
+    .extract = float_ssim_extract,
+    .close = float_ssim_close,
+};

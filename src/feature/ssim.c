@@ -1,0 +1,292 @@
+/*
+ * Twin VMAF — the SSIM building blocks shared by float_ssim and float_ms_ssim (ssim.h
+ * describes the arithmetic).
+ *
+ * The reference filters whole planes (a horizontal pass into a cache, then a vertical pass,
+ * per quantity). Here each input row is filtered horizontally once into a ring of the last
+ * 11 rows per quantity, and each output row is made from the ring as soon as its 11 rows are
+ * in; every output sum still receives its products in tap order, in double, so the bits are
+ * the reference's. The compiler vectorizes across outputs (float products widened to double,
+ * no reassociation); the sums of the per-pixel terms stay serial in row-major order.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ssim.h"
+
+enum { QUANTITIES = 5 }; /* ref, cmp, ref*ref, cmp*cmp, ref*cmp */
+
+int vmaf_ssim_plane_alloc(VmafSsimPlane *p, int w, int h)
+{
+    memset(p, 0, sizeof(*p));
+    if (w <= 0 || h <= 0) return -EINVAL;
+    p->w = w;
+    p->h = h;
+    /* rows of a multiple of 8 floats, the margins included */
+    p->stride = ((ptrdiff_t)w + 2 * VMAF_SSIM_MARGIN + 7) / 8 * 8;
+    p->buf = malloc((size_t)p->stride * (size_t)h * sizeof(float));
+    if (!p->buf) return -ENOMEM;
+    p->data = p->buf + VMAF_SSIM_MARGIN;
+    return 0;
+}
+
+void vmaf_ssim_plane_free(VmafSsimPlane *p)
+{
+    free(p->buf);
+    memset(p, 0, sizeof(*p));
+}
+
+void vmaf_ssim_plane_fill_margins(VmafSsimPlane *p)
+{
+    for (int y = 0; y < p->h; y++) {
+        float *row = p->data + y * p->stride;
+        for (int q = 1; q <= VMAF_SSIM_MARGIN; q++) {
+            row[-q] = row[vmaf_ssim_reflect(-q, p->w)];
+            row[p->w - 1 + q] = row[vmaf_ssim_reflect(p->w - 1 + q, p->w)];
+        }
+    }
+}
+
+int vmaf_ssim_workspace_init(VmafSsimWorkspace *ws, int max_w)
+{
+    memset(ws, 0, sizeof(*ws));
+    if (max_w <= 0) return -EINVAL;
+    const size_t n = (size_t)max_w + 1;
+    ws->max_w = max_w;
+    ws->acc = malloc(n * sizeof(double));
+    ws->ring = malloc(QUANTITIES * VMAF_SSIM_WINDOW * n * sizeof(float));
+    ws->prod = malloc(3 * n * sizeof(float));
+    ws->win = malloc(QUANTITIES * n * sizeof(float));
+    ws->terms = malloc(3 * n * sizeof(double));
+    if (!ws->acc || !ws->ring || !ws->prod || !ws->win || !ws->terms) {
+        vmaf_ssim_workspace_close(ws);
+        return -ENOMEM;
+    }
+    return 0;
+}
+
+void vmaf_ssim_workspace_close(VmafSsimWorkspace *ws)
+{
+    free(ws->acc);
+    free(ws->ring);
+    free(ws->prod);
+    free(ws->win);
+    free(ws->terms);
+    memset(ws, 0, sizeof(*ws));
+}
+
+/* ---- kernels (inlined into a plain and an AVX2 build) -------------------------------- */
+
+/* out[x] = (float) sum_u (double)(float)(in[x + u] g[u]), x < n. The tap loop is innermost
+ * with a constant trip count, so it unrolls and the x loop vectorizes, with each sum kept in
+ * a register in tap order. */
+VMAF_FLOAT_INLINE void window_row(const float *g, const float *VMAF_FLOAT_RESTRICT in, int n,
+                                  float *VMAF_FLOAT_RESTRICT out)
+{
+    float t[VMAF_SSIM_WINDOW];
+    for (int u = 0; u < VMAF_SSIM_WINDOW; u++)
+        t[u] = g[u];
+    for (int x = 0; x < n; x++) {
+        double sum = 0.0;
+        for (int u = 0; u < VMAF_SSIM_WINDOW; u++)
+            sum += (double)(in[x + u] * t[u]);
+        out[x] = (float)sum;
+    }
+}
+
+/* out[x] = (float) sum_v (double)(float)(rows[v][x] g[v]), x < n. */
+VMAF_FLOAT_INLINE void window_column(const float *g, const float *const *rows, int n,
+                                     float *VMAF_FLOAT_RESTRICT out)
+{
+    float t[VMAF_SSIM_WINDOW];
+    const float *r[VMAF_SSIM_WINDOW];
+    for (int v = 0; v < VMAF_SSIM_WINDOW; v++) {
+        t[v] = g[v];
+        r[v] = rows[v];
+    }
+    for (int x = 0; x < n; x++) {
+        double sum = 0.0;
+        for (int v = 0; v < VMAF_SSIM_WINDOW; v++)
+            sum += (double)(r[v][x] * t[v]);
+        out[x] = (float)sum;
+    }
+}
+
+VMAF_FLOAT_INLINE void pixel_row(const VmafSsimConst *k, const float *const *win, int n,
+                                 double *VMAF_FLOAT_RESTRICT l, double *VMAF_FLOAT_RESTRICT c,
+                                 double *VMAF_FLOAT_RESTRICT s)
+{
+    const float *VMAF_FLOAT_RESTRICT mu1 = win[0];
+    const float *VMAF_FLOAT_RESTRICT mu2 = win[1];
+    const float *VMAF_FLOAT_RESTRICT xx = win[2];
+    const float *VMAF_FLOAT_RESTRICT yy = win[3];
+    const float *VMAF_FLOAT_RESTRICT xy = win[4];
+    for (int x = 0; x < n; x++)
+        vmaf_ssim_pixel(k, mu1[x], mu2[x], xx[x], yy[x], xy[x], &l[x], &c[x], &s[x]);
+}
+
+VMAF_FLOAT_INLINE void products_row(const float *VMAF_FLOAT_RESTRICT a,
+                                    const float *VMAF_FLOAT_RESTRICT b, int n,
+                                    float *VMAF_FLOAT_RESTRICT aa,
+                                    float *VMAF_FLOAT_RESTRICT bb,
+                                    float *VMAF_FLOAT_RESTRICT ab)
+{
+    for (int x = 0; x < n; x++) {
+        aa[x] = a[x] * a[x];
+        bb[x] = b[x] * b[x];
+        ab[x] = a[x] * b[x];
+    }
+}
+
+VMAF_FLOAT_INLINE void means_kernel(VmafSsimWorkspace *ws, const float *ref, const float *cmp,
+                                    ptrdiff_t stride, int w, int h, VmafSsimMeans *out)
+{
+    const int nw = w - (VMAF_SSIM_WINDOW - 1), nh = h - (VMAF_SSIM_WINDOW - 1);
+    const VmafSsimConst k = vmaf_ssim_const();
+    float g[VMAF_SSIM_WINDOW];
+    vmaf_ssim_window(g);
+    double ssim_sum = 0.0, l_sum = 0.0, c_sum = 0.0, s_sum = 0.0;
+
+    if (nw > 0 && nh > 0) {
+        const size_t n = (size_t)ws->max_w + 1;
+        float *ring[QUANTITIES][VMAF_SSIM_WINDOW];
+        for (int q = 0; q < QUANTITIES; q++)
+            for (int v = 0; v < VMAF_SSIM_WINDOW; v++)
+                ring[q][v] = ws->ring + (q * VMAF_SSIM_WINDOW + v) * n;
+        float *prod[3] = { ws->prod, ws->prod + n, ws->prod + 2 * n };
+        float *win[QUANTITIES];
+        for (int q = 0; q < QUANTITIES; q++)
+            win[q] = ws->win + q * n;
+        double *tl = ws->terms, *tc = ws->terms + n, *ts = ws->terms + 2 * n;
+
+        for (int r = 0; r < h; r++) {
+            const float *a = ref + r * stride, *b = cmp + r * stride;
+            const int slot = r % VMAF_SSIM_WINDOW;
+            products_row(a, b, w, prod[0], prod[1], prod[2]);
+            window_row(g, a, nw, ring[0][slot]);
+            window_row(g, b, nw, ring[1][slot]);
+            for (int q = 0; q < 3; q++)
+                window_row(g, prod[q], nw, ring[2 + q][slot]);
+            if (r < VMAF_SSIM_WINDOW - 1) continue;
+
+            const int y = r - (VMAF_SSIM_WINDOW - 1); /* output row: input rows y .. r */
+            for (int q = 0; q < QUANTITIES; q++) {
+                const float *rows[VMAF_SSIM_WINDOW];
+                for (int v = 0; v < VMAF_SSIM_WINDOW; v++)
+                    rows[v] = ring[q][(y + v) % VMAF_SSIM_WINDOW];
+                window_column(g, rows, nw, win[q]);
+            }
+            pixel_row(&k, (const float *const *)win, nw, tl, tc, ts);
+            for (int x = 0; x < nw; x++) {
+                ssim_sum += tl[x] * tc[x] * ts[x];
+                l_sum += tl[x];
+                c_sum += tc[x];
+                s_sum += ts[x];
+            }
+        }
+    }
+    /* the reference's int product; 64-bit here so that huge planes do not overflow */
+    const double count = (double)((long long)nw * nh);
+    out->ssim = (float)(ssim_sum / count);
+    out->l = (float)(l_sum / count);
+    out->c = (float)(c_sum / count);
+    out->s = (float)(s_sum / count);
+}
+
+VMAF_FLOAT_INLINE void decimate_kernel(VmafSsimWorkspace *ws, const VmafSsimPlane *src,
+                                       int factor, const float *k, int kw, VmafSsimPlane *dst)
+{
+    const int radius = kw / 2, last = radius - (kw % 2 == 0 ? 1 : 0);
+    double *VMAF_FLOAT_RESTRICT acc = ws->acc;
+    const int sw = dst->w;
+    for (int y = 0; y < dst->h; y++) {
+        for (int x = 0; x < sw; x++)
+            acc[x] = 0.0;
+        const float *kv = k;
+        for (int v = -radius; v <= last; v++) {
+            const float *row = src->data + vmaf_ssim_reflect(y * factor + v, src->h) * src->stride;
+            for (int u = -radius; u <= last; u++, kv++) {
+                const float ku = *kv;
+                const float *VMAF_FLOAT_RESTRICT in = row + u;
+                if (factor == 2) {
+                    for (int x = 0; x < sw; x++)
+                        acc[x] += (double)(in[2 * x] * ku);
+                } else {
+                    for (int x = 0; x < sw; x++)
+                        acc[x] += (double)(in[x * factor] * ku);
+                }
+            }
+        }
+        float *out = dst->data + y * dst->stride;
+        for (int x = 0; x < sw; x++)
+            out[x] = (float)acc[x];
+    }
+}
+
+/* ---- builds ------------------------------------------------------------------------- */
+
+static void means_plain(VmafSsimWorkspace *ws, const float *ref, const float *cmp,
+                        ptrdiff_t stride, int w, int h, VmafSsimMeans *out)
+{
+    means_kernel(ws, ref, cmp, stride, w, h, out);
+}
+
+static void decimate_plain(VmafSsimWorkspace *ws, const VmafSsimPlane *src, int factor,
+                           const float *k, int kw, VmafSsimPlane *dst)
+{
+    decimate_kernel(ws, src, factor, k, kw, dst);
+}
+
+#ifdef VMAF_FLOAT_HAVE_AVX2
+VMAF_FLOAT_TARGET_AVX2
+static void means_avx2(VmafSsimWorkspace *ws, const float *ref, const float *cmp,
+                       ptrdiff_t stride, int w, int h, VmafSsimMeans *out)
+{
+    means_kernel(ws, ref, cmp, stride, w, h, out);
+}
+
+VMAF_FLOAT_TARGET_AVX2
+static void decimate_avx2(VmafSsimWorkspace *ws, const VmafSsimPlane *src, int factor,
+                          const float *k, int kw, VmafSsimPlane *dst)
+{
+    decimate_kernel(ws, src, factor, k, kw, dst);
+}
+#endif
+
+int vmaf_ssim_means(enum VmafFloatImpl impl, VmafSsimWorkspace *ws, const float *ref,
+                    const float *cmp, ptrdiff_t stride, int w, int h, VmafSsimMeans *out)
+{
+    const int err = vmaf_float_impl_resolve(&impl);
+    if (err) return err;
+    if (w > ws->max_w || w < 0 || h < 0) return -EINVAL; /* 0 rows or columns: empty */
+#ifdef VMAF_FLOAT_HAVE_AVX2
+    if (impl == VMAF_FLOAT_IMPL_AVX2) {
+        means_avx2(ws, ref, cmp, stride, w, h, out);
+        return 0;
+    }
+#endif
+    means_plain(ws, ref, cmp, stride, w, h, out);
+    return 0;
+}
+
+int vmaf_ssim_decimate(enum VmafFloatImpl impl, VmafSsimWorkspace *ws, const VmafSsimPlane *src,
+                       int factor, const float *k, int kw, VmafSsimPlane *dst)
+{
+    const int err = vmaf_float_impl_resolve(&impl);
+    if (err) return err;
+    if (factor < 1 || kw < 1 || kw / 2 > VMAF_SSIM_MARGIN || dst->w > ws->max_w ||
+        dst->w != vmaf_ssim_decimated(src->w, factor) ||
+        dst->h != vmaf_ssim_decimated(src->h, factor))
+        return -EINVAL;
+#ifdef VMAF_FLOAT_HAVE_AVX2
+    if (impl == VMAF_FLOAT_IMPL_AVX2) {
+        decimate_avx2(ws, src, factor, k, kw, dst);
+        vmaf_ssim_plane_fill_margins(dst);
+        return 0;
+    }
+#endif
+    decimate_plain(ws, src, factor, k, kw, dst);
+    vmaf_ssim_plane_fill_margins(dst);
+    return 0;
+}
