@@ -5,6 +5,7 @@
 #include <stdbool.h>
 
 #include "dict.h"
+#include "feature_collector.h"
 #include "feature/feature_extractor.h"
 
 typedef struct VmafFeatureInstance {
@@ -32,14 +33,13 @@ int vmaf_feature_instance_init(VmafFeatureInstance *inst, const VmafFeatureGeome
 
 void vmaf_feature_instance_destroy(VmafFeatureInstance *inst);
 
-/**
- * Position of an extractor's stores among those of one frame (and at flush): reference
- * libvmaf runs TEMPORAL extractors in the calling thread before it hands the frame to its
- * workers, so their metrics come first; then registration order.
- */
-static inline uint32_t vmaf_store_rank(const VmafFeatureExtractor *fex, unsigned ext)
+/** Where a store of this extractor comes from, for the output order (feature_collector.h). */
+static inline VmafStoreOrder vmaf_store_order(enum VmafStorePhase phase,
+                                              const VmafFeatureExtractor *fex, unsigned ext,
+                                              unsigned index)
 {
-    return ((fex->flags & VMAF_FEATURE_EXTRACTOR_TEMPORAL) ? 0u : 1u << 16) | ext;
+    return (VmafStoreOrder){ .phase = phase, .index = index, .ext = ext,
+                             .temporal = (fex->flags & VMAF_FEATURE_EXTRACTOR_TEMPORAL) != 0 };
 }
 
 /** Output alias of an internal feature name (e.g. VMAF_integer_feature_adm2_score -> integer_adm2). */

@@ -40,7 +40,7 @@ VMAF_EXPORT int vmaf_init(VmafContext **vmaf_out, VmafConfiguration cfg)
     if (!vmaf) return -ENOMEM;
     vmaf->cfg = cfg;
     atomic_init(&vmaf->worker_err, 0);
-    int err = vmaf_feature_collector_init(&vmaf->fc, cfg.log_level);
+    int err = vmaf_feature_collector_init(&vmaf->fc, cfg.log_level, cfg.n_threads > 0);
     if (err) goto fail;
     /* like the reference, one thread already means a worker: the caller reads the next
      * frame while it extracts */
@@ -192,8 +192,7 @@ static int run_instance(VmafContext *vmaf, VmafFeatureInstance *inst, unsigned e
         .fc = vmaf->fc,
         .provided = inst->fex->provided_features,
         .mapped = inst->mapped,
-        .order = { .phase = VMAF_STORE_PHASE_EXTRACT, .index = frame->index,
-                   .ext = vmaf_store_rank(inst->fex, ext) },
+        .order = vmaf_store_order(VMAF_STORE_PHASE_EXTRACT, inst->fex, ext, frame->index),
     };
     VmafFeatureFrame f = *frame;
     if (!(inst->fex->flags & VMAF_FEATURE_EXTRACTOR_PREV_REF))
@@ -394,7 +393,7 @@ static int flush_context(VmafContext *vmaf)
             .fc = vmaf->fc,
             .provided = inst->fex->provided_features,
             .mapped = inst->mapped,
-            .order = { .phase = VMAF_STORE_PHASE_FLUSH, .ext = vmaf_store_rank(inst->fex, i) },
+            .order = vmaf_store_order(VMAF_STORE_PHASE_FLUSH, inst->fex, i, 0),
         };
         err = inst->fex->flush(inst->priv, &sink);
         if (err)
