@@ -85,8 +85,8 @@ static void expected_name(const Ctx *c, const char *golden, char *out, size_t sz
     static const char *const map[][2] = {
         { "VMAF_integer_feature_motion_sad_score", "VMAF_integer_feature_motion_v2_sad_score" },
         { "VMAF_integer_feature_motion_score", "VMAF_integer_feature_motion_v2_score" },
-        { "integer_motion2", "integer_motion2_v2" },
-        { "integer_motion3", "integer_motion3_v2" },
+        { "integer_motion2", "VMAF_integer_feature_motion2_v2_score" },
+        { "integer_motion3", "VMAF_integer_feature_motion3_v2_score" },
     };
     snprintf(out, sz, "%s", golden);
     if (!c->as) return;

@@ -193,7 +193,7 @@ static void test_threads_and_subsample(void)
 {
     static const char *const names[] = { "psnr_y", "psnr_hvs", "VMAF_integer_feature_motion_sad_score",
                                          "VMAF_integer_feature_motion2_score",
-                                         "integer_motion3_v2_mffw" };
+                                         "VMAF_integer_feature_motion3_v2_score_mffw" };
     const unsigned n = 13;
     for (unsigned sub = 1; sub <= 3; sub += 2) {
         VmafContext *ctx[2] = { context(0, sub), context(3, sub) };
