@@ -20,10 +20,15 @@ typedef struct VmafFeatureInstance {
 
 /**
  * Create an instance; takes ownership of opts (also on failure). A bad option value gives
- * -EINVAL with a message naming the extractor, option and value.
+ * -EINVAL with a message naming the extractor, option and value. Unknown keys are ignored
+ * here; vmaf_feature_instance_warn_unknown() names them.
  */
 int vmaf_feature_instance_create(VmafFeatureInstance **inst, const VmafFeatureExtractor *fex,
                                  VmafDictionary *opts, enum VmafLogLevel log_level);
+
+/** Warn about each option key the extractor does not have (once per registered instance). */
+void vmaf_feature_instance_warn_unknown(const VmafFeatureInstance *inst,
+                                        enum VmafLogLevel log_level);
 
 /** A fresh instance with the same descriptor and options (for worker threads). */
 int vmaf_feature_instance_clone(VmafFeatureInstance **inst, const VmafFeatureInstance *src);

@@ -39,6 +39,7 @@ VMAF_EXPORT int vmaf_init(VmafContext **vmaf_out, VmafConfiguration cfg)
     VmafContext *vmaf = calloc(1, sizeof(*vmaf));
     if (!vmaf) return -ENOMEM;
     vmaf->cfg = cfg;
+    vmaf_log_set_thread_level(cfg.log_level);
     atomic_init(&vmaf->worker_err, 0);
     int err = vmaf_feature_collector_init(&vmaf->fc, cfg.log_level, cfg.n_threads > 0);
     if (err) goto fail;
@@ -104,6 +105,7 @@ static int register_instance(VmafContext *vmaf, VmafFeatureInstance *inst)
         vmaf->inst = list;
         vmaf->inst_cap = cap;
     }
+    vmaf_feature_instance_warn_unknown(inst, vmaf->cfg.log_level);
     vmaf->inst[vmaf->inst_cnt++] = inst;
     return 0;
 }
