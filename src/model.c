@@ -72,7 +72,7 @@ static int collector_name(const VmafFeatureExtractor *fex, const char *feature,
     }
     VmafFeatureInstance *inst;
     /* unknown options are warned about when the extractor is registered */
-    err = vmaf_feature_instance_create(&inst, fex, copy, VMAF_LOG_LEVEL_ERROR);
+    err = vmaf_feature_instance_create(&inst, fex, copy, VMAF_MODEL_LOG_LEVEL);
     if (err) return err;
     err = -EINVAL;
     for (unsigned i = 0; fex->provided_features[i]; i++) {

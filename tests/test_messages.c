@@ -116,6 +116,29 @@ static void test_bad_model_quiet(void)
     }
 }
 
+/* A refused overload value: -EINVAL; silent at NONE, named at INFO. */
+static void test_bad_overload_quiet(void)
+{
+    char path[1100];
+    snprintf(path, sizeof(path), "%s/vmaf_v0.6.1.json", models);
+    for (int quiet = 1; quiet >= 0; quiet--) {
+        VmafContext *v = context(quiet ? VMAF_LOG_LEVEL_NONE : VMAF_LOG_LEVEL_INFO, 0);
+        VmafModelConfig cfg = { 0 };
+        VmafModel *m = NULL;
+        CHECK(!vmaf_model_load_from_path(&m, &cfg, path), "load %s", path);
+        VmafFeatureDictionary *d = NULL;
+        vmaf_feature_dictionary_set(&d, "vif_enhn_gain_limit", "0.5"); /* below its range */
+        capture();
+        const int err = m ? vmaf_model_feature_overload(m, "vif", d) : -EINVAL;
+        const char *text = captured();
+        CHECK(err == -EINVAL, "overload out of range: %d", err);
+        CHECK(quiet ? !*text : count(text, "vif_enhn_gain_limit") >= 1, "quiet %d:\n%s", quiet,
+              text);
+        vmaf_model_destroy(m);
+        vmaf_close(v);
+    }
+}
+
 static int feed(VmafContext *v, unsigned n)
 {
     for (unsigned i = 0; i < n; i++) {
@@ -199,6 +222,7 @@ int main(int argc, char **argv)
     snprintf(capture_path, sizeof(capture_path), "%s/stderr.txt", scratch);
     test_missing_models();
     test_bad_model_quiet();
+    test_bad_overload_quiet();
     test_unknown_option_once();
     printf("messages: %d checks, %d failures\n", checks, failures);
     return failures ? 1 : 0;
