@@ -26,7 +26,8 @@ typedef struct VmafFeatureInstance {
 int vmaf_feature_instance_create(VmafFeatureInstance **inst, const VmafFeatureExtractor *fex,
                                  VmafDictionary *opts, enum VmafLogLevel log_level);
 
-/** Warn about each option key the extractor does not have (once per registered instance). */
+/** Warn about each option key the extractor does not have (once per registered instance,
+ * when scoring starts). */
 void vmaf_feature_instance_warn_unknown(const VmafFeatureInstance *inst,
                                         enum VmafLogLevel log_level);
 

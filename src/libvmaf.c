@@ -105,7 +105,6 @@ static int register_instance(VmafContext *vmaf, VmafFeatureInstance *inst)
         vmaf->inst = list;
         vmaf->inst_cap = cap;
     }
-    vmaf_feature_instance_warn_unknown(inst, vmaf->cfg.log_level);
     vmaf->inst[vmaf->inst_cnt++] = inst;
     return 0;
 }
@@ -291,6 +290,9 @@ static int start(VmafContext *vmaf, const VmafPicture *ref)
     vmaf->geometry.h = ref->h[0];
     const VmafFeatureGeometry geo = context_geometry(vmaf);
     for (unsigned i = 0; i < vmaf->inst_cnt; i++) {
+        /* here, not at registration: FFmpeg builds its filter graph twice, the first time
+         * only to inspect it, so a context that never scores stays quiet */
+        vmaf_feature_instance_warn_unknown(vmaf->inst[i], vmaf->cfg.log_level);
         int err = vmaf_feature_instance_init(vmaf->inst[i], &geo);
         if (err) return err;
     }

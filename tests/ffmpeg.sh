@@ -142,5 +142,19 @@ for level in quiet error; do
   fi
 done
 
+# an unknown extractor option warns once per extractor, also through a model overload
+cases=$((cases + 1))
+"$FF" -nostdin -hide_banner -v warning -f rawvideo -pix_fmt yuv420p -s 576x324 -i "$CLIPS/boats_576x324_420p_dis.yuv" \
+  -f rawvideo -pix_fmt yuv420p -s 576x324 -i "$CLIPS/boats_576x324_420p_ref.yuv" \
+  -lavfi "[0:v][1:v]libvmaf=model='version=vmaf_v0.6.1\\:vif.bogus=1':feature='name=psnr\\:bogus=2':n_threads=2" \
+  -frames:v 3 -f null - > "$W/warn.log" 2>&1
+rc=$?
+n_vif=$(grep -c 'vif: unknown option "bogus"' "$W/warn.log"); n_psnr=$(grep -c 'psnr: unknown option "bogus"' "$W/warn.log")
+if [ $rc -eq 0 ] && [ "$n_vif" = 1 ] && [ "$n_psnr" = 1 ]; then
+  ok "unknown options: one warning each for vif (model overload) and psnr"
+else
+  fail "unknown options: exit $rc, $n_vif vif and $n_psnr psnr warnings:"; sed 's/^/     /' "$W/warn.log"
+fi
+
 echo "ffmpeg: $cases cases, $fails failed, $(( $(date +%s) - start )) s"
 [ $fails -eq 0 ]

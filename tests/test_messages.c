@@ -159,7 +159,8 @@ static int feed(VmafContext *v, unsigned n)
     return vmaf_read_pictures(v, NULL, NULL, 0);
 }
 
-/* One warning per extractor the request registers: not per thread, not per model feature. */
+/* One warning per extractor the request registers, when scoring starts: not per thread, not
+ * per model feature, none from a context that scores nothing (FFmpeg's probe of its graph). */
 static void test_unknown_option_once(void)
 {
     static const unsigned threads[] = { 0, 1, 3 };
@@ -190,6 +191,10 @@ static void test_unknown_option_once(void)
             capture();
             err = vmaf_model_feature_overload(m, "vif", d);
             if (!err) err = vmaf_use_features_from_model(v, m);
+            const char *before = captured();
+            CHECK(!*before, "warned before scoring:\n%s", before);
+            capture();
+            if (!err) err = feed(v, 3);
             text = captured();
             CHECK(!err, "overload vif.bogus: %d", err);
             CHECK(count(text, "vif: unknown option \"bogus\"") == 1 && count(text, "\n") == 1,
@@ -204,6 +209,7 @@ static void test_unknown_option_once(void)
         vmaf_feature_dictionary_set(&d, "bogus", "1");
         capture();
         err = vmaf_use_feature(v, "psnr", d);
+        if (!err) err = feed(v, 2);
         text = captured();
         CHECK(!err && !*text, "level ERROR printed:\n%s", text);
         vmaf_close(v);
