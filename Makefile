@@ -1,10 +1,11 @@
-# Twin VMAF: `make` builds into build/, `make run` scores the bundled sample, `make test` runs every test.
+# Twin VMAF: `make` builds into build/, `make run` scores the bundled sample, `make test` runs every test,
+# `make install [PREFIX=DIR]` installs (default: the configured prefix, /usr/local; DESTDIR works too).
 BUILD ?= build
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 SHARED ?= $(abspath ../shared)
 CLIPS = $(SHARED)/data/clips
 
-.PHONY: all build run test clean
+.PHONY: all build run test install clean
 
 all: build
 
@@ -27,6 +28,9 @@ run: build
 
 test: build
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
+
+install: build
+	cmake --install $(BUILD) $(if $(PREFIX),--prefix $(abspath $(PREFIX)))
 
 clean:
 	rm -rf $(BUILD)

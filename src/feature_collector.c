@@ -17,24 +17,45 @@ struct VmafFeatureCollector {
     bool timer_started;
     clock_t begin, end;
     enum VmafLogLevel log_level;
+    bool threaded;
 };
 
-static int order_cmp(VmafStoreOrder a, VmafStoreOrder b)
+/* The sort key of a store (see feature_collector.h): compared field by field. */
+enum { KEY_PHASE, KEY_SLOT, KEY_RANK, KEY_INDEX, KEY_EXT, KEY_SEQ, KEY_LEN };
+
+static void order_key(bool threaded, VmafStoreOrder o, uint32_t key[KEY_LEN])
 {
-    if (a.phase != b.phase) return a.phase < b.phase ? -1 : 1;
-    if (a.index != b.index) return a.index < b.index ? -1 : 1;
-    if (a.ext != b.ext) return a.ext < b.ext ? -1 : 1;
-    if (a.seq != b.seq) return a.seq < b.seq ? -1 : 1;
+    key[KEY_PHASE] = o.phase;
+    key[KEY_SLOT] = o.index;
+    key[KEY_RANK] = 0;
+    key[KEY_INDEX] = o.index;
+    key[KEY_EXT] = o.ext;
+    key[KEY_SEQ] = o.seq;
+    if (!threaded || o.phase == VMAF_STORE_PHASE_LATE) return;
+    key[KEY_RANK] = o.temporal ? 0 : 1;
+    if (o.phase == VMAF_STORE_PHASE_EXTRACT && o.temporal && o.index > 0)
+        key[KEY_SLOT] = o.index - 1;
+}
+
+static int order_cmp(bool threaded, VmafStoreOrder a, VmafStoreOrder b)
+{
+    uint32_t ka[KEY_LEN], kb[KEY_LEN];
+    order_key(threaded, a, ka);
+    order_key(threaded, b, kb);
+    for (int i = 0; i < KEY_LEN; i++)
+        if (ka[i] != kb[i]) return ka[i] < kb[i] ? -1 : 1;
     return 0;
 }
 
-int vmaf_feature_collector_init(VmafFeatureCollector **fc_out, enum VmafLogLevel log_level)
+int vmaf_feature_collector_init(VmafFeatureCollector **fc_out, enum VmafLogLevel log_level,
+                                bool threaded)
 {
     if (!fc_out) return -EINVAL;
     VmafFeatureCollector *fc = calloc(1, sizeof(*fc));
     if (!fc) return -ENOMEM;
     pthread_mutex_init(&fc->lock, NULL);
     fc->log_level = log_level;
+    fc->threaded = threaded;
     *fc_out = fc;
     return 0;
 }
@@ -108,7 +129,7 @@ static int append_locked(VmafFeatureCollector *fc, const char *name, double valu
     if (!v) {
         v = create_vector(fc, name, order);
         if (!v) return -ENOMEM;
-    } else if (order_cmp(order, v->order) < 0) {
+    } else if (order_cmp(fc->threaded, order, v->order) < 0) {
         v->order = order;
     }
     int err = grow_vector(v, index);
@@ -198,16 +219,25 @@ unlock:
     return err;
 }
 
-static int vector_cmp(const void *a, const void *b)
+/* Insertion sorts by order key (tens of metrics; names are unique per key). */
+static void sort_vectors(bool threaded, VmafFeatureVector **v, unsigned n)
 {
-    const VmafFeatureVector *const *va = a, *const *vb = b;
-    return order_cmp((*va)->order, (*vb)->order);
+    for (unsigned i = 1; i < n; i++) {
+        VmafFeatureVector *x = v[i];
+        unsigned j = i;
+        for (; j > 0 && order_cmp(threaded, x->order, v[j - 1]->order) < 0; j--) v[j] = v[j - 1];
+        v[j] = x;
+    }
 }
 
-static int aggregate_cmp(const void *a, const void *b)
+static void sort_aggregates(bool threaded, VmafAggregate **a, unsigned n)
 {
-    const VmafAggregate *const *va = a, *const *vb = b;
-    return order_cmp((*va)->order, (*vb)->order);
+    for (unsigned i = 1; i < n; i++) {
+        VmafAggregate *x = a[i];
+        unsigned j = i;
+        for (; j > 0 && order_cmp(threaded, x->order, a[j - 1]->order) < 0; j--) a[j] = a[j - 1];
+        a[j] = x;
+    }
 }
 
 int vmaf_feature_collector_sorted(VmafFeatureCollector *fc, VmafFeatureVector ***vec_out,
@@ -227,10 +257,9 @@ int vmaf_feature_collector_sorted(VmafFeatureCollector *fc, VmafFeatureVector **
     for (unsigned i = 0; i < fc->agg_cnt; i++) agg[i] = &fc->agg[i];
     *cnt = fc->cnt;
     *agg_cnt = fc->agg_cnt;
+    sort_vectors(fc->threaded, vec, *cnt);
+    sort_aggregates(fc->threaded, agg, *agg_cnt);
     pthread_mutex_unlock(&fc->lock);
-    /* a stable order for equal keys is not needed: names are unique per key */
-    qsort(vec, *cnt, sizeof(*vec), vector_cmp);
-    qsort(agg, *agg_cnt, sizeof(*agg), aggregate_cmp);
     *vec_out = vec;
     *agg_out = agg;
     return 0;

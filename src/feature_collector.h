@@ -1,11 +1,18 @@
 /*
  * Scores by feature name and frame index, plus per-sequence aggregates.
  *
- * Output lists metrics in the order reference libvmaf stores them (with its usual worker
- * thread). Every store carries an order key (phase, frame index of the call, extractor rank:
- * TEMPORAL extractors first, then registration order, sequence within the call); a metric's
- * position is the smallest key it was stored with, so the order is the same with any number
- * of threads.
+ * Output lists metrics in the order reference libvmaf first stores them (CONTRACT.md §3).
+ * Every store carries where it came from (phase, frame index of the call, extractor position,
+ * TEMPORAL or not, sequence within the call); the collector turns that into a sort key for its
+ * threading mode, and a metric's position is the smallest key it was stored with, so the
+ * order does not depend on which thread stored first:
+ *  - single-threaded (n_threads == 0): frame by frame, extractors in registration order;
+ *    flush in registration order.
+ *  - threaded (n_threads >= 1): the reference runs TEMPORAL extractors in the caller's thread
+ *    and the others on its workers. With one worker, the caller has usually scored the TEMPORAL
+ *    extractors of frame i+1 before the worker finishes frame i (frame 1 of float_motion stores
+ *    motion3 of frame 0), so a TEMPORAL store of call i sorts with frame i-1, ahead of that
+ *    frame's worker stores; flush runs TEMPORAL extractors first.
  */
 #ifndef VMAF_SRC_FEATURE_COLLECTOR_H
 #define VMAF_SRC_FEATURE_COLLECTOR_H
@@ -23,7 +30,11 @@ enum VmafStorePhase {
 };
 
 typedef struct VmafStoreOrder {
-    uint32_t phase, index, ext, seq;
+    uint32_t phase;
+    uint32_t index;  /* frame index of the extract call (0 at flush) */
+    uint32_t ext;    /* position of the extractor among the registered ones */
+    uint32_t seq;    /* stores before this one in the same call */
+    bool temporal;   /* from a TEMPORAL extractor */
 } VmafStoreOrder;
 
 typedef struct VmafFeatureVector {
@@ -49,7 +60,9 @@ struct VmafFeatureSink {
     VmafStoreOrder order;        /* seq advances with every store */
 };
 
-int vmaf_feature_collector_init(VmafFeatureCollector **fc, enum VmafLogLevel log_level);
+/** threaded: the context has worker threads (n_threads >= 1); it selects the output order. */
+int vmaf_feature_collector_init(VmafFeatureCollector **fc, enum VmafLogLevel log_level,
+                                bool threaded);
 void vmaf_feature_collector_destroy(VmafFeatureCollector *fc);
 
 int vmaf_feature_collector_append(VmafFeatureCollector *fc, const char *name, double value,

@@ -53,7 +53,8 @@ static char *name_with_options(const char *base, const VmafOption *options, cons
     return strdup(any ? buf : base);
 }
 
-static int parse_options(VmafFeatureInstance *inst, enum VmafLogLevel log_level)
+void vmaf_feature_instance_warn_unknown(const VmafFeatureInstance *inst,
+                                        enum VmafLogLevel log_level)
 {
     /* unknown keys are ignored, as the reference does, but not silently */
     for (unsigned i = 0; inst->opts && i < inst->opts->cnt; i++) {
@@ -63,6 +64,10 @@ static int parse_options(VmafFeatureInstance *inst, enum VmafLogLevel log_level)
             vmaf_log(log_level, VMAF_LOG_LEVEL_WARNING, "%s: unknown option \"%s\" ignored\n",
                      inst->fex->name, inst->opts->entry[i].key);
     }
+}
+
+static int parse_options(VmafFeatureInstance *inst, enum VmafLogLevel log_level)
+{
     for (const VmafOption *o = inst->fex->options; o && o->name; o++) {
         const VmafDictionaryEntry *e = vmaf_dictionary_get(inst->opts, o->name);
         if (vmaf_option_set(o, inst->priv, e ? e->val : NULL)) {

@@ -5,6 +5,7 @@
 #include <stdbool.h>
 
 #include "dict.h"
+#include "feature_collector.h"
 #include "feature/feature_extractor.h"
 
 typedef struct VmafFeatureInstance {
@@ -19,10 +20,16 @@ typedef struct VmafFeatureInstance {
 
 /**
  * Create an instance; takes ownership of opts (also on failure). A bad option value gives
- * -EINVAL with a message naming the extractor, option and value.
+ * -EINVAL with a message naming the extractor, option and value. Unknown keys are ignored
+ * here; vmaf_feature_instance_warn_unknown() names them.
  */
 int vmaf_feature_instance_create(VmafFeatureInstance **inst, const VmafFeatureExtractor *fex,
                                  VmafDictionary *opts, enum VmafLogLevel log_level);
+
+/** Warn about each option key the extractor does not have (once per registered instance,
+ * when scoring starts). */
+void vmaf_feature_instance_warn_unknown(const VmafFeatureInstance *inst,
+                                        enum VmafLogLevel log_level);
 
 /** A fresh instance with the same descriptor and options (for worker threads). */
 int vmaf_feature_instance_clone(VmafFeatureInstance **inst, const VmafFeatureInstance *src);
@@ -32,14 +39,13 @@ int vmaf_feature_instance_init(VmafFeatureInstance *inst, const VmafFeatureGeome
 
 void vmaf_feature_instance_destroy(VmafFeatureInstance *inst);
 
-/**
- * Position of an extractor's stores among those of one frame (and at flush): reference
- * libvmaf runs TEMPORAL extractors in the calling thread before it hands the frame to its
- * workers, so their metrics come first; then registration order.
- */
-static inline uint32_t vmaf_store_rank(const VmafFeatureExtractor *fex, unsigned ext)
+/** Where a store of this extractor comes from, for the output order (feature_collector.h). */
+static inline VmafStoreOrder vmaf_store_order(enum VmafStorePhase phase,
+                                              const VmafFeatureExtractor *fex, unsigned ext,
+                                              unsigned index)
 {
-    return ((fex->flags & VMAF_FEATURE_EXTRACTOR_TEMPORAL) ? 0u : 1u << 16) | ext;
+    return (VmafStoreOrder){ .phase = phase, .index = index, .ext = ext,
+                             .temporal = (fex->flags & VMAF_FEATURE_EXTRACTOR_TEMPORAL) != 0 };
 }
 
 /** Output alias of an internal feature name (e.g. VMAF_integer_feature_adm2_score -> integer_adm2). */

@@ -39,8 +39,9 @@ VMAF_EXPORT int vmaf_init(VmafContext **vmaf_out, VmafConfiguration cfg)
     VmafContext *vmaf = calloc(1, sizeof(*vmaf));
     if (!vmaf) return -ENOMEM;
     vmaf->cfg = cfg;
+    vmaf_log_set_thread_level(cfg.log_level);
     atomic_init(&vmaf->worker_err, 0);
-    int err = vmaf_feature_collector_init(&vmaf->fc, cfg.log_level);
+    int err = vmaf_feature_collector_init(&vmaf->fc, cfg.log_level, cfg.n_threads > 0);
     if (err) goto fail;
     /* like the reference, one thread already means a worker: the caller reads the next
      * frame while it extracts */
@@ -192,8 +193,7 @@ static int run_instance(VmafContext *vmaf, VmafFeatureInstance *inst, unsigned e
         .fc = vmaf->fc,
         .provided = inst->fex->provided_features,
         .mapped = inst->mapped,
-        .order = { .phase = VMAF_STORE_PHASE_EXTRACT, .index = frame->index,
-                   .ext = vmaf_store_rank(inst->fex, ext) },
+        .order = vmaf_store_order(VMAF_STORE_PHASE_EXTRACT, inst->fex, ext, frame->index),
     };
     VmafFeatureFrame f = *frame;
     if (!(inst->fex->flags & VMAF_FEATURE_EXTRACTOR_PREV_REF))
@@ -290,6 +290,9 @@ static int start(VmafContext *vmaf, const VmafPicture *ref)
     vmaf->geometry.h = ref->h[0];
     const VmafFeatureGeometry geo = context_geometry(vmaf);
     for (unsigned i = 0; i < vmaf->inst_cnt; i++) {
+        /* here, not at registration: FFmpeg builds its filter graph twice, the first time
+         * only to inspect it, so a context that never scores stays quiet */
+        vmaf_feature_instance_warn_unknown(vmaf->inst[i], vmaf->cfg.log_level);
         int err = vmaf_feature_instance_init(vmaf->inst[i], &geo);
         if (err) return err;
     }
@@ -394,7 +397,7 @@ static int flush_context(VmafContext *vmaf)
             .fc = vmaf->fc,
             .provided = inst->fex->provided_features,
             .mapped = inst->mapped,
-            .order = { .phase = VMAF_STORE_PHASE_FLUSH, .ext = vmaf_store_rank(inst->fex, i) },
+            .order = vmaf_store_order(VMAF_STORE_PHASE_FLUSH, inst->fex, i, 0),
         };
         err = inst->fex->flush(inst->priv, &sink);
         if (err)

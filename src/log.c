@@ -3,6 +3,18 @@
 
 #include "log.h"
 
+static _Thread_local enum VmafLogLevel thread_level = VMAF_LOG_LEVEL_INFO;
+
+enum VmafLogLevel vmaf_log_thread_level(void)
+{
+    return thread_level;
+}
+
+void vmaf_log_set_thread_level(enum VmafLogLevel level)
+{
+    thread_level = level;
+}
+
 static const char *level_name(enum VmafLogLevel level)
 {
     switch (level) {

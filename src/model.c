@@ -71,8 +71,8 @@ static int collector_name(const VmafFeatureExtractor *fex, const char *feature,
         return err;
     }
     VmafFeatureInstance *inst;
-    /* unknown options are warned about when the extractor is registered, not twice */
-    err = vmaf_feature_instance_create(&inst, fex, copy, VMAF_LOG_LEVEL_ERROR);
+    /* unknown options are warned about when the extractor is registered */
+    err = vmaf_feature_instance_create(&inst, fex, copy, VMAF_MODEL_LOG_LEVEL);
     if (err) return err;
     err = -EINVAL;
     for (unsigned i = 0; fex->provided_features[i]; i++) {
@@ -136,7 +136,7 @@ static int parse_document(VmafJson **root, const char *version, const char *path
         size_t len;
         if (vmaf_model_builtin(version, &data, &len)) {
             log_unknown_version(version, what);
-            return -ENOENT;
+            return -EINVAL; /* as the reference */
         }
         snprintf(src, src_sz, "%s", version);
         err = vmaf_json_parse(root, data, len, msg, sizeof(msg));
@@ -154,6 +154,8 @@ static int parse_document(VmafJson **root, const char *version, const char *path
         if (ext && !strcmp(ext, ".pkl"))
             vmaf_log(VMAF_MODEL_LOG_LEVEL, VMAF_LOG_LEVEL_ERROR,
                      "pkl model files are not supported; use the json model file\n");
+        /* the reference's error for a file it cannot open or read, too */
+        if (err != -ENOMEM) err = -EINVAL;
     }
     return err;
 }

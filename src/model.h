@@ -19,8 +19,9 @@
 #define VMAF_MODEL_MAX_FEATURES 64
 #define VMAF_MODEL_MAX_KNOTS 10
 
-/* Model loading has no context: its messages use this fixed threshold (the CLI's level). */
-#define VMAF_MODEL_LOG_LEVEL VMAF_LOG_LEVEL_INFO
+/* Model loading has no context: its messages follow the level of the latest vmaf_init()
+ * in the calling thread (log.h). */
+#define VMAF_MODEL_LOG_LEVEL vmaf_log_thread_level()
 
 enum VmafModelType {
     VMAF_MODEL_TYPE_UNKNOWN = 0,

@@ -10,6 +10,7 @@
 #include "feature_instance.h"
 #include "log.h"
 #include "output.h"
+#include "vcs_version.h"
 
 #include "export.h"
 
@@ -91,7 +92,7 @@ static void write_xml(Writer *w)
 {
     FILE *f = w->f;
     char num[64];
-    fprintf(f, "<VMAF version=\"%s\">\n", vmaf_version());
+    fprintf(f, "<VMAF version=\"%s\">\n", VMAF_LIBRARY_VERSION);
     fprintf(f, "  <params qualityWidth=\"%u\" qualityHeight=\"%u\" />\n", w->vmaf->geometry.w,
             w->vmaf->geometry.h);
     fprintf(f, "  <fyi fps=\"%.2f\" />\n", fps(w->vmaf));
@@ -133,7 +134,7 @@ static void write_json(Writer *w)
     FILE *f = w->f;
     char num[64];
     fprintf(f, "{\n");
-    fprintf(f, "  \"version\": \"%s\",\n", vmaf_version());
+    fprintf(f, "  \"version\": \"%s\",\n", VMAF_LIBRARY_VERSION);
     const double rate = fps(w->vmaf);
     if (isfinite(rate)) fprintf(f, "  \"fps\": %.2f,\n", rate);
     else fprintf(f, "  \"fps\": null,\n");

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "libvmaf/libvmaf.h"
+#include "libvmaf/version.h"
 
 #include "dict.h"
 
@@ -193,7 +194,7 @@ static void test_threads_and_subsample(void)
 {
     static const char *const names[] = { "psnr_y", "psnr_hvs", "VMAF_integer_feature_motion_sad_score",
                                          "VMAF_integer_feature_motion2_score",
-                                         "integer_motion3_v2_mffw" };
+                                         "VMAF_integer_feature_motion3_v2_score_mffw" };
     const unsigned n = 13;
     for (unsigned sub = 1; sub <= 3; sub += 2) {
         VmafContext *ctx[2] = { context(0, sub), context(3, sub) };
@@ -258,6 +259,28 @@ static void test_pooling_and_output(const char *dir)
         }
         CHECK(!strcmp(text, out[i].want), "%s output:\n%s", out[i].ext, text);
     }
+    /* files carry the library's version number; the git description is vmaf_version()'s */
+    char version[32];
+    snprintf(version, sizeof(version), "%d.%d.%d", VMAF_API_VERSION_MAJOR,
+             VMAF_API_VERSION_MINOR, VMAF_API_VERSION_PATCH);
+    static const struct { enum VmafOutputFormat fmt; const char *ext, *line; } head[] = {
+        { VMAF_OUTPUT_FORMAT_XML, "xml", "<VMAF version=\"%s\">\n" },
+        { VMAF_OUTPUT_FORMAT_JSON, "json", "  \"version\": \"%s\",\n" },
+    };
+    for (unsigned i = 0; i < 2; i++) {
+        char path[1024], want[128], line[256] = { 0 };
+        snprintf(path, sizeof(path), "%s/out.%s", dir, head[i].ext);
+        snprintf(want, sizeof(want), head[i].line, version);
+        CHECK(!vmaf_write_output(v, path, head[i].fmt), "write %s", head[i].ext);
+        FILE *f = fopen(path, "r");
+        if (f) {
+            if (head[i].fmt == VMAF_OUTPUT_FORMAT_JSON) (void)!fgets(line, sizeof(line), f);
+            (void)!fgets(line, sizeof(line), f);
+            fclose(f);
+        }
+        CHECK(!strcmp(line, want), "%s version line: %s", head[i].ext, line);
+    }
+    CHECK(!strcmp(version, "3.2.0"), "library version %s", version);
     CHECK(vmaf_write_output(v, "/nonexistent-dir/x.xml", VMAF_OUTPUT_FORMAT_XML) < 0, "unwritable");
     vmaf_close(v);
 }

@@ -11,6 +11,7 @@
 
 #include "cli.h"
 #include "frame_reader.h"
+#include "model.h"
 #include "feature/feature_extractor.h"
 #include "output.h"
 #include "video_input.h"
@@ -191,6 +192,15 @@ static void free_models(Models *models)
     models->cnt = 0;
 }
 
+/* Whether --model names a readable file or a built-in version. */
+static bool model_exists(const CliModel *m)
+{
+    if (m->path) return !access(m->path, R_OK);
+    const char *const *v = vmaf_model_builtin_versions();
+    while (*v && strcmp(*v, m->version)) v++;
+    return *v != NULL;
+}
+
 /* A model collection (e.g. vmaf_b_v0.6.3) where the file holds no single model. */
 static int load_collection(VmafContext *vmaf, CliModel *m, VmafModelConfig *cfg,
                            VmafModel **model, VmafModelCollection **collection)
@@ -232,9 +242,9 @@ static int load_models(VmafContext *vmaf, CliSettings *c, Models *models)
         models->cnt = i + 1;
         int err = m->version ? vmaf_model_load(model, &cfg, m->version)
                              : vmaf_model_load_from_path(model, &cfg, m->path);
-        /* -EINVAL: not a usable single model; it may be a collection (-ENOENT: no such
-         * file or built-in version, nothing more to try) */
-        if (err == -EINVAL) {
+        /* -EINVAL: not a usable single model; it may be a collection, unless there is no
+         * such file or built-in version (the library has said so once already) */
+        if (err == -EINVAL && model_exists(m)) {
             err = load_collection(vmaf, m, &cfg, model, &models->collection[i]);
             if (err) return err;
             continue;

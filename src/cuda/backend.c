@@ -389,8 +389,8 @@ static int collect_slot(VmafCudaBackend *b, Slot *sl)
             .fc = b->fc,
             .provided = tw->inst->fex->provided_features,
             .mapped = tw->inst->mapped,
-            .order = { .phase = VMAF_STORE_PHASE_EXTRACT, .index = sl->index,
-                       .ext = vmaf_store_rank(tw->inst->fex, tw->ext) },
+            .order = vmaf_store_order(VMAF_STORE_PHASE_EXTRACT, tw->inst->fex, tw->ext,
+                                      sl->index),
         };
         err = tw->twin->collect(tw->priv, tw->inst->priv, (unsigned)(sl - b->slot), &frame, &sink);
         if (err)

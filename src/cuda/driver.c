@@ -46,7 +46,7 @@ int vmaf_cuda_result(const VmafCudaDriver *drv, CUresult res, const char *what)
     const char *name = "?", *desc = "?";
     if (drv->cuGetErrorName) drv->cuGetErrorName(res, &name);
     if (drv->cuGetErrorString) drv->cuGetErrorString(res, &desc);
-    vmaf_log(VMAF_LOG_LEVEL_ERROR, VMAF_LOG_LEVEL_ERROR, "cuda: %s: %s: %s\n", what, name, desc);
+    vmaf_log(vmaf_log_thread_level(), VMAF_LOG_LEVEL_ERROR, "cuda: %s: %s: %s\n", what, name, desc);
     switch (res) {
     case CUDA_ERROR_OUT_OF_MEMORY: return -ENOMEM;
     case CUDA_ERROR_NO_DEVICE:

@@ -36,7 +36,7 @@ int vmaf_cuda_kernel(VmafCudaState *s, const char *name, CUfunction *fn)
 {
     for (unsigned i = 0; i < s->module_cnt; i++)
         if (s->drv.cuModuleGetFunction(fn, s->module[i], name) == CUDA_SUCCESS) return 0;
-    vmaf_log(VMAF_LOG_LEVEL_ERROR, VMAF_LOG_LEVEL_ERROR, "cuda: kernel %s not found\n", name);
+    vmaf_log(vmaf_log_thread_level(), VMAF_LOG_LEVEL_ERROR, "cuda: kernel %s not found\n", name);
     return -ENOENT;
 }
 
