@@ -414,8 +414,7 @@ int main(int argc, char **argv)
     }
     fclose(f);
     printf("golden %s%s%s --threads %s: %u clips, %u matched exactly (%u values), %u refused as "
-           "expected, %u defined where the reference is not (SKIP.tsv), %u failed%s%s%s%s%s
-",
+           "expected, %u defined where the reference is not (SKIP.tsv), %u failed%s%s%s%s%s\n",
            c.run, c.as ? " as " : "", c.as ? c.as : "", c.threads, clips, c.clips_ok, c.values,
            c.refusals, c.skipped, c.failures, c.ignore ? "; not compared: " : "",
            c.ignore ? c.ignore : "", c.unordered ? "; order not compared" : "",
