@@ -39,4 +39,32 @@ typedef struct PsnrHvsCudaArgs {
     vmaf_devptr terms;            /* float[nbx * nby * 64] */
 } PsnrHvsCudaArgs;
 
+/* vif: one block per tile of VIF_CUDA_TILE_W x VIF_CUDA_TILE_H pixels of a scale computes the
+ * tile's statistic (per-block partial sums) and the tile's part of the next scale; a reduce
+ * kernel adds the partials of each scale (vif_device.h describes the decomposition). */
+enum { VIF_CUDA_TILE_W = 32, VIF_CUDA_TILE_H = 16, VIF_CUDA_THREADS = 256,
+       VIF_CUDA_REDUCE_THREADS = 256 };
+
+typedef struct VifCudaArgs {
+    vmaf_devptr ref, dis;         /* the scale's planes */
+    unsigned long long stride;    /* bytes, same for ref and dis */
+    int w, h;                     /* the scale's size, both >= 1 */
+    int mu_shift, q;              /* the statistic's vertical shifts (vif.h) */
+    int sub_shift;                /* the subsampling's vertical shift */
+    int stat;                     /* compute the statistic (0: skipped scale 0) */
+    int sub;                      /* write the next scale, (w/2) x (h/2), rows packed */
+    double egl;                   /* vif_enhn_gain_limit */
+    vmaf_devptr sub_ref, sub_dis; /* uint16 images of the next scale */
+    vmaf_devptr log2_table;       /* uint16[VMAF_VIF_LOG2_TABLE_LEN] */
+    vmaf_devptr partials;         /* VmafVifSums per block (row-major over the grid) */
+    unsigned filter[17];          /* the scale's filter (vmaf_vif_filter[s]) */
+    unsigned sub_filter[9];       /* the next scale's filter */
+} VifCudaArgs;
+
+typedef struct VifCudaReduceArgs {
+    vmaf_devptr partials[4];      /* per scale: VmafVifSums[n_blocks[s]] */
+    unsigned n_blocks[4];         /* 0: the scale's sums are zero */
+    vmaf_devptr sums;             /* VmafVifSums[4] */
+} VifCudaReduceArgs;
+
 #endif /* VMAF_FEATURE_CUDA_KERNEL_ARGS_H */

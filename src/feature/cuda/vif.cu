@@ -1,0 +1,115 @@
+// vif twin: one kernel per scale (statistic of the scale + its part of the next scale), and
+// a reduce kernel for the per-block sums. The arithmetic and the per-thread work of each
+// phase are vif_device.h's (shared with the host test); here only the thread mapping, the
+// barriers and the block reduction. Compiled with --fmad=false (no contraction of the
+// per-pixel double arithmetic); all sums are integers.
+#include <stdint.h>
+
+#include "feature/cuda/kernel_args.h"
+#include "feature/vif_device.h"
+
+__device__ static void block_sum_store(VmafVifSums acc, VmafVifSums *out)
+{
+    __shared__ long long warp_sum[VIF_CUDA_THREADS / 32][4];
+    long long v[4] = { acc.num_log, acc.den_log, acc.num_non_log, acc.den_non_log };
+    for (int i = 0; i < 4; i++)
+        for (int o = 16; o > 0; o >>= 1) v[i] += __shfl_down_sync(0xffffffffu, v[i], o);
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    if (lane == 0)
+        for (int i = 0; i < 4; i++) warp_sum[warp][i] = v[i];
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        long long s[4] = { 0, 0, 0, 0 };
+        for (int k = 0; k < VIF_CUDA_THREADS / 32; k++)
+            for (int i = 0; i < 4; i++) s[i] += warp_sum[k][i];
+        out->num_log = s[0];
+        out->den_log = s[1];
+        out->num_non_log = s[2];
+        out->den_non_log = s[3];
+    }
+}
+
+// FW: the scale's filter width; SUB_FW: the next scale's (0 at scale 3); T: the sample type.
+template <int FW, int SUB_FW, typename T>
+__device__ static void vif_scale(const VifCudaArgs &a)
+{
+    __shared__ VifDevTile tile;
+    constexpr int SUB = SUB_FW ? SUB_FW : 1;
+    constexpr int WIDE = sizeof(T) > 1;
+    uint32_t f[FW], sub_f[SUB];
+#pragma unroll
+    for (int k = 0; k < FW; k++) f[k] = a.filter[k];
+#pragma unroll
+    for (int k = 0; k < SUB; k++) sub_f[k] = SUB_FW ? a.sub_filter[k] : 0;
+    VifCudaArgs args = a;
+    if (!SUB_FW) args.sub = 0;
+    const int tid = threadIdx.x, bx = blockIdx.x, by = blockIdx.y;
+
+    vif_dev_phase_load(&tile, &args, FW, WIDE, bx, by, tid);
+    __syncthreads();
+    vif_dev_phase_vertical(&tile, &args, f, FW, sub_f, SUB, !WIDE, tid);
+    __syncthreads();
+    VmafVifSums acc = { 0, 0, 0, 0 };
+    vif_dev_phase_horizontal(&tile, &args, f, FW, sub_f, SUB, bx, by, tid, &acc);
+    if (args.stat)
+        block_sum_store(acc, (VmafVifSums *)(uintptr_t)args.partials +
+                                 (size_t)by * gridDim.x + bx);
+}
+
+extern "C" __global__ void __launch_bounds__(VIF_CUDA_THREADS) vmaf_vif_scale0_8(VifCudaArgs a)
+{
+    vif_scale<17, 9, uint8_t>(a);
+}
+
+extern "C" __global__ void __launch_bounds__(VIF_CUDA_THREADS) vmaf_vif_scale0_16(VifCudaArgs a)
+{
+    vif_scale<17, 9, uint16_t>(a);
+}
+
+extern "C" __global__ void __launch_bounds__(VIF_CUDA_THREADS) vmaf_vif_scale1(VifCudaArgs a)
+{
+    vif_scale<9, 5, uint16_t>(a);
+}
+
+extern "C" __global__ void __launch_bounds__(VIF_CUDA_THREADS) vmaf_vif_scale2(VifCudaArgs a)
+{
+    vif_scale<5, 3, uint16_t>(a);
+}
+
+extern "C" __global__ void __launch_bounds__(VIF_CUDA_THREADS) vmaf_vif_scale3(VifCudaArgs a)
+{
+    vif_scale<3, 0, uint16_t>(a);
+}
+
+// One block per scale: the sum of its block partials.
+extern "C" __global__ void __launch_bounds__(VIF_CUDA_REDUCE_THREADS)
+vmaf_vif_reduce(VifCudaReduceArgs a)
+{
+    __shared__ long long part[VIF_CUDA_REDUCE_THREADS][4];
+    const int s = blockIdx.x;
+    const VmafVifSums *p = (const VmafVifSums *)(uintptr_t)a.partials[s];
+    long long v[4] = { 0, 0, 0, 0 };
+#pragma unroll 1
+    for (unsigned i = threadIdx.x; i < a.n_blocks[s]; i += blockDim.x) {
+        v[0] += p[i].num_log;
+        v[1] += p[i].den_log;
+        v[2] += p[i].num_non_log;
+        v[3] += p[i].den_non_log;
+    }
+#pragma unroll
+    for (int i = 0; i < 4; i++) part[threadIdx.x][i] = v[i];
+    __syncthreads();
+    for (unsigned n = blockDim.x / 2; n > 0; n >>= 1) {
+        if (threadIdx.x < n)
+#pragma unroll
+            for (int i = 0; i < 4; i++) part[threadIdx.x][i] += part[threadIdx.x + n][i];
+        __syncthreads();
+    }
+    if (threadIdx.x == 0) {
+        VmafVifSums *out = (VmafVifSums *)(uintptr_t)a.sums + s;
+        out->num_log = part[0][0];
+        out->den_log = part[0][1];
+        out->num_non_log = part[0][2];
+        out->den_non_log = part[0][3];
+    }
+}

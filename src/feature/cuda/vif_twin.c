@@ -1,0 +1,138 @@
+/* vif (integer) on the GPU: the four scales' statistics and the subsampling on the device
+ * (vif.cu, arithmetic in vif_device.h), the per-scale int64 sums reduced there and
+ * downloaded (128 bytes a frame); the scores come from vif.c's vmaf_vif_store(). */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "feature/cuda/kernel_args.h"
+#include "feature/cuda/twin.h"
+#include "feature/vif.h"
+#include "feature/vif_device.h"
+
+typedef struct VifTwin {
+    CUfunction scale_kernel[VMAF_VIF_SCALES], reduce_kernel;
+    CUdeviceptr log2_table;
+    CUdeviceptr images;   /* [slot] plan.image_bytes (+16) */
+    CUdeviceptr partials; /* [slot] VmafVifSums[plan.n_partials + 1] */
+    CUdeviceptr sums;     /* [slot] VmafVifSums[4] */
+    VmafVifSums *host;    /* pinned [slot][4] */
+    VifDevPlan plan;
+    unsigned bpc;
+} VifTwin;
+
+/* A slot's buffers, at least one element each so that slots never share an address. */
+static size_t slot_image_bytes(const VifTwin *t)
+{
+    return t->plan.image_bytes + 16;
+}
+
+static size_t slot_partial_bytes(const VifTwin *t)
+{
+    return (t->plan.n_partials + 1) * sizeof(VmafVifSums);
+}
+
+static int vif_twin_init(void *priv, const void *cpu_priv, VmafCudaTwinSetup *setup)
+{
+    (void)cpu_priv; /* the CPU init already refused what it cannot score */
+    VifTwin *t = priv;
+    VmafCudaState *s = setup->state;
+    const VmafFeatureGeometry *g = &setup->geometry;
+    t->bpc = g->bpc;
+    vif_dev_plan(&t->plan, g->w, g->h);
+    static const char *const names[VMAF_VIF_SCALES] = { NULL, "vmaf_vif_scale1",
+                                                        "vmaf_vif_scale2", "vmaf_vif_scale3" };
+    int err = vmaf_cuda_kernel(s, g->bpc == 8 ? "vmaf_vif_scale0_8" : "vmaf_vif_scale0_16",
+                               &t->scale_kernel[0]);
+    for (int k = 1; !err && k < VMAF_VIF_SCALES; k++)
+        err = vmaf_cuda_kernel(s, names[k], &t->scale_kernel[k]);
+    if (!err) err = vmaf_cuda_kernel(s, "vmaf_vif_reduce", &t->reduce_kernel);
+
+    const size_t table_bytes = VMAF_VIF_LOG2_TABLE_LEN * sizeof(uint16_t);
+    uint16_t *table = err ? NULL : malloc(table_bytes);
+    if (!err && !table) err = -ENOMEM;
+    if (!err) {
+        vmaf_vif_log2_table_fill(table);
+        err = vmaf_cuda_twin_alloc(s, table_bytes, &t->log2_table);
+    }
+    if (!err)
+        err = vmaf_cuda_result(&s->drv, s->drv.cuMemcpyHtoDAsync(t->log2_table, table,
+                                                                 table_bytes, NULL),
+                               "cuMemcpyHtoD");
+    if (!err) err = vmaf_cuda_twin_alloc(s, setup->n_slots * slot_image_bytes(t), &t->images);
+    if (!err)
+        err = vmaf_cuda_twin_alloc(s, setup->n_slots * slot_partial_bytes(t), &t->partials);
+    const size_t sums = VMAF_VIF_SCALES * sizeof(VmafVifSums);
+    if (!err) err = vmaf_cuda_twin_alloc(s, setup->n_slots * sums, &t->sums);
+    if (!err) err = vmaf_cuda_host_alloc(s, setup->n_slots * sums, (void **)&t->host);
+    /* the table's upload reads `table` on the host: complete it before returning */
+    if (table) {
+        const int sync = vmaf_cuda_result(&s->drv, s->drv.cuCtxSynchronize(), "cuCtxSynchronize");
+        if (!err) err = sync;
+        free(table);
+    }
+    return err;
+}
+
+static int vif_twin_record(void *priv, const void *cpu_priv, VmafCudaRecorder *rec,
+                           const VmafCudaSlotView *view)
+{
+    VifTwin *t = priv;
+    const VifState *st = cpu_priv;
+    const VifDevPlan *p = &t->plan;
+    const CUdeviceptr images = t->images + view->slot * slot_image_bytes(t);
+    const CUdeviceptr partials = t->partials + view->slot * slot_partial_bytes(t);
+    const CUdeviceptr sums = t->sums + view->slot * VMAF_VIF_SCALES * sizeof(VmafVifSums);
+    static const char *const labels[VMAF_VIF_SCALES] = { "vif scale 0", "vif scale 1",
+                                                         "vif scale 2", "vif scale 3" };
+    VifCudaReduceArgs red = { .sums = sums };
+
+    /* the scales in order: each kernel writes the next scale's images */
+    for (int k = 0; k < VMAF_VIF_SCALES && p->w[k]; k++) {
+        VifCudaArgs a;
+        const int work = vif_dev_scale_args(&a, p, k, t->bpc, &st->opt, view->ref->data[0],
+                                            view->dist->data[0], view->ref->stride[0], images,
+                                            partials, t->log2_table);
+        red.partials[k] = a.partials;
+        red.n_blocks[k] = a.stat ? p->grid_x[k] * p->grid_y[k] : 0;
+        if (!work) continue;
+        const VmafCudaLaunch launch = { .grid = { p->grid_x[k], p->grid_y[k], 1 },
+                                        .block = { VIF_CUDA_THREADS, 1, 1 } };
+        int err = vmaf_cuda_rec_kernel(rec, t->scale_kernel[k], launch, &a, sizeof(a), labels[k]);
+        if (err) return err;
+    }
+    const VmafCudaLaunch reduce = { .grid = { VMAF_VIF_SCALES, 1, 1 },
+                                    .block = { VIF_CUDA_REDUCE_THREADS, 1, 1 } };
+    int err = vmaf_cuda_rec_kernel(rec, t->reduce_kernel, reduce, &red, sizeof(red), "vif reduce");
+    if (!err)
+        err = vmaf_cuda_rec_download(rec, t->host + VMAF_VIF_SCALES * view->slot, sums,
+                                     VMAF_VIF_SCALES * sizeof(VmafVifSums), "vif download");
+    return err;
+}
+
+static int vif_twin_collect(void *priv, void *cpu_priv, unsigned slot,
+                            const VmafFeatureFrame *frame, VmafFeatureSink *sink)
+{
+    VifTwin *t = priv;
+    const VifState *st = cpu_priv;
+    return vmaf_vif_store(&st->opt, t->host + VMAF_VIF_SCALES * slot, frame->index, sink);
+}
+
+static void vif_twin_close(void *priv, VmafCudaState *state)
+{
+    VifTwin *t = priv;
+    vmaf_cuda_twin_free(state, t->log2_table);
+    vmaf_cuda_twin_free(state, t->images);
+    vmaf_cuda_twin_free(state, t->partials);
+    vmaf_cuda_twin_free(state, t->sums);
+    vmaf_cuda_host_free(state, t->host);
+}
+
+const VmafCudaTwin vmaf_twin_vif = {
+    .name = "vif",
+    .priv_size = sizeof(VifTwin),
+    .init = vif_twin_init,
+    .record = vif_twin_record,
+    .collect = vif_twin_collect,
+    .close = vif_twin_close,
+};
