@@ -50,11 +50,22 @@
 #endif
 
 enum {
+    VIF_DEV_ROWS = 4, /* vertical sums per thread and item: rows of one column */
+    VIF_DEV_COLS = 3, /* pixels per thread and item: consecutive columns of one row (an odd
+                       * number: the lanes' stride in shared memory then hits every bank) */
     VIF_DEV_MAX_HALF = VMAF_VIF_MAX_FILTER_WIDTH / 2,
     /* the margined tile of the widest filter */
     VIF_DEV_TILE_ROWS = VIF_CUDA_TILE_H + 2 * VIF_DEV_MAX_HALF,
     VIF_DEV_TILE_COLS = VIF_CUDA_TILE_W + 2 * VIF_DEV_MAX_HALF,
 };
+
+/* The tiling must divide evenly: whole row groups and pixel groups, even tile origins (the
+ * subsampling keeps even rows and columns). */
+typedef char vif_dev_tiling_check[(VIF_CUDA_TILE_H % VIF_DEV_ROWS == 0 &&
+                                   VIF_CUDA_TILE_W % VIF_DEV_COLS == 0 &&
+                                   VIF_CUDA_TILE_W % 2 == 0 && VIF_CUDA_TILE_H % 2 == 0)
+                                      ? 1
+                                      : -1];
 
 /* Shared memory of one block. Every array has the widest filter's pitch; narrower filters
  * use the top-left part. */
@@ -107,71 +118,67 @@ typedef struct VifDevColumn {
 } VifDevColumn;
 
 /*
- * The statistic's vertical sums at one position: x[k * pitch] and y[k * pitch], k < fw, are
- * the ref and dis samples of the filter's rows. narrow: 8-bit samples (32-bit square sums,
- * q = 0).
+ * The statistic's vertical sums at VIF_DEV_ROWS consecutive rows of one column: x[k * pitch]
+ * and y[k * pitch], k < fw + VIF_DEV_ROWS - 1, are the ref and dis samples from the first
+ * row's top tap down; output r uses taps k = r .. r + fw - 1. Each sample is read once for
+ * all rows (register blocking). narrow: 8-bit samples (32-bit square sums, q = 0).
  */
-VIF_DEV_FN VifDevColumn vif_dev_stat_vertical(const uint16_t *x, const uint16_t *y, int pitch,
-                                              const uint32_t *f, int fw, int narrow,
-                                              int mu_shift, int q)
+#define VIF_DEV_VERTICAL_ROWS(acc_t)                                                       \
+    do {                                                                                   \
+        acc_t xx[VIF_DEV_ROWS], yy[VIF_DEV_ROWS], xy[VIF_DEV_ROWS];                        \
+        VIF_DEV_UNROLL                                                                     \
+        for (int r = 0; r < VIF_DEV_ROWS; r++)                                             \
+            mx[r] = my[r] = 0, xx[r] = yy[r] = xy[r] = 0;                                  \
+        VIF_DEV_UNROLL                                                                     \
+        for (int k = 0; k < fw + VIF_DEV_ROWS - 1; k++) {                                  \
+            const uint32_t a = x[k * pitch], b = y[k * pitch];                             \
+            const uint32_t aa = a * a, bb = b * b, ab = a * b;                             \
+            VIF_DEV_UNROLL                                                                 \
+            for (int r = 0; r < VIF_DEV_ROWS; r++) {                                       \
+                if (k - r < 0 || k - r >= fw)                                              \
+                    continue;                                                              \
+                const uint32_t fk = f[k - r];                                              \
+                mx[r] += fk * a;                                                           \
+                my[r] += fk * b;                                                           \
+                xx[r] += (acc_t)fk * aa;                                                   \
+                yy[r] += (acc_t)fk * bb;                                                   \
+                xy[r] += (acc_t)fk * ab;                                                   \
+            }                                                                              \
+        }                                                                                  \
+        const uint64_t rq = q ? 1ull << (q - 1) : 0;                                       \
+        VIF_DEV_UNROLL                                                                     \
+        for (int r = 0; r < VIF_DEV_ROWS; r++) {                                           \
+            out[r].xx = (uint32_t)((xx[r] + rq) >> q);                                     \
+            out[r].yy = (uint32_t)((yy[r] + rq) >> q);                                     \
+            out[r].xy = (uint32_t)((xy[r] + rq) >> q);                                     \
+        }                                                                                  \
+    } while (0)
+
+VIF_DEV_FN void vif_dev_stat_vertical(const uint16_t *x, const uint16_t *y, int pitch,
+                                      const uint32_t *f, int fw, int narrow, int mu_shift,
+                                      int q, VifDevColumn out[VIF_DEV_ROWS])
 {
-    uint32_t mx = 0, my = 0;
-    VifDevColumn c;
-    if (narrow) {
-        uint32_t xx = 0, yy = 0, xy = 0;
-        VIF_DEV_UNROLL
-        for (int k = 0; k < fw; k++) {
-            const uint32_t a = x[k * pitch], b = y[k * pitch];
-            mx += f[k] * a;
-            my += f[k] * b;
-            xx += f[k] * (a * a);
-            yy += f[k] * (b * b);
-            xy += f[k] * (a * b);
-        }
-        c.xx = xx;
-        c.yy = yy;
-        c.xy = xy;
-    } else {
-        uint64_t xx = 0, yy = 0, xy = 0;
-        VIF_DEV_UNROLL
-        for (int k = 0; k < fw; k++) {
-            const uint32_t a = x[k * pitch], b = y[k * pitch];
-            mx += f[k] * a;
-            my += f[k] * b;
-            xx += (uint64_t)f[k] * (a * a);
-            yy += (uint64_t)f[k] * (b * b);
-            xy += (uint64_t)f[k] * (a * b);
-        }
-        const uint64_t r = q ? 1ull << (q - 1) : 0;
-        c.xx = (uint32_t)((xx + r) >> q);
-        c.yy = (uint32_t)((yy + r) >> q);
-        c.xy = (uint32_t)((xy + r) >> q);
-    }
+    uint32_t mx[VIF_DEV_ROWS], my[VIF_DEV_ROWS];
+    if (narrow) /* q is 0: the sums are the values */
+        VIF_DEV_VERTICAL_ROWS(uint32_t);
+    else
+        VIF_DEV_VERTICAL_ROWS(uint64_t);
     const uint32_t rnd = 1u << (mu_shift - 1);
-    c.mu_x = (mx + rnd) >> mu_shift;
-    c.mu_y = (my + rnd) >> mu_shift;
-    return c;
+    VIF_DEV_UNROLL
+    for (int r = 0; r < VIF_DEV_ROWS; r++) {
+        out[r].mu_x = (mx[r] + rnd) >> mu_shift;
+        out[r].mu_y = (my[r] + rnd) >> mu_shift;
+    }
 }
 
 typedef struct VifDevSigma {
     int32_t xx, yy, xy;
 } VifDevSigma;
 
-/* The sigmas at one pixel from the vertical sums at columns k < fw (the filter's taps). */
-VIF_DEV_FN VifDevSigma vif_dev_stat_horizontal(const uint32_t *mx, const uint32_t *my,
-                                               const uint32_t *xx, const uint32_t *yy,
-                                               const uint32_t *xy, const uint32_t *f, int fw)
+/* The sigmas of one pixel from its horizontal sums (vif.h). */
+VIF_DEV_FN VifDevSigma vif_dev_sigma(uint32_t mu_x, uint32_t mu_y, uint64_t exx, uint64_t eyy,
+                                     uint64_t exy)
 {
-    uint32_t mu_x = 0, mu_y = 0;
-    uint64_t exx = 0, eyy = 0, exy = 0;
-    VIF_DEV_UNROLL
-    for (int k = 0; k < fw; k++) {
-        mu_x += f[k] * mx[k];
-        mu_y += f[k] * my[k];
-        exx += (uint64_t)f[k] * xx[k];
-        eyy += (uint64_t)f[k] * yy[k];
-        exy += (uint64_t)f[k] * xy[k];
-    }
     const uint32_t e_xx = (uint32_t)((exx + 0x8000u) >> 16);
     const uint32_t e_yy = (uint32_t)((eyy + 0x8000u) >> 16);
     const uint32_t e_xy = (uint32_t)((exy + 0x8000u) >> 16);
@@ -184,6 +191,40 @@ VIF_DEV_FN VifDevSigma vif_dev_stat_horizontal(const uint32_t *mx, const uint32_
     s.yy = syy > 0 ? syy : 0;
     s.xy = (int32_t)(e_xy - mu_xy);
     return s;
+}
+
+/*
+ * The sigmas of VIF_DEV_COLS consecutive pixels of a row from the vertical sums at columns
+ * k < fw + VIF_DEV_COLS - 1 (pixel c uses k = c .. c + fw - 1); each value read once.
+ */
+VIF_DEV_FN void vif_dev_stat_horizontal(const uint32_t *mx, const uint32_t *my,
+                                        const uint32_t *xx, const uint32_t *yy,
+                                        const uint32_t *xy, const uint32_t *f, int fw,
+                                        VifDevSigma out[VIF_DEV_COLS])
+{
+    uint32_t mu_x[VIF_DEV_COLS], mu_y[VIF_DEV_COLS];
+    uint64_t exx[VIF_DEV_COLS], eyy[VIF_DEV_COLS], exy[VIF_DEV_COLS];
+    VIF_DEV_UNROLL
+    for (int c = 0; c < VIF_DEV_COLS; c++)
+        mu_x[c] = mu_y[c] = 0, exx[c] = eyy[c] = exy[c] = 0;
+    VIF_DEV_UNROLL
+    for (int k = 0; k < fw + VIF_DEV_COLS - 1; k++) {
+        const uint32_t m1 = mx[k], m2 = my[k], v1 = xx[k], v2 = yy[k], v3 = xy[k];
+        VIF_DEV_UNROLL
+        for (int c = 0; c < VIF_DEV_COLS; c++) {
+            if (k - c < 0 || k - c >= fw)
+                continue;
+            const uint32_t fk = f[k - c];
+            mu_x[c] += fk * m1;
+            mu_y[c] += fk * m2;
+            exx[c] += (uint64_t)fk * v1;
+            eyy[c] += (uint64_t)fk * v2;
+            exy[c] += (uint64_t)fk * v3;
+        }
+    }
+    VIF_DEV_UNROLL
+    for (int c = 0; c < VIF_DEV_COLS; c++)
+        out[c] = vif_dev_sigma(mu_x[c], mu_y[c], exx[c], eyy[c], exy[c]);
 }
 
 /* The per-pixel sums of vif.h (the double operations in the CPU's order). */
@@ -255,23 +296,28 @@ VIF_DEV_FN void vif_dev_phase_load(VifDevTile *t, const VifCudaArgs *a, int fw, 
     }
 }
 
-/* Phase 2: the vertical sums (statistic, and the subsampling at even tile rows). */
+/* Phase 2: the vertical sums (statistic: VIF_DEV_ROWS rows of one column per item;
+ * subsampling: one even tile row of one column). */
 VIF_DEV_FN void vif_dev_phase_vertical(VifDevTile *t, const VifCudaArgs *a, const uint32_t *f,
                                        int fw, const uint32_t *sub_f, int sub_fw, int narrow,
                                        int tid)
 {
     const int hf = fw / 2, cols = VIF_CUDA_TILE_W + 2 * hf;
     if (a->stat) {
-        for (int e = tid; e < VIF_CUDA_TILE_H * cols; e += VIF_CUDA_THREADS) {
-            const int r = e / cols, c = e % cols;
-            const VifDevColumn v = vif_dev_stat_vertical(&t->x[r][c], &t->y[r][c],
-                                                         VIF_DEV_TILE_COLS, f, fw, narrow,
-                                                         a->mu_shift, a->q);
-            t->mx[r][c] = v.mu_x;
-            t->my[r][c] = v.mu_y;
-            t->xx[r][c] = v.xx;
-            t->yy[r][c] = v.yy;
-            t->xy[r][c] = v.xy;
+        const int groups = VIF_CUDA_TILE_H / VIF_DEV_ROWS;
+        for (int e = tid; e < groups * cols; e += VIF_CUDA_THREADS) {
+            const int r0 = e / cols * VIF_DEV_ROWS, c = e % cols;
+            VifDevColumn v[VIF_DEV_ROWS];
+            vif_dev_stat_vertical(&t->x[r0][c], &t->y[r0][c], VIF_DEV_TILE_COLS, f, fw, narrow,
+                                  a->mu_shift, a->q, v);
+            VIF_DEV_UNROLL
+            for (int r = 0; r < VIF_DEV_ROWS; r++) {
+                t->mx[r0 + r][c] = v[r].mu_x;
+                t->my[r0 + r][c] = v[r].mu_y;
+                t->xx[r0 + r][c] = v[r].xx;
+                t->yy[r0 + r][c] = v[r].yy;
+                t->xy[r0 + r][c] = v[r].xy;
+            }
         }
     }
     if (a->sub) {
@@ -289,7 +335,8 @@ VIF_DEV_FN void vif_dev_phase_vertical(VifDevTile *t, const VifCudaArgs *a, cons
     }
 }
 
-/* Phase 3: the tile's pixels (sums into *acc) and its part of the next scale. */
+/* Phase 3: the tile's pixels (VIF_DEV_COLS of a row per item; sums into *acc) and its part
+ * of the next scale. */
 VIF_DEV_FN void vif_dev_phase_horizontal(const VifDevTile *t, const VifCudaArgs *a,
                                          const uint32_t *f, int fw, const uint32_t *sub_f,
                                          int sub_fw, int bx, int by, int tid, VmafVifSums *acc)
@@ -298,14 +345,18 @@ VIF_DEV_FN void vif_dev_phase_horizontal(const VifDevTile *t, const VifCudaArgs 
     const int i0 = by * VIF_CUDA_TILE_H, j0 = bx * VIF_CUDA_TILE_W;
     if (a->stat) {
         const uint16_t *table = (const uint16_t *)(uintptr_t)a->log2_table;
-        for (int e = tid; e < VIF_CUDA_TILE_H * VIF_CUDA_TILE_W; e += VIF_CUDA_THREADS) {
-            const int r = e / VIF_CUDA_TILE_W, c = e % VIF_CUDA_TILE_W;
-            if (i0 + r >= a->h || j0 + c >= a->w)
+        const int per_row = VIF_CUDA_TILE_W / VIF_DEV_COLS;
+        for (int e = tid; e < VIF_CUDA_TILE_H * per_row; e += VIF_CUDA_THREADS) {
+            const int r = e / per_row, c0 = e % per_row * VIF_DEV_COLS;
+            if (i0 + r >= a->h || j0 + c0 >= a->w)
                 continue;
-            const VifDevSigma s = vif_dev_stat_horizontal(&t->mx[r][c], &t->my[r][c],
-                                                          &t->xx[r][c], &t->yy[r][c],
-                                                          &t->xy[r][c], f, fw);
-            vif_dev_stat_pixel(table, s, a->egl, acc);
+            VifDevSigma s[VIF_DEV_COLS];
+            vif_dev_stat_horizontal(&t->mx[r][c0], &t->my[r][c0], &t->xx[r][c0], &t->yy[r][c0],
+                                    &t->xy[r][c0], f, fw, s);
+            VIF_DEV_UNROLL
+            for (int c = 0; c < VIF_DEV_COLS; c++)
+                if (j0 + c0 + c < a->w)
+                    vif_dev_stat_pixel(table, s[c], a->egl, acc);
         }
     }
     if (a->sub) {

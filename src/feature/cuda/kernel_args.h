@@ -42,7 +42,7 @@ typedef struct PsnrHvsCudaArgs {
 /* vif: one block per tile of VIF_CUDA_TILE_W x VIF_CUDA_TILE_H pixels of a scale computes the
  * tile's statistic (per-block partial sums) and the tile's part of the next scale; a reduce
  * kernel adds the partials of each scale (vif_device.h describes the decomposition). */
-enum { VIF_CUDA_TILE_W = 32, VIF_CUDA_TILE_H = 16, VIF_CUDA_THREADS = 256,
+enum { VIF_CUDA_TILE_W = 48, VIF_CUDA_TILE_H = 16, VIF_CUDA_THREADS = 256,
        VIF_CUDA_REDUCE_THREADS = 256 };
 
 typedef struct VifCudaArgs {

@@ -85,31 +85,32 @@ extern "C" __global__ void __launch_bounds__(VIF_CUDA_THREADS) vmaf_vif_scale3(V
 extern "C" __global__ void __launch_bounds__(VIF_CUDA_REDUCE_THREADS)
 vmaf_vif_reduce(VifCudaReduceArgs a)
 {
-    __shared__ long long part[VIF_CUDA_REDUCE_THREADS][4];
-    const int s = blockIdx.x;
+    __shared__ long long part[4][VIF_CUDA_REDUCE_THREADS];
+    const unsigned s = blockIdx.x, n_blocks = a.n_blocks[s];
     const VmafVifSums *p = (const VmafVifSums *)(uintptr_t)a.partials[s];
-    long long v[4] = { 0, 0, 0, 0 };
-#pragma unroll 1
-    for (unsigned i = threadIdx.x; i < a.n_blocks[s]; i += blockDim.x) {
-        v[0] += p[i].num_log;
-        v[1] += p[i].den_log;
-        v[2] += p[i].num_non_log;
-        v[3] += p[i].den_non_log;
+    long long v0 = 0, v1 = 0, v2 = 0, v3 = 0;
+    for (unsigned i = threadIdx.x; i < n_blocks; i += blockDim.x) {
+        v0 += p[i].num_log;
+        v1 += p[i].den_log;
+        v2 += p[i].num_non_log;
+        v3 += p[i].den_non_log;
     }
-#pragma unroll
-    for (int i = 0; i < 4; i++) part[threadIdx.x][i] = v[i];
+    const unsigned t = threadIdx.x;
+    part[0][t] = v0;
+    part[1][t] = v1;
+    part[2][t] = v2;
+    part[3][t] = v3;
     __syncthreads();
     for (unsigned n = blockDim.x / 2; n > 0; n >>= 1) {
-        if (threadIdx.x < n)
-#pragma unroll
-            for (int i = 0; i < 4; i++) part[threadIdx.x][i] += part[threadIdx.x + n][i];
+        if (t < n)
+            for (int i = 0; i < 4; i++) part[i][t] += part[i][t + n];
         __syncthreads();
     }
-    if (threadIdx.x == 0) {
+    if (t == 0) {
         VmafVifSums *out = (VmafVifSums *)(uintptr_t)a.sums + s;
         out->num_log = part[0][0];
-        out->den_log = part[0][1];
-        out->num_non_log = part[0][2];
-        out->den_non_log = part[0][3];
+        out->den_log = part[1][0];
+        out->num_non_log = part[2][0];
+        out->den_non_log = part[3][0];
     }
 }
