@@ -9,11 +9,15 @@
  *   1. load:       the tile with a margin of hf = fw/2 samples on every side (fw: filter
  *                  width of scale s), at mirrored coordinates, as 16-bit samples;
  *   2. vertical:   the five vertical sums of vif.h (m_x, m_y, q_xx, q_yy, q_xy) of every
- *                  tile row and every column of the margined tile; and, when scale s+1
- *                  exists, the subsampling's vertical pass (filter s+1) at the even rows;
- *   3. horizontal: the sigmas and the per-pixel sums of each pixel of the tile (per thread,
- *                  then per block: one VmafVifSums per block); and the pixels of I_{s+1}
- *                  whose source (even row, even column) lies in the tile.
+ *                  tile row and every column of the margined tile, VIF_DEV_ROWS rows of a
+ *                  column per thread (each sample read once for all of them); and, when
+ *                  scale s+1 exists, the subsampling's vertical pass (filter s+1) at the
+ *                  even rows;
+ *   3. horizontal: the sigmas and the per-pixel sums of each pixel of the tile,
+ *                  VIF_DEV_COLS pixels of a row per thread (per thread, then per block: one
+ *                  VmafVifSums per block); and the pixels of I_{s+1} whose source (even row,
+ *                  even column) lies in the tile.
+ * With the widest filter, each of the 256 threads has exactly one item in phases 2 and 3.
  * A reduce kernel adds each scale's block sums. All sums are integers (int64), so any order
  * gives the CPU's values; the only floating point is the per-pixel double arithmetic of
  * vif.h, written here in the CPU's order (the kernels are compiled with --fmad=false, so

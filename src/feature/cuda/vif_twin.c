@@ -10,6 +10,9 @@
 #include "feature/vif.h"
 #include "feature/vif_device.h"
 
+/* the recorder copies at most 256 bytes of kernel arguments */
+_Static_assert(sizeof(VifCudaArgs) <= 256, "VifCudaArgs too large for the recorder");
+
 typedef struct VifTwin {
     CUfunction scale_kernel[VMAF_VIF_SCALES], reduce_kernel;
     CUdeviceptr log2_table;
