@@ -114,12 +114,29 @@ VIF_DEV_FN int32_t vif_dev_log2(const uint16_t *table, uint64_t v)
     return (int32_t)table[(v >> b) - VMAF_VIF_LOG2_TABLE_FIRST] + VMAF_VIF_LOG2_ONE * b;
 }
 
+/* acc + a * b, the product in 64 bits. On the device one mad.wide.u32 (IMAD.WIDE.U32):
+ * written out, nvcc may keep a coefficient zero-extended in a 64-bit register and then
+ * multiply in 64 x 64 bits (several IMADs); the value is the same. */
+VIF_DEV_FN uint64_t vif_dev_mad_wide(uint32_t a, uint32_t b, uint64_t acc)
+{
+#if defined(__CUDA_ARCH__)
+    uint64_t r;
+    asm("mad.wide.u32 %0, %1, %2, %3;" : "=l"(r) : "r"(a), "r"(b), "l"(acc));
+    return r;
+#else
+    return acc + (uint64_t)a * b;
+#endif
+}
+
 /* ------------------------------------------------------------------------------------- */
 /* Per element                                                                           */
 
 typedef struct VifDevColumn {
     uint32_t mu_x, mu_y, xx, yy, xy;
 } VifDevColumn;
+
+#define VIF_DEV_MAD_uint32_t(a, b, acc) ((acc) + (a) * (b))
+#define VIF_DEV_MAD_uint64_t(a, b, acc) vif_dev_mad_wide((a), (b), (acc))
 
 /*
  * The statistic's vertical sums at VIF_DEV_ROWS consecutive rows of one column: x[k * pitch]
@@ -144,9 +161,9 @@ typedef struct VifDevColumn {
                 const uint32_t fk = f[k - r];                                              \
                 mx[r] += fk * a;                                                           \
                 my[r] += fk * b;                                                           \
-                xx[r] += (acc_t)fk * aa;                                                   \
-                yy[r] += (acc_t)fk * bb;                                                   \
-                xy[r] += (acc_t)fk * ab;                                                   \
+                xx[r] = VIF_DEV_MAD_##acc_t(fk, aa, xx[r]);                                \
+                yy[r] = VIF_DEV_MAD_##acc_t(fk, bb, yy[r]);                                \
+                xy[r] = VIF_DEV_MAD_##acc_t(fk, ab, xy[r]);                                \
             }                                                                              \
         }                                                                                  \
         const uint64_t rq = q ? 1ull << (q - 1) : 0;                                       \
@@ -221,9 +238,9 @@ VIF_DEV_FN void vif_dev_stat_horizontal(const uint32_t *mx, const uint32_t *my,
             const uint32_t fk = f[k - c];
             mu_x[c] += fk * m1;
             mu_y[c] += fk * m2;
-            exx[c] += (uint64_t)fk * v1;
-            eyy[c] += (uint64_t)fk * v2;
-            exy[c] += (uint64_t)fk * v3;
+            exx[c] = vif_dev_mad_wide(fk, v1, exx[c]);
+            eyy[c] = vif_dev_mad_wide(fk, v2, eyy[c]);
+            exy[c] = vif_dev_mad_wide(fk, v3, exy[c]);
         }
     }
     VIF_DEV_UNROLL
@@ -409,6 +426,14 @@ static inline void vif_dev_plan(VifDevPlan *p, unsigned w, unsigned h)
         if (k)
             p->image_bytes += 2 * (size_t)p->w[k] * p->h[k] * sizeof(uint16_t);
     }
+}
+
+/* The extern "C" name of scale k's kernel in vif.cu. */
+static inline const char *vif_dev_kernel_name(int k, unsigned bpc)
+{
+    static const char *const names[VMAF_VIF_SCALES] = { "vmaf_vif_scale0_16", "vmaf_vif_scale1",
+                                                        "vmaf_vif_scale2", "vmaf_vif_scale3" };
+    return k == 0 && bpc == 8 ? "vmaf_vif_scale0_8" : names[k];
 }
 
 /*

@@ -6,8 +6,23 @@
  * and 3, the three picture sources, thread counts, two geometries on one state, and real
  * content: every shared clip at its size and resampled, with its codec and with blur, noise
  * and quantisation.
+ *
+ * Before the whole-output cases, the kernels alone (launched directly, as the twin's plan and
+ * arguments say) against the CPU's intermediate buffers: the subsampled images of scales 1..3
+ * sample for sample and each scale's four int64 sums. When the outputs differ, these say
+ * which scale and which pass (subsampling or statistic), and where.
  */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
 #include "checktwin.h"
+#include "cuda/state.h"
+#include "feature/vif.h"
+#include "feature/vif_device.h"
+#include "feature/vif_internal.h"
 
 /* Two instances in one context where their names differ (P options), debug outputs on. */
 static const char *const opts_debug[] = { "vif=debug=true",
@@ -18,8 +33,181 @@ static const char *const opts_plain[] = { "vif", NULL };
 static const char *const *const option_sets[] = { opts_debug, opts_skip, opts_plain };
 enum { N_SETS = 3 };
 
+/* ------------------------------------------------------------------------------------- */
+/* The kernels against the CPU's intermediate buffers                                    */
+
+typedef struct KernelRun {
+    VmafCudaState *s;
+    CUdeviceptr ref, dis, images, partials, sums, table;
+} KernelRun;
+
+static int kernel_alloc(KernelRun *k, CUdeviceptr *p, size_t bytes)
+{
+    return vmaf_cuda_result(&k->s->drv, k->s->drv.cuMemAlloc(p, bytes ? bytes : 16), "cuMemAlloc");
+}
+
+static void kernel_free(KernelRun *k)
+{
+    CUdeviceptr *p[] = { &k->ref, &k->dis, &k->images, &k->partials, &k->sums, &k->table };
+    for (unsigned i = 0; i < sizeof(p) / sizeof(p[0]); i++)
+        if (*p[i]) k->s->drv.cuMemFree(*p[i]);
+}
+
+static int kernel_launch(KernelRun *k, const char *name, unsigned gx, unsigned gy,
+                         unsigned threads, void *args, size_t size)
+{
+    CUfunction fn;
+    int err = vmaf_cuda_kernel(k->s, name, &fn);
+    if (err) return err;
+    void *extra[] = { CU_LAUNCH_PARAM_BUFFER_POINTER, args, CU_LAUNCH_PARAM_BUFFER_SIZE, &size,
+                      CU_LAUNCH_PARAM_END };
+    return vmaf_cuda_result(&k->s->drv,
+                            k->s->drv.cuLaunchKernel(fn, gx, gy, 1, threads, 1, 1, 0, NULL, NULL,
+                                                     extra),
+                            name);
+}
+
+/* One frame through the kernels; images (plan layout) and sums come back. */
+static int kernel_frame(KernelRun *k, const VifDevPlan *p, const void *ref, const void *dis,
+                        size_t plane_bytes, size_t stride, unsigned bpc,
+                        const VmafVifOptions *o, const uint16_t *table, unsigned char *images,
+                        VmafVifSums sums[VMAF_VIF_SCALES])
+{
+    const VmafCudaDriver *d = &k->s->drv;
+    const size_t table_bytes = VMAF_VIF_LOG2_TABLE_LEN * sizeof(uint16_t);
+    int err = kernel_alloc(k, &k->ref, plane_bytes);
+    if (!err) err = kernel_alloc(k, &k->dis, plane_bytes);
+    if (!err) err = kernel_alloc(k, &k->images, p->image_bytes);
+    if (!err) err = kernel_alloc(k, &k->partials, (p->n_partials + 1) * sizeof(VmafVifSums));
+    if (!err) err = kernel_alloc(k, &k->sums, VMAF_VIF_SCALES * sizeof(VmafVifSums));
+    if (!err) err = kernel_alloc(k, &k->table, table_bytes);
+    if (!err) err = vmaf_cuda_result(d, d->cuMemcpyHtoDAsync(k->ref, ref, plane_bytes, NULL), "up");
+    if (!err) err = vmaf_cuda_result(d, d->cuMemcpyHtoDAsync(k->dis, dis, plane_bytes, NULL), "up");
+    if (!err) err = vmaf_cuda_result(d, d->cuMemcpyHtoDAsync(k->table, table, table_bytes, NULL), "up");
+    if (!err && p->image_bytes) /* garbage: every sample the kernels should write */
+        err = vmaf_cuda_result(d, d->cuMemsetD8Async(k->images, 0xa5, p->image_bytes, NULL), "set");
+    VifCudaReduceArgs red = { .sums = k->sums };
+    for (int s = 0; !err && s < VMAF_VIF_SCALES && p->w[s]; s++) {
+        VifCudaArgs a;
+        const int work = vif_dev_scale_args(&a, p, s, bpc, o, k->ref, k->dis, stride, k->images,
+                                            k->partials, k->table);
+        red.partials[s] = a.partials;
+        red.n_blocks[s] = a.stat ? p->grid_x[s] * p->grid_y[s] : 0;
+        if (work)
+            err = kernel_launch(k, vif_dev_kernel_name(s, bpc), p->grid_x[s], p->grid_y[s],
+                                VIF_CUDA_THREADS, &a, sizeof(a));
+    }
+    if (!err)
+        err = kernel_launch(k, "vmaf_vif_reduce", VMAF_VIF_SCALES, 1, VIF_CUDA_REDUCE_THREADS,
+                            &red, sizeof(red));
+    if (!err && p->image_bytes)
+        err = vmaf_cuda_result(d, d->cuMemcpyDtoHAsync(images, k->images, p->image_bytes, NULL),
+                               "down");
+    if (!err)
+        err = vmaf_cuda_result(d, d->cuMemcpyDtoHAsync(sums, k->sums,
+                                                       VMAF_VIF_SCALES * sizeof(VmafVifSums), NULL),
+                               "down");
+    if (!err) err = vmaf_cuda_result(d, d->cuCtxSynchronize(), "sync");
+    return err;
+}
+
+/* A seeded frame pair (smooth texture, dis = ref + noise, or random) through the kernels and
+ * the CPU's plain build; reports the first differing image sample or scale sum. */
+static void kernels_case(CheckEnv *env, unsigned w, unsigned h, unsigned bpc,
+                         const VmafVifOptions *o)
+{
+    const uint64_t seed = env->seed + env->n_cases;
+    CheckRng rng = { seed | 1 };
+    const unsigned bytes = bpc > 8 ? 2 : 1, max = (1u << bpc) - 1;
+    const size_t stride = (size_t)w * bytes, plane = stride * h;
+    unsigned char *ref = malloc(plane), *dis = malloc(plane);
+    uint16_t *table = malloc(VMAF_VIF_LOG2_TABLE_LEN * sizeof(uint16_t));
+    VifDevPlan p;
+    vif_dev_plan(&p, w, h);
+    unsigned char *images = malloc(p.image_bytes + 16);
+    char why[512] = "";
+    int err = ref && dis && table && images ? 0 : -ENOMEM;
+    const int random = checktwin_rand(&rng) % 3 == 0;
+    for (size_t i = 0; !err && i < (size_t)w * h; i++) {
+        const unsigned x = (unsigned)(i % w), y = (unsigned)(i / w);
+        const unsigned base = (unsigned)(((x * 5 + y * 3) % 64) * (max / 64)) +
+                              checktwin_rand(&rng) % (max / 4 + 1);
+        unsigned r = random ? checktwin_rand(&rng) % (max + 1) : base > max ? max : base;
+        int dv = (int)r + (int)(checktwin_rand(&rng) % (max / 8 + 1)) - (int)(max / 16);
+        unsigned dd = random ? checktwin_rand(&rng) % (max + 1)
+                             : dv < 0 ? 0 : dv > (int)max ? max : (unsigned)dv;
+        if (bytes == 1) {
+            ref[i] = (unsigned char)r;
+            dis[i] = (unsigned char)dd;
+        } else {
+            ((uint16_t *)ref)[i] = (uint16_t)r;
+            ((uint16_t *)dis)[i] = (uint16_t)dd;
+        }
+    }
+    VmafVifSums want[VMAF_VIF_SCALES], got[VMAF_VIF_SCALES];
+    VmafVifWorkspace *ws = NULL;
+    if (!err) err = vmaf_vif_workspace_alloc(&ws, w, h, bpc);
+    if (!err)
+        err = vmaf_vif_compute_with(VMAF_VIF_IMPL_PLAIN, ws, ref, (ptrdiff_t)stride, dis,
+                                    (ptrdiff_t)stride, o->enhn_gain_limit, o->skip_scale0, want);
+    if (!err) {
+        vmaf_vif_log2_table_fill(table);
+        KernelRun k = { .s = env->state };
+        err = vmaf_cuda_push(k.s);
+        if (!err) {
+            err = kernel_frame(&k, &p, ref, dis, plane, stride, bpc, o, table, images, got);
+            kernel_free(&k);
+            vmaf_cuda_pop(k.s);
+        }
+    }
+    for (int s = 1; !err && !why[0] && s < VMAF_VIF_SCALES && p.w[s]; s++) {
+        const size_t n = (size_t)p.w[s] * p.h[s];
+        const uint16_t *r = (const uint16_t *)(images + p.image_offset[s]), *d = r + n;
+        for (size_t i = 0; i < n && !why[0]; i++)
+            if (r[i] != ws->img_ref[s][i] || d[i] != ws->img_dis[s][i])
+                snprintf(why, sizeof(why),
+                         "scale %d image (subsampling) differs at row %zu column %zu: ref %u "
+                         "(cpu %u) dis %u (cpu %u)", s, i / p.w[s], i % p.w[s], r[i],
+                         ws->img_ref[s][i], d[i], ws->img_dis[s][i]);
+    }
+    for (int s = 0; !err && !why[0] && s < VMAF_VIF_SCALES; s++)
+        if (memcmp(&got[s], &want[s], sizeof(got[s])))
+            snprintf(why, sizeof(why),
+                     "scale %d sums (statistic) differ: gpu %" PRId64 " %" PRId64 " %" PRId64
+                     " %" PRId64 ", cpu %" PRId64 " %" PRId64 " %" PRId64 " %" PRId64, s,
+                     got[s].num_log, got[s].den_log, got[s].num_non_log, got[s].den_non_log,
+                     want[s].num_log, want[s].den_log, want[s].num_non_log, want[s].den_non_log);
+    env->n_cases++;
+    if (err || why[0]) {
+        env->n_failed++;
+        printf("FAIL vif kernels %ux%u %u-bit egl %g skip0 %d%s: %s%s (seed %llu)\n", w, h, bpc,
+               o->enhn_gain_limit, o->skip_scale0, random ? " random" : "",
+               err ? "error " : "", err ? strerror(-err) : why, (unsigned long long)seed);
+        fflush(stdout);
+    }
+    vmaf_vif_workspace_free(&ws);
+    free(ref);
+    free(dis);
+    free(table);
+    free(images);
+}
+
 void checktwin_vif(CheckEnv *env)
 {
+    static const unsigned kernel_sizes[][2] = { { 1, 1 },   { 3, 3 },     { 2, 9 },
+                                                { 17, 17 }, { 47, 15 },   { 49, 17 },
+                                                { 96, 32 }, { 257, 145 }, { 1921, 1081 } };
+    static const VmafVifOptions kernel_opts[] = { { 100.0, false, false },
+                                                  { 1.0, false, false },
+                                                  { 1.5, true, false } };
+    const unsigned n_kernel_sizes = sizeof(kernel_sizes) / sizeof(kernel_sizes[0]);
+    for (unsigned z = 0; z < n_kernel_sizes; z++)
+        for (unsigned bpc = 8; bpc <= 16; bpc++) {
+            if (env->quick && bpc % 4) continue;
+            kernels_case(env, kernel_sizes[z][0], kernel_sizes[z][1], bpc,
+                         &kernel_opts[(z + bpc) % 3]);
+        }
+
     static const unsigned sizes[][2] = { { 3, 3 },    { 4, 7 },    { 17, 17 }, { 33, 21 },
                                          { 64, 64 },  { 257, 145 }, { 1025, 3 }, { 3, 1025 },
                                          { 320, 181 }, { 100, 16 } };

@@ -43,12 +43,9 @@ static int vif_twin_init(void *priv, const void *cpu_priv, VmafCudaTwinSetup *se
     const VmafFeatureGeometry *g = &setup->geometry;
     t->bpc = g->bpc;
     vif_dev_plan(&t->plan, g->w, g->h);
-    static const char *const names[VMAF_VIF_SCALES] = { NULL, "vmaf_vif_scale1",
-                                                        "vmaf_vif_scale2", "vmaf_vif_scale3" };
-    int err = vmaf_cuda_kernel(s, g->bpc == 8 ? "vmaf_vif_scale0_8" : "vmaf_vif_scale0_16",
-                               &t->scale_kernel[0]);
-    for (int k = 1; !err && k < VMAF_VIF_SCALES; k++)
-        err = vmaf_cuda_kernel(s, names[k], &t->scale_kernel[k]);
+    int err = 0;
+    for (int k = 0; !err && k < VMAF_VIF_SCALES; k++)
+        err = vmaf_cuda_kernel(s, vif_dev_kernel_name(k, g->bpc), &t->scale_kernel[k]);
     if (!err) err = vmaf_cuda_kernel(s, "vmaf_vif_reduce", &t->reduce_kernel);
 
     const size_t table_bytes = VMAF_VIF_LOG2_TABLE_LEN * sizeof(uint16_t);
