@@ -15,8 +15,7 @@
  * maximal) at sizes 1x1 .. 4096 wide (odd, tiny, tile-edge ones) and every depth 8..16, the
  * option variants (enhancement gain limit, skip scale 0); and real content, the shared clips
  * (argv[1]: the decompressed clips) at their own size and resampled to others (up to
- * 3840x2160), against their
- * own distorted file and synthetic blur, noise and quantisation.
+ * 3840x2160), against their own distorted file and synthetic blur, noise and quantisation.
  *
  *   test_vif_twin CLIPS_DIR [--quick]
  */
