@@ -7,7 +7,8 @@
  * (vif_dev_plan, vif_dev_scale_args), every scale's grid of blocks, each block's three
  * phases for all VIF_CUDA_THREADS threads in turn (as the barriers order them), the tile in
  * "shared memory" filled with garbage before each block (a read of anything the block did
- * not write shows up), per-thread sums added into per-block sums, and the reduce. It then
+ * not write shows up), per-thread sums added into per-block sums and those into the
+ * scale's (the kernel's atomic adds). It then
  * compares with the CPU extractor (vmaf_vif_compute_with, plain and best builds): the
  * subsampled images of scales 1..3 sample for sample, and the four int64 sums of every scale.
  *
@@ -78,8 +79,13 @@ static void run_scale_kernel(const VifCudaArgs *in, int k, unsigned grid_x, unsi
                 block.num_non_log += acc.num_non_log;
                 block.den_non_log += acc.den_non_log;
             }
-            if (a.stat)
-                ((VmafVifSums *)(uintptr_t)a.partials)[(size_t)by * grid_x + bx] = block;
+            if (a.stat) { /* thread 0's atomic adds */
+                VmafVifSums *sums = (VmafVifSums *)(uintptr_t)a.sums;
+                sums->num_log += block.num_log;
+                sums->den_log += block.den_log;
+                sums->num_non_log += block.num_non_log;
+                sums->den_non_log += block.den_non_log;
+            }
         }
     }
 }
@@ -90,7 +96,7 @@ typedef struct TwinRun {
     VmafVifSums sums[VMAF_VIF_SCALES];
 } TwinRun;
 
-/* vif_twin.c's record() and the reduce kernel, for one frame. */
+/* vif_twin.c's record(), for one frame. */
 static void twin_frame(TwinRun *run, const void *ref, const void *dis, ptrdiff_t stride,
                        unsigned w, unsigned h, unsigned bpc, const VmafVifOptions *o,
                        const uint16_t *table)
@@ -99,33 +105,18 @@ static void twin_frame(TwinRun *run, const void *ref, const void *dis, ptrdiff_t
     vif_dev_plan(p, w, h);
     run->images = xmalloc(p->image_bytes + 16);
     memset(run->images, 0x3c, p->image_bytes + 16);
-    VmafVifSums *partials = xmalloc((p->n_partials + 1) * sizeof(VmafVifSums));
-    memset(partials, 0x77, (p->n_partials + 1) * sizeof(VmafVifSums));
+    memset(run->sums, 0, sizeof(run->sums)); /* the frame's memset */
     VifDevTile *tile = xmalloc(sizeof(*tile));
-    unsigned n_blocks[VMAF_VIF_SCALES] = { 0, 0, 0, 0 };
     for (int k = 0; k < VMAF_VIF_SCALES && p->w[k]; k++) {
         VifCudaArgs a;
         const int work = vif_dev_scale_args(
             &a, p, k, bpc, o, (vmaf_devptr)(uintptr_t)ref, (vmaf_devptr)(uintptr_t)dis,
             (unsigned long long)stride, (vmaf_devptr)(uintptr_t)run->images,
-            (vmaf_devptr)(uintptr_t)partials, (vmaf_devptr)(uintptr_t)table);
-        n_blocks[k] = a.stat ? p->grid_x[k] * p->grid_y[k] : 0;
+            (vmaf_devptr)(uintptr_t)run->sums, (vmaf_devptr)(uintptr_t)table);
         if (work)
             run_scale_kernel(&a, k, p->grid_x[k], p->grid_y[k], k > 0 || bpc > 8, tile);
     }
-    for (int k = 0; k < VMAF_VIF_SCALES; k++) {
-        VmafVifSums s = { 0, 0, 0, 0 };
-        const VmafVifSums *part = partials + p->partial_offset[k];
-        for (unsigned i = 0; i < n_blocks[k]; i++) {
-            s.num_log += part[i].num_log;
-            s.den_log += part[i].den_log;
-            s.num_non_log += part[i].num_non_log;
-            s.den_non_log += part[i].den_non_log;
-        }
-        run->sums[k] = s;
-    }
     free(tile);
-    free(partials);
 }
 
 /* ------------------------------------------------------------------------------------- */

@@ -14,12 +14,12 @@
  *                  scale s+1 exists, the subsampling's vertical pass (filter s+1) at the
  *                  even rows;
  *   3. horizontal: the sigmas and the per-pixel sums of each pixel of the tile,
- *                  VIF_DEV_COLS pixels of a row per thread (per thread, then per block: one
- *                  VmafVifSums per block); and the pixels of I_{s+1} whose source (even row,
+ *                  VIF_DEV_COLS pixels of a row per thread (per thread, then per block);
+ *                  and the pixels of I_{s+1} whose source (even row,
  *                  even column) lies in the tile.
  * With the widest filter, each of the 256 threads has exactly one item in phases 2 and 3.
- * A reduce kernel adds each scale's block sums. All sums are integers (int64), so any order
- * gives the CPU's values; the only floating point is the per-pixel double arithmetic of
+ * Thread 0 of each block adds the block's sums to the scale's (one 64-bit atomic add per
+ * sum). All sums are integers (int64, added modulo 2^64), so any order gives the CPU's values; the only floating point is the per-pixel double arithmetic of
  * vif.h, written here in the CPU's order (the kernels are compiled with --fmad=false, so
  * nothing is contracted; division is IEEE).
  *
@@ -405,23 +405,19 @@ VIF_DEV_FN void vif_dev_phase_horizontal(const VifDevTile *t, const VifCudaArgs 
 typedef struct VifDevPlan {
     unsigned w[VMAF_VIF_SCALES], h[VMAF_VIF_SCALES]; /* 0 x 0: an empty scale */
     unsigned grid_x[VMAF_VIF_SCALES], grid_y[VMAF_VIF_SCALES];
-    /* per slot: the images of scales 1..3 (ref then dis, uint16, rows packed) and the block
-     * sums of every scale */
+    /* per slot: the images of scales 1..3 (ref then dis, uint16, rows packed) */
     size_t image_offset[VMAF_VIF_SCALES], image_bytes;
-    size_t partial_offset[VMAF_VIF_SCALES], n_partials;
 } VifDevPlan;
 
 static inline void vif_dev_plan(VifDevPlan *p, unsigned w, unsigned h)
 {
-    p->image_bytes = p->n_partials = 0;
+    p->image_bytes = 0;
     for (int k = 0; k < VMAF_VIF_SCALES; k++) {
         const int empty = !(w >> k) || !(h >> k) || (k && !p->w[k - 1]);
         p->w[k] = empty ? 0 : w >> k;
         p->h[k] = empty ? 0 : h >> k;
         p->grid_x[k] = (p->w[k] + VIF_CUDA_TILE_W - 1) / VIF_CUDA_TILE_W;
         p->grid_y[k] = (p->h[k] + VIF_CUDA_TILE_H - 1) / VIF_CUDA_TILE_H;
-        p->partial_offset[k] = p->n_partials;
-        p->n_partials += (size_t)p->grid_x[k] * p->grid_y[k];
         p->image_offset[k] = p->image_bytes;
         if (k)
             p->image_bytes += 2 * (size_t)p->w[k] * p->h[k] * sizeof(uint16_t);
@@ -438,13 +434,14 @@ static inline const char *vif_dev_kernel_name(int k, unsigned bpc)
 
 /*
  * The arguments of scale k's kernel (k non-empty). in_ref/in_dis/in_stride: the input
- * plane (scale 0); images, partials: the slot's buffers (the plan's layout). Returns
- * whether the kernel has anything to do (not: a skipped scale 0 with no scale 1).
+ * plane (scale 0); images: the slot's images (the plan's layout); sums: the slot's
+ * VmafVifSums[4], zeroed before the frame. Returns whether the kernel has anything to do
+ * (not: a skipped scale 0 with no scale 1).
  */
 static inline int vif_dev_scale_args(VifCudaArgs *a, const VifDevPlan *p, int k, unsigned bpc,
                                      const VmafVifOptions *o, vmaf_devptr in_ref,
                                      vmaf_devptr in_dis, unsigned long long in_stride,
-                                     vmaf_devptr images, vmaf_devptr partials,
+                                     vmaf_devptr images, vmaf_devptr sums,
                                      vmaf_devptr log2_table)
 {
     const int next = k + 1 < VMAF_VIF_SCALES && p->w[k + 1];
@@ -475,7 +472,7 @@ static inline int vif_dev_scale_args(VifCudaArgs *a, const VifDevPlan *p, int k,
     for (int i = 0; i < vmaf_vif_filter_width[k]; i++)
         a->filter[i] = vmaf_vif_filter[k][i];
     a->log2_table = log2_table;
-    a->partials = partials + p->partial_offset[k] * sizeof(VmafVifSums);
+    a->sums = sums + (size_t)k * sizeof(VmafVifSums);
     return a->stat || a->sub;
 }
 

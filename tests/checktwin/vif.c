@@ -38,7 +38,7 @@ enum { N_SETS = 3 };
 
 typedef struct KernelRun {
     VmafCudaState *s;
-    CUdeviceptr ref, dis, images, partials, sums, table;
+    CUdeviceptr ref, dis, images, sums, table;
 } KernelRun;
 
 static int kernel_alloc(KernelRun *k, CUdeviceptr *p, size_t bytes)
@@ -48,7 +48,7 @@ static int kernel_alloc(KernelRun *k, CUdeviceptr *p, size_t bytes)
 
 static void kernel_free(KernelRun *k)
 {
-    CUdeviceptr *p[] = { &k->ref, &k->dis, &k->images, &k->partials, &k->sums, &k->table };
+    CUdeviceptr *p[] = { &k->ref, &k->dis, &k->images, &k->sums, &k->table };
     for (unsigned i = 0; i < sizeof(p) / sizeof(p[0]); i++)
         if (*p[i]) k->s->drv.cuMemFree(*p[i]);
 }
@@ -78,7 +78,6 @@ static int kernel_frame(KernelRun *k, const VifDevPlan *p, const void *ref, cons
     int err = kernel_alloc(k, &k->ref, plane_bytes);
     if (!err) err = kernel_alloc(k, &k->dis, plane_bytes);
     if (!err) err = kernel_alloc(k, &k->images, p->image_bytes);
-    if (!err) err = kernel_alloc(k, &k->partials, (p->n_partials + 1) * sizeof(VmafVifSums));
     if (!err) err = kernel_alloc(k, &k->sums, VMAF_VIF_SCALES * sizeof(VmafVifSums));
     if (!err) err = kernel_alloc(k, &k->table, table_bytes);
     if (!err) err = vmaf_cuda_result(d, d->cuMemcpyHtoDAsync(k->ref, ref, plane_bytes, NULL), "up");
@@ -86,20 +85,17 @@ static int kernel_frame(KernelRun *k, const VifDevPlan *p, const void *ref, cons
     if (!err) err = vmaf_cuda_result(d, d->cuMemcpyHtoDAsync(k->table, table, table_bytes, NULL), "up");
     if (!err && p->image_bytes) /* garbage: every sample the kernels should write */
         err = vmaf_cuda_result(d, d->cuMemsetD8Async(k->images, 0xa5, p->image_bytes, NULL), "set");
-    VifCudaReduceArgs red = { .sums = k->sums };
+    if (!err)
+        err = vmaf_cuda_result(d, d->cuMemsetD8Async(k->sums, 0,
+                                                     VMAF_VIF_SCALES * sizeof(VmafVifSums), NULL),
+                               "set");
     for (int s = 0; !err && s < VMAF_VIF_SCALES && p->w[s]; s++) {
         VifCudaArgs a;
-        const int work = vif_dev_scale_args(&a, p, s, bpc, o, k->ref, k->dis, stride, k->images,
-                                            k->partials, k->table);
-        red.partials[s] = a.partials;
-        red.n_blocks[s] = a.stat ? p->grid_x[s] * p->grid_y[s] : 0;
-        if (work)
+        if (vif_dev_scale_args(&a, p, s, bpc, o, k->ref, k->dis, stride, k->images, k->sums,
+                               k->table))
             err = kernel_launch(k, vif_dev_kernel_name(s, bpc), p->grid_x[s], p->grid_y[s],
                                 VIF_CUDA_THREADS, &a, sizeof(a));
     }
-    if (!err)
-        err = kernel_launch(k, "vmaf_vif_reduce", VMAF_VIF_SCALES, 1, VIF_CUDA_REDUCE_THREADS,
-                            &red, sizeof(red));
     if (!err && p->image_bytes)
         err = vmaf_cuda_result(d, d->cuMemcpyDtoHAsync(images, k->images, p->image_bytes, NULL),
                                "down");
@@ -265,6 +261,15 @@ void checktwin_vif(CheckEnv *env)
                                   .threads = d % 3 };
             checktwin_case(env, &r);
         }
+    }
+    /* the default model (its vif on the GPU, whatever else has a twin too) on real content */
+    const CheckClip *boats = checktwin_clip("boats_576x324_420p");
+    if (boats) {
+        const CheckCase c = { .w = boats->w, .h = boats->h, .bpc = boats->bpc, .frames = 4,
+                              .subsample = 1, .fmt = boats->fmt, .graph = true,
+                              .model = "vmaf_v0.6.1", .clip = boats, .distortion = DIST_CODEC,
+                              .source = SRC_PINNED, .threads = 1 };
+        checktwin_case(env, &c);
     }
     checktwin_shared_state(env, opts_debug, NULL);
     if (env->bench) {

@@ -40,10 +40,10 @@ typedef struct PsnrHvsCudaArgs {
 } PsnrHvsCudaArgs;
 
 /* vif: one block per tile of VIF_CUDA_TILE_W x VIF_CUDA_TILE_H pixels of a scale computes the
- * tile's statistic (per-block partial sums) and the tile's part of the next scale; a reduce
- * kernel adds the partials of each scale (vif_device.h describes the decomposition). */
-enum { VIF_CUDA_TILE_W = 48, VIF_CUDA_TILE_H = 16, VIF_CUDA_THREADS = 256,
-       VIF_CUDA_REDUCE_THREADS = 256 };
+ * tile's statistic (its block sums, added to the scale's sums with one 64-bit atomic add per
+ * sum and block) and the tile's part of the next scale (vif_device.h describes the
+ * decomposition). At most 256 bytes (the recorder's limit). */
+enum { VIF_CUDA_TILE_W = 48, VIF_CUDA_TILE_H = 16, VIF_CUDA_THREADS = 256 };
 
 typedef struct VifCudaArgs {
     vmaf_devptr ref, dis;         /* the scale's planes */
@@ -56,15 +56,9 @@ typedef struct VifCudaArgs {
     double egl;                   /* vif_enhn_gain_limit */
     vmaf_devptr sub_ref, sub_dis; /* uint16 images of the next scale */
     vmaf_devptr log2_table;       /* uint16[VMAF_VIF_LOG2_TABLE_LEN] */
-    vmaf_devptr partials;         /* VmafVifSums per block (row-major over the grid) */
+    vmaf_devptr sums;             /* the scale's VmafVifSums, zeroed before the launch */
     unsigned filter[17];          /* the scale's filter (vmaf_vif_filter[s]) */
     unsigned sub_filter[9];       /* the next scale's filter */
 } VifCudaArgs;
-
-typedef struct VifCudaReduceArgs {
-    vmaf_devptr partials[4];      /* per scale: VmafVifSums[n_blocks[s]] */
-    unsigned n_blocks[4];         /* 0: the scale's sums are zero */
-    vmaf_devptr sums;             /* VmafVifSums[4] */
-} VifCudaReduceArgs;
 
 #endif /* VMAF_FEATURE_CUDA_KERNEL_ARGS_H */

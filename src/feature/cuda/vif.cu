@@ -1,31 +1,35 @@
-// vif twin: one kernel per scale (statistic of the scale + its part of the next scale), and
-// a reduce kernel for the per-block sums. The arithmetic and the per-thread work of each
-// phase are vif_device.h's (shared with the host test); here only the thread mapping, the
-// barriers and the block reduction. Compiled with --fmad=false (no contraction of the
-// per-pixel double arithmetic); all sums are integers.
+// vif twin: one kernel per scale (statistic of the scale + its part of the next scale). The
+// arithmetic and the per-thread work of each phase are vif_device.h's (shared with the host
+// test); here only the thread mapping, the barriers and the block reduction, whose result
+// thread 0 adds to the scale's sums (4 atomic adds per block, integers: any order is exact).
+// Compiled with --fmad=false (no contraction of the per-pixel double arithmetic).
 #include <stdint.h>
 
 #include "feature/cuda/kernel_args.h"
 #include "feature/vif_device.h"
 
-__device__ static void block_sum_store(VmafVifSums acc, VmafVifSums *out)
+__device__ static void block_sum_add(VmafVifSums acc, VmafVifSums *sums)
 {
     __shared__ long long warp_sum[VIF_CUDA_THREADS / 32][4];
     long long v[4] = { acc.num_log, acc.den_log, acc.num_non_log, acc.den_non_log };
+#pragma unroll
     for (int i = 0; i < 4; i++)
         for (int o = 16; o > 0; o >>= 1) v[i] += __shfl_down_sync(0xffffffffu, v[i], o);
     const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
     if (lane == 0)
+#pragma unroll
         for (int i = 0; i < 4; i++) warp_sum[warp][i] = v[i];
     __syncthreads();
     if (threadIdx.x == 0) {
         long long s[4] = { 0, 0, 0, 0 };
         for (int k = 0; k < VIF_CUDA_THREADS / 32; k++)
+#pragma unroll
             for (int i = 0; i < 4; i++) s[i] += warp_sum[k][i];
-        out->num_log = s[0];
-        out->den_log = s[1];
-        out->num_non_log = s[2];
-        out->den_non_log = s[3];
+        // two's complement: the unsigned sum modulo 2^64 is the signed one
+        atomicAdd((unsigned long long *)&sums->num_log, (unsigned long long)s[0]);
+        atomicAdd((unsigned long long *)&sums->den_log, (unsigned long long)s[1]);
+        atomicAdd((unsigned long long *)&sums->num_non_log, (unsigned long long)s[2]);
+        atomicAdd((unsigned long long *)&sums->den_non_log, (unsigned long long)s[3]);
     }
 }
 
@@ -51,9 +55,7 @@ __device__ static void vif_scale(const VifCudaArgs &a)
     __syncthreads();
     VmafVifSums acc = { 0, 0, 0, 0 };
     vif_dev_phase_horizontal(&tile, &args, f, FW, sub_f, SUB, bx, by, tid, &acc);
-    if (args.stat)
-        block_sum_store(acc, (VmafVifSums *)(uintptr_t)args.partials +
-                                 (size_t)by * gridDim.x + bx);
+    if (args.stat) block_sum_add(acc, (VmafVifSums *)(uintptr_t)args.sums);
 }
 
 extern "C" __global__ void __launch_bounds__(VIF_CUDA_THREADS) vmaf_vif_scale0_8(VifCudaArgs a)
@@ -79,38 +81,4 @@ extern "C" __global__ void __launch_bounds__(VIF_CUDA_THREADS) vmaf_vif_scale2(V
 extern "C" __global__ void __launch_bounds__(VIF_CUDA_THREADS) vmaf_vif_scale3(VifCudaArgs a)
 {
     vif_scale<3, 0, uint16_t>(a);
-}
-
-// One block per scale: the sum of its block partials.
-extern "C" __global__ void __launch_bounds__(VIF_CUDA_REDUCE_THREADS)
-vmaf_vif_reduce(VifCudaReduceArgs a)
-{
-    __shared__ long long part[4][VIF_CUDA_REDUCE_THREADS];
-    const unsigned s = blockIdx.x, n_blocks = a.n_blocks[s];
-    const VmafVifSums *p = (const VmafVifSums *)(uintptr_t)a.partials[s];
-    long long v0 = 0, v1 = 0, v2 = 0, v3 = 0;
-    for (unsigned i = threadIdx.x; i < n_blocks; i += blockDim.x) {
-        v0 += p[i].num_log;
-        v1 += p[i].den_log;
-        v2 += p[i].num_non_log;
-        v3 += p[i].den_non_log;
-    }
-    const unsigned t = threadIdx.x;
-    part[0][t] = v0;
-    part[1][t] = v1;
-    part[2][t] = v2;
-    part[3][t] = v3;
-    __syncthreads();
-    for (unsigned n = blockDim.x / 2; n > 0; n >>= 1) {
-        if (t < n)
-            for (int i = 0; i < 4; i++) part[i][t] += part[i][t + n];
-        __syncthreads();
-    }
-    if (t == 0) {
-        VmafVifSums *out = (VmafVifSums *)(uintptr_t)a.sums + s;
-        out->num_log = part[0][0];
-        out->den_log = part[1][0];
-        out->num_non_log = part[2][0];
-        out->den_non_log = part[3][0];
-    }
 }

@@ -1,5 +1,5 @@
 /* vif (integer) on the GPU: the four scales' statistics and the subsampling on the device
- * (vif.cu, arithmetic in vif_device.h), the per-scale int64 sums reduced there and
+ * (vif.cu, arithmetic in vif_device.h), the per-scale int64 sums added up there and
  * downloaded (128 bytes a frame); the scores come from vif.c's vmaf_vif_store(). */
 #include <errno.h>
 #include <stdlib.h>
@@ -14,25 +14,19 @@
 _Static_assert(sizeof(VifCudaArgs) <= 256, "VifCudaArgs too large for the recorder");
 
 typedef struct VifTwin {
-    CUfunction scale_kernel[VMAF_VIF_SCALES], reduce_kernel;
+    CUfunction scale_kernel[VMAF_VIF_SCALES];
     CUdeviceptr log2_table;
     CUdeviceptr images;   /* [slot] plan.image_bytes (+16) */
-    CUdeviceptr partials; /* [slot] VmafVifSums[plan.n_partials + 1] */
     CUdeviceptr sums;     /* [slot] VmafVifSums[4] */
     VmafVifSums *host;    /* pinned [slot][4] */
     VifDevPlan plan;
     unsigned bpc;
 } VifTwin;
 
-/* A slot's buffers, at least one element each so that slots never share an address. */
+/* A slot's images, at least 16 bytes so that slots never share an address. */
 static size_t slot_image_bytes(const VifTwin *t)
 {
     return t->plan.image_bytes + 16;
-}
-
-static size_t slot_partial_bytes(const VifTwin *t)
-{
-    return (t->plan.n_partials + 1) * sizeof(VmafVifSums);
 }
 
 static int vif_twin_init(void *priv, const void *cpu_priv, VmafCudaTwinSetup *setup)
@@ -46,7 +40,6 @@ static int vif_twin_init(void *priv, const void *cpu_priv, VmafCudaTwinSetup *se
     int err = 0;
     for (int k = 0; !err && k < VMAF_VIF_SCALES; k++)
         err = vmaf_cuda_kernel(s, vif_dev_kernel_name(k, g->bpc), &t->scale_kernel[k]);
-    if (!err) err = vmaf_cuda_kernel(s, "vmaf_vif_reduce", &t->reduce_kernel);
 
     const size_t table_bytes = VMAF_VIF_LOG2_TABLE_LEN * sizeof(uint16_t);
     uint16_t *table = err ? NULL : malloc(table_bytes);
@@ -60,8 +53,6 @@ static int vif_twin_init(void *priv, const void *cpu_priv, VmafCudaTwinSetup *se
                                                                  table_bytes, NULL),
                                "cuMemcpyHtoD");
     if (!err) err = vmaf_cuda_twin_alloc(s, setup->n_slots * slot_image_bytes(t), &t->images);
-    if (!err)
-        err = vmaf_cuda_twin_alloc(s, setup->n_slots * slot_partial_bytes(t), &t->partials);
     const size_t sums = VMAF_VIF_SCALES * sizeof(VmafVifSums);
     if (!err) err = vmaf_cuda_twin_alloc(s, setup->n_slots * sums, &t->sums);
     if (!err) err = vmaf_cuda_host_alloc(s, setup->n_slots * sums, (void **)&t->host);
@@ -81,32 +72,26 @@ static int vif_twin_record(void *priv, const void *cpu_priv, VmafCudaRecorder *r
     const VifState *st = cpu_priv;
     const VifDevPlan *p = &t->plan;
     const CUdeviceptr images = t->images + view->slot * slot_image_bytes(t);
-    const CUdeviceptr partials = t->partials + view->slot * slot_partial_bytes(t);
-    const CUdeviceptr sums = t->sums + view->slot * VMAF_VIF_SCALES * sizeof(VmafVifSums);
+    const size_t sums_bytes = VMAF_VIF_SCALES * sizeof(VmafVifSums);
+    const CUdeviceptr sums = t->sums + view->slot * sums_bytes;
     static const char *const labels[VMAF_VIF_SCALES] = { "vif scale 0", "vif scale 1",
                                                          "vif scale 2", "vif scale 3" };
-    VifCudaReduceArgs red = { .sums = sums };
-
+    /* empty or skipped scales keep these zeros */
+    int err = vmaf_cuda_rec_memset(rec, sums, sums_bytes, "vif clear");
     /* the scales in order: each kernel writes the next scale's images */
-    for (int k = 0; k < VMAF_VIF_SCALES && p->w[k]; k++) {
+    for (int k = 0; !err && k < VMAF_VIF_SCALES && p->w[k]; k++) {
         VifCudaArgs a;
-        const int work = vif_dev_scale_args(&a, p, k, t->bpc, &st->opt, view->ref->data[0],
-                                            view->dist->data[0], view->ref->stride[0], images,
-                                            partials, t->log2_table);
-        red.partials[k] = a.partials;
-        red.n_blocks[k] = a.stat ? p->grid_x[k] * p->grid_y[k] : 0;
-        if (!work) continue;
+        if (!vif_dev_scale_args(&a, p, k, t->bpc, &st->opt, view->ref->data[0],
+                                view->dist->data[0], view->ref->stride[0], images, sums,
+                                t->log2_table))
+            continue;
         const VmafCudaLaunch launch = { .grid = { p->grid_x[k], p->grid_y[k], 1 },
                                         .block = { VIF_CUDA_THREADS, 1, 1 } };
-        int err = vmaf_cuda_rec_kernel(rec, t->scale_kernel[k], launch, &a, sizeof(a), labels[k]);
-        if (err) return err;
+        err = vmaf_cuda_rec_kernel(rec, t->scale_kernel[k], launch, &a, sizeof(a), labels[k]);
     }
-    const VmafCudaLaunch reduce = { .grid = { VMAF_VIF_SCALES, 1, 1 },
-                                    .block = { VIF_CUDA_REDUCE_THREADS, 1, 1 } };
-    int err = vmaf_cuda_rec_kernel(rec, t->reduce_kernel, reduce, &red, sizeof(red), "vif reduce");
     if (!err)
         err = vmaf_cuda_rec_download(rec, t->host + VMAF_VIF_SCALES * view->slot, sums,
-                                     VMAF_VIF_SCALES * sizeof(VmafVifSums), "vif download");
+                                     sums_bytes, "vif download");
     return err;
 }
 
@@ -123,7 +108,6 @@ static void vif_twin_close(void *priv, VmafCudaState *state)
     VifTwin *t = priv;
     vmaf_cuda_twin_free(state, t->log2_table);
     vmaf_cuda_twin_free(state, t->images);
-    vmaf_cuda_twin_free(state, t->partials);
     vmaf_cuda_twin_free(state, t->sums);
     vmaf_cuda_host_free(state, t->host);
 }
