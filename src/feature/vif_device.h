@@ -15,13 +15,14 @@
  *                  even rows;
  *   3. horizontal: the sigmas and the per-pixel sums of each pixel of the tile,
  *                  VIF_DEV_COLS pixels of a row per thread (per thread, then per block);
- *                  and the pixels of I_{s+1} whose source (even row,
- *                  even column) lies in the tile.
+ *                  and the pixels of I_{s+1} whose source (even row, even column) lies in
+ *                  the tile.
  * With the widest filter, each of the 256 threads has exactly one item in phases 2 and 3.
  * Thread 0 of each block adds the block's sums to the scale's (one 64-bit atomic add per
- * sum). All sums are integers (int64, added modulo 2^64), so any order gives the CPU's values; the only floating point is the per-pixel double arithmetic of
- * vif.h, written here in the CPU's order (the kernels are compiled with --fmad=false, so
- * nothing is contracted; division is IEEE).
+ * sum). All sums are integers (int64, added modulo 2^64), so any order gives the CPU's
+ * values; the only floating point is the per-pixel double arithmetic of vif.h, written here
+ * in the CPU's order (the kernels are compiled with --fmad=false, so nothing is contracted;
+ * division is IEEE).
  *
  * Why the margined tile is exact: the CPU's vertical pass reads rows mirror(i - hf + k, h)
  * of column j, and its horizontal pass reads the vertical rows at columns
