@@ -694,12 +694,7 @@ void vmaf_vif_compute(VmafVifWorkspace *ws, const void *ref, ptrdiff_t ref_strid
 /* ------------------------------------------------------------------------------------- */
 /* Extractor                                                                             */
 
-typedef struct VifState {
-    VmafVifOptions opt;
-    VmafVifWorkspace *ws;
-    unsigned w, h, bpc;
-    enum VmafLogLevel log_level;
-} VifState;
+/* VifState: vif.h */
 
 #define OPT_AT(field) (offsetof(VifState, opt) + offsetof(VmafVifOptions, field))
 
@@ -791,7 +786,12 @@ static int vif_extract(void *priv, const VmafFeatureFrame *frame, VmafFeatureSin
     VmafVifSums sums[VMAF_VIF_SCALES];
     vmaf_vif_compute(s->ws, ref->data[0], ref->stride[0], dis->data[0], dis->stride[0],
                      o->enhn_gain_limit, o->skip_scale0, sums);
+    return vmaf_vif_store(o, sums, frame->index, sink);
+}
 
+int vmaf_vif_store(const VmafVifOptions *o, const VmafVifSums sums[VMAF_VIF_SCALES],
+                   unsigned idx, VmafFeatureSink *sink)
+{
     float num[VMAF_VIF_SCALES], den[VMAF_VIF_SCALES];
     for (int k = 0; k < VMAF_VIF_SCALES; k++) {
         num[k] = vmaf_vif_num(&sums[k]);
@@ -802,7 +802,6 @@ static int vif_extract(void *priv, const VmafFeatureFrame *frame, VmafFeatureSin
         den[0] = -1.0f;
     }
 
-    const unsigned idx = frame->index;
     int err = 0;
     err = append(sink, vif_features[0], o->skip_scale0 ? 0.0f : num[0] / den[0], idx, err);
     for (int k = 1; k < VMAF_VIF_SCALES; k++)

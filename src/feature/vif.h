@@ -162,6 +162,28 @@ int vmaf_vif_compute_with(enum VmafVifImpl impl, VmafVifWorkspace *ws, const voi
                           double enhn_gain_limit, bool skip_scale0,
                           VmafVifSums sums[VMAF_VIF_SCALES]);
 
+/* ---- for the CUDA twin: the extractor state and how the sums become scores ---- */
+#ifndef __CUDACC__
+#include "feature_extractor.h"
+
+/** The "vif" extractor's state (its priv); the twin reads the options. */
+typedef struct VifState {
+    VmafVifOptions opt;
+    VmafVifWorkspace *ws;
+    unsigned w, h, bpc;
+    enum VmafLogLevel log_level;
+} VifState;
+
+/**
+ * Write frame `index`'s outputs from the sums of its four scales, as the extractor does:
+ * the four scale scores, and with opt->debug integer_vif, its num/den and those of every
+ * scale (the skipped scale 0 reports num 0, den -1 and score 0).
+ * @return 0 or the sink's error
+ */
+int vmaf_vif_store(const VmafVifOptions *opt, const VmafVifSums sums[VMAF_VIF_SCALES],
+                   unsigned index, VmafFeatureSink *sink);
+#endif
+
 #ifdef __cplusplus
 }
 #endif

@@ -517,6 +517,7 @@ typedef struct Family {
 
 static const Family families[] = {
     { "psnr_motion", checktwin_psnr_motion },
+    { "vif", checktwin_vif },
 };
 
 int main(int argc, char **argv)

@@ -39,4 +39,26 @@ typedef struct PsnrHvsCudaArgs {
     vmaf_devptr terms;            /* float[nbx * nby * 64] */
 } PsnrHvsCudaArgs;
 
+/* vif: one block per tile of VIF_CUDA_TILE_W x VIF_CUDA_TILE_H pixels of a scale computes the
+ * tile's statistic (its block sums, added to the scale's sums with one 64-bit atomic add per
+ * sum and block) and the tile's part of the next scale (vif_device.h describes the
+ * decomposition). At most 256 bytes (the recorder's limit). */
+enum { VIF_CUDA_TILE_W = 48, VIF_CUDA_TILE_H = 16, VIF_CUDA_THREADS = 256 };
+
+typedef struct VifCudaArgs {
+    vmaf_devptr ref, dis;         /* the scale's planes */
+    unsigned long long stride;    /* bytes, same for ref and dis */
+    int w, h;                     /* the scale's size, both >= 1 */
+    int mu_shift, q;              /* the statistic's vertical shifts (vif.h) */
+    int sub_shift;                /* the subsampling's vertical shift */
+    int stat;                     /* compute the statistic (0: skipped scale 0) */
+    int sub;                      /* write the next scale, (w/2) x (h/2), rows packed */
+    double egl;                   /* vif_enhn_gain_limit */
+    vmaf_devptr sub_ref, sub_dis; /* uint16 images of the next scale */
+    vmaf_devptr log2_table;       /* uint16[VMAF_VIF_LOG2_TABLE_LEN] */
+    vmaf_devptr sums;             /* the scale's VmafVifSums, zeroed before the launch */
+    unsigned filter[17];          /* the scale's filter (vmaf_vif_filter[s]) */
+    unsigned sub_filter[9];       /* the next scale's filter */
+} VifCudaArgs;
+
 #endif /* VMAF_FEATURE_CUDA_KERNEL_ARGS_H */

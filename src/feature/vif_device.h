@@ -1,0 +1,480 @@
+/*
+ * Twin VMAF — integer VIF on the GPU: the per-element arithmetic and the per-thread work of
+ * every phase of the CUDA twin's kernels (src/feature/cuda/vif.cu), valid C11 and CUDA, so
+ * that a host test (tests/test_vif_twin.c) runs exactly this code in the kernels'
+ * decomposition and compares it with the CPU extractor (vif.c).
+ *
+ * Decomposition. One kernel per scale s; one block per tile of VIF_CUDA_TILE_W x
+ * VIF_CUDA_TILE_H pixels of I_s (kernel_args.h), VIF_CUDA_THREADS threads:
+ *   1. load:       the tile with a margin of hf = fw/2 samples on every side (fw: filter
+ *                  width of scale s), at mirrored coordinates, as 16-bit samples;
+ *   2. vertical:   the five vertical sums of vif.h (m_x, m_y, q_xx, q_yy, q_xy) of every
+ *                  tile row and every column of the margined tile, VIF_DEV_ROWS rows of a
+ *                  column per thread (each sample read once for all of them); and, when
+ *                  scale s+1 exists, the subsampling's vertical pass (filter s+1) at the
+ *                  even rows;
+ *   3. horizontal: the sigmas and the per-pixel sums of each pixel of the tile,
+ *                  VIF_DEV_COLS pixels of a row per thread (per thread, then per block);
+ *                  and the pixels of I_{s+1} whose source (even row, even column) lies in
+ *                  the tile.
+ * With the widest filter, each of the 256 threads has exactly one item in phases 2 and 3.
+ * Thread 0 of each block adds the block's sums to the scale's (one 64-bit atomic add per
+ * sum). All sums are integers (int64, added modulo 2^64), so any order gives the CPU's
+ * values; the only floating point is the per-pixel double arithmetic of vif.h, written here
+ * in the CPU's order (the kernels are compiled with --fmad=false, so nothing is contracted;
+ * division is IEEE).
+ *
+ * Why the margined tile is exact: the CPU's vertical pass reads rows mirror(i - hf + k, h)
+ * of column j, and its horizontal pass reads the vertical rows at columns
+ * mirror(j - hf + k, w), which is the vertical pass at that mirrored column. The tile holds
+ * the sample at (mirror(row), mirror(column)) for every row and column the block reaches,
+ * so both passes read the same values as the CPU, also for planes narrower than the filter
+ * (mirror() is periodic). The subsampling's filter is narrower than the statistic's (hn <=
+ * hf), so its taps fall inside the same tile.
+ *
+ * Integer ranges (8..16-bit samples at scale 0, 16-bit values at scales 1..3): vertical mean
+ * sums stay below 2^32; square sums below 2^48 (64-bit), except 8-bit samples at scale 0,
+ * whose square sums stay below 2^32; the shifted vertical values fit 32 bits, the means 16.
+ */
+#ifndef VMAF_FEATURE_VIF_DEVICE_H
+#define VMAF_FEATURE_VIF_DEVICE_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "feature/cuda/kernel_args.h"
+#include "feature/vif.h"
+
+#if defined(__CUDACC__)
+#define VIF_DEV_FN static __forceinline__ __host__ __device__
+#define VIF_DEV_UNROLL _Pragma("unroll")
+#else
+#define VIF_DEV_FN static inline
+#define VIF_DEV_UNROLL
+#endif
+
+enum {
+    VIF_DEV_ROWS = 4, /* vertical sums per thread and item: rows of one column */
+    VIF_DEV_COLS = 3, /* pixels per thread and item: consecutive columns of one row (an odd
+                       * number: the lanes' stride in shared memory then hits every bank) */
+    VIF_DEV_MAX_HALF = VMAF_VIF_MAX_FILTER_WIDTH / 2,
+    /* the margined tile of the widest filter */
+    VIF_DEV_TILE_ROWS = VIF_CUDA_TILE_H + 2 * VIF_DEV_MAX_HALF,
+    VIF_DEV_TILE_COLS = VIF_CUDA_TILE_W + 2 * VIF_DEV_MAX_HALF,
+};
+
+/* The tiling must divide evenly: whole row groups and pixel groups, even tile origins (the
+ * subsampling keeps even rows and columns). */
+typedef char vif_dev_tiling_check[(VIF_CUDA_TILE_H % VIF_DEV_ROWS == 0 &&
+                                   VIF_CUDA_TILE_W % VIF_DEV_COLS == 0 &&
+                                   VIF_CUDA_TILE_W % 2 == 0 && VIF_CUDA_TILE_H % 2 == 0)
+                                      ? 1
+                                      : -1];
+
+/* Shared memory of one block. Every array has the widest filter's pitch; narrower filters
+ * use the top-left part. */
+typedef struct VifDevTile {
+    uint16_t x[VIF_DEV_TILE_ROWS][VIF_DEV_TILE_COLS], y[VIF_DEV_TILE_ROWS][VIF_DEV_TILE_COLS];
+    /* vertical sums of the statistic: tile row r, margined column c */
+    uint32_t mx[VIF_CUDA_TILE_H][VIF_DEV_TILE_COLS], my[VIF_CUDA_TILE_H][VIF_DEV_TILE_COLS];
+    uint32_t xx[VIF_CUDA_TILE_H][VIF_DEV_TILE_COLS], yy[VIF_CUDA_TILE_H][VIF_DEV_TILE_COLS];
+    uint32_t xy[VIF_CUDA_TILE_H][VIF_DEV_TILE_COLS];
+    /* vertical pass of the subsampling at tile row 2k */
+    uint32_t sx[VIF_CUDA_TILE_H / 2][VIF_DEV_TILE_COLS], sy[VIF_CUDA_TILE_H / 2][VIF_DEV_TILE_COLS];
+} VifDevTile;
+
+/* Reflect-101 index into [0, n), periodic (any offset), n = 1 gives 0: vif_internal.h's
+ * mirror() with a fast path for indices already inside. */
+VIF_DEV_FN int vif_dev_mirror(int i, int n)
+{
+    if ((unsigned)i < (unsigned)n)
+        return i;
+    if (n == 1)
+        return 0;
+    const int period = 2 * (n - 1);
+    i %= period;
+    if (i < 0)
+        i += period;
+    return i < n ? i : period - i;
+}
+
+VIF_DEV_FN int vif_dev_bit_length(uint64_t v)
+{
+#if defined(__CUDA_ARCH__)
+    return 64 - __clzll((long long)v);
+#else
+    return 64 - __builtin_clzll(v);
+#endif
+}
+
+/* L(v) of vif.h, for v >= 2^17. */
+VIF_DEV_FN int32_t vif_dev_log2(const uint16_t *table, uint64_t v)
+{
+    const int b = vif_dev_bit_length(v) - 16;
+    return (int32_t)table[(v >> b) - VMAF_VIF_LOG2_TABLE_FIRST] + VMAF_VIF_LOG2_ONE * b;
+}
+
+/* acc + a * b, the product in 64 bits. On the device one mad.wide.u32 (IMAD.WIDE.U32):
+ * written out, nvcc may keep a coefficient zero-extended in a 64-bit register and then
+ * multiply in 64 x 64 bits (several IMADs); the value is the same. */
+VIF_DEV_FN uint64_t vif_dev_mad_wide(uint32_t a, uint32_t b, uint64_t acc)
+{
+#if defined(__CUDA_ARCH__)
+    uint64_t r;
+    asm("mad.wide.u32 %0, %1, %2, %3;" : "=l"(r) : "r"(a), "r"(b), "l"(acc));
+    return r;
+#else
+    return acc + (uint64_t)a * b;
+#endif
+}
+
+/* ------------------------------------------------------------------------------------- */
+/* Per element                                                                           */
+
+typedef struct VifDevColumn {
+    uint32_t mu_x, mu_y, xx, yy, xy;
+} VifDevColumn;
+
+#define VIF_DEV_MAD_uint32_t(a, b, acc) ((acc) + (a) * (b))
+#define VIF_DEV_MAD_uint64_t(a, b, acc) vif_dev_mad_wide((a), (b), (acc))
+
+/*
+ * The statistic's vertical sums at VIF_DEV_ROWS consecutive rows of one column: x[k * pitch]
+ * and y[k * pitch], k < fw + VIF_DEV_ROWS - 1, are the ref and dis samples from the first
+ * row's top tap down; output r uses taps k = r .. r + fw - 1. Each sample is read once for
+ * all rows (register blocking). narrow: 8-bit samples (32-bit square sums, q = 0).
+ */
+#define VIF_DEV_VERTICAL_ROWS(acc_t)                                                       \
+    do {                                                                                   \
+        acc_t xx[VIF_DEV_ROWS], yy[VIF_DEV_ROWS], xy[VIF_DEV_ROWS];                        \
+        VIF_DEV_UNROLL                                                                     \
+        for (int r = 0; r < VIF_DEV_ROWS; r++)                                             \
+            mx[r] = my[r] = 0, xx[r] = yy[r] = xy[r] = 0;                                  \
+        VIF_DEV_UNROLL                                                                     \
+        for (int k = 0; k < fw + VIF_DEV_ROWS - 1; k++) {                                  \
+            const uint32_t a = x[k * pitch], b = y[k * pitch];                             \
+            const uint32_t aa = a * a, bb = b * b, ab = a * b;                             \
+            VIF_DEV_UNROLL                                                                 \
+            for (int r = 0; r < VIF_DEV_ROWS; r++) {                                       \
+                if (k - r < 0 || k - r >= fw)                                              \
+                    continue;                                                              \
+                const uint32_t fk = f[k - r];                                              \
+                mx[r] += fk * a;                                                           \
+                my[r] += fk * b;                                                           \
+                xx[r] = VIF_DEV_MAD_##acc_t(fk, aa, xx[r]);                                \
+                yy[r] = VIF_DEV_MAD_##acc_t(fk, bb, yy[r]);                                \
+                xy[r] = VIF_DEV_MAD_##acc_t(fk, ab, xy[r]);                                \
+            }                                                                              \
+        }                                                                                  \
+        const uint64_t rq = q ? 1ull << (q - 1) : 0;                                       \
+        VIF_DEV_UNROLL                                                                     \
+        for (int r = 0; r < VIF_DEV_ROWS; r++) {                                           \
+            out[r].xx = (uint32_t)((xx[r] + rq) >> q);                                     \
+            out[r].yy = (uint32_t)((yy[r] + rq) >> q);                                     \
+            out[r].xy = (uint32_t)((xy[r] + rq) >> q);                                     \
+        }                                                                                  \
+    } while (0)
+
+VIF_DEV_FN void vif_dev_stat_vertical(const uint16_t *x, const uint16_t *y, int pitch,
+                                      const uint32_t *f, int fw, int narrow, int mu_shift,
+                                      int q, VifDevColumn out[VIF_DEV_ROWS])
+{
+    uint32_t mx[VIF_DEV_ROWS], my[VIF_DEV_ROWS];
+    if (narrow) /* q is 0: the sums are the values */
+        VIF_DEV_VERTICAL_ROWS(uint32_t);
+    else
+        VIF_DEV_VERTICAL_ROWS(uint64_t);
+    const uint32_t rnd = 1u << (mu_shift - 1);
+    VIF_DEV_UNROLL
+    for (int r = 0; r < VIF_DEV_ROWS; r++) {
+        out[r].mu_x = (mx[r] + rnd) >> mu_shift;
+        out[r].mu_y = (my[r] + rnd) >> mu_shift;
+    }
+}
+
+typedef struct VifDevSigma {
+    int32_t xx, yy, xy;
+} VifDevSigma;
+
+/* The sigmas of one pixel from its horizontal sums (vif.h). */
+VIF_DEV_FN VifDevSigma vif_dev_sigma(uint32_t mu_x, uint32_t mu_y, uint64_t exx, uint64_t eyy,
+                                     uint64_t exy)
+{
+    const uint32_t e_xx = (uint32_t)((exx + 0x8000u) >> 16);
+    const uint32_t e_yy = (uint32_t)((eyy + 0x8000u) >> 16);
+    const uint32_t e_xy = (uint32_t)((exy + 0x8000u) >> 16);
+    const uint32_t mu_xx = (uint32_t)(((uint64_t)mu_x * mu_x + 0x80000000u) >> 32);
+    const uint32_t mu_yy = (uint32_t)(((uint64_t)mu_y * mu_y + 0x80000000u) >> 32);
+    const uint32_t mu_xy = (uint32_t)(((uint64_t)mu_x * mu_y + 0x80000000u) >> 32);
+    VifDevSigma s;
+    s.xx = (int32_t)(e_xx - mu_xx);
+    const int32_t syy = (int32_t)(e_yy - mu_yy);
+    s.yy = syy > 0 ? syy : 0;
+    s.xy = (int32_t)(e_xy - mu_xy);
+    return s;
+}
+
+/*
+ * The sigmas of VIF_DEV_COLS consecutive pixels of a row from the vertical sums at columns
+ * k < fw + VIF_DEV_COLS - 1 (pixel c uses k = c .. c + fw - 1); each value read once.
+ */
+VIF_DEV_FN void vif_dev_stat_horizontal(const uint32_t *mx, const uint32_t *my,
+                                        const uint32_t *xx, const uint32_t *yy,
+                                        const uint32_t *xy, const uint32_t *f, int fw,
+                                        VifDevSigma out[VIF_DEV_COLS])
+{
+    uint32_t mu_x[VIF_DEV_COLS], mu_y[VIF_DEV_COLS];
+    uint64_t exx[VIF_DEV_COLS], eyy[VIF_DEV_COLS], exy[VIF_DEV_COLS];
+    VIF_DEV_UNROLL
+    for (int c = 0; c < VIF_DEV_COLS; c++)
+        mu_x[c] = mu_y[c] = 0, exx[c] = eyy[c] = exy[c] = 0;
+    VIF_DEV_UNROLL
+    for (int k = 0; k < fw + VIF_DEV_COLS - 1; k++) {
+        const uint32_t m1 = mx[k], m2 = my[k], v1 = xx[k], v2 = yy[k], v3 = xy[k];
+        VIF_DEV_UNROLL
+        for (int c = 0; c < VIF_DEV_COLS; c++) {
+            if (k - c < 0 || k - c >= fw)
+                continue;
+            const uint32_t fk = f[k - c];
+            mu_x[c] += fk * m1;
+            mu_y[c] += fk * m2;
+            exx[c] = vif_dev_mad_wide(fk, v1, exx[c]);
+            eyy[c] = vif_dev_mad_wide(fk, v2, eyy[c]);
+            exy[c] = vif_dev_mad_wide(fk, v3, exy[c]);
+        }
+    }
+    VIF_DEV_UNROLL
+    for (int c = 0; c < VIF_DEV_COLS; c++)
+        out[c] = vif_dev_sigma(mu_x[c], mu_y[c], exx[c], eyy[c], exy[c]);
+}
+
+/* The per-pixel sums of vif.h (the double operations in the CPU's order). */
+VIF_DEV_FN void vif_dev_stat_pixel(const uint16_t *table, VifDevSigma s, double egl,
+                                   VmafVifSums *acc)
+{
+    const int32_t nsq = VMAF_VIF_SIGMA_NSQ;
+    if (s.xx < nsq) {
+        acc->num_non_log += s.yy;
+        acc->den_non_log++;
+        return;
+    }
+    acc->den_log += vif_dev_log2(table, (uint32_t)(nsq + s.xx)) - 17 * VMAF_VIF_LOG2_ONE;
+    if (s.xy > 0 && s.yy > 0) {
+        const double eps = 65536 * 1.0e-10;
+        double g = s.xy / (s.xx + eps);
+        const double sv_d = s.yy - g * s.xy;
+        const uint32_t sv = sv_d > 0 ? (uint32_t)(int32_t)sv_d : 0;
+        g = g < egl ? g : egl;
+        const uint32_t numer = sv + nsq;
+        const int64_t gain = (int64_t)(g * g * s.xx);
+        acc->num_log += vif_dev_log2(table, (uint64_t)gain + numer) - vif_dev_log2(table, numer);
+    }
+}
+
+/* Subsampling, vertical pass at one position (taps x[k * pitch], k < fw). */
+VIF_DEV_FN uint32_t vif_dev_sub_vertical(const uint16_t *x, int pitch, const uint32_t *f, int fw,
+                                         int shift)
+{
+    uint32_t sum = 0;
+    VIF_DEV_UNROLL
+    for (int k = 0; k < fw; k++)
+        sum += f[k] * x[k * pitch];
+    return (sum + (1u << (shift - 1))) >> shift;
+}
+
+/* Subsampling, horizontal pass at one position (taps v[k], k < fw). */
+VIF_DEV_FN uint16_t vif_dev_sub_horizontal(const uint32_t *v, const uint32_t *f, int fw)
+{
+    uint32_t sum = 0;
+    VIF_DEV_UNROLL
+    for (int k = 0; k < fw; k++)
+        sum += f[k] * v[k];
+    return (uint16_t)((sum + 0x8000u) >> 16);
+}
+
+/* ------------------------------------------------------------------------------------- */
+/* Per thread, per phase (thread `tid` of block (bx, by)); fw and sub_fw are the widths of   */
+/* filters a->filter and a->sub_filter, f and sub_f their coefficients; wide: uint16 input */
+
+VIF_DEV_FN uint16_t vif_dev_sample(vmaf_devptr plane, unsigned long long stride, int i, int j,
+                                   int wide)
+{
+    const unsigned char *row = (const unsigned char *)(uintptr_t)plane + (size_t)i * stride;
+    return wide ? ((const uint16_t *)row)[j] : row[j];
+}
+
+/* Phase 1: the margined tile. */
+VIF_DEV_FN void vif_dev_phase_load(VifDevTile *t, const VifCudaArgs *a, int fw, int wide,
+                                   int bx, int by, int tid)
+{
+    const int hf = fw / 2, cols = VIF_CUDA_TILE_W + 2 * hf, rows = VIF_CUDA_TILE_H + 2 * hf;
+    const int i0 = by * VIF_CUDA_TILE_H - hf, j0 = bx * VIF_CUDA_TILE_W - hf;
+    for (int e = tid; e < rows * cols; e += VIF_CUDA_THREADS) {
+        const int r = e / cols, c = e % cols;
+        const int i = vif_dev_mirror(i0 + r, a->h), j = vif_dev_mirror(j0 + c, a->w);
+        t->x[r][c] = vif_dev_sample(a->ref, a->stride, i, j, wide);
+        t->y[r][c] = vif_dev_sample(a->dis, a->stride, i, j, wide);
+    }
+}
+
+/* Phase 2: the vertical sums (statistic: VIF_DEV_ROWS rows of one column per item;
+ * subsampling: one even tile row of one column). */
+VIF_DEV_FN void vif_dev_phase_vertical(VifDevTile *t, const VifCudaArgs *a, const uint32_t *f,
+                                       int fw, const uint32_t *sub_f, int sub_fw, int narrow,
+                                       int tid)
+{
+    const int hf = fw / 2, cols = VIF_CUDA_TILE_W + 2 * hf;
+    if (a->stat) {
+        const int groups = VIF_CUDA_TILE_H / VIF_DEV_ROWS;
+        for (int e = tid; e < groups * cols; e += VIF_CUDA_THREADS) {
+            const int r0 = e / cols * VIF_DEV_ROWS, c = e % cols;
+            VifDevColumn v[VIF_DEV_ROWS];
+            vif_dev_stat_vertical(&t->x[r0][c], &t->y[r0][c], VIF_DEV_TILE_COLS, f, fw, narrow,
+                                  a->mu_shift, a->q, v);
+            VIF_DEV_UNROLL
+            for (int r = 0; r < VIF_DEV_ROWS; r++) {
+                t->mx[r0 + r][c] = v[r].mu_x;
+                t->my[r0 + r][c] = v[r].mu_y;
+                t->xx[r0 + r][c] = v[r].xx;
+                t->yy[r0 + r][c] = v[r].yy;
+                t->xy[r0 + r][c] = v[r].xy;
+            }
+        }
+    }
+    if (a->sub) {
+        /* tile row 2k (its samples at tile row 2k + hf), columns of the horizontal taps:
+         * [hf - hn, hf + TILE_W + hn) */
+        const int hn = sub_fw / 2, sub_cols = VIF_CUDA_TILE_W + 2 * hn;
+        for (int e = tid; e < VIF_CUDA_TILE_H / 2 * sub_cols; e += VIF_CUDA_THREADS) {
+            const int k = e / sub_cols, c = hf - hn + e % sub_cols;
+            const int r = 2 * k + hf - hn;
+            t->sx[k][c] = vif_dev_sub_vertical(&t->x[r][c], VIF_DEV_TILE_COLS, sub_f, sub_fw,
+                                               a->sub_shift);
+            t->sy[k][c] = vif_dev_sub_vertical(&t->y[r][c], VIF_DEV_TILE_COLS, sub_f, sub_fw,
+                                               a->sub_shift);
+        }
+    }
+}
+
+/* Phase 3: the tile's pixels (VIF_DEV_COLS of a row per item; sums into *acc) and its part
+ * of the next scale. */
+VIF_DEV_FN void vif_dev_phase_horizontal(const VifDevTile *t, const VifCudaArgs *a,
+                                         const uint32_t *f, int fw, const uint32_t *sub_f,
+                                         int sub_fw, int bx, int by, int tid, VmafVifSums *acc)
+{
+    const int hf = fw / 2;
+    const int i0 = by * VIF_CUDA_TILE_H, j0 = bx * VIF_CUDA_TILE_W;
+    if (a->stat) {
+        const uint16_t *table = (const uint16_t *)(uintptr_t)a->log2_table;
+        const int per_row = VIF_CUDA_TILE_W / VIF_DEV_COLS;
+        for (int e = tid; e < VIF_CUDA_TILE_H * per_row; e += VIF_CUDA_THREADS) {
+            const int r = e / per_row, c0 = e % per_row * VIF_DEV_COLS;
+            if (i0 + r >= a->h || j0 + c0 >= a->w)
+                continue;
+            VifDevSigma s[VIF_DEV_COLS];
+            vif_dev_stat_horizontal(&t->mx[r][c0], &t->my[r][c0], &t->xx[r][c0], &t->yy[r][c0],
+                                    &t->xy[r][c0], f, fw, s);
+            VIF_DEV_UNROLL
+            for (int c = 0; c < VIF_DEV_COLS; c++)
+                if (j0 + c0 + c < a->w)
+                    vif_dev_stat_pixel(table, s[c], a->egl, acc);
+        }
+    }
+    if (a->sub) {
+        const int hn = sub_fw / 2, w2 = a->w / 2, h2 = a->h / 2;
+        const int half_w = VIF_CUDA_TILE_W / 2, half_h = VIF_CUDA_TILE_H / 2;
+        for (int e = tid; e < half_h * half_w; e += VIF_CUDA_THREADS) {
+            const int k = e / half_w, m = e % half_w;
+            const int i2 = i0 / 2 + k, j2 = j0 / 2 + m;
+            if (i2 >= h2 || j2 >= w2)
+                continue;
+            const int c = 2 * m + hf - hn;
+            const size_t o = (size_t)i2 * w2 + j2;
+            ((uint16_t *)(uintptr_t)a->sub_ref)[o] = vif_dev_sub_horizontal(&t->sx[k][c], sub_f,
+                                                                            sub_fw);
+            ((uint16_t *)(uintptr_t)a->sub_dis)[o] = vif_dev_sub_horizontal(&t->sy[k][c], sub_f,
+                                                                            sub_fw);
+        }
+    }
+}
+
+/* ------------------------------------------------------------------------------------- */
+/* Host side: the launch plan and each scale's kernel arguments (vif_twin.c, the test)     */
+
+/* Scale s is w >> s by h >> s; once one is empty, so are those after it (vif.c). */
+typedef struct VifDevPlan {
+    unsigned w[VMAF_VIF_SCALES], h[VMAF_VIF_SCALES]; /* 0 x 0: an empty scale */
+    unsigned grid_x[VMAF_VIF_SCALES], grid_y[VMAF_VIF_SCALES];
+    /* per slot: the images of scales 1..3 (ref then dis, uint16, rows packed) */
+    size_t image_offset[VMAF_VIF_SCALES], image_bytes;
+} VifDevPlan;
+
+static inline void vif_dev_plan(VifDevPlan *p, unsigned w, unsigned h)
+{
+    p->image_bytes = 0;
+    for (int k = 0; k < VMAF_VIF_SCALES; k++) {
+        const int empty = !(w >> k) || !(h >> k) || (k && !p->w[k - 1]);
+        p->w[k] = empty ? 0 : w >> k;
+        p->h[k] = empty ? 0 : h >> k;
+        p->grid_x[k] = (p->w[k] + VIF_CUDA_TILE_W - 1) / VIF_CUDA_TILE_W;
+        p->grid_y[k] = (p->h[k] + VIF_CUDA_TILE_H - 1) / VIF_CUDA_TILE_H;
+        p->image_offset[k] = p->image_bytes;
+        if (k)
+            p->image_bytes += 2 * (size_t)p->w[k] * p->h[k] * sizeof(uint16_t);
+    }
+}
+
+/* The extern "C" name of scale k's kernel in vif.cu. */
+static inline const char *vif_dev_kernel_name(int k, unsigned bpc)
+{
+    static const char *const names[VMAF_VIF_SCALES] = { "vmaf_vif_scale0_16", "vmaf_vif_scale1",
+                                                        "vmaf_vif_scale2", "vmaf_vif_scale3" };
+    return k == 0 && bpc == 8 ? "vmaf_vif_scale0_8" : names[k];
+}
+
+/*
+ * The arguments of scale k's kernel (k non-empty). in_ref/in_dis/in_stride: the input
+ * plane (scale 0); images: the slot's images (the plan's layout); sums: the slot's
+ * VmafVifSums[4], zeroed before the frame. Returns whether the kernel has anything to do
+ * (not: a skipped scale 0 with no scale 1).
+ */
+static inline int vif_dev_scale_args(VifCudaArgs *a, const VifDevPlan *p, int k, unsigned bpc,
+                                     const VmafVifOptions *o, vmaf_devptr in_ref,
+                                     vmaf_devptr in_dis, unsigned long long in_stride,
+                                     vmaf_devptr images, vmaf_devptr sums,
+                                     vmaf_devptr log2_table)
+{
+    const int next = k + 1 < VMAF_VIF_SCALES && p->w[k + 1];
+    memset(a, 0, sizeof(*a));
+    a->w = (int)p->w[k];
+    a->h = (int)p->h[k];
+    a->mu_shift = k ? 16 : (int)bpc;
+    a->q = k ? 16 : 2 * ((int)bpc - 8);
+    a->sub_shift = k ? 16 : (int)bpc;
+    a->stat = !(k == 0 && o->skip_scale0);
+    a->sub = next;
+    a->egl = o->enhn_gain_limit;
+    if (k == 0) {
+        a->ref = in_ref;
+        a->dis = in_dis;
+        a->stride = in_stride;
+    } else {
+        a->ref = images + p->image_offset[k];
+        a->dis = a->ref + (size_t)p->w[k] * p->h[k] * sizeof(uint16_t);
+        a->stride = p->w[k] * sizeof(uint16_t);
+    }
+    if (next) {
+        a->sub_ref = images + p->image_offset[k + 1];
+        a->sub_dis = a->sub_ref + (size_t)p->w[k + 1] * p->h[k + 1] * sizeof(uint16_t);
+        for (int i = 0; i < vmaf_vif_filter_width[k + 1]; i++)
+            a->sub_filter[i] = vmaf_vif_filter[k + 1][i];
+    }
+    for (int i = 0; i < vmaf_vif_filter_width[k]; i++)
+        a->filter[i] = vmaf_vif_filter[k][i];
+    a->log2_table = log2_table;
+    a->sums = sums + (size_t)k * sizeof(VmafVifSums);
+    return a->stat || a->sub;
+}
+
+#endif /* VMAF_FEATURE_VIF_DEVICE_H */
