@@ -1,0 +1,148 @@
+// adm twin: the integer ADM stages on the GPU, each thread running the CPU's per-element
+// arithmetic from src/feature/cuda/adm_kernels.h (tested on the host by tests/test_adm_twin.c).
+// The sums are integers (uint64, wrapping like the CPU's): per-row totals are formed in a
+// block, then added with one atomic per row and orientation, in any order.
+#include <stdint.h>
+
+#include "feature/cuda/adm_kernels.h"
+
+template <typename T>
+__device__ void adm_dwt0(const AdmDwt0CudaArgs &a)
+{
+    const int j = blockIdx.x * blockDim.x + threadIdx.x;
+    const int i = blockIdx.y * blockDim.y + threadIdx.y;
+    vmaf_adm_k_dwt0(&a, blockIdx.z, i, j, sizeof(T) == 2);
+}
+
+extern "C" __global__ void __launch_bounds__(ADM_CUDA_TX * ADM_CUDA_TY)
+    vmaf_adm_dwt0_8(AdmDwt0CudaArgs a)
+{
+    adm_dwt0<uint8_t>(a);
+}
+
+extern "C" __global__ void __launch_bounds__(ADM_CUDA_TX * ADM_CUDA_TY)
+    vmaf_adm_dwt0_16(AdmDwt0CudaArgs a)
+{
+    adm_dwt0<uint16_t>(a);
+}
+
+#define ADM_XY                                                                                 \
+    const int j = blockIdx.x * blockDim.x + threadIdx.x;                                       \
+    const int i = blockIdx.y * blockDim.y + threadIdx.y
+
+extern "C" __global__ void __launch_bounds__(ADM_CUDA_TX * ADM_CUDA_TY)
+    vmaf_adm_dwt123(AdmDwt123CudaArgs a)
+{
+    ADM_XY;
+    vmaf_adm_k_dwt123(&a, i, j);
+}
+
+extern "C" __global__ void __launch_bounds__(ADM_CUDA_TX * ADM_CUDA_TY)
+    vmaf_adm_copy(AdmCopyCudaArgs a)
+{
+    ADM_XY;
+    vmaf_adm_k_copy(&a, i, j);
+}
+
+extern "C" __global__ void __launch_bounds__(ADM_CUDA_TX * ADM_CUDA_TY)
+    vmaf_adm_decouple0(AdmDecoupleCudaArgs a)
+{
+    ADM_XY;
+    vmaf_adm_k_decouple0(&a, i, j);
+}
+
+extern "C" __global__ void __launch_bounds__(ADM_CUDA_TX * ADM_CUDA_TY)
+    vmaf_adm_decouple123(AdmDecoupleCudaArgs a)
+{
+    ADM_XY;
+    vmaf_adm_k_decouple123(&a, i, j);
+}
+
+extern "C" __global__ void __launch_bounds__(ADM_CUDA_TX * ADM_CUDA_TY)
+    vmaf_adm_csf0(AdmCsfCudaArgs a)
+{
+    ADM_XY;
+    vmaf_adm_k_csf0(&a, blockIdx.z, i, j);
+}
+
+extern "C" __global__ void __launch_bounds__(ADM_CUDA_TX * ADM_CUDA_TY)
+    vmaf_adm_csf123(AdmCsfCudaArgs a)
+{
+    ADM_XY;
+    vmaf_adm_k_csf123(&a, blockIdx.z, i, j);
+}
+
+// Block sum of n values per thread (uint64, wrapping); the result is valid in thread 0.
+template <int N>
+__device__ void adm_block_sum(unsigned long long v[N])
+{
+    __shared__ unsigned long long part[N][ADM_CUDA_ROW_THREADS / 32];
+    for (int t = 0; t < N; t++)
+        for (int o = 16; o > 0; o >>= 1) v[t] += __shfl_down_sync(0xffffffffu, v[t], o);
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    if (lane == 0)
+        for (int t = 0; t < N; t++) part[t][warp] = v[t];
+    __syncthreads();
+    if (threadIdx.x == 0)
+        for (int t = 0; t < N; t++) {
+            unsigned long long s = 0;
+            for (int k = 0; k < ADM_CUDA_ROW_THREADS / 32; k++) s += part[t][k];
+            v[t] = s;
+        }
+}
+
+template <int SCALE0>
+__device__ void adm_cm(const AdmCmCudaArgs &a)
+{
+    const int slot = blockIdx.x;
+    const VmafAdmCmRows c = vmaf_adm_cm_rows(a.w, a.h);
+    const int n = vmaf_adm_cm_positions(&c);
+    uint64_t acc[3] = { 0, 0, 0 };
+    for (int q = threadIdx.x; q < n; q += ADM_CUDA_ROW_THREADS)
+        vmaf_adm_k_cm_pos(&a, SCALE0, slot, q, acc);
+    unsigned long long v[3] = { acc[0], acc[1], acc[2] };
+    adm_block_sum<3>(v);
+    if (threadIdx.x == 0) {
+        const uint64_t sum[3] = { v[0], v[1], v[2] };
+        uint64_t row[3];
+        vmaf_adm_k_cm_row(&a, SCALE0, slot, sum, row);
+        unsigned long long *total = (unsigned long long *)a.total;
+        for (int t = 0; t < 3; t++)
+            if (row[t]) atomicAdd(total + t, (unsigned long long)row[t]);
+    }
+}
+
+extern "C" __global__ void __launch_bounds__(ADM_CUDA_ROW_THREADS) vmaf_adm_cm0(AdmCmCudaArgs a)
+{
+    adm_cm<1>(a);
+}
+
+extern "C" __global__ void __launch_bounds__(ADM_CUDA_ROW_THREADS) vmaf_adm_cm123(AdmCmCudaArgs a)
+{
+    adm_cm<0>(a);
+}
+
+template <int SCALE0>
+__device__ void adm_den(const AdmDenCudaArgs &a)
+{
+    const int i = blockIdx.x, t = blockIdx.y;
+    const int n = a.right - a.left;
+    unsigned long long v[1] = { 0 };
+    for (int j = threadIdx.x; j < n; j += ADM_CUDA_ROW_THREADS)
+        v[0] += vmaf_adm_k_den_term(&a, SCALE0, t, i, j);
+    adm_block_sum<1>(v);
+    if (threadIdx.x == 0) {
+        const uint64_t row = vmaf_adm_k_den_row(&a, SCALE0, v[0]);
+        if (row) atomicAdd((unsigned long long *)a.total + t, (unsigned long long)row);
+    }
+}
+
+extern "C" __global__ void __launch_bounds__(ADM_CUDA_ROW_THREADS) vmaf_adm_den0(AdmDenCudaArgs a)
+{
+    adm_den<1>(a);
+}
+
+extern "C" __global__ void __launch_bounds__(ADM_CUDA_ROW_THREADS) vmaf_adm_den123(AdmDenCudaArgs a)
+{
+    adm_den<0>(a);
+}
