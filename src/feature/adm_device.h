@@ -91,6 +91,11 @@ VMAF_ADM_FN void vmaf_adm_vpass0(uint32_t s0, uint32_t s1, uint32_t s2, uint32_t
  */
 VMAF_ADM_FN int vmaf_adm_rowbuf0(int line, int p, int w, int *src_line, int *col)
 {
+    if (p >= 0 && p < w) { /* the usual case, without a division */
+        *src_line = line;
+        *col = p;
+        return 1;
+    }
     const int idx = line * w + p;
     if (idx < 0 || idx >= 2 * w)
         return 0;
@@ -129,12 +134,18 @@ VMAF_ADM_FN int32_t vmaf_adm_taps32(int hi_pass, int32_t a, int32_t b, int32_t c
 }
 
 /**
- * Scales 1..3 row buffer index `idx` (line * w + p, lines ref lo, ref hi, dis lo, dis hi):
+ * Scales 1..3 row buffer index line * w + p (lines ref lo, ref hi, dis lo, dis hi):
  * returns 1 with the line and column when it is inside the four lines of this row, 2 when
  * it holds a value an earlier scale's last row left (read `last` at idx), 0 when it holds 0.
  */
-VMAF_ADM_FN int vmaf_adm_rowbuf123(int idx, int w, int *src_line, int *col)
+VMAF_ADM_FN int vmaf_adm_rowbuf123(int line, int p, int w, int *src_line, int *col)
 {
+    if (p >= 0 && p < w) { /* the usual case, without a division */
+        *src_line = line;
+        *col = p;
+        return 1;
+    }
+    const int idx = line * w + p;
     if (idx < 0)
         return 0;
     if (idx < 4 * w) {
@@ -558,7 +569,7 @@ VMAF_ADM_FN void vmaf_adm_dwt123_output(const int32_t *ref, const int32_t *dis,
         for (int l = 0; l < 4; l++) {
             const int idx = l * w + p;
             int src = 0, col = 0;
-            const int where = vmaf_adm_rowbuf123(idx, w, &src, &col);
+            const int where = vmaf_adm_rowbuf123(l, p, w, &src, &col);
             if (where == 0) {
                 line[l][k] = 0;
             } else if (where == 2) {
