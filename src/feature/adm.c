@@ -89,10 +89,11 @@ int vmaf_adm_buffers_alloc(VmafAdmBuffers *b, unsigned w, unsigned h)
     b->stride = l.stride;
     b->band_bytes = l.band_bytes;
     b->block = calloc(1, l.block_bytes);
-    /* row buffer: the reference's 4 lines of the picture width in int32, at least 12 lines
-     * of the scale-1 width (+2) for the degenerate-row copies, and a guard in front */
+    /* row buffer: the reference's 4 lines of the picture width in int32, at least 4 lines of
+     * the band stride (+2) then 8 of the scale-1 width for the degenerate-row copies
+     * (adm_dwt.c), and a guard in front */
     const size_t lines = align_up(w * sizeof(int32_t)) * 4;
-    const size_t copies = (12 * half_w + 4) * sizeof(int32_t);
+    const size_t copies = (4 * l.stride + 2 + 8 * half_w + 2) * sizeof(int32_t);
     b->row_bytes = lines > copies ? lines : copies;
     b->row_block = calloc(1, BUFFER_ALIGN + b->row_bytes);
     if (!b->block || !b->row_block) {

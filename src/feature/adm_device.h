@@ -9,14 +9,13 @@
  * rows, the 3x3 neighbours of 1-row bands) see the same memory. The CPU's vertical-pass row
  * buffer is not kept: what it holds at a position is modelled (vmaf_adm_rowbuf*()):
  *   - scale 0: int16 lines lo | hi of the picture width w; index -1 is the zeroed guard;
- *     past 2w (the hi line's unmirrored last column) is 0, the value of a fresh buffer;
+ *     the two values past 2w (read by the hi line's unmirrored last column) are zeroed by
+ *     the CPU before each scale-0 DWT;
  *   - scales 1..3: int32 lines ref lo | ref hi | dis lo | dis hi of the input width w;
  *     index -1 is 0; past 4w is what the previous scale's last row left there (the twin
- *     keeps those rows: `last` below), or 0 where no scale of the frame wrote it.
- * The stale values the CPU can read there from an earlier frame (only: the scale-0 H/D last
- * column, which no score reads, and the scale-1 dis H/D last column of pictures of 5..16
- * rows whose scale-1 width is 17, 18, 33, 34, ... after a degenerate-row copy) are not
- * modelled: the twin gives the value of a first frame.
+ *     keeps those rows: `last` below), or 0 where no scale of the frame wrote it (the CPU
+ *     keeps its degenerate-row copies beyond every scale's lines, adm_dwt.c).
+ * So a frame's values never depend on an earlier frame, on the CPU or here.
  */
 #ifndef VMAF_FEATURE_ADM_DEVICE_H
 #define VMAF_FEATURE_ADM_DEVICE_H

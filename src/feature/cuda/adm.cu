@@ -11,7 +11,11 @@ __device__ void adm_dwt0(const AdmDwt0CudaArgs &a)
 {
     const int j = blockIdx.x * blockDim.x + threadIdx.x;
     const int i = blockIdx.y * blockDim.y + threadIdx.y;
-    vmaf_adm_k_dwt0(&a, blockIdx.z, i, j, sizeof(T) == 2);
+    // constant picture indices keep the argument arrays in registers (no local copy)
+    if (blockIdx.z == 0)
+        vmaf_adm_k_dwt0(&a, 0, i, j, sizeof(T) == 2);
+    else
+        vmaf_adm_k_dwt0(&a, 1, i, j, sizeof(T) == 2);
 }
 
 extern "C" __global__ void __launch_bounds__(ADM_CUDA_TX * ADM_CUDA_TY)
@@ -62,14 +66,18 @@ extern "C" __global__ void __launch_bounds__(ADM_CUDA_TX * ADM_CUDA_TY)
     vmaf_adm_csf0(AdmCsfCudaArgs a)
 {
     ADM_XY;
-    vmaf_adm_k_csf0(&a, blockIdx.z, i, j);
+    if (blockIdx.z == 0) vmaf_adm_k_csf0(&a, 0, i, j);
+    else if (blockIdx.z == 1) vmaf_adm_k_csf0(&a, 1, i, j);
+    else vmaf_adm_k_csf0(&a, 2, i, j);
 }
 
 extern "C" __global__ void __launch_bounds__(ADM_CUDA_TX * ADM_CUDA_TY)
     vmaf_adm_csf123(AdmCsfCudaArgs a)
 {
     ADM_XY;
-    vmaf_adm_k_csf123(&a, blockIdx.z, i, j);
+    if (blockIdx.z == 0) vmaf_adm_k_csf123(&a, 0, i, j);
+    else if (blockIdx.z == 1) vmaf_adm_k_csf123(&a, 1, i, j);
+    else vmaf_adm_k_csf123(&a, 2, i, j);
 }
 
 // Block sum of n values per thread (uint64, wrapping); the result is valid in thread 0.
@@ -128,8 +136,11 @@ __device__ void adm_den(const AdmDenCudaArgs &a)
     const int i = blockIdx.x, t = blockIdx.y;
     const int n = a.right - a.left;
     unsigned long long v[1] = { 0 };
-    for (int j = threadIdx.x; j < n; j += ADM_CUDA_ROW_THREADS)
-        v[0] += vmaf_adm_k_den_term(&a, SCALE0, t, i, j);
+    for (int j = threadIdx.x; j < n; j += ADM_CUDA_ROW_THREADS) {
+        if (t == 0) v[0] += vmaf_adm_k_den_term(&a, SCALE0, 0, i, j);
+        else if (t == 1) v[0] += vmaf_adm_k_den_term(&a, SCALE0, 1, i, j);
+        else v[0] += vmaf_adm_k_den_term(&a, SCALE0, 2, i, j);
+    }
     adm_block_sum<1>(v);
     if (threadIdx.x == 0) {
         const uint64_t row = vmaf_adm_k_den_row(&a, SCALE0, v[0]);
