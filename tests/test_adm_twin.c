@@ -43,7 +43,41 @@ static void grid_loop(const VmafAdmOp *op, void (*body)(const VmafAdmOp *, int, 
             }
 }
 
-static void b_dwt0(const VmafAdmOp *op, int z, int i, int j) { vmaf_adm_k_dwt0(&op->a.dwt0, z, i, j, op->wide); }
+/* The scale-0 DWT as the kernel runs it: per warp (32 columns of one row) every lane's own
+ * vertical pass, then the neighbours' values as the shuffles pass them. */
+static void run_dwt0(const VmafAdmOp *op)
+{
+    const AdmDwt0CudaArgs *a = &op->a.dwt0;
+    CHECK(op->block[0] == 32, "a warp is one row of a block");
+    const int ny = (int)(op->grid[1] * op->block[1]), nw = (int)op->grid[0];
+    for (int z = 0; z < (int)op->grid[2]; z++)
+        for (int i0 = 0; i0 < ny; i0++)
+            for (int w0 = 0; w0 < nw; w0++) {
+                const int i = reverse_order ? ny - 1 - i0 : i0;
+                const int wb = reverse_order ? nw - 1 - w0 : w0;
+                int16_t lo[32][2], hi[32][2];
+                for (int lane = 0; lane < 32; lane++)
+                    vmaf_adm_k_dwt0_own(a, z, i, wb * 32 + lane, op->wide, lo[lane], hi[lane]);
+                for (int l0 = 0; l0 < 32; l0++) {
+                    const int lane = reverse_order ? 31 - l0 : l0, j = wb * 32 + lane;
+                    int16_t prev[2], next[2];
+                    if (lane == 0) {
+                        vmaf_adm_k_dwt0_at(a, z, i, 2 * j - 1, op->wide, &prev[0], &prev[1]);
+                    } else {
+                        prev[0] = lo[lane - 1][1];
+                        prev[1] = hi[lane - 1][1];
+                    }
+                    if (lane == 31) {
+                        vmaf_adm_k_dwt0_at(a, z, i, 2 * j + 2, op->wide, &next[0], &next[1]);
+                    } else {
+                        next[0] = lo[lane + 1][0];
+                        next[1] = hi[lane + 1][0];
+                    }
+                    vmaf_adm_k_dwt0_finish(a, z, i, j, op->wide, prev, lo[lane], hi[lane], next);
+                }
+            }
+}
+
 static void b_dwt123(const VmafAdmOp *op, int z, int i, int j) { (void)z; vmaf_adm_k_dwt123(&op->a.dwt123, i, j); }
 static void b_copy(const VmafAdmOp *op, int z, int i, int j) { (void)z; vmaf_adm_k_copy(&op->a.copy, i, j); }
 static void b_dec0(const VmafAdmOp *op, int z, int i, int j) { (void)z; vmaf_adm_k_decouple0(&op->a.dec, i, j); }
@@ -58,6 +92,7 @@ static void run_cm(const VmafAdmOp *op, int scale0)
     const AdmCmCudaArgs *a = &op->a.cm;
     const VmafAdmCmRows c = vmaf_adm_cm_rows(a->w, a->h);
     const int n = vmaf_adm_cm_positions(&c);
+    const VmafAdmCmParams p = vmaf_adm_k_cm_params(a);
     uint64_t *total = (uint64_t *)(uintptr_t)a->total;
     for (unsigned s0 = 0; s0 < op->grid[0]; s0++) {
         const int slot = reverse_order ? (int)op->grid[0] - 1 - (int)s0 : (int)s0;
@@ -65,7 +100,7 @@ static void run_cm(const VmafAdmOp *op, int scale0)
         for (int tid = 0; tid < ADM_CUDA_ROW_THREADS; tid++) {
             uint64_t acc[3] = { 0, 0, 0 };
             for (int q = tid; q < n; q += ADM_CUDA_ROW_THREADS)
-                vmaf_adm_k_cm_pos(a, scale0, slot, q, acc);
+                vmaf_adm_k_cm_pos(a, &c, &p, scale0, slot, q, acc);
             for (int t = 0; t < 3; t++)
                 sum[t] += acc[t];
         }
@@ -97,7 +132,7 @@ static void run_ops(const VmafAdmOp *ops, int n)
         const VmafAdmOp *op = &ops[k];
         switch (op->kind) {
         case VMAF_ADM_OP_CLEAR: memset((void *)(uintptr_t)op->clear_dst, 0, op->clear_bytes); break;
-        case VMAF_ADM_OP_DWT0: grid_loop(op, b_dwt0); break;
+        case VMAF_ADM_OP_DWT0: run_dwt0(op); break;
         case VMAF_ADM_OP_DWT123: grid_loop(op, b_dwt123); break;
         case VMAF_ADM_OP_COPY: grid_loop(op, b_copy); break;
         case VMAF_ADM_OP_DECOUPLE0: grid_loop(op, b_dec0); break;

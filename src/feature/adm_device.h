@@ -525,6 +525,36 @@ VMAF_ADM_FN void vmaf_adm_dwt0_output(const unsigned char *pic, ptrdiff_t stride
     *d = vmaf_adm_taps16(1, line[1][0], line[1][1], line[1][2], line[1][3]);
 }
 
+/** Scale-0 vertical pass at picture column col of output row i: lo and hi. */
+VMAF_ADM_FN void vmaf_adm_vpass0_at(const unsigned char *pic, ptrdiff_t stride, int wide,
+                                    unsigned bpc, int h, int i, int col, int16_t *lo,
+                                    int16_t *hi)
+{
+    const unsigned char *r[4];
+    for (int k = 0; k < 4; k++)
+        r[k] = pic + (ptrdiff_t)vmaf_adm_picture_row(i, k, h) * stride;
+    vmaf_adm_vpass0(vmaf_adm_sample(r[0], col, wide), vmaf_adm_sample(r[1], col, wide),
+                    vmaf_adm_sample(r[2], col, wide), vmaf_adm_sample(r[3], col, wide), bpc,
+                    lo, hi);
+}
+
+/** Whether output column j of a scale-0 row takes the line positions 2j-1 .. 2j+2 as they
+ *  are (every column but the first and the last). */
+VMAF_ADM_FN int vmaf_adm_dwt0_plain_col(int j, int w)
+{
+    return j >= 1 && j < (w + 1) / 2 - 1;
+}
+
+/** A plain column's outputs from the lo/hi values at positions 2j-1 .. 2j+2. */
+VMAF_ADM_FN void vmaf_adm_dwt0_plain(const int16_t lo[4], const int16_t hi[4], int32_t *a,
+                                     int16_t *v, int16_t *hh, int16_t *d)
+{
+    *a = vmaf_adm_taps16(0, lo[0], lo[1], lo[2], lo[3]);
+    *v = vmaf_adm_taps16(1, lo[0], lo[1], lo[2], lo[3]);
+    *hh = vmaf_adm_taps16(0, hi[0], hi[1], hi[2], hi[3]);
+    *d = vmaf_adm_taps16(1, hi[0], hi[1], hi[2], hi[3]);
+}
+
 /** Scales 1..3 vertical pass of column x of output row i: lines ref lo, ref hi, dis lo,
  *  dis hi. ref/dis are band A of the scale's input (rows may be read outside [0, h)). */
 VMAF_ADM_FN void vmaf_adm_vpass123(const int32_t *ref, const int32_t *dis, ptrdiff_t stride,

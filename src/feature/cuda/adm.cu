@@ -6,16 +6,36 @@
 
 #include "feature/cuda/adm_kernels.h"
 
+static_assert(ADM_CUDA_TX == 32, "a warp is one row of a block");
+
+// One warp = 32 consecutive output columns of one row: each lane's vertical pass at 2j, 2j+1
+// is shared with its neighbours (adm_kernels.h, vmaf_adm_k_dwt0_finish()).
+template <typename T, int PIC>
+__device__ void adm_dwt0_pic(const AdmDwt0CudaArgs &a)
+{
+    const int wide = sizeof(T) == 2;
+    const int j = blockIdx.x * blockDim.x + threadIdx.x;
+    const int i = blockIdx.y * blockDim.y + threadIdx.y;
+    const int lane = threadIdx.x;
+    int16_t lo[2], hi[2], prev[2], next[2];
+    vmaf_adm_k_dwt0_own(&a, PIC, i, j, wide, lo, hi);
+    prev[0] = (int16_t)__shfl_up_sync(0xffffffffu, (int)lo[1], 1);
+    prev[1] = (int16_t)__shfl_up_sync(0xffffffffu, (int)hi[1], 1);
+    next[0] = (int16_t)__shfl_down_sync(0xffffffffu, (int)lo[0], 1);
+    next[1] = (int16_t)__shfl_down_sync(0xffffffffu, (int)hi[0], 1);
+    if (lane == 0) vmaf_adm_k_dwt0_at(&a, PIC, i, 2 * j - 1, wide, &prev[0], &prev[1]);
+    if (lane == 31) vmaf_adm_k_dwt0_at(&a, PIC, i, 2 * j + 2, wide, &next[0], &next[1]);
+    vmaf_adm_k_dwt0_finish(&a, PIC, i, j, wide, prev, lo, hi, next);
+}
+
 template <typename T>
 __device__ void adm_dwt0(const AdmDwt0CudaArgs &a)
 {
-    const int j = blockIdx.x * blockDim.x + threadIdx.x;
-    const int i = blockIdx.y * blockDim.y + threadIdx.y;
     // constant picture indices keep the argument arrays in registers (no local copy)
     if (blockIdx.z == 0)
-        vmaf_adm_k_dwt0(&a, 0, i, j, sizeof(T) == 2);
+        adm_dwt0_pic<T, 0>(a);
     else
-        vmaf_adm_k_dwt0(&a, 1, i, j, sizeof(T) == 2);
+        adm_dwt0_pic<T, 1>(a);
 }
 
 extern "C" __global__ void __launch_bounds__(ADM_CUDA_TX * ADM_CUDA_TY)
@@ -105,9 +125,10 @@ __device__ void adm_cm(const AdmCmCudaArgs &a)
     const int slot = blockIdx.x;
     const VmafAdmCmRows c = vmaf_adm_cm_rows(a.w, a.h);
     const int n = vmaf_adm_cm_positions(&c);
+    const VmafAdmCmParams p = vmaf_adm_k_cm_params(&a);
     uint64_t acc[3] = { 0, 0, 0 };
     for (int q = threadIdx.x; q < n; q += ADM_CUDA_ROW_THREADS)
-        vmaf_adm_k_cm_pos(&a, SCALE0, slot, q, acc);
+        vmaf_adm_k_cm_pos(&a, &c, &p, SCALE0, slot, q, acc);
     unsigned long long v[3] = { acc[0], acc[1], acc[2] };
     adm_block_sum<3>(v);
     if (threadIdx.x == 0) {

@@ -35,6 +35,65 @@ VMAF_ADM_FN void vmaf_adm_k_dwt0(const AdmDwt0CudaArgs *a, int pic, int i, int j
     ADM_I16(a->d[pic])[off] = vd;
 }
 
+/*
+ * The kernel's faster path for columns that are neither the first nor the last (and not
+ * lo_only, whose mirrored last column is the same rule): a warp covers 32 consecutive
+ * columns of one output row; each lane computes the vertical pass at its own two positions
+ * 2j, 2j+1 (`own`, 0 outside the picture), takes 2j-1 from the lane before and 2j+2 from the
+ * lane after (lanes 0 and 31 compute theirs), and filters. The vertical pass at a position is
+ * the same function wherever it is computed, so this equals vmaf_adm_k_dwt0().
+ */
+VMAF_ADM_FN void vmaf_adm_k_dwt0_own(const AdmDwt0CudaArgs *a, int pic, int i, int j, int wide,
+                                     int16_t lo[2], int16_t hi[2])
+{
+    const int half_h = (a->h_pic + 1) / 2;
+    for (int e = 0; e < 2; e++) {
+        const int col = 2 * j + e;
+        lo[e] = hi[e] = 0;
+        if (i < half_h && col < a->w)
+            vmaf_adm_vpass0_at((const unsigned char *)(uintptr_t)a->pic[pic],
+                               (ptrdiff_t)a->pic_stride[pic], wide, a->bpc, a->h_pic, i, col,
+                               &lo[e], &hi[e]);
+    }
+}
+
+/** The lo/hi values at position col (0 outside [0, w)), for lanes 0 and 31. */
+VMAF_ADM_FN void vmaf_adm_k_dwt0_at(const AdmDwt0CudaArgs *a, int pic, int i, int col, int wide,
+                                    int16_t *lo, int16_t *hi)
+{
+    const int half_h = (a->h_pic + 1) / 2;
+    *lo = *hi = 0;
+    if (i < half_h && col >= 0 && col < a->w)
+        vmaf_adm_vpass0_at((const unsigned char *)(uintptr_t)a->pic[pic],
+                           (ptrdiff_t)a->pic_stride[pic], wide, a->bpc, a->h_pic, i, col, lo, hi);
+}
+
+/** Output (i, j) given the lo/hi values at 2j-1 (prev), 2j, 2j+1 (own), 2j+2 (next). */
+VMAF_ADM_FN void vmaf_adm_k_dwt0_finish(const AdmDwt0CudaArgs *a, int pic, int i, int j,
+                                        int wide, const int16_t prev[2], const int16_t own_lo[2],
+                                        const int16_t own_hi[2], const int16_t next[2])
+{
+    const int half_w = (a->w + 1) / 2, half_h = (a->h_pic + 1) / 2;
+    if (i >= half_h || j >= half_w)
+        return;
+    if (!vmaf_adm_dwt0_plain_col(j, a->w)) {
+        vmaf_adm_k_dwt0(a, pic, i, j, wide);
+        return;
+    }
+    const int16_t lo[4] = { prev[0], own_lo[0], own_lo[1], next[0] };
+    const int16_t hi[4] = { prev[1], own_hi[0], own_hi[1], next[1] };
+    int32_t va;
+    int16_t vv, vh, vd;
+    vmaf_adm_dwt0_plain(lo, hi, &va, &vv, &vh, &vd);
+    const size_t off = (size_t)i * a->stride + (size_t)j;
+    ADM_I32(a->a[pic])[off] = va;
+    if (a->lo_only)
+        return;
+    ADM_I16(a->v[pic])[off] = vv;
+    ADM_I16(a->h[pic])[off] = vh;
+    ADM_I16(a->d[pic])[off] = vd;
+}
+
 /** Scales 1..3 DWT of both pictures, output (i, j). */
 VMAF_ADM_FN void vmaf_adm_k_dwt123(const AdmDwt123CudaArgs *a, int i, int j)
 {
@@ -151,11 +210,13 @@ VMAF_ADM_FN int vmaf_adm_k_cm_slots(int w, int h)
     return vmaf_adm_cm_slots(&c);
 }
 
-/** Terms of position q of row slot `slot` added to acc (scale0: the int16 bands). */
-VMAF_ADM_FN void vmaf_adm_k_cm_pos(const AdmCmCudaArgs *a, int scale0, int slot, int q,
+/** Terms of position q of row slot `slot` added to acc (scale0: the int16 bands); c is
+ *  vmaf_adm_cm_rows(a->w, a->h) and p vmaf_adm_k_cm_params(a), computed once per block. */
+VMAF_ADM_FN void vmaf_adm_k_cm_pos(const AdmCmCudaArgs *a, const VmafAdmCmRows *rows,
+                                   const VmafAdmCmParams *prm, int scale0, int slot, int q,
                                    uint64_t acc[3])
 {
-    const VmafAdmCmRows c = vmaf_adm_cm_rows(a->w, a->h);
+    const VmafAdmCmRows c = *rows;
     int up, mid, down, middle;
     if (!vmaf_adm_cm_slot_rows(&c, a->h, slot, &up, &mid, &down, &middle))
         return;
@@ -164,7 +225,7 @@ VMAF_ADM_FN void vmaf_adm_k_cm_pos(const AdmCmCudaArgs *a, int scale0, int slot,
     int jl, jr, edge;
     const int jc = vmaf_adm_cm_position(&c, a->w, q, &jl, &jr, &edge);
     const int vector = vmaf_adm_cm_vector(&c, middle, edge, jc, scale0);
-    const VmafAdmCmParams p = vmaf_adm_k_cm_params(a);
+    const VmafAdmCmParams p = *prm;
     const ptrdiff_t s = (ptrdiff_t)a->stride;
     if (scale0) {
         const int16_t *const src[3] = { ADM_I16(a->src[0]), ADM_I16(a->src[1]), ADM_I16(a->src[2]) };
