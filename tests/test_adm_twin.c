@@ -78,7 +78,32 @@ static void run_dwt0(const VmafAdmOp *op)
             }
 }
 
-static void b_dwt123(const VmafAdmOp *op, int z, int i, int j) { (void)z; vmaf_adm_k_dwt123(&op->a.dwt123, i, j); }
+/* The scales 1..3 DWT as the kernel runs it (warp-shared vertical passes, as run_dwt0). */
+static void run_dwt123(const VmafAdmOp *op)
+{
+    const AdmDwt123CudaArgs *a = &op->a.dwt123;
+    CHECK(op->block[0] == 32, "a warp is one row of a block");
+    const int ny = (int)(op->grid[1] * op->block[1]), nw = (int)op->grid[0];
+    for (int i0 = 0; i0 < ny; i0++)
+        for (int w0 = 0; w0 < nw; w0++) {
+            const int i = reverse_order ? ny - 1 - i0 : i0;
+            const int wb = reverse_order ? nw - 1 - w0 : w0;
+            int32_t own0[32][4], own1[32][4];
+            for (int lane = 0; lane < 32; lane++) {
+                vmaf_adm_k_dwt123_at(a, i, 2 * (wb * 32 + lane), own0[lane]);
+                vmaf_adm_k_dwt123_at(a, i, 2 * (wb * 32 + lane) + 1, own1[lane]);
+            }
+            for (int l0 = 0; l0 < 32; l0++) {
+                const int lane = reverse_order ? 31 - l0 : l0, j = wb * 32 + lane;
+                int32_t prev[4], next[4];
+                if (lane == 0) vmaf_adm_k_dwt123_at(a, i, 2 * j - 1, prev);
+                else memcpy(prev, own1[lane - 1], sizeof(prev));
+                if (lane == 31) vmaf_adm_k_dwt123_at(a, i, 2 * j + 2, next);
+                else memcpy(next, own0[lane + 1], sizeof(next));
+                vmaf_adm_k_dwt123_finish(a, i, j, prev, own0[lane], own1[lane], next);
+            }
+        }
+}
 static void b_copy(const VmafAdmOp *op, int z, int i, int j) { (void)z; vmaf_adm_k_copy(&op->a.copy, i, j); }
 static void b_dec0(const VmafAdmOp *op, int z, int i, int j) { (void)z; vmaf_adm_k_decouple0(&op->a.dec, i, j); }
 static void b_dec123(const VmafAdmOp *op, int z, int i, int j) { (void)z; vmaf_adm_k_decouple123(&op->a.dec, i, j); }
@@ -133,7 +158,7 @@ static void run_ops(const VmafAdmOp *ops, int n)
         switch (op->kind) {
         case VMAF_ADM_OP_CLEAR: memset((void *)(uintptr_t)op->clear_dst, 0, op->clear_bytes); break;
         case VMAF_ADM_OP_DWT0: run_dwt0(op); break;
-        case VMAF_ADM_OP_DWT123: grid_loop(op, b_dwt123); break;
+        case VMAF_ADM_OP_DWT123: run_dwt123(op); break;
         case VMAF_ADM_OP_COPY: grid_loop(op, b_copy); break;
         case VMAF_ADM_OP_DECOUPLE0: grid_loop(op, b_dec0); break;
         case VMAF_ADM_OP_DECOUPLE123: grid_loop(op, b_dec123); break;

@@ -58,7 +58,17 @@ extern "C" __global__ void __launch_bounds__(ADM_CUDA_TX * ADM_CUDA_TY)
     vmaf_adm_dwt123(AdmDwt123CudaArgs a)
 {
     ADM_XY;
-    vmaf_adm_k_dwt123(&a, i, j);
+    const int lane = threadIdx.x;
+    int32_t own0[4], own1[4], prev[4], next[4];
+    vmaf_adm_k_dwt123_at(&a, i, 2 * j, own0);
+    vmaf_adm_k_dwt123_at(&a, i, 2 * j + 1, own1);
+    for (int l = 0; l < 4; l++) {
+        prev[l] = __shfl_up_sync(0xffffffffu, own1[l], 1);
+        next[l] = __shfl_down_sync(0xffffffffu, own0[l], 1);
+    }
+    if (lane == 0) vmaf_adm_k_dwt123_at(&a, i, 2 * j - 1, prev);
+    if (lane == 31) vmaf_adm_k_dwt123_at(&a, i, 2 * j + 2, next);
+    vmaf_adm_k_dwt123_finish(&a, i, j, prev, own0, own1, next);
 }
 
 extern "C" __global__ void __launch_bounds__(ADM_CUDA_TX * ADM_CUDA_TY)

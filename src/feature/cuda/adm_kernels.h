@@ -94,12 +94,9 @@ VMAF_ADM_FN void vmaf_adm_k_dwt0_finish(const AdmDwt0CudaArgs *a, int pic, int i
     ADM_I16(a->d[pic])[off] = vd;
 }
 
-/** Scales 1..3 DWT of both pictures, output (i, j). */
-VMAF_ADM_FN void vmaf_adm_k_dwt123(const AdmDwt123CudaArgs *a, int i, int j)
+/** Scales 1..3 DWT of both pictures: the outputs (i, j), any column. */
+VMAF_ADM_FN void vmaf_adm_k_dwt123_out(const AdmDwt123CudaArgs *a, int i, int j)
 {
-    const int half_w = (a->w + 1) / 2, half_h = (a->h + 1) / 2;
-    if (i >= half_h || j >= half_w)
-        return;
     const int32_t *ref = ADM_I32(a->ref), *dis = ADM_I32(a->dis);
     const ptrdiff_t stride = (ptrdiff_t)a->stride;
     const int32_t *const last[3] = { 0, ADM_I32(a->last[1]), ADM_I32(a->last[2]) };
@@ -109,13 +106,52 @@ VMAF_ADM_FN void vmaf_adm_k_dwt123(const AdmDwt123CudaArgs *a, int i, int j)
     const size_t off = (size_t)i * a->stride + (size_t)j;
     for (int n = 0; n < 8; n++)
         ADM_I32(a->out[n])[off] = out[n];
+}
+
+/** The vertical pass of both pictures at column col of row i (4 lines; 0 outside). */
+VMAF_ADM_FN void vmaf_adm_k_dwt123_at(const AdmDwt123CudaArgs *a, int i, int col, int32_t v4[4])
+{
+    const int half_h = (a->h + 1) / 2;
+    v4[0] = v4[1] = v4[2] = v4[3] = 0;
+    if (i < half_h && col >= 0 && col < a->w)
+        vmaf_adm_vpass123(ADM_I32(a->ref), ADM_I32(a->dis), (ptrdiff_t)a->stride, a->h, i, col,
+                          (unsigned)a->scale, v4);
+}
+
+/*
+ * Output (i, j) given the vertical pass at 2j-1 (prev), 2j, 2j+1 (own) and 2j+2 (next),
+ * which the kernel shares between the lanes of a warp as for scale 0; columns other than
+ * the first and last filter them directly. The last row also keeps its vertical pass
+ * (positions 2j, 2j+1) for the next scales' row-buffer reads.
+ */
+VMAF_ADM_FN void vmaf_adm_k_dwt123_finish(const AdmDwt123CudaArgs *a, int i, int j,
+                                          const int32_t prev[4], const int32_t own0[4],
+                                          const int32_t own1[4], const int32_t next[4])
+{
+    const int half_w = (a->w + 1) / 2, half_h = (a->h + 1) / 2;
+    if (i >= half_h || j >= half_w)
+        return;
+    if (j >= 1 && j < half_w - 1) {
+        int32_t rv, rh;
+        int sv, sh;
+        vmaf_adm_dwt123_rounding((unsigned)a->scale, &rv, &sv, &rh, &sh);
+        const size_t off = (size_t)i * a->stride + (size_t)j;
+        for (int n = 0; n < 2; n++) {
+            const int l = 2 * n, g = 2 * n + 1;
+            ADM_I32(a->out[4 * n + 0])[off] = vmaf_adm_taps32(0, prev[l], own0[l], own1[l], next[l], rh, sh);
+            ADM_I32(a->out[4 * n + 1])[off] = vmaf_adm_taps32(1, prev[l], own0[l], own1[l], next[l], rh, sh);
+            ADM_I32(a->out[4 * n + 2])[off] = vmaf_adm_taps32(0, prev[g], own0[g], own1[g], next[g], rh, sh);
+            ADM_I32(a->out[4 * n + 3])[off] = vmaf_adm_taps32(1, prev[g], own0[g], own1[g], next[g], rh, sh);
+        }
+    } else {
+        vmaf_adm_k_dwt123_out(a, i, j);
+    }
     if (a->last_out && i == half_h - 1) {
         int32_t *lo = ADM_I32(a->last_out);
-        for (int x = 2 * j; x < 2 * j + 2 && x < a->w; x++) {
-            int32_t v4[4];
-            vmaf_adm_vpass123(ref, dis, stride, a->h, i, x, (unsigned)a->scale, v4);
-            for (int l = 0; l < 4; l++)
-                lo[l * a->w + x] = v4[l];
+        for (int l = 0; l < 4; l++) {
+            lo[l * a->w + 2 * j] = own0[l];
+            if (2 * j + 1 < a->w)
+                lo[l * a->w + 2 * j + 1] = own1[l];
         }
     }
 }
