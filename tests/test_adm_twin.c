@@ -615,6 +615,15 @@ static void clip_cases(const char *dir)
             Case c = { ctx.name, sz[n][0], sz[n][1], ctx.cbpc, default_options(), 2 };
             run_case(&c, make_clip, &ctx);
         }
+        if (k == 8) {
+            /* 4K from the 1080p clip, and 4096x2160 at 12 bits */
+            Case c4 = { "jetty at 4K", 3840, 2160, 8, default_options(), 1 };
+            run_case(&c4, make_clip, &ctx);
+            ClipCtx deep = ctx;
+            deep.cbpc = 8;
+            Case c12 = { "jetty at 4096x2160, 12-bit", 4096, 2160, 12, default_options(), 1 };
+            run_case(&c12, make_clip, &deep);
+        }
         VmafAdmOptions opt = default_options();
         opt.csf_mode = 3;
         opt.enhn_gain_limit = 1.0;
