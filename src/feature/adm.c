@@ -26,50 +26,74 @@ static size_t align_up(size_t x)
     return (x + BUFFER_ALIGN - 1) / BUFFER_ALIGN * BUFFER_ALIGN;
 }
 
-static void *carve(char **top, size_t bytes)
+/* The block: two guard rows (of the int32 stride) on each side keep the index rules' reads
+ * inside the allocation; then the int16 bands, then the int32 bands, in the reference's
+ * order. */
+int vmaf_adm_layout(unsigned w, unsigned h, VmafAdmLayout *l)
 {
-    void *p = *top;
-    *top += bytes;
-    return p;
+    memset(l, 0, sizeof(*l));
+    if (!w || !h || w > 32768 || h > 32768)
+        return -EINVAL;
+    const size_t half_w = (w + 1) / 2, half_h = (h + 1) / 2;
+    const size_t row_bytes = align_up(half_w * sizeof(int32_t));
+    l->stride = row_bytes / sizeof(int32_t);
+    l->band_bytes = row_bytes * half_h;
+    const size_t guard = 2 * row_bytes;
+    const size_t bands = l->band_bytes / 2 * BANDS_16 + l->band_bytes * BANDS_32;
+    l->block_bytes = guard + bands + guard;
+    size_t top = guard;
+    for (int pass = 0; pass < 2; pass++) {
+        const size_t bytes = pass ? l->band_bytes : l->band_bytes / 2;
+        size_t (*off)[4] = pass ? l->off32 : l->off16;
+        for (int g = 0; g < 6; g++) {
+            for (int k = 0; k < 4; k++) {
+                if (k == 0 && g >= 2) {
+                    off[g][k] = SIZE_MAX;
+                    continue;
+                }
+                off[g][k] = top;
+                top += bytes;
+            }
+        }
+    }
+    return 0;
 }
 
-static void carve16(VmafAdmBands16 *b, char **top, size_t bytes, bool with_a)
+static void bands16(VmafAdmBands16 *b, char *block, const size_t off[4])
 {
-    b->a = with_a ? carve(top, bytes) : NULL;
-    b->h = carve(top, bytes);
-    b->v = carve(top, bytes);
-    b->d = carve(top, bytes);
+    b->a = off[0] == SIZE_MAX ? NULL : (int16_t *)(void *)(block + off[0]);
+    b->h = (int16_t *)(void *)(block + off[1]);
+    b->v = (int16_t *)(void *)(block + off[2]);
+    b->d = (int16_t *)(void *)(block + off[3]);
 }
 
-static void carve32(VmafAdmBands32 *b, char **top, size_t bytes, bool with_a)
+static void bands32(VmafAdmBands32 *b, char *block, const size_t off[4])
 {
-    b->a = with_a ? carve(top, bytes) : NULL;
-    b->h = carve(top, bytes);
-    b->v = carve(top, bytes);
-    b->d = carve(top, bytes);
+    b->a = off[0] == SIZE_MAX ? NULL : (int32_t *)(void *)(block + off[0]);
+    b->h = (int32_t *)(void *)(block + off[1]);
+    b->v = (int32_t *)(void *)(block + off[2]);
+    b->d = (int32_t *)(void *)(block + off[3]);
 }
 
 int vmaf_adm_buffers_alloc(VmafAdmBuffers *b, unsigned w, unsigned h)
 {
     memset(b, 0, sizeof(*b));
-    if (!w || !h || w > 32768 || h > 32768)
-        return -EINVAL;
-    const size_t half_w = (w + 1) / 2, half_h = (h + 1) / 2;
-    const size_t row_bytes = align_up(half_w * sizeof(int32_t));
+    VmafAdmLayout l;
+    int err = vmaf_adm_layout(w, h, &l);
+    if (err)
+        return err;
+    const size_t half_w = (w + 1) / 2;
     b->w = w;
     b->h = h;
     b->simd = vmaf_adm_simd_available();
-    b->stride = row_bytes / sizeof(int32_t);
-    b->band_bytes = row_bytes * half_h;
-
-    /* two guard rows on each side keep the index rules' reads inside the allocation */
-    const size_t guard = 2 * row_bytes;
-    const size_t bands = b->band_bytes / 2 * BANDS_16 + b->band_bytes * BANDS_32;
-    b->block = calloc(1, guard + bands + guard);
-    /* row buffer: the reference's 4 lines of the picture width in int32, at least 12 lines
-     * of the scale-1 width (+2) for the degenerate-row copies, and a guard in front */
+    b->stride = l.stride;
+    b->band_bytes = l.band_bytes;
+    b->block = calloc(1, l.block_bytes);
+    /* row buffer: the reference's 4 lines of the picture width in int32, at least 4 lines of
+     * the band stride (+2) then 8 of the scale-1 width for the degenerate-row copies
+     * (adm_dwt.c), and a guard in front */
     const size_t lines = align_up(w * sizeof(int32_t)) * 4;
-    const size_t copies = (12 * half_w + 4) * sizeof(int32_t);
+    const size_t copies = (4 * l.stride + 2 + 8 * half_w + 2) * sizeof(int32_t);
     b->row_bytes = lines > copies ? lines : copies;
     b->row_block = calloc(1, BUFFER_ALIGN + b->row_bytes);
     if (!b->block || !b->row_block) {
@@ -78,20 +102,13 @@ int vmaf_adm_buffers_alloc(VmafAdmBuffers *b, unsigned w, unsigned h)
     }
     b->rows = (int32_t *)((char *)b->row_block + BUFFER_ALIGN);
 
-    char *top = (char *)b->block + guard;
-    const size_t half_bytes = b->band_bytes / 2;
-    carve16(&b->ref16, &top, half_bytes, true);
-    carve16(&b->dis16, &top, half_bytes, true);
-    carve16(&b->r16, &top, half_bytes, false);
-    carve16(&b->a16, &top, half_bytes, false);
-    carve16(&b->csf16, &top, half_bytes, false);
-    carve16(&b->mask16, &top, half_bytes, false);
-    carve32(&b->ref32, &top, b->band_bytes, true);
-    carve32(&b->dis32, &top, b->band_bytes, true);
-    carve32(&b->r32, &top, b->band_bytes, false);
-    carve32(&b->a32, &top, b->band_bytes, false);
-    carve32(&b->csf32, &top, b->band_bytes, false);
-    carve32(&b->mask32, &top, b->band_bytes, false);
+    char *block = b->block;
+    VmafAdmBands16 *g16[6] = { &b->ref16, &b->dis16, &b->r16, &b->a16, &b->csf16, &b->mask16 };
+    VmafAdmBands32 *g32[6] = { &b->ref32, &b->dis32, &b->r32, &b->a32, &b->csf32, &b->mask32 };
+    for (int g = 0; g < 6; g++) {
+        bands16(g16[g], block, l.off16[g]);
+        bands32(g32[g], block, l.off32[g]);
+    }
     return 0;
 }
 
@@ -119,16 +136,26 @@ void vmaf_adm_score(VmafAdmBuffers *b, const VmafAdmOptions *opt,
                     const void *dis, ptrdiff_t dis_stride, unsigned bpc,
                     VmafAdmScores *out)
 {
-    const int full_w = (int)b->w, full_h = (int)b->h;
+    VmafAdmTotals t;
+    vmaf_adm_score_totals(b, opt, f, ref, ref_stride, dis, dis_stride, bpc, &t);
+    vmaf_adm_scores_from_totals(opt, f, b->w, b->h, &t, out);
+}
+
+void vmaf_adm_score_totals(VmafAdmBuffers *b, const VmafAdmOptions *opt,
+                           const VmafAdmScaleFactors f[VMAF_ADM_SCALES],
+                           const void *ref, ptrdiff_t ref_stride,
+                           const void *dis, ptrdiff_t dis_stride, unsigned bpc,
+                           VmafAdmTotals *totals)
+{
     const size_t stride = b->stride;
-    int w = full_w, h = full_h;
-    double num = 0.0, den = 0.0, aim_num = 0.0;
+    int w = (int)b->w, h = (int)b->h;
+    VmafAdmTotals t;
+    memset(&t, 0, sizeof(t));
 
     if (b->w <= 4 || b->h <= 4)
         vmaf_adm_buffers_clear(b);
 
     for (unsigned s = 0; s < VMAF_ADM_SCALES; s++) {
-        float num_s = 0.0f, den_s = 0.0f, aim_s = 0.0f;
         if (s == 0) {
             int16_t *rows16 = (int16_t *)b->rows;
             const bool lo_only = opt->skip_scale0;
@@ -139,36 +166,66 @@ void vmaf_adm_score(VmafAdmBuffers *b, const VmafAdmOptions *opt,
             dwt0(dis, dis_stride, bpc, w, h, rows16, &b->dis16, b->dis32.a, stride, lo_only);
             w = (w + 1) / 2;
             h = (h + 1) / 2;
-            if (lo_only) {
-                den_s = 1e-10f; /* keeps the scale-0 ratio finite */
-            } else {
-                (b->simd ? vmaf_adm_decouple_scale0_simd : vmaf_adm_decouple_scale0)(
-                    &b->ref16, &b->dis16, &b->r16, &b->a16, w, h, stride, opt->enhn_gain_limit);
-                den_s = vmaf_adm_den_scale0(&b->ref16, w, h, stride, &f[0], opt->noise_weight);
-                vmaf_adm_csf_scale0(&b->a16, &b->csf16, &b->mask16, w, h, stride, &f[0]);
-                num_s = vmaf_adm_masked_sum_scale0(&b->r16, &b->csf16, &b->mask16, w, h,
-                                                   stride, &f[0], opt->noise_weight);
-                if (!opt->skip_aim) {
-                    vmaf_adm_csf_scale0(&b->r16, &b->mask16, &b->csf16, w, h, stride, &f[0]);
-                    aim_s = vmaf_adm_masked_sum_scale0(&b->a16, &b->mask16, &b->csf16, w, h,
-                                                       stride, &f[0], 0.0);
-                }
+            if (lo_only)
+                continue;
+            (b->simd ? vmaf_adm_decouple_scale0_simd : vmaf_adm_decouple_scale0)(
+                &b->ref16, &b->dis16, &b->r16, &b->a16, w, h, stride, opt->enhn_gain_limit);
+            vmaf_adm_den_totals_scale0(&b->ref16, w, h, stride, t.den[0]);
+            vmaf_adm_csf_scale0(&b->a16, &b->csf16, &b->mask16, w, h, stride, &f[0]);
+            vmaf_adm_masked_totals_scale0(&b->r16, &b->csf16, &b->mask16, w, h, stride, &f[0],
+                                          t.num[0]);
+            if (!opt->skip_aim) {
+                vmaf_adm_csf_scale0(&b->r16, &b->mask16, &b->csf16, w, h, stride, &f[0]);
+                vmaf_adm_masked_totals_scale0(&b->a16, &b->mask16, &b->csf16, w, h, stride,
+                                              &f[0], t.aim[0]);
             }
         } else {
-            (b->simd ? vmaf_adm_dwt_scale123_simd : vmaf_adm_dwt_scale123)(&b->ref32, &b->dis32, b->rows, w, h, stride, s);
+            (b->simd ? vmaf_adm_dwt_scale123_simd : vmaf_adm_dwt_scale123)(
+                &b->ref32, &b->dis32, b->rows, w, h, stride, s);
             w = (w + 1) / 2;
             h = (h + 1) / 2;
             (b->simd ? vmaf_adm_decouple_scale123_simd : vmaf_adm_decouple_scale123)(
                 &b->ref32, &b->dis32, &b->r32, &b->a32, w, h, stride, opt->enhn_gain_limit);
-            den_s = vmaf_adm_den_scale123(&b->ref32, w, h, stride, &f[s], s, opt->noise_weight);
+            vmaf_adm_den_totals_scale123(&b->ref32, w, h, stride, s, t.den[s]);
             vmaf_adm_csf_scale123(&b->a32, &b->csf32, &b->mask32, w, h, stride, &f[s]);
-            num_s = vmaf_adm_masked_sum_scale123(&b->r32, &b->csf32, &b->mask32, w, h, stride,
-                                                 &f[s], s, opt->noise_weight);
+            vmaf_adm_masked_totals_scale123(&b->r32, &b->csf32, &b->mask32, w, h, stride, &f[s],
+                                            t.num[s]);
             if (!opt->skip_aim) {
                 vmaf_adm_csf_scale123(&b->r32, &b->mask32, &b->csf32, w, h, stride, &f[s]);
-                aim_s = vmaf_adm_masked_sum_scale123(&b->a32, &b->mask32, &b->csf32, w, h,
-                                                     stride, &f[s], s, 0.0);
+                vmaf_adm_masked_totals_scale123(&b->a32, &b->mask32, &b->csf32, w, h, stride,
+                                                &f[s], t.aim[s]);
             }
+        }
+    }
+    *totals = t;
+}
+
+void vmaf_adm_scores_from_totals(const VmafAdmOptions *opt,
+                                 const VmafAdmScaleFactors f[VMAF_ADM_SCALES], unsigned pic_w,
+                                 unsigned pic_h, const VmafAdmTotals *t, VmafAdmScores *out)
+{
+    const int full_w = (int)pic_w, full_h = (int)pic_h;
+    int w = full_w, h = full_h;
+    double num = 0.0, den = 0.0, aim_num = 0.0;
+
+    for (unsigned s = 0; s < VMAF_ADM_SCALES; s++) {
+        float num_s = 0.0f, den_s = 0.0f, aim_s = 0.0f;
+        w = (w + 1) / 2;
+        h = (h + 1) / 2;
+        if (s == 0) {
+            if (opt->skip_scale0) {
+                den_s = 1e-10f; /* keeps the scale-0 ratio finite */
+            } else {
+                den_s = vmaf_adm_den_finish_scale0(t->den[0], w, h, &f[0], opt->noise_weight);
+                num_s = vmaf_adm_masked_finish_scale0(t->num[0], w, h, opt->noise_weight);
+                if (!opt->skip_aim)
+                    aim_s = vmaf_adm_masked_finish_scale0(t->aim[0], w, h, 0.0);
+            }
+        } else {
+            den_s = vmaf_adm_den_finish_scale123(t->den[s], w, h, &f[s], s, opt->noise_weight);
+            num_s = vmaf_adm_masked_finish_scale123(t->num[s], w, h, s, opt->noise_weight);
+            if (!opt->skip_aim)
+                aim_s = vmaf_adm_masked_finish_scale123(t->aim[s], w, h, s, 0.0);
         }
         num += num_s;
         den += den_s;
@@ -198,12 +255,7 @@ void vmaf_adm_score(VmafAdmBuffers *b, const VmafAdmOptions *opt,
 /* ------------------------------------------------------------------------------------- */
 /* Extractor                                                                             */
 
-typedef struct AdmState {
-    VmafAdmOptions opt;
-    VmafAdmScaleFactors factors[VMAF_ADM_SCALES];
-    VmafAdmBuffers buf;
-    unsigned w, h, bpc;
-} AdmState;
+typedef VmafAdmState AdmState;
 
 #define OPT_AT(field) (offsetof(AdmState, opt) + offsetof(VmafAdmOptions, field))
 
@@ -386,8 +438,14 @@ static int adm_extract(void *priv, const VmafFeatureFrame *frame, VmafFeatureSin
     VmafAdmScores sc;
     vmaf_adm_score(&s->buf, &s->opt, s->factors, frame->ref->data[0], frame->ref->stride[0],
                    frame->dist->data[0], frame->dist->stride[0], s->bpc, &sc);
+    return vmaf_adm_store(s, &sc, frame->index, sink);
+}
 
-    const unsigned idx = frame->index;
+int vmaf_adm_store(const VmafAdmState *s, const VmafAdmScores *scores, unsigned index,
+                   VmafFeatureSink *sink)
+{
+    const VmafAdmScores sc = *scores;
+    const unsigned idx = index;
     int err = vmaf_feature_sink_append(sink, "VMAF_integer_feature_adm2_score", sc.adm2, idx);
     if (!err)
         err = vmaf_feature_sink_append(sink, "VMAF_integer_feature_aim_score", sc.aim, idx);

@@ -60,6 +60,13 @@
 extern "C" {
 #endif
 
+/* The inline helpers below also compile as CUDA device code (src/feature/adm_device.h). */
+#ifdef __CUDACC__
+#define VMAF_ADM_FN static inline __host__ __device__
+#else
+#define VMAF_ADM_FN static inline
+#endif
+
 /* ------------------------------------------------------------------------------------- */
 /* Constants                                                                             */
 
@@ -74,7 +81,10 @@ enum {
     VMAF_ADM_MIN_VIEW_PRODUCT = 3240, /**< smallest norm_view_dist * ref_display_height */
 };
 
-/** Low- and high-pass taps of the db2 wavelet in Q15 (a line of length 4 per output). */
+/** Low- and high-pass taps of the db2 wavelet in Q15 (a line of length 4 per output), as
+ *  initialisers (for the arrays below and for device code). */
+#define VMAF_ADM_FILTER_LO_TAPS { 15826, 27411, 7345, -4240 }
+#define VMAF_ADM_FILTER_HI_TAPS { -4240, -7345, 27411, -15826 }
 extern const int16_t vmaf_adm_filter_lo[VMAF_ADM_TAPS];
 extern const int16_t vmaf_adm_filter_hi[VMAF_ADM_TAPS];
 
@@ -213,7 +223,7 @@ void vmaf_adm_buffers_clear(VmafAdmBuffers *b);
  * as the reference's index tables give it: 2j-1+k, mirrored (p -> 2n-1-p) past the end; the
  * first output uses 1,0,1,2, except for n = 3 or 4, where it uses -1,0,1,2.
  */
-static inline int vmaf_adm_tap(int j, int k, int n)
+VMAF_ADM_FN int vmaf_adm_tap(int j, int k, int n)
 {
     if (j == 0)
         return k ? k - 1 : ((n + 1) / 2 == 2 ? -1 : 1);
@@ -245,9 +255,30 @@ typedef struct VmafAdmRegion {
 } VmafAdmRegion;
 
 /** Region of decouple and CSF (one sample wider than the scored region for the 3x3 mask). */
-VmafAdmRegion vmaf_adm_region_outer(int w, int h);
+VMAF_ADM_FN VmafAdmRegion vmaf_adm_region_outer(int w, int h)
+{
+    /* the reference computes right/bottom from the unclamped left/top */
+    const int left = (int)(w * VMAF_ADM_BORDER_FACTOR - 0.5 - 1);
+    const int top = (int)(h * VMAF_ADM_BORDER_FACTOR - 0.5 - 1);
+    VmafAdmRegion r = { left, top, w - left + 2, h - top + 2 };
+    if (r.left < 0) r.left = 0;
+    if (r.right > w) r.right = w;
+    if (r.top < 0) r.top = 0;
+    if (r.bottom > h) r.bottom = h;
+    return r;
+}
+
 /** Region that is scored. */
-VmafAdmRegion vmaf_adm_region_inner(int w, int h);
+VMAF_ADM_FN VmafAdmRegion vmaf_adm_region_inner(int w, int h)
+{
+    const int left = (int)(w * VMAF_ADM_BORDER_FACTOR - 0.5);
+    const int top = (int)(h * VMAF_ADM_BORDER_FACTOR - 0.5);
+    const VmafAdmRegion r = { left, top, w - left, h - top };
+    return r;
+}
+
+/** cos^2(1 degree) as the angle test uses it (a float, computed in double). */
+double vmaf_adm_cos2_1deg(void);
 
 /** Decouple scale 0 over the outer region of a w x h band. */
 void vmaf_adm_decouple_scale0(const VmafAdmBands16 *ref, const VmafAdmBands16 *dis,
@@ -285,6 +316,56 @@ float vmaf_adm_den_scale123(const VmafAdmBands32 *ref, int w, int h, size_t stri
                             const VmafAdmScaleFactors *f, unsigned scale,
                             double noise_weight);
 
+/*
+ * The sums above in two steps: the integer totals per orientation (H, V, D) of a scale, then
+ * the floating-point finish the reference applies to them. vmaf_adm_masked_sum_* and
+ * vmaf_adm_den_* are totals + finish; a GPU twin computes the totals on the device and
+ * finishes them with these same functions.
+ */
+void vmaf_adm_masked_totals_scale0(const VmafAdmBands16 *src, const VmafAdmBands16 *csf,
+                                   const VmafAdmBands16 *mask, int w, int h, size_t stride,
+                                   const VmafAdmScaleFactors *f, uint64_t total[3]);
+void vmaf_adm_masked_totals_scale123(const VmafAdmBands32 *src, const VmafAdmBands32 *csf,
+                                     const VmafAdmBands32 *mask, int w, int h, size_t stride,
+                                     const VmafAdmScaleFactors *f, uint64_t total[3]);
+float vmaf_adm_masked_finish_scale0(const uint64_t total[3], int w, int h, double noise_weight);
+float vmaf_adm_masked_finish_scale123(const uint64_t total[3], int w, int h, unsigned scale,
+                                      double noise_weight);
+void vmaf_adm_den_totals_scale0(const VmafAdmBands16 *ref, int w, int h, size_t stride,
+                                uint64_t total[3]);
+void vmaf_adm_den_totals_scale123(const VmafAdmBands32 *ref, int w, int h, size_t stride,
+                                  unsigned scale, uint64_t total[3]);
+float vmaf_adm_den_finish_scale0(const uint64_t total[3], int w, int h,
+                                 const VmafAdmScaleFactors *f, double noise_weight);
+float vmaf_adm_den_finish_scale123(const uint64_t total[3], int w, int h,
+                                   const VmafAdmScaleFactors *f, unsigned scale,
+                                   double noise_weight);
+
+/**
+ * Shift counts and rounding terms of the masked sum of a w x h band (scale 0, or any of
+ * 1..3): per orientation the cube's, and the per-row total's. Counts saturate like the
+ * reference's conversions (a 64-bit shift by a count acts mod 64).
+ */
+typedef struct VmafAdmCmParams {
+    uint32_t cub_shift[3], cub_round[3];
+    uint32_t row_shift, row_round;
+} VmafAdmCmParams;
+void vmaf_adm_cm_params(int w, int h, unsigned scale, VmafAdmCmParams *p);
+
+/** The same for the denominator (scale 0 uses only row_shift / row_round). */
+typedef struct VmafAdmDenParams {
+    uint32_t sq_shift, cub_shift, row_shift;
+    uint64_t sq_round, cub_round, row_round;
+} VmafAdmDenParams;
+void vmaf_adm_den_params(int w, int h, unsigned scale, VmafAdmDenParams *p);
+
+/** A frame's integer totals, [scale][orientation H, V, D]. */
+typedef struct VmafAdmTotals {
+    uint64_t num[VMAF_ADM_SCALES][3];
+    uint64_t aim[VMAF_ADM_SCALES][3];
+    uint64_t den[VMAF_ADM_SCALES][3];
+} VmafAdmTotals;
+
 /** Per-frame results. */
 typedef struct VmafAdmScores {
     double adm2, aim, adm3;
@@ -301,6 +382,44 @@ void vmaf_adm_score(VmafAdmBuffers *b, const VmafAdmOptions *opt,
                     const void *ref, ptrdiff_t ref_stride,
                     const void *dis, ptrdiff_t dis_stride, unsigned bpc,
                     VmafAdmScores *out);
+
+/** The integer part of vmaf_adm_score(): the frame's totals (the buffers hold every band). */
+void vmaf_adm_score_totals(VmafAdmBuffers *b, const VmafAdmOptions *opt,
+                           const VmafAdmScaleFactors f[VMAF_ADM_SCALES],
+                           const void *ref, ptrdiff_t ref_stride,
+                           const void *dis, ptrdiff_t dis_stride, unsigned bpc,
+                           VmafAdmTotals *t);
+
+/** Scores of a frame from its totals (the floating-point part of vmaf_adm_score()). */
+void vmaf_adm_scores_from_totals(const VmafAdmOptions *opt,
+                                 const VmafAdmScaleFactors f[VMAF_ADM_SCALES], unsigned w,
+                                 unsigned h, const VmafAdmTotals *t, VmafAdmScores *out);
+
+/**
+ * Byte offsets of the bands inside the buffers' block (VmafAdmBuffers.block), for a device
+ * copy of the same layout: [group][band A, H, V, D], groups ref, dis, r, a, csf, mask; A is
+ * present only for ref and dis (SIZE_MAX otherwise).
+ */
+typedef struct VmafAdmLayout {
+    size_t stride;          /**< elements per band row */
+    size_t band_bytes;      /**< bytes of one int32 band */
+    size_t block_bytes;     /**< bytes of the whole block (guards included) */
+    size_t off16[6][4], off32[6][4];
+} VmafAdmLayout;
+int vmaf_adm_layout(unsigned w, unsigned h, VmafAdmLayout *l);
+
+/** The extractor's private state (also read by its GPU twin). */
+typedef struct VmafAdmState {
+    VmafAdmOptions opt;
+    VmafAdmScaleFactors factors[VMAF_ADM_SCALES];
+    VmafAdmBuffers buf;
+    unsigned w, h, bpc;
+} VmafAdmState;
+
+struct VmafFeatureSink;
+/** Write a frame's scores as the extractor does (every output name, debug included). */
+int vmaf_adm_store(const VmafAdmState *s, const VmafAdmScores *sc, unsigned index,
+                   struct VmafFeatureSink *sink);
 
 /* ------------------------------------------------------------------------------------- */
 /* Hand-written SIMD stages (AVX2 on x86-64 with GCC or Clang)                           */
@@ -328,7 +447,7 @@ void vmaf_adm_decouple_scale123_simd(const VmafAdmBands32 *ref, const VmafAdmBan
 
 /** 2^30 / |d| with the sign of d, for 1 <= |d| <= 32768 (exact: the quotient is at least
  *  2^-15 away from the next integer, far more than a double's rounding). */
-static inline int32_t vmaf_adm_reciprocal(int32_t d)
+VMAF_ADM_FN int32_t vmaf_adm_reciprocal(int32_t d)
 {
     const int32_t m = d < 0 ? -d : d;
     const int32_t q = (int32_t)(1073741824.0 / (double)m);
@@ -342,7 +461,7 @@ static inline int32_t vmaf_adm_reciprocal(int32_t d)
  * and why 2^-1 and 2^huge rounding constants become 0xFFFFFFFF for bands of width 9..16
  * (scale 0) or of 1 sample.
  */
-static inline uint32_t vmaf_adm_to_u32(double x)
+VMAF_ADM_FN uint32_t vmaf_adm_to_u32(double x)
 {
     if (!(x > -1.0 && x < 4294967296.0))
         return 0xFFFFFFFFu;
@@ -350,7 +469,7 @@ static inline uint32_t vmaf_adm_to_u32(double x)
 }
 
 /** double -> uint16 as x86-64 code converts it (through int32: out of range gives 0). */
-static inline uint16_t vmaf_adm_to_u16(double x)
+VMAF_ADM_FN uint16_t vmaf_adm_to_u16(double x)
 {
     if (!(x > -2147483649.0 && x < 2147483648.0))
         return 0;

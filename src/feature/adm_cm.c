@@ -19,27 +19,6 @@
 #include "adm.h"
 #include "adm_simd.h"
 
-VmafAdmRegion vmaf_adm_region_outer(int w, int h)
-{
-    /* the reference computes right/bottom from the unclamped left/top */
-    const int left = (int)(w * VMAF_ADM_BORDER_FACTOR - 0.5 - 1);
-    const int top = (int)(h * VMAF_ADM_BORDER_FACTOR - 0.5 - 1);
-    VmafAdmRegion r = { left, top, w - left + 2, h - top + 2 };
-    if (r.left < 0) r.left = 0;
-    if (r.right > w) r.right = w;
-    if (r.top < 0) r.top = 0;
-    if (r.bottom > h) r.bottom = h;
-    return r;
-}
-
-VmafAdmRegion vmaf_adm_region_inner(int w, int h)
-{
-    const int left = (int)(w * VMAF_ADM_BORDER_FACTOR - 0.5);
-    const int top = (int)(h * VMAF_ADM_BORDER_FACTOR - 0.5);
-    const VmafAdmRegion r = { left, top, w - left, h - top };
-    return r;
-}
-
 /* Shift counts come from ceil(log2(n) - c) converted like the reference (adm.h: counts
  * below -1 saturate to 0xFFFFFFFF); a 64-bit shift by such a count acts as x86 does
  * (mod 64). Their rounding constants 2^(count - 1) saturate too when count is 0. */
@@ -182,11 +161,25 @@ ADM_INLINE void row0(const Cm0 *c, const Neighbourhood *n, int w, bool left_corn
         pixel0(c, n, w - 2, w - 1, w - 1, acc);
 }
 
-ADM_INLINE float vmaf_adm_masked_sum_scale0_impl(const VmafAdmBands16 *src,
-                                                 const VmafAdmBands16 *csf,
-                                                 const VmafAdmBands16 *mask, int w, int h,
-                                                 size_t stride, const VmafAdmScaleFactors *f,
-                                                 double noise_weight)
+void vmaf_adm_cm_params(int w, int h, unsigned scale, VmafAdmCmParams *p)
+{
+    if (scale == 0) {
+        p->cub_shift[0] = p->cub_shift[1] = shift_count(log2(w) - 4);
+        p->cub_shift[2] = shift_count(log2(w) - 3);
+    } else {
+        p->cub_shift[0] = p->cub_shift[1] = p->cub_shift[2] = shift_count(log2(w));
+    }
+    for (int t = 0; t < 3; t++)
+        p->cub_round[t] = half_of_power(p->cub_shift[t]);
+    p->row_shift = shift_count(log2(h));
+    p->row_round = half_of_power(p->row_shift);
+}
+
+ADM_INLINE void vmaf_adm_masked_totals_scale0_impl(const VmafAdmBands16 *src,
+                                                   const VmafAdmBands16 *csf,
+                                                   const VmafAdmBands16 *mask, int w, int h,
+                                                   size_t stride, const VmafAdmScaleFactors *f,
+                                                   uint64_t total[3])
 {
     Cm0 c = {
         .src = { src->h, src->v, src->d },
@@ -195,12 +188,14 @@ ADM_INLINE float vmaf_adm_masked_sum_scale0_impl(const VmafAdmBands16 *src,
     };
     for (int t = 0; t < 3; t++)
         c.weight[t] = (int32_t)f->i_rfactor[t];
-    c.cub_shift[0] = c.cub_shift[1] = shift_count(log2(w) - 4);
-    c.cub_shift[2] = shift_count(log2(w) - 3);
-    for (int t = 0; t < 3; t++)
-        c.cub_round[t] = half_of_power(c.cub_shift[t]);
-    const uint32_t row_shift = shift_count(log2(h));
-    const uint32_t row_round = half_of_power(row_shift);
+    VmafAdmCmParams prm;
+    vmaf_adm_cm_params(w, h, 0, &prm);
+    for (int t = 0; t < 3; t++) {
+        c.cub_shift[t] = prm.cub_shift[t];
+        c.cub_round[t] = prm.cub_round[t];
+    }
+    const uint32_t row_shift = prm.row_shift;
+    const uint32_t row_round = prm.row_round;
 
     const VmafAdmRegion r = vmaf_adm_region_inner(w, h);
     const int start_col = r.left > 1 ? r.left : 1;
@@ -213,7 +208,7 @@ ADM_INLINE float vmaf_adm_masked_sum_scale0_impl(const VmafAdmBands16 *src,
     const int vend_inside = end_col - (end_col - start_col) % 14;
     const ptrdiff_t s = (ptrdiff_t)stride;
 
-    uint64_t total[3] = { 0, 0, 0 };
+    total[0] = total[1] = total[2] = 0;
     uint64_t acc[3] = { 0, 0, 0 };
     if (r.top <= 0) {
         const Neighbourhood n = { s, 0, s };
@@ -236,7 +231,20 @@ ADM_INLINE float vmaf_adm_masked_sum_scale0_impl(const VmafAdmBands16 *src,
     }
     for (int t = 0; t < 3; t++)
         total[t] += row_sum(b[t], row_round, row_shift);
+}
 
+ADM_DISPATCH_VOID(vmaf_adm_masked_totals_scale0,
+                  (const VmafAdmBands16 *src, const VmafAdmBands16 *csf,
+                   const VmafAdmBands16 *mask, int w, int h, size_t stride,
+                   const VmafAdmScaleFactors *f, uint64_t total[3]),
+                  (src, csf, mask, w, h, stride, f, total))
+
+float vmaf_adm_masked_finish_scale0(const uint64_t total[3], int w, int h, double noise_weight)
+{
+    VmafAdmCmParams c;
+    vmaf_adm_cm_params(w, h, 0, &c);
+    const uint32_t row_shift = c.row_shift;
+    const VmafAdmRegion r = vmaf_adm_region_inner(w, h);
     /* the reference's AVX-512 code rounds the H total to float before scaling it */
     const float f_h = (float)((float)(int64_t)total[0] /
                               pow(2, (uint32_t)(52 - c.cub_shift[0] - row_shift)));
@@ -252,10 +260,14 @@ ADM_INLINE float vmaf_adm_masked_sum_scale0_impl(const VmafAdmBands16 *src,
     return n_h + n_v + n_d;
 }
 
-ADM_DISPATCH(float, vmaf_adm_masked_sum_scale0,
-             (const VmafAdmBands16 *src, const VmafAdmBands16 *csf, const VmafAdmBands16 *mask,
-              int w, int h, size_t stride, const VmafAdmScaleFactors *f, double noise_weight),
-             (src, csf, mask, w, h, stride, f, noise_weight))
+float vmaf_adm_masked_sum_scale0(const VmafAdmBands16 *src, const VmafAdmBands16 *csf,
+                                 const VmafAdmBands16 *mask, int w, int h, size_t stride,
+                                 const VmafAdmScaleFactors *f, double noise_weight)
+{
+    uint64_t total[3];
+    vmaf_adm_masked_totals_scale0(src, csf, mask, w, h, stride, f, total);
+    return vmaf_adm_masked_finish_scale0(total, w, h, noise_weight);
+}
 
 /* ------------------------------------------------------------------------------------- */
 /* Scales 1..3                                                                           */
@@ -362,11 +374,12 @@ ADM_INLINE void row123(const Cm123 *c, const Neighbourhood *n, int w, bool left_
 
 static const uint32_t cm123_final[3] = { 45, 39, 36 };
 
-ADM_INLINE float vmaf_adm_masked_sum_scale123_impl(const VmafAdmBands32 *src,
-                                                   const VmafAdmBands32 *csf,
-                                                   const VmafAdmBands32 *mask, int w, int h,
-                                                   size_t stride, const VmafAdmScaleFactors *f,
-                                                   unsigned scale, double noise_weight)
+ADM_INLINE void vmaf_adm_masked_totals_scale123_impl(const VmafAdmBands32 *src,
+                                                     const VmafAdmBands32 *csf,
+                                                     const VmafAdmBands32 *mask, int w, int h,
+                                                     size_t stride,
+                                                     const VmafAdmScaleFactors *f,
+                                                     uint64_t total[3])
 {
     Cm123 c = {
         .src = { src->h, src->v, src->d },
@@ -375,12 +388,12 @@ ADM_INLINE float vmaf_adm_masked_sum_scale123_impl(const VmafAdmBands32 *src,
     };
     for (int t = 0; t < 3; t++)
         c.weight[t] = f->i_rfactor[t];
-    c.cub_shift = shift_count(log2(w));
-    c.cub_round = half_of_power(c.cub_shift);
-    const uint32_t row_shift = shift_count(log2(h));
-    const uint32_t row_round = half_of_power(row_shift);
-    const float final_shift =
-        (float)pow(2, (uint32_t)(cm123_final[scale - 1] - c.cub_shift - row_shift));
+    VmafAdmCmParams prm;
+    vmaf_adm_cm_params(w, h, 1, &prm);
+    c.cub_shift = prm.cub_shift[0];
+    c.cub_round = prm.cub_round[0];
+    const uint32_t row_shift = prm.row_shift;
+    const uint32_t row_round = prm.row_round;
 
     const VmafAdmRegion r = vmaf_adm_region_inner(w, h);
     const int start_col = r.left > 1 ? r.left : 1;
@@ -392,7 +405,7 @@ ADM_INLINE float vmaf_adm_masked_sum_scale123_impl(const VmafAdmBands32 *src,
     const int vend_inside = end_col - (end_col - start_col) % 6;
     const ptrdiff_t s = (ptrdiff_t)stride;
 
-    uint64_t total[3] = { 0, 0, 0 };
+    total[0] = total[1] = total[2] = 0;
     uint64_t acc[3] = { 0, 0, 0 };
     if (r.top <= 0) {
         const Neighbourhood n = { s, 0, s };
@@ -415,7 +428,22 @@ ADM_INLINE float vmaf_adm_masked_sum_scale123_impl(const VmafAdmBands32 *src,
     }
     for (int t = 0; t < 3; t++)
         total[t] += row_sum(b[t], row_round, row_shift);
+}
 
+ADM_DISPATCH_VOID(vmaf_adm_masked_totals_scale123,
+                  (const VmafAdmBands32 *src, const VmafAdmBands32 *csf,
+                   const VmafAdmBands32 *mask, int w, int h, size_t stride,
+                   const VmafAdmScaleFactors *f, uint64_t total[3]),
+                  (src, csf, mask, w, h, stride, f, total))
+
+float vmaf_adm_masked_finish_scale123(const uint64_t total[3], int w, int h, unsigned scale,
+                                      double noise_weight)
+{
+    VmafAdmCmParams c;
+    vmaf_adm_cm_params(w, h, scale, &c);
+    const float final_shift =
+        (float)pow(2, (uint32_t)(cm123_final[scale - 1] - c.cub_shift[0] - c.row_shift));
+    const VmafAdmRegion r = vmaf_adm_region_inner(w, h);
     const float noise = powf((float)((r.bottom - r.top) * (r.right - r.left) * noise_weight),
                              1.0f / 3.0f);
     float sum = 0.0f;
@@ -427,14 +455,21 @@ ADM_INLINE float vmaf_adm_masked_sum_scale123_impl(const VmafAdmBands32 *src,
     return sum;
 }
 
-ADM_DISPATCH(float, vmaf_adm_masked_sum_scale123,
-             (const VmafAdmBands32 *src, const VmafAdmBands32 *csf, const VmafAdmBands32 *mask,
-              int w, int h, size_t stride, const VmafAdmScaleFactors *f, unsigned scale,
-              double noise_weight),
-             (src, csf, mask, w, h, stride, f, scale, noise_weight))
+float vmaf_adm_masked_sum_scale123(const VmafAdmBands32 *src, const VmafAdmBands32 *csf,
+                                   const VmafAdmBands32 *mask, int w, int h, size_t stride,
+                                   const VmafAdmScaleFactors *f, unsigned scale,
+                                   double noise_weight)
+{
+    uint64_t total[3];
+    vmaf_adm_masked_totals_scale123(src, csf, mask, w, h, stride, f, total);
+    return vmaf_adm_masked_finish_scale123(total, w, h, scale, noise_weight);
+}
 
 /* ------------------------------------------------------------------------------------- */
 /* Denominators                                                                          */
+
+static const uint32_t den123_sq_shift[3] = { 31, 30, 31 };
+static const uint32_t den123_final[3] = { 32, 27, 23 };
 
 /* Sum of |x|^3 over a row (|x| <= 2^15, so the square fits 32 bits). */
 ADM_INLINE uint64_t cubes16(const int16_t *restrict p, int j0, int j1)
@@ -447,74 +482,131 @@ ADM_INLINE uint64_t cubes16(const int16_t *restrict p, int j0, int j1)
     return row;
 }
 
-ADM_INLINE float vmaf_adm_den_scale0_impl(const VmafAdmBands16 *ref, int w, int h,
-                                          size_t stride, const VmafAdmScaleFactors *f,
-                                          double noise_weight)
+void vmaf_adm_den_params(int w, int h, unsigned scale, VmafAdmDenParams *p)
 {
     const VmafAdmRegion r = vmaf_adm_region_inner(w, h);
-    const int area = (r.bottom - r.top) * (r.right - r.left);
-    int32_t shift = (int32_t)ceil(log2(area) - 20);
-    shift = shift > 0 ? shift : 0;
-    const uint64_t round = shift > 0 ? (uint64_t)1 << (shift - 1) : 0;
-    const int16_t *band[3] = { ref->h, ref->v, ref->d };
+    if (scale == 0) {
+        const int area = (r.bottom - r.top) * (r.right - r.left);
+        int32_t shift = (int32_t)ceil(log2(area) - 20);
+        shift = shift > 0 ? shift : 0;
+        p->sq_shift = 0;
+        p->sq_round = 0;
+        p->cub_shift = 0;
+        p->cub_round = 0;
+        p->row_shift = (uint32_t)shift;
+        p->row_round = shift > 0 ? (uint64_t)1 << (shift - 1) : 0;
+        return;
+    }
+    p->sq_shift = den123_sq_shift[scale - 1];
+    p->sq_round = (uint64_t)(1u << p->sq_shift); /* the reference adds 2^shift */
+    p->cub_shift = shift_count(log2(r.right - r.left));
+    p->cub_round = half_of_power(p->cub_shift);
+    p->row_shift = shift_count(log2(r.bottom - r.top));
+    p->row_round = half_of_power(p->row_shift);
+}
 
-    float total = 0.0f;
+ADM_INLINE void vmaf_adm_den_totals_scale0_impl(const VmafAdmBands16 *ref, int w, int h,
+                                                size_t stride, uint64_t total[3])
+{
+    const VmafAdmRegion r = vmaf_adm_region_inner(w, h);
+    VmafAdmDenParams p;
+    vmaf_adm_den_params(w, h, 0, &p);
+    const uint32_t shift = p.row_shift;
+    const uint64_t round = p.row_round;
+    const int16_t *band[3] = { ref->h, ref->v, ref->d };
     for (int t = 0; t < 3; t++) {
         uint64_t acc = 0;
         for (int i = r.top; i < r.bottom; i++)
             acc += (cubes16(band[t] + (size_t)i * stride, r.left, r.right) + round) >> shift;
+        total[t] = acc;
+    }
+}
+
+ADM_DISPATCH_VOID(vmaf_adm_den_totals_scale0,
+                  (const VmafAdmBands16 *ref, int w, int h, size_t stride, uint64_t total[3]),
+                  (ref, w, h, stride, total))
+
+float vmaf_adm_den_finish_scale0(const uint64_t total[3], int w, int h,
+                                 const VmafAdmScaleFactors *f, double noise_weight)
+{
+    const VmafAdmRegion r = vmaf_adm_region_inner(w, h);
+    const int area = (r.bottom - r.top) * (r.right - r.left);
+    VmafAdmDenParams p;
+    vmaf_adm_den_params(w, h, 0, &p);
+    const int32_t shift = (int32_t)p.row_shift;
+    float sum = 0.0f;
+    for (int t = 0; t < 3; t++) {
+        const uint64_t acc = total[t];
         const double csf = (double)(acc / pow(2, 18 - shift)) * pow(f->rfactor[t], 3);
         const float noise = powf((float)(area * noise_weight), 1.0f / 3.0f);
         const float dt = powf((float)csf, 1.0f / 3.0f) + noise;
-        total = t ? total + dt : dt;
+        sum = t ? sum + dt : dt;
     }
-    return total;
+    return sum;
 }
 
-ADM_DISPATCH(float, vmaf_adm_den_scale0,
-             (const VmafAdmBands16 *ref, int w, int h, size_t stride,
-              const VmafAdmScaleFactors *f, double noise_weight),
-             (ref, w, h, stride, f, noise_weight))
+float vmaf_adm_den_scale0(const VmafAdmBands16 *ref, int w, int h, size_t stride,
+                          const VmafAdmScaleFactors *f, double noise_weight)
+{
+    uint64_t total[3];
+    vmaf_adm_den_totals_scale0(ref, w, h, stride, total);
+    return vmaf_adm_den_finish_scale0(total, w, h, f, noise_weight);
+}
 
-static const uint32_t den123_sq_shift[3] = { 31, 30, 31 };
-static const uint32_t den123_final[3] = { 32, 27, 23 };
-
-ADM_INLINE float vmaf_adm_den_scale123_impl(const VmafAdmBands32 *ref, int w, int h,
-                                            size_t stride, const VmafAdmScaleFactors *f,
-                                            unsigned scale, double noise_weight)
+ADM_INLINE void vmaf_adm_den_totals_scale123_impl(const VmafAdmBands32 *ref, int w, int h,
+                                                  size_t stride, unsigned scale,
+                                                  uint64_t total[3])
 {
     const VmafAdmRegion r = vmaf_adm_region_inner(w, h);
-    const uint32_t sq_shift = den123_sq_shift[scale - 1];
-    const uint64_t sq_round = (uint64_t)(1u << sq_shift); /* the reference adds 2^shift */
-    const uint32_t cub_shift = shift_count(log2(r.right - r.left));
-    const uint64_t cub_round = half_of_power(cub_shift);
-    const uint32_t row_shift = shift_count(log2(r.bottom - r.top));
-    const uint64_t row_round = half_of_power(row_shift);
+    VmafAdmDenParams p;
+    vmaf_adm_den_params(w, h, scale, &p);
+    const uint32_t sq_shift = p.sq_shift, cub_shift = p.cub_shift, row_shift = p.row_shift;
+    const uint64_t sq_round = p.sq_round, cub_round = p.cub_round, row_round = p.row_round;
     const int32_t *band[3] = { ref->h, ref->v, ref->d };
-
-    const double final_shift = pow(2, (uint32_t)(den123_final[scale - 1] - row_shift - cub_shift));
-    const float noise = powf((float)((r.bottom - r.top) * (r.right - r.left) * noise_weight),
-                             1.0f / 3.0f);
-    float total = 0.0f;
     for (int t = 0; t < 3; t++) {
         uint64_t acc = 0;
         for (int i = r.top; i < r.bottom; i++) {
-            const int32_t *p = band[t] + (size_t)i * stride;
+            const int32_t *q = band[t] + (size_t)i * stride;
             uint64_t row = 0;
             for (int j = r.left; j < r.right; j++) {
-                const uint64_t a = p[j] < 0 ? 0u - (uint32_t)p[j] : (uint32_t)p[j];
+                const uint64_t a = q[j] < 0 ? 0u - (uint32_t)q[j] : (uint32_t)q[j];
                 row += (((a * a + sq_round) >> sq_shift) * a + cub_round) >> (cub_shift & 63);
             }
             acc += (row + row_round) >> (row_shift & 63);
         }
-        const double csf = (double)(acc / final_shift) * pow(f->rfactor[t], 3);
-        const float dt = powf((float)csf, 1.0f / 3.0f) + noise;
-        total = t ? total + dt : dt;
+        total[t] = acc;
     }
-    return total;
 }
 
-ADM_DISPATCH(float, vmaf_adm_den_scale123,
-             (const VmafAdmBands32 *ref, int w, int h, size_t stride,
-              const VmafAdmScaleFactors *f, unsigned scale, double noise_weight),
-             (ref, w, h, stride, f, scale, noise_weight))
+ADM_DISPATCH_VOID(vmaf_adm_den_totals_scale123,
+                  (const VmafAdmBands32 *ref, int w, int h, size_t stride, unsigned scale,
+                   uint64_t total[3]),
+                  (ref, w, h, stride, scale, total))
+
+float vmaf_adm_den_finish_scale123(const uint64_t total[3], int w, int h,
+                                   const VmafAdmScaleFactors *f, unsigned scale,
+                                   double noise_weight)
+{
+    const VmafAdmRegion r = vmaf_adm_region_inner(w, h);
+    VmafAdmDenParams p;
+    vmaf_adm_den_params(w, h, scale, &p);
+    const double final_shift =
+        pow(2, (uint32_t)(den123_final[scale - 1] - p.row_shift - p.cub_shift));
+    const float noise = powf((float)((r.bottom - r.top) * (r.right - r.left) * noise_weight),
+                             1.0f / 3.0f);
+    float sum = 0.0f;
+    for (int t = 0; t < 3; t++) {
+        const double csf = (double)(total[t] / final_shift) * pow(f->rfactor[t], 3);
+        const float dt = powf((float)csf, 1.0f / 3.0f) + noise;
+        sum = t ? sum + dt : dt;
+    }
+    return sum;
+}
+
+float vmaf_adm_den_scale123(const VmafAdmBands32 *ref, int w, int h, size_t stride,
+                            const VmafAdmScaleFactors *f, unsigned scale, double noise_weight)
+{
+    uint64_t total[3];
+    vmaf_adm_den_totals_scale123(ref, w, h, stride, scale, total);
+    return vmaf_adm_den_finish_scale123(total, w, h, f, scale, noise_weight);
+}

@@ -26,6 +26,11 @@ static float cos_1deg_squared(void)
     return (float)(cos(M_PI / 180.0) * cos(M_PI / 180.0));
 }
 
+double vmaf_adm_cos2_1deg(void)
+{
+    return cos_1deg_squared();
+}
+
 /* v / 4096 after rounding v to float (the scaling itself is exact). */
 ADM_INLINE double over_4096(int64_t v)
 {

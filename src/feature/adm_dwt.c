@@ -228,6 +228,10 @@ ADM_INLINE void dwt_scale0_body(const void *src, ptrdiff_t stride, unsigned bpc,
 {
     const int half_w = (w + 1) / 2, half_h = (h + 1) / 2;
     int16_t *lo = rows, *hi = rows + w;
+    /* the unmirrored last column reads the two values after the hi line; nothing of this
+     * frame writes them, so they are zeroed (as in a fresh buffer) rather than left to what
+     * an earlier frame's scales 1..3 left there: a frame's scores never depend on another */
+    rows[2 * w] = rows[2 * w + 1] = 0;
     const bool straight_last =
         !lo_only && last_column_unmirrored(half_w, bpc == 8 ? 32 : 64);
 
@@ -490,9 +494,10 @@ ADM_INLINE void dwt_scale123_body(const VmafAdmBands32 *ref, const VmafAdmBands3
     const int32_t rv = round_v123[scale - 1], rh = round_h123[scale - 1];
     const int sv = shift_v123[scale - 1], sh = shift_h123[scale - 1];
     int32_t *lo_ref = rows, *hi_ref = rows + w, *lo_dis = rows + 2 * w, *hi_dis = rows + 3 * w;
-    /* degenerate input rows are copied past the four lines (and past what the straight
-     * last column reads: 4w + 1) */
-    int32_t *scratch = rows + 4 * w + 2;
+    /* degenerate input rows are copied past the four lines of scale 1, the widest (and past
+     * what its straight last column reads: 4 w1 + 1; stride >= w1): no scale's lines or
+     * past-the-end reads reach them, so no frame sees an earlier frame's copies */
+    int32_t *scratch = rows + 4 * stride + 2;
     const bool straight_last = last_column_unmirrored(half_w, 8);
 
     for (int i = 0; i < half_h; i++) {

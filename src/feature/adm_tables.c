@@ -15,8 +15,8 @@
  */
 #include "adm.h"
 
-const int16_t vmaf_adm_filter_lo[VMAF_ADM_TAPS] = { 15826, 27411, 7345, -4240 };
-const int16_t vmaf_adm_filter_hi[VMAF_ADM_TAPS] = { -4240, -7345, 27411, -15826 };
+const int16_t vmaf_adm_filter_lo[VMAF_ADM_TAPS] = VMAF_ADM_FILTER_LO_TAPS;
+const int16_t vmaf_adm_filter_hi[VMAF_ADM_TAPS] = VMAF_ADM_FILTER_HI_TAPS;
 
 const VmafAdmWatsonParams vmaf_adm_watson_luma = {
     .a = 0.495, .k = 0.466, .f0 = 0.401, .g = { 1.501, 1.0, 0.534, 1.0 },

@@ -518,6 +518,7 @@ typedef struct Family {
 static const Family families[] = {
     { "psnr_motion", checktwin_psnr_motion },
     { "vif", checktwin_vif },
+    { "adm", checktwin_adm },
 };
 
 int main(int argc, char **argv)

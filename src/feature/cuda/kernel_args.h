@@ -60,5 +60,67 @@ typedef struct VifCudaArgs {
     unsigned filter[17];          /* the scale's filter (vmaf_vif_filter[s]) */
     unsigned sub_filter[9];       /* the next scale's filter */
 } VifCudaArgs;
+/* adm: one thread per output element (DWT, decouple, CSF: ADM_CUDA_TX x ADM_CUDA_TY blocks),
+ * one block per band row for the sums (ADM_CUDA_ROW_THREADS). Bands live in a per-slot copy
+ * of the CPU's band block (vmaf_adm_layout()); see src/feature/adm_device.h. */
+enum { ADM_CUDA_TX = 32, ADM_CUDA_TY = 8, ADM_CUDA_ROW_THREADS = 256 };
+
+typedef struct AdmDwt0CudaArgs {
+    vmaf_devptr pic[2];                 /* ref, dis luma */
+    unsigned long long pic_stride[2];   /* bytes */
+    vmaf_devptr a[2];                   /* int32 band A (scale 1's input) */
+    vmaf_devptr h[2], v[2], d[2];       /* int16 bands */
+    unsigned long long stride;          /* band elements */
+    int w, h_pic, lo_only;
+    unsigned bpc;
+} AdmDwt0CudaArgs;
+
+typedef struct AdmDwt123CudaArgs {
+    vmaf_devptr ref, dis;               /* int32 band A of the input */
+    vmaf_devptr out[8];                 /* ref A, V, H, D, dis A, V, H, D */
+    vmaf_devptr last[3];                /* [t]: row buffer scale t's last row left (t = 1, 2) */
+    vmaf_devptr last_out;               /* this scale's (0: not needed) */
+    unsigned long long stride;
+    int w, h, scale;
+    int w_in[4];                        /* input width of each scale */
+} AdmDwt123CudaArgs;
+
+typedef struct AdmCopyCudaArgs {
+    vmaf_devptr src[8], dst[8];         /* int32 bands */
+    unsigned long long stride;
+    int n, w, h;
+} AdmCopyCudaArgs;
+
+typedef struct AdmDecoupleCudaArgs {
+    vmaf_devptr ref[3], dis[3], r[3], a[3];
+    unsigned long long stride;
+    int left, top, right, bottom;       /* outer region */
+    double gain, cos2;
+} AdmDecoupleCudaArgs;
+
+typedef struct AdmCsfCudaArgs {
+    vmaf_devptr src[3], dst[3], mask[3];
+    unsigned long long stride;
+    int left, top, right, bottom;       /* outer region */
+    unsigned weight[3];
+} AdmCsfCudaArgs;
+
+typedef struct AdmCmCudaArgs {
+    vmaf_devptr src[3], csf[3], mask[3];
+    unsigned long long stride;
+    int w, h;
+    unsigned weight[3];
+    unsigned cub_shift[3], cub_round[3], row_shift, row_round;
+    vmaf_devptr total;                  /* unsigned long long[3] */
+} AdmCmCudaArgs;
+
+typedef struct AdmDenCudaArgs {
+    vmaf_devptr band[3];
+    unsigned long long stride;
+    int left, top, right, bottom;       /* inner region */
+    unsigned sq_shift, cub_shift, row_shift;
+    unsigned long long sq_round, cub_round, row_round;
+    vmaf_devptr total;                  /* unsigned long long[3] */
+} AdmDenCudaArgs;
 
 #endif /* VMAF_FEATURE_CUDA_KERNEL_ARGS_H */

@@ -7,6 +7,7 @@ extern const VmafCudaTwin vmaf_twin_motion;
 extern const VmafCudaTwin vmaf_twin_motion_v2;
 extern const VmafCudaTwin vmaf_twin_psnr_hvs;
 extern const VmafCudaTwin vmaf_twin_vif;
+extern const VmafCudaTwin vmaf_twin_adm;
 
 static const VmafCudaTwin *const twins[] = {
     &vmaf_twin_psnr,
@@ -14,6 +15,7 @@ static const VmafCudaTwin *const twins[] = {
     &vmaf_twin_motion_v2,
     &vmaf_twin_psnr_hvs,
     &vmaf_twin_vif,
+    &vmaf_twin_adm,
     NULL,
 };
 
