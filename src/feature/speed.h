@@ -294,6 +294,45 @@ int vmaf_speed_model_image(VmafSpeedEngine *e, const VmafSpeedSource *src,
 int vmaf_speed_score(VmafSpeedEngine *e, const VmafSpeedSource *ref,
                      const VmafSpeedSource *dis, float *score);
 
+/* The last steps of vmaf_speed_model_image / vmaf_speed_score, also run by the CUDA twin's
+ * collect() on the device's eigenvalues and variances. */
+
+/** Log (once per engine each) a stalled eigenvalue iteration and a singular matrix. */
+void vmaf_speed_report(VmafSpeedEngine *e, int stalled, int singular);
+
+/** out->entropies from the eigenvalues and out->variances (log2 in double, as the CPU). */
+void vmaf_speed_entropies(const VmafSpeedEngine *e, const float *eigenvalues,
+                          VmafSpeedResult *out);
+
+/** The pair score of e->ref and e->dis given each image's singular flag; @return as
+ *  vmaf_speed_score. */
+int vmaf_speed_pair(const VmafSpeedEngine *e, int singular_ref, int singular_dis, float *score);
+
+/* ---- the extractors' state (speed.c), read by the CUDA twins ---------------------------- */
+
+typedef struct VmafFeatureSink VmafFeatureSink;
+
+typedef struct SpeedChromaState {
+    VmafSpeedOptions opt;
+    VmafSpeedEngine engine;
+} SpeedChromaState;
+
+typedef struct SpeedTemporalState {
+    VmafSpeedOptions opt;
+    VmafSpeedEngine engine;
+    uint8_t *prev_ref, *prev_dis; /* previous luma, rows of row_bytes */
+    size_t row_bytes;
+    unsigned w, h, bpc;
+    bool have_prev;
+} SpeedTemporalState;
+
+/** speed_chroma's u, v and uv scores from the two channels' scores and singular flags. */
+int vmaf_speed_chroma_store(const SpeedChromaState *s, const float score[2],
+                            const int singular[2], unsigned index, VmafFeatureSink *sink);
+
+/** speed_temporal's score of a frame. */
+int vmaf_speed_temporal_store(double value, unsigned index, VmafFeatureSink *sink);
+
 #ifdef __cplusplus
 }
 #endif

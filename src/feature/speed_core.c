@@ -296,11 +296,9 @@ static int estimate(VmafSpeedEngine *e, const float *img, ptrdiff_t stride,
     enum { B = VMAF_SPEED_BLOCK, N = VMAF_SPEED_BLOCK_ELEMS };
     const VmafSpeedDims *d = &e->dims;
     const size_t nb = d->num_blocks;
-    const double log2_2pie = log2(2 * M_PI * M_E);
 
     vmaf_speed_covariance(d, img, stride, e->means, e->cov, e->centered);
-    if (vmaf_speed_eigenvalues(e->cov, N, e->eigenvalues, e->scratch))
-        warn_once(e, &e->stalled, "eigenvalue iteration did not converge");
+    const int stalled = vmaf_speed_eigenvalues(e->cov, N, e->eigenvalues, e->scratch);
 
     /* right-hand sides: column b holds block b (raster order), row k its k-th sample */
     for (int k = 0; k < N; k++) {
@@ -315,10 +313,8 @@ static int estimate(VmafSpeedEngine *e, const float *img, ptrdiff_t stride,
     int singular = !vmaf_speed_is_regular(e->eigenvalues, N);
     if (!singular)
         singular = vmaf_speed_solve(e->cov, N, e->indep, (int)nb, e->solution, e->scratch) != 0;
-    if (singular) {
-        warn_once(e, &e->singular, "covariance matrix is singular");
-        memset(e->solution, 0, N * nb * sizeof(float));
-    }
+    vmaf_speed_report(e, stalled, singular);
+    if (singular) memset(e->solution, 0, N * nb * sizeof(float));
 
     /* variance per block: sum over k of X*Y/25, accumulated in k order */
     float *var = out->variances;
@@ -330,15 +326,30 @@ static int estimate(VmafSpeedEngine *e, const float *img, ptrdiff_t stride,
             var[b] += (x[b] * y[b]) / (float)N;
     }
 
+    vmaf_speed_entropies(e, e->eigenvalues, out);
+    return singular;
+}
+
+void vmaf_speed_report(VmafSpeedEngine *e, int stalled, int singular)
+{
+    if (stalled) warn_once(e, &e->stalled, "eigenvalue iteration did not converge");
+    if (singular) warn_once(e, &e->singular, "covariance matrix is singular");
+}
+
+void vmaf_speed_entropies(const VmafSpeedEngine *e, const float *eigenvalues,
+                          VmafSpeedResult *out)
+{
+    const size_t nb = e->dims.num_blocks;
+    const double log2_2pie = log2(2 * M_PI * M_E);
+    const float *var = out->variances;
     float *ent = out->entropies;
     for (size_t b = 0; b < nb; b++)
         ent[b] = 0.0f;
-    for (int k = 0; k < N; k++) {
-        const float lambda = e->eigenvalues[k] < 0 ? 0 : e->eigenvalues[k];
+    for (int k = 0; k < VMAF_SPEED_BLOCK_ELEMS; k++) {
+        const float lambda = eigenvalues[k] < 0 ? 0 : eigenvalues[k];
         for (size_t b = 0; b < nb; b++)
             ent[b] = (float)(ent[b] + (log2(lambda * var[b] + e->sigma_nn) + log2_2pie));
     }
-    return singular;
 }
 
 int vmaf_speed_model_image(VmafSpeedEngine *e, const VmafSpeedSource *src,
@@ -409,7 +420,12 @@ int vmaf_speed_score(VmafSpeedEngine *e, const VmafSpeedSource *ref,
 {
     const int err_ref = vmaf_speed_model_image(e, ref, &e->ref);
     const int err_dis = vmaf_speed_model_image(e, dis, &e->dis);
+    return vmaf_speed_pair(e, err_ref, err_dis, score);
+}
+
+int vmaf_speed_pair(const VmafSpeedEngine *e, int singular_ref, int singular_dis, float *score)
+{
     /* one image singular and not the other: 0 rather than an inflated score */
-    *score = (err_ref != err_dis) ? 0.0f : pair_score(e);
-    return err_ref || err_dis;
+    *score = (singular_ref != singular_dis) ? 0.0f : pair_score(e);
+    return singular_ref || singular_dis;
 }
