@@ -517,6 +517,7 @@ typedef struct Family {
 
 static const Family families[] = {
     { "psnr_motion", checktwin_psnr_motion },
+    { "speed", checktwin_speed },
 };
 
 int main(int argc, char **argv)
