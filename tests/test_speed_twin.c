@@ -515,6 +515,9 @@ int main(int argc, char **argv)
     synthetic_case(&golden[0], 1920, 1080, 10, PAT_RANDOM);
     synthetic_case(&golden[0], 4096, 2160, 8, PAT_NOISE);
     synthetic_case(&golden[0], 3841, 2161, 12, PAT_EXTREME);
+    /* padding and cropping without resampling need a side above 1000 */
+    synthetic_case(&golden[5], 1003, 1001, 9, PAT_RANDOM);
+    synthetic_case(&golden[6], 1201, 1100, 14, PAT_NOISE);
 
     if (argc > 1) clip_cases(argv[1]);
     printf("%u cases, %d checks, %d failures\n", n_cases, checks, failures);
