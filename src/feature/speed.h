@@ -269,6 +269,8 @@ typedef struct VmafSpeedEngine {
     enum VmafLogLevel log_level;
     unsigned stalled;        /**< eigenvalue iterations that hit the sweep limit */
     unsigned singular;       /**< singular covariance matrices */
+    bool debug;              /**< VMAF_SPEED_TWIN_DEBUG set at init */
+    unsigned debug_seq;      /**< images modelled, for the debug lines */
 } VmafSpeedEngine;
 
 /**
@@ -307,6 +309,17 @@ void vmaf_speed_entropies(const VmafSpeedEngine *e, const float *eigenvalues,
 /** The pair score of e->ref and e->dis given each image's singular flag; @return as
  *  vmaf_speed_score. */
 int vmaf_speed_pair(const VmafSpeedEngine *e, int singular_ref, int singular_dis, float *score);
+
+/**
+ * With VMAF_SPEED_TWIN_DEBUG set, each modelled image prints one stderr line of checksums of
+ * its stages (centred image, means, covariance, eigenvalues, singular flag, variances), from
+ * the CPU engine and from the CUDA twin alike: diff the two to find the first stage that
+ * differs.
+ */
+void vmaf_speed_debug_line(const char *backend, const char *who, unsigned seq,
+                           const float *centred, size_t n_centred, const float *means,
+                           const float *cov, const float *eigenvalues, int singular,
+                           const float *variances, size_t num_blocks);
 
 /* ---- the extractors' state (speed.c), read by the CUDA twins ---------------------------- */
 

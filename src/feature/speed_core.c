@@ -8,6 +8,7 @@
  */
 #include <errno.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -69,6 +70,7 @@ int vmaf_speed_engine_init(VmafSpeedEngine *e, const VmafSpeedOptions *opt, unsi
     memset(e, 0, sizeof(*e));
     e->who = who;
     e->log_level = log_level;
+    e->debug = getenv("VMAF_SPEED_TWIN_DEBUG") != NULL;
 
     VmafSpeedDims *d = &e->dims;
     if (vmaf_speed_dims_init(d, w, h, opt->prescale)) {
@@ -362,7 +364,34 @@ int vmaf_speed_model_image(VmafSpeedEngine *e, const VmafSpeedSource *src,
     const size_t n = (size_t)d->down_w * d->down_h;
     for (size_t i = 0; i < n; i++)
         e->down[i] -= e->mean[i];
-    return estimate(e, e->down, d->down_w, out);
+    const int singular = estimate(e, e->down, d->down_w, out);
+    if (e->debug)
+        vmaf_speed_debug_line("cpu", e->who, e->debug_seq++, e->down, n, e->means, e->cov,
+                              e->eigenvalues, singular, out->variances, d->num_blocks);
+    return singular;
+}
+
+static uint32_t fnv1a(const float *v, size_t n)
+{
+    const uint8_t *p = (const uint8_t *)v;
+    uint32_t h = 2166136261u;
+    for (size_t i = 0; i < n * sizeof(float); i++)
+        h = (h ^ p[i]) * 16777619u;
+    return h;
+}
+
+void vmaf_speed_debug_line(const char *backend, const char *who, unsigned seq,
+                           const float *centred, size_t n_centred, const float *means,
+                           const float *cov, const float *eigenvalues, int singular,
+                           const float *variances, size_t num_blocks)
+{
+    fprintf(stderr,
+            "speed debug %s #%u: centred %08x means %08x cov %08x eigen %08x singular %d "
+            "var %08x (%s)\n",
+            who, seq, fnv1a(centred, n_centred), fnv1a(means, VMAF_SPEED_BLOCK_ELEMS),
+            fnv1a(cov, VMAF_SPEED_BLOCK_ELEMS * VMAF_SPEED_BLOCK_ELEMS),
+            fnv1a(eigenvalues, VMAF_SPEED_BLOCK_ELEMS), singular, fnv1a(variances, num_blocks),
+            backend);
 }
 
 /* ---- the score ------------------------------------------------------------------------- */

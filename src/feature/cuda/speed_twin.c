@@ -33,6 +33,8 @@ typedef struct SpeedTwin {
     CUdeviceptr tables;            /* filters | rows | col_index | row_index | col_weight | row_weight */
     CUdeviceptr image, down, centred, small, result; /* [slot][image][elems] */
     float *host;                   /* pinned [slot][image][result_elems] */
+    bool debug;                    /* VMAF_SPEED_TWIN_DEBUG: also download the intermediates */
+    float *debug_small, *debug_centred; /* pinned [slot][image][small_elems / down_elems] */
 } SpeedTwin;
 
 static size_t round_up(size_t n, size_t to)
@@ -136,6 +138,13 @@ static int speed_twin_init(SpeedTwin *t, const VmafSpeedEngine *e, VmafCudaTwinS
     if (!err) err = vmaf_cuda_twin_alloc(s, images * a->result_elems * sizeof(float), &t->result);
     if (!err)
         err = vmaf_cuda_host_alloc(s, images * a->result_elems * sizeof(float), (void **)&t->host);
+    t->debug = e->debug;
+    if (!err && t->debug)
+        err = vmaf_cuda_host_alloc(s, images * a->small_elems * sizeof(float),
+                                   (void **)&t->debug_small);
+    if (!err && t->debug)
+        err = vmaf_cuda_host_alloc(s, images * a->down_elems * sizeof(float),
+                                   (void **)&t->debug_centred);
     if (!err) err = vmaf_cuda_result(&s->drv, s->drv.cuCtxSynchronize(), "cuCtxSynchronize");
     return err;
 }
@@ -217,15 +226,28 @@ static int speed_twin_record(void *priv, const void *cpu_priv, VmafCudaRecorder 
                                              labels[k]);
         if (err) return err;
     }
+    if (t->debug) {
+        int err = vmaf_cuda_rec_download(rec, t->debug_small + images * a.small_elems, a.small,
+                                         t->n_images * a.small_elems * sizeof(float),
+                                         "speed debug download");
+        if (!err)
+            err = vmaf_cuda_rec_download(rec, t->debug_centred + images * a.down_elems,
+                                         a.centred, t->n_images * a.down_elems * sizeof(float),
+                                         "speed debug download");
+        if (err) return err;
+    }
     return vmaf_cuda_rec_download(rec, t->host + images * a.result_elems, a.result,
                                   t->n_images * a.result_elems * sizeof(float),
                                   "speed download");
 }
 
 /* One pair (images ref_img, dis_img of the slot) through the CPU's last steps. */
-static int pair_score(const SpeedTwin *t, VmafSpeedEngine *e, const float *res, unsigned ref_img,
+static int pair_score(const SpeedTwin *t, VmafSpeedEngine *e, unsigned slot, unsigned ref_img,
                       unsigned dis_img, float *score)
 {
+    const SpeedCudaArgs *a = &t->base;
+    const size_t first = (size_t)slot * t->n_images;
+    const float *res = t->host + first * a->result_elems;
     const size_t nb = e->dims.num_blocks;
     int singular[2];
     VmafSpeedResult *out[2] = { &e->ref, &e->dis };
@@ -236,6 +258,14 @@ static int pair_score(const SpeedTwin *t, VmafSpeedEngine *e, const float *res, 
         vmaf_speed_report(e, r[SPEED_CUDA_RES_STALLED] != 0.0f, singular[i]);
         memcpy(out[i]->variances, r + SPEED_CUDA_RES_VAR, nb * sizeof(float));
         vmaf_speed_entropies(e, r + SPEED_CUDA_RES_EIGEN, out[i]);
+        if (t->debug) {
+            const float *small = t->debug_small + (first + img[i]) * a->small_elems;
+            vmaf_speed_debug_line("cuda", e->who, e->debug_seq++,
+                                  t->debug_centred + (first + img[i]) * a->down_elems,
+                                  (size_t)a->down_w * a->down_h, small + SPEED_CUDA_SMALL_MEANS,
+                                  small + SPEED_CUDA_SMALL_COV, r + SPEED_CUDA_RES_EIGEN,
+                                  singular[i], r + SPEED_CUDA_RES_VAR, nb);
+        }
     }
     return vmaf_speed_pair(e, singular[0], singular[1], score);
 }
@@ -245,11 +275,10 @@ static int speed_chroma_twin_collect(void *priv, void *cpu_priv, unsigned slot,
 {
     SpeedTwin *t = priv;
     SpeedChromaState *s = cpu_priv;
-    const float *res = t->host + (size_t)slot * t->n_images * t->base.result_elems;
     float score[2];
     int singular[2];
     for (unsigned c = 0; c < 2; c++)
-        singular[c] = pair_score(t, &s->engine, res, 2 * c, 2 * c + 1, &score[c]);
+        singular[c] = pair_score(t, &s->engine, slot, 2 * c, 2 * c + 1, &score[c]);
     return vmaf_speed_chroma_store(s, score, singular, frame->index, sink);
 }
 
@@ -258,11 +287,10 @@ static int speed_temporal_twin_collect(void *priv, void *cpu_priv, unsigned slot
 {
     SpeedTwin *t = priv;
     SpeedTemporalState *s = cpu_priv; /* have_prev: the CPU's own flag, set as its extract does */
-    const float *res = t->host + (size_t)slot * t->n_images * t->base.result_elems;
     double value = 0.0;
     if (frame->index != 0 && s->have_prev) {
         float score;
-        pair_score(t, &s->engine, res, 0, 1, &score);
+        pair_score(t, &s->engine, slot, 0, 1, &score);
         value = score;
     }
     s->have_prev = true;
@@ -279,6 +307,8 @@ static void speed_twin_close(void *priv, VmafCudaState *state)
     vmaf_cuda_twin_free(state, t->small);
     vmaf_cuda_twin_free(state, t->result);
     vmaf_cuda_host_free(state, t->host);
+    vmaf_cuda_host_free(state, t->debug_small);
+    vmaf_cuda_host_free(state, t->debug_centred);
 }
 
 const VmafCudaTwin vmaf_twin_speed_chroma = {
