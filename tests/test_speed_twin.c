@@ -33,7 +33,7 @@ static VmafSpeedDevSource dev_source(const VmafSpeedSource *s)
                                  .scale = (float)(1u << (s->bpc - 8)) };
 }
 
-/* vmaf_speed_eigen: one warp of 32 lanes; each phase runs its lanes in turn. */
+/* vmaf_speed_decompose, blockIdx.y 0: one warp of 32 lanes; each phase runs its lanes in turn. */
 static void emulate_eigen(const float *cov, Emulated *o)
 {
     float m[NN], v[N], w[N], diag[N], sub[N];
@@ -74,7 +74,7 @@ static void emulate_eigen(const float *cov, Emulated *o)
     }
 }
 
-/* vmaf_speed_qr: 625 threads, one entry each, barriers between the phases. */
+/* vmaf_speed_decompose, blockIdx.y 1: 625 threads, one entry each, barriers between the phases. */
 static void emulate_qr(const float *cov, Emulated *o)
 {
     float am[NN], reduced[NN], p[NN], reflector[NN], v[N], t1[NN], t2[NN];
@@ -100,7 +100,6 @@ static void emulate_qr(const float *cov, Emulated *o)
     for (int tid = 0; tid < NN; tid++)
         o->r[tid] = vmaf_speed_dev_matmul_entry(p, am, tid / N, tid % N, N, N);
     memcpy(o->p, p, sizeof(p));
-    o->singular = o->irregular || vmaf_speed_dev_bad_pivot(o->r);
 }
 
 /* The whole chain of one image, kernel by kernel. */
@@ -158,9 +157,11 @@ static void emulate(const VmafSpeedEngine *e, const VmafSpeedSource *cpu_src, Em
         o->cov[xi * N + yi] = value;
         o->cov[yi * N + xi] = value;
     }
+    /* vmaf_speed_decompose: the eigen warp and the QR block */
     emulate_eigen(o->cov, o);
     emulate_qr(o->cov, o);
-    /* vmaf_speed_blocks: one thread per block */
+    /* vmaf_speed_blocks: one thread per block; each decides singular from the eigen flag and R */
+    o->singular = o->irregular || vmaf_speed_dev_bad_pivot(o->r);
     for (size_t b = 0; b < nb; b++) {
         const unsigned bi = (unsigned)(b / d->blocks_w), bj = (unsigned)(b % d->blocks_w);
         float y[N], x[N];

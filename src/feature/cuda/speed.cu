@@ -10,10 +10,12 @@
 //   local_mean   the local-mean filter and its removal
 //   means        the 25 window means, one serial float sum each
 //   covariance   one warp per (xi, yi): 16 fma lanes + the tail, folded by lane 0
-//   eigen        one warp per image: Householder tridiagonalisation (rows over lanes), then
-//                the implicit QR sweeps on lane 0, all in shared memory
-//   qr           one block per image: the reflectors as full matrices, products entry-wise
-//   blocks       one thread per 5x5 block: P y, back substitution, variance
+//   decompose    blockIdx.y 0, eigen: one warp per image: Householder tridiagonalisation
+//                (rows over lanes), then the implicit QR sweeps on lane 0, in shared memory;
+//                blockIdx.y 1, qr: one block per image: the reflectors as full matrices,
+//                products entry-wise (the two are independent: one launch, concurrently)
+//   blocks       one thread per 5x5 block: the singular decision, P y, back substitution,
+//                variance
 #include <stdint.h>
 
 #include "feature/cuda/kernel_args.h"
@@ -145,7 +147,9 @@ extern "C" __global__ void __launch_bounds__(SPEED_CUDA_THREADS) vmaf_speed_cova
     }
 }
 
-extern "C" __global__ void __launch_bounds__(32) vmaf_speed_eigen(SpeedCudaArgs a)
+// The eigenvalues (one warp) and the Householder QR (one block) depend only on the covariance:
+// one launch runs both, blockIdx.y choosing.
+__device__ static void eigen_warp(const SpeedCudaArgs &a)
 {
     __shared__ float m[NN];
     __shared__ float v[N], w[N], diag[N], sub[N];
@@ -196,7 +200,7 @@ extern "C" __global__ void __launch_bounds__(32) vmaf_speed_eigen(SpeedCudaArgs 
     }
 }
 
-extern "C" __global__ void __launch_bounds__(SPEED_CUDA_QR_THREADS) vmaf_speed_qr(SpeedCudaArgs a)
+__device__ static void qr_block(const SpeedCudaArgs &a)
 {
     __shared__ float am[NN], reduced[NN], p[NN], reflector[NN];
     __shared__ float v[N];
@@ -205,7 +209,6 @@ extern "C" __global__ void __launch_bounds__(SPEED_CUDA_QR_THREADS) vmaf_speed_q
     const int i = tid / N, j = tid % N;
     const bool entry = tid < NN;
     float *small = (float *)a.small + img * a.small_elems;
-    float *result = (float *)a.result + img * a.result_elems;
     if (entry) {
         am[tid] = small[SPEED_CUDA_SMALL_COV + tid];
         reduced[tid] = am[tid];
@@ -232,16 +235,17 @@ extern "C" __global__ void __launch_bounds__(SPEED_CUDA_QR_THREADS) vmaf_speed_q
         __syncthreads();
     }
     if (entry) {
-        const float r = vmaf_speed_dev_matmul_entry(p, am, i, j, N, N);
-        reflector[tid] = r; // R
         small[SPEED_CUDA_SMALL_P + tid] = p[tid];
-        small[SPEED_CUDA_SMALL_R + tid] = r;
+        small[SPEED_CUDA_SMALL_R + tid] = vmaf_speed_dev_matmul_entry(p, am, i, j, N, N);
     }
-    __syncthreads();
-    if (tid == 0) {
-        const int singular = result[SPEED_CUDA_RES_IRREGULAR] != 0.0f ||
-                             vmaf_speed_dev_bad_pivot(reflector);
-        result[SPEED_CUDA_RES_SINGULAR] = (float)singular;
+}
+
+extern "C" __global__ void __launch_bounds__(SPEED_CUDA_QR_THREADS) vmaf_speed_decompose(SpeedCudaArgs a)
+{
+    if (blockIdx.y == 0) {
+        if (threadIdx.x < 32) eigen_warp(a);
+    } else {
+        qr_block(a);
     }
 }
 
@@ -258,7 +262,9 @@ extern "C" __global__ void __launch_bounds__(SPEED_CUDA_THREADS) vmaf_speed_bloc
     __syncthreads();
     const unsigned b = blockIdx.x * blockDim.x + threadIdx.x;
     if (b >= a.num_blocks) return;
-    const int singular = result[SPEED_CUDA_RES_SINGULAR] != 0.0f;
+    // singular: an eigenvalue below eps, or a pivot of R below eps (the CPU's solve refusal)
+    const int singular = result[SPEED_CUDA_RES_IRREGULAR] != 0.0f || vmaf_speed_dev_bad_pivot(r);
+    if (b == 0) result[SPEED_CUDA_RES_SINGULAR] = (float)singular;
     const unsigned bi = b / a.blocks_w, bj = b % a.blocks_w;
     const float *centred = (const float *)a.centred + img * a.down_elems;
     float y[N], x[N];

@@ -18,12 +18,12 @@ _Static_assert((int)VMAF_SPEED_DEV_MAX_SWEEPS == (int)VMAF_SPEED_EIGEN_MAX_ITERS
 _Static_assert((int)SPEED_CUDA_MAX_FILTER == (int)VMAF_SPEED_MAX_FILTER, "filter room");
 _Static_assert((int)SPEED_CUDA_RES_VAR >= (int)SPEED_CUDA_RES_EIGEN + (int)VMAF_SPEED_BLOCK_ELEMS, "layout");
 
-enum { N_KERNELS = 8 };
+enum { N_KERNELS = 7 };
 static const char *const kernel_names[N_KERNELS] = {
     "vmaf_speed_image", "vmaf_speed_decimate", "vmaf_speed_local_mean", "vmaf_speed_means",
-    "vmaf_speed_covariance", "vmaf_speed_eigen", "vmaf_speed_qr", "vmaf_speed_blocks",
+    "vmaf_speed_covariance", "vmaf_speed_decompose", "vmaf_speed_blocks",
 };
-enum { K_IMAGE, K_DECIMATE, K_LOCAL_MEAN, K_MEANS, K_COV, K_EIGEN, K_QR, K_BLOCKS };
+enum { K_IMAGE, K_DECIMATE, K_LOCAL_MEAN, K_MEANS, K_COV, K_DECOMPOSE, K_BLOCKS };
 
 typedef struct SpeedTwin {
     CUfunction kernel[N_KERNELS];
@@ -213,13 +213,12 @@ static int speed_twin_record(void *priv, const void *cpu_priv, VmafCudaRecorder 
         [K_MEANS] = { .grid = { 1, 1, z }, .block = { 32, 1, 1 } },
         [K_COV] = { .grid = { blocks_of(VMAF_SPEED_DEV_PAIRS, T / 32), 1, z },
                     .block = { T, 1, 1 } },
-        [K_EIGEN] = { .grid = { 1, 1, z }, .block = { 32, 1, 1 } },
-        [K_QR] = { .grid = { 1, 1, z }, .block = { SPEED_CUDA_QR_THREADS, 1, 1 } },
+        [K_DECOMPOSE] = { .grid = { 1, 2, z }, .block = { SPEED_CUDA_QR_THREADS, 1, 1 } },
         [K_BLOCKS] = { .grid = { blocks_of(a.num_blocks, T), 1, z }, .block = { T, 1, 1 } },
     };
     static const char *const labels[N_KERNELS] = {
         "speed image", "speed decimate", "speed local mean", "speed means",
-        "speed covariance", "speed eigen", "speed qr", "speed blocks",
+        "speed covariance", "speed eigen+qr", "speed blocks",
     };
     for (int k = a.direct ? K_DECIMATE : K_IMAGE; k < N_KERNELS; k++) {
         const int err = vmaf_cuda_rec_kernel(rec, t->kernel[k], launches[k], &a, sizeof(a),
