@@ -37,6 +37,10 @@
  *
  * The x86 kernels (AVX2, AVX2+FMA, AVX-512) compute the same values as the portable C ones;
  * building with -DVMAF_SPEED_NO_SIMD keeps only the portable kernels (to test them).
+ *
+ * The CUDA twins (feature/cuda/speed.cu, speed_twin.c) compute every stage with the element
+ * functions of speed_device.h (the eigenvalue sweep and Householder steps are the CPU's own);
+ * their collect() finishes through vmaf_speed_report / _entropies / _pair and the stores below.
  */
 #ifndef VMAF_FEATURE_SPEED_H
 #define VMAF_FEATURE_SPEED_H
