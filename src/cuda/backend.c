@@ -216,6 +216,7 @@ static int record_variant(VmafCudaBackend *b, Slot *sl, unsigned si, Variant *v,
     const VmafCudaSlotView view = {
         .slot = si, .ref = &sl->pic[0], .dist = &sl->pic[1],
         .prev_ref = &p1->pic[0], .prev_prev_ref = &p2->pic[0],
+        .prev_dist = &p1->pic[1],
     };
     for (unsigned t = 0; t < b->n_twins; t++) {
         if (!(mask & (1u << t))) continue;

@@ -70,11 +70,6 @@
 
 /* ---- speed_chroma --------------------------------------------------------------------------- */
 
-typedef struct SpeedChromaState {
-    VmafSpeedOptions opt;
-    VmafSpeedEngine engine;
-} SpeedChromaState;
-
 static const VmafOption speed_chroma_options[] = {
     SPEED_OPTION_KERNELSCALE(SpeedChromaState),
     SPEED_OPTION_PRESCALE(SpeedChromaState),
@@ -117,26 +112,33 @@ static VmafSpeedSource plane_source(const VmafPicture *pic, unsigned plane)
 
 static int speed_chroma_extract(void *priv, const VmafFeatureFrame *f, VmafFeatureSink *sink)
 {
-    static const char *const names[3] = {
-        "Speed_chroma_feature_speed_chroma_u_score",
-        "Speed_chroma_feature_speed_chroma_v_score",
-        "Speed_chroma_feature_speed_chroma_uv_score",
-    };
     SpeedChromaState *s = priv;
-    float score[3];
+    float score[2];
     int singular[2];
     for (unsigned c = 0; c < 2; c++) {
         const VmafSpeedSource ref = plane_source(f->ref, c + 1);
         const VmafSpeedSource dis = plane_source(f->dist, c + 1);
         singular[c] = vmaf_speed_score(&s->engine, &ref, &dis, &score[c]);
     }
+    return vmaf_speed_chroma_store(s, score, singular, f->index, sink);
+}
+
+int vmaf_speed_chroma_store(const SpeedChromaState *s, const float channel[2],
+                            const int singular[2], unsigned index, VmafFeatureSink *sink)
+{
+    static const char *const names[3] = {
+        "Speed_chroma_feature_speed_chroma_u_score",
+        "Speed_chroma_feature_speed_chroma_v_score",
+        "Speed_chroma_feature_speed_chroma_uv_score",
+    };
+    float score[3] = { channel[0], channel[1], 0.0f };
     if (singular[0] && !singular[1]) score[2] = score[1];
     else if (singular[1] && !singular[0]) score[2] = score[0];
     else score[2] = (float)((score[0] + score[1]) / 2.0);
 
     for (unsigned i = 0; i < 3; i++) {
         const double v = score[i] < s->opt.max_val ? score[i] : s->opt.max_val;
-        const int err = vmaf_feature_sink_append(sink, names[i], v, f->index);
+        const int err = vmaf_feature_sink_append(sink, names[i], v, index);
         if (err) return err;
     }
     return 0;
@@ -166,15 +168,6 @@ const VmafFeatureExtractor vmaf_fex_speed_chroma = {
 };
 
 /* ---- speed_temporal ----------------------------------------------------------------------- */
-
-typedef struct SpeedTemporalState {
-    VmafSpeedOptions opt;
-    VmafSpeedEngine engine;
-    uint8_t *prev_ref, *prev_dis; /* previous luma, rows of row_bytes */
-    size_t row_bytes;
-    unsigned w, h, bpc;
-    bool have_prev;
-} SpeedTemporalState;
 
 static const VmafOption speed_temporal_options[] = {
     SPEED_OPTION_KERNELSCALE(SpeedTemporalState),
@@ -219,7 +212,6 @@ static void keep_luma(uint8_t *dst, size_t row_bytes, const VmafPicture *pic, un
 static int speed_temporal_extract(void *priv, const VmafFeatureFrame *f,
                                   VmafFeatureSink *sink)
 {
-    static const char name[] = "Speed_temporal_feature_speed_temporal_score";
     SpeedTemporalState *s = priv;
     double value = 0.0;
 
@@ -240,7 +232,13 @@ static int speed_temporal_extract(void *priv, const VmafFeatureFrame *f,
     keep_luma(s->prev_ref, s->row_bytes, f->ref, s->h, &s->engine);
     keep_luma(s->prev_dis, s->row_bytes, f->dist, s->h, &s->engine);
     s->have_prev = true;
-    return vmaf_feature_sink_append(sink, name, value, f->index);
+    return vmaf_speed_temporal_store(value, f->index, sink);
+}
+
+int vmaf_speed_temporal_store(double value, unsigned index, VmafFeatureSink *sink)
+{
+    return vmaf_feature_sink_append(sink, "Speed_temporal_feature_speed_temporal_score", value,
+                                    index);
 }
 
 static void speed_temporal_close(void *priv)

@@ -37,6 +37,10 @@
  *
  * The x86 kernels (AVX2, AVX2+FMA, AVX-512) compute the same values as the portable C ones;
  * building with -DVMAF_SPEED_NO_SIMD keeps only the portable kernels (to test them).
+ *
+ * The CUDA twins (feature/cuda/speed.cu, speed_twin.c) compute every stage with the element
+ * functions of speed_device.h (the eigenvalue sweep and Householder steps are the CPU's own);
+ * their collect() finishes through vmaf_speed_report / _entropies / _pair and the stores below.
  */
 #ifndef VMAF_FEATURE_SPEED_H
 #define VMAF_FEATURE_SPEED_H
@@ -269,6 +273,8 @@ typedef struct VmafSpeedEngine {
     enum VmafLogLevel log_level;
     unsigned stalled;        /**< eigenvalue iterations that hit the sweep limit */
     unsigned singular;       /**< singular covariance matrices */
+    bool debug;              /**< VMAF_SPEED_TWIN_DEBUG set at init */
+    unsigned debug_seq;      /**< images modelled, for the debug lines */
 } VmafSpeedEngine;
 
 /**
@@ -293,6 +299,56 @@ int vmaf_speed_model_image(VmafSpeedEngine *e, const VmafSpeedSource *src,
  */
 int vmaf_speed_score(VmafSpeedEngine *e, const VmafSpeedSource *ref,
                      const VmafSpeedSource *dis, float *score);
+
+/* The last steps of vmaf_speed_model_image / vmaf_speed_score, also run by the CUDA twin's
+ * collect() on the device's eigenvalues and variances. */
+
+/** Log (once per engine each) a stalled eigenvalue iteration and a singular matrix. */
+void vmaf_speed_report(VmafSpeedEngine *e, int stalled, int singular);
+
+/** out->entropies from the eigenvalues and out->variances (log2 in double, as the CPU). */
+void vmaf_speed_entropies(const VmafSpeedEngine *e, const float *eigenvalues,
+                          VmafSpeedResult *out);
+
+/** The pair score of e->ref and e->dis given each image's singular flag; @return as
+ *  vmaf_speed_score. */
+int vmaf_speed_pair(const VmafSpeedEngine *e, int singular_ref, int singular_dis, float *score);
+
+/**
+ * With VMAF_SPEED_TWIN_DEBUG set, each modelled image prints one stderr line of checksums of
+ * its stages (centred image, means, covariance, eigenvalues, singular flag, variances), from
+ * the CPU engine and from the CUDA twin alike: diff the two to find the first stage that
+ * differs.
+ */
+void vmaf_speed_debug_line(const char *backend, const char *who, unsigned seq,
+                           const float *centred, size_t n_centred, const float *means,
+                           const float *cov, const float *eigenvalues, int singular,
+                           const float *variances, size_t num_blocks);
+
+/* ---- the extractors' state (speed.c), read by the CUDA twins ---------------------------- */
+
+typedef struct VmafFeatureSink VmafFeatureSink;
+
+typedef struct SpeedChromaState {
+    VmafSpeedOptions opt;
+    VmafSpeedEngine engine;
+} SpeedChromaState;
+
+typedef struct SpeedTemporalState {
+    VmafSpeedOptions opt;
+    VmafSpeedEngine engine;
+    uint8_t *prev_ref, *prev_dis; /* previous luma, rows of row_bytes */
+    size_t row_bytes;
+    unsigned w, h, bpc;
+    bool have_prev;
+} SpeedTemporalState;
+
+/** speed_chroma's u, v and uv scores from the two channels' scores and singular flags. */
+int vmaf_speed_chroma_store(const SpeedChromaState *s, const float score[2],
+                            const int singular[2], unsigned index, VmafFeatureSink *sink);
+
+/** speed_temporal's score of a frame. */
+int vmaf_speed_temporal_store(double value, unsigned index, VmafFeatureSink *sink);
 
 #ifdef __cplusplus
 }

@@ -8,6 +8,7 @@
  */
 #include <errno.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -69,6 +70,7 @@ int vmaf_speed_engine_init(VmafSpeedEngine *e, const VmafSpeedOptions *opt, unsi
     memset(e, 0, sizeof(*e));
     e->who = who;
     e->log_level = log_level;
+    e->debug = getenv("VMAF_SPEED_TWIN_DEBUG") != NULL;
 
     VmafSpeedDims *d = &e->dims;
     if (vmaf_speed_dims_init(d, w, h, opt->prescale)) {
@@ -296,11 +298,9 @@ static int estimate(VmafSpeedEngine *e, const float *img, ptrdiff_t stride,
     enum { B = VMAF_SPEED_BLOCK, N = VMAF_SPEED_BLOCK_ELEMS };
     const VmafSpeedDims *d = &e->dims;
     const size_t nb = d->num_blocks;
-    const double log2_2pie = log2(2 * M_PI * M_E);
 
     vmaf_speed_covariance(d, img, stride, e->means, e->cov, e->centered);
-    if (vmaf_speed_eigenvalues(e->cov, N, e->eigenvalues, e->scratch))
-        warn_once(e, &e->stalled, "eigenvalue iteration did not converge");
+    const int stalled = vmaf_speed_eigenvalues(e->cov, N, e->eigenvalues, e->scratch);
 
     /* right-hand sides: column b holds block b (raster order), row k its k-th sample */
     for (int k = 0; k < N; k++) {
@@ -315,10 +315,8 @@ static int estimate(VmafSpeedEngine *e, const float *img, ptrdiff_t stride,
     int singular = !vmaf_speed_is_regular(e->eigenvalues, N);
     if (!singular)
         singular = vmaf_speed_solve(e->cov, N, e->indep, (int)nb, e->solution, e->scratch) != 0;
-    if (singular) {
-        warn_once(e, &e->singular, "covariance matrix is singular");
-        memset(e->solution, 0, N * nb * sizeof(float));
-    }
+    vmaf_speed_report(e, stalled, singular);
+    if (singular) memset(e->solution, 0, N * nb * sizeof(float));
 
     /* variance per block: sum over k of X*Y/25, accumulated in k order */
     float *var = out->variances;
@@ -330,15 +328,30 @@ static int estimate(VmafSpeedEngine *e, const float *img, ptrdiff_t stride,
             var[b] += (x[b] * y[b]) / (float)N;
     }
 
+    vmaf_speed_entropies(e, e->eigenvalues, out);
+    return singular;
+}
+
+void vmaf_speed_report(VmafSpeedEngine *e, int stalled, int singular)
+{
+    if (stalled) warn_once(e, &e->stalled, "eigenvalue iteration did not converge");
+    if (singular) warn_once(e, &e->singular, "covariance matrix is singular");
+}
+
+void vmaf_speed_entropies(const VmafSpeedEngine *e, const float *eigenvalues,
+                          VmafSpeedResult *out)
+{
+    const size_t nb = e->dims.num_blocks;
+    const double log2_2pie = log2(2 * M_PI * M_E);
+    const float *var = out->variances;
     float *ent = out->entropies;
     for (size_t b = 0; b < nb; b++)
         ent[b] = 0.0f;
-    for (int k = 0; k < N; k++) {
-        const float lambda = e->eigenvalues[k] < 0 ? 0 : e->eigenvalues[k];
+    for (int k = 0; k < VMAF_SPEED_BLOCK_ELEMS; k++) {
+        const float lambda = eigenvalues[k] < 0 ? 0 : eigenvalues[k];
         for (size_t b = 0; b < nb; b++)
             ent[b] = (float)(ent[b] + (log2(lambda * var[b] + e->sigma_nn) + log2_2pie));
     }
-    return singular;
 }
 
 int vmaf_speed_model_image(VmafSpeedEngine *e, const VmafSpeedSource *src,
@@ -351,7 +364,34 @@ int vmaf_speed_model_image(VmafSpeedEngine *e, const VmafSpeedSource *src,
     const size_t n = (size_t)d->down_w * d->down_h;
     for (size_t i = 0; i < n; i++)
         e->down[i] -= e->mean[i];
-    return estimate(e, e->down, d->down_w, out);
+    const int singular = estimate(e, e->down, d->down_w, out);
+    if (e->debug)
+        vmaf_speed_debug_line("cpu", e->who, e->debug_seq++, e->down, n, e->means, e->cov,
+                              e->eigenvalues, singular, out->variances, d->num_blocks);
+    return singular;
+}
+
+static uint32_t fnv1a(const float *v, size_t n)
+{
+    const uint8_t *p = (const uint8_t *)v;
+    uint32_t h = 2166136261u;
+    for (size_t i = 0; i < n * sizeof(float); i++)
+        h = (h ^ p[i]) * 16777619u;
+    return h;
+}
+
+void vmaf_speed_debug_line(const char *backend, const char *who, unsigned seq,
+                           const float *centred, size_t n_centred, const float *means,
+                           const float *cov, const float *eigenvalues, int singular,
+                           const float *variances, size_t num_blocks)
+{
+    fprintf(stderr,
+            "speed debug %s #%u: centred %08x means %08x cov %08x eigen %08x singular %d "
+            "var %08x (%s)\n",
+            who, seq, fnv1a(centred, n_centred), fnv1a(means, VMAF_SPEED_BLOCK_ELEMS),
+            fnv1a(cov, VMAF_SPEED_BLOCK_ELEMS * VMAF_SPEED_BLOCK_ELEMS),
+            fnv1a(eigenvalues, VMAF_SPEED_BLOCK_ELEMS), singular, fnv1a(variances, num_blocks),
+            backend);
 }
 
 /* ---- the score ------------------------------------------------------------------------- */
@@ -409,7 +449,12 @@ int vmaf_speed_score(VmafSpeedEngine *e, const VmafSpeedSource *ref,
 {
     const int err_ref = vmaf_speed_model_image(e, ref, &e->ref);
     const int err_dis = vmaf_speed_model_image(e, dis, &e->dis);
+    return vmaf_speed_pair(e, err_ref, err_dis, score);
+}
+
+int vmaf_speed_pair(const VmafSpeedEngine *e, int singular_ref, int singular_dis, float *score)
+{
     /* one image singular and not the other: 0 rather than an inflated score */
-    *score = (err_ref != err_dis) ? 0.0f : pair_score(e);
-    return err_ref || err_dis;
+    *score = (singular_ref != singular_dis) ? 0.0f : pair_score(e);
+    return singular_ref || singular_dis;
 }

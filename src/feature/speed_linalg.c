@@ -17,8 +17,10 @@
 #include <string.h>
 
 #include "speed.h"
+#include "speed_device.h"
 
-/* ---- small helpers ----------------------------------------------------------------------- */
+/* The element functions (norms, Householder steps, the QR sweep) are in speed_device.h,
+ * shared with the CUDA twin. */
 
 #if defined(__GNUC__)
 #define LINALG_INLINE static inline __attribute__((always_inline))
@@ -26,50 +28,10 @@
 #define LINALG_INLINE static inline
 #endif
 
-static int sign_of(float x)
-{
-    return x >= 0 ? 1 : -1;
-}
-
-/* sqrt(x^2 + y^2) with the sum in float and the root rounded from double */
-static float hypot_float(float x, float y)
-{
-    return (float)sqrt(x * x + y * y);
-}
-
-/* Euclidean norm of v[from, to) with the sum in float */
-static float norm_float(const float *v, int from, int to, int stride)
-{
-    float sum = 0;
-    for (int i = from; i < to; i++)
-        sum += v[i * stride] * v[i * stride];
-    return (float)sqrt(sum);
-}
+#define sign_of vmaf_speed_sign
+#define norm_float vmaf_speed_norm
 
 /* ---- eigenvalues ------------------------------------------------------------------------- */
-
-/*
- * Householder vector annihilating a[start+1 .. n) of column col (row-major n x n, in place):
- * on return a[start][col] holds beta (the new subdiagonal entry), a[start+1 .. n) the tail of
- * v scaled so that its implicit head is 1, and the return value is tau (0: nothing to do).
- */
-static float householder_column(float *a, int n, int col, int start)
-{
-    if (n - start == 1) return 0.0f;
-    const float tail_norm = norm_float(a + col, start + 1, n, n);
-    if (tail_norm == 0.0f) return 0.0f;
-
-    const float alpha = a[start * n + col];
-    const float beta = -sign_of(alpha) * hypot_float(alpha, tail_norm);
-    const float tau = (beta - alpha) / beta;
-    const float scale = alpha - beta;
-    if (scale != 0.0f) {
-        for (int i = start + 1; i < n; i++)
-            a[i * n + col] /= scale;
-        a[start * n + col] = beta;
-    }
-    return tau;
-}
 
 /* Reduce the symmetric a (destroyed) to tridiagonal form: diagonal diag[n], subdiagonal
  * sub[n-1]. v and w are n-float work vectors. */
@@ -77,147 +39,26 @@ static void tridiagonalize(float *a, int n, float *diag, float *sub, float *v, f
 {
     for (int i = 0; i + 2 < n; i++) {
         const int s = i + 1; /* the trailing block [s, n) is transformed */
-        const float tau = householder_column(a, n, i, s);
+        const float tau = vmaf_speed_householder_column(a, n, i, s);
         for (int j = s; j < n; j++)
             v[j] = a[j * n + i];
         if (tau == 0.0f) continue;
         v[s] = 1.0f;
 
-        /* w = tau A v */
-        for (int r = s; r < n; r++) {
-            w[r] = 0.0f;
-            for (int c = s; c < n; c++)
-                w[r] += tau * a[r * n + c] * v[c];
-        }
-        /* w -= (tau/2) (w . v) v */
-        float wv = 0;
+        /* w = tau A v; w -= (tau/2) (w . v) v; A -= w v^T + v w^T */
         for (int r = s; r < n; r++)
-            wv += w[r] * v[r];
-        const float coef = (float)(-0.5 * tau * wv);
+            w[r] = vmaf_speed_tridiag_w(a, n, s, tau, v, r);
+        const float coef = vmaf_speed_tridiag_coef(tau, vmaf_speed_tridiag_wv(w, v, n, s));
         for (int r = s; r < n; r++)
             w[r] += coef * v[r];
-        /* A -= w v^T + v w^T */
         for (int r = s; r < n; r++)
             for (int c = s; c < n; c++)
-                a[r * n + c] -= w[r] * v[c] + v[r] * w[c];
+                a[r * n + c] = vmaf_speed_tridiag_update(a[r * n + c], w, v, r, c);
     }
     for (int i = 0; i < n; i++)
         diag[i] = a[i * n + i];
     for (int i = 0; i + 1 < n; i++)
         sub[i] = a[(i + 1) * n + i];
-}
-
-/* Zero the subdiagonal entries that are negligible next to their diagonal neighbours. */
-static void deflate(const float *diag, float *sub, int n)
-{
-    for (int i = 0; i + 1 < n; i++)
-        if (fabsf(sub[i]) < VMAF_SPEED_EIGEN_EPS * (fabsf(diag[i]) + fabsf(diag[i + 1])))
-            sub[i] = 0.0f;
-}
-
-/* Eigenvalue of the trailing 2x2 block closer to its last diagonal entry (Wilkinson). */
-static float wilkinson_shift(const float *diag, const float *sub, int n)
-{
-    const float p = diag[n - 2], q = diag[n - 1], r = sub[n - 2];
-    const float half_gap = (float)((p - q) / 2.0);
-    if (half_gap > 0)
-        return q - r * (r / (half_gap + hypot_float(half_gap, r)));
-    if (half_gap == 0)
-        return q - fabsf(r);
-    return q + r * (r / (-half_gap + hypot_float(half_gap, r)));
-}
-
-/* Rotation (c, s) with [c s; -s c]^T applied to (a, b) zeroing b. */
-static void givens(float a, float b, float *c, float *s)
-{
-    if (b == 0) {
-        *c = 1;
-        *s = 0;
-    } else if (fabsf(b) > fabsf(a)) {
-        const float t = -a / b;
-        const float inv = (float)(1.0 / sqrt(1 + t * t));
-        *s = inv;
-        *c = inv * t;
-    } else {
-        const float t = -b / a;
-        const float inv = (float)(1.0 / sqrt(1 + t * t));
-        *c = inv;
-        *s = inv * t;
-    }
-}
-
-/* One implicit shifted QR sweep over an unreduced tridiagonal block of size n >= 2. */
-static void qr_sweep(float *diag, float *sub, int n)
-{
-    float mu = wilkinson_shift(diag, sub, n);
-    if (VMAF_SPEED_EIGEN_EPS * fabsf(mu) > fabsf(diag[0]) + fabsf(sub[0]))
-        mu = 0;
-
-    float x = diag[0] - mu;
-    float z = sub[0];
-    float ap = diag[0], bp = sub[0], aq = diag[1];
-
-    if (n == 2) {
-        float c, s;
-        givens(x, z, &c, &s);
-        const float ap1 = c * (c * ap - s * bp) + s * (s * aq - c * bp);
-        const float bp1 = c * (s * ap + c * bp) - s * (s * bp + c * aq);
-        const float aq1 = s * (s * ap + c * bp) + c * (s * bp + c * aq);
-        diag[0] = ap1;
-        sub[0] = bp1;
-        diag[1] = aq1;
-        return;
-    }
-
-    float bq = sub[1];
-    float bk = 0, zk = 0; /* the previous rotation's subdiagonal entry and bulge */
-    for (int k = 0; k < n - 1; k++) {
-        float c, s;
-        givens(x, z, &c, &s);
-
-        const float bk_prev = c * bk - s * zk;
-        const float ap1 = c * (c * ap - s * bp) + s * (s * aq - c * bp);
-        const float bp1 = c * (s * ap + c * bp) - s * (s * bp + c * aq);
-        const float zp1 = -s * bq;
-        const float aq1 = s * (s * ap + c * bp) + c * (s * bp + c * aq);
-        const float bq1 = c * bq;
-
-        bk = bp1;
-        zk = zp1;
-        ap = aq1;
-        bp = bq1;
-        if (k < n - 2) aq = diag[k + 2];
-        if (k < n - 3) bq = sub[k + 2];
-
-        diag[k] = ap1;
-        if (k > 0) sub[k - 1] = bk_prev;
-        if (k < n - 2) sub[k + 1] = bp;
-
-        x = bk;
-        z = zk;
-    }
-    diag[n - 1] = ap;
-    sub[n - 2] = bk;
-}
-
-/* Diagonalise the tridiagonal (diag, sub) in place; 1 if the sweep limit was reached. */
-static int tridiagonal_eigenvalues(float *diag, float *sub, int n)
-{
-    deflate(diag, sub, n);
-    int hi = n - 1, sweeps = 0;
-    while (hi > 0 && sweeps < VMAF_SPEED_EIGEN_MAX_ITERS) {
-        if (sub[hi - 1] == 0.0f) {
-            hi--;
-            continue;
-        }
-        int lo = hi - 1;
-        while (lo > 0 && sub[lo - 1] != 0.0f)
-            lo--;
-        qr_sweep(diag + lo, sub + lo, hi - lo + 1);
-        deflate(diag + lo, sub + lo, hi - lo + 1);
-        sweeps++;
-    }
-    return sweeps == VMAF_SPEED_EIGEN_MAX_ITERS;
 }
 
 int vmaf_speed_eigenvalues(const float *a, int n, float *eigenvalues, float *scratch)
@@ -234,7 +75,8 @@ int vmaf_speed_eigenvalues(const float *a, int n, float *eigenvalues, float *scr
     }
     memcpy(m, a, (size_t)n * n * sizeof(float));
     tridiagonalize(m, n, diag, sub, v, w);
-    const int stalled = tridiagonal_eigenvalues(diag, sub, n);
+    const int stalled =
+        vmaf_speed_tridiagonal_eigenvalues(diag, sub, n, VMAF_SPEED_EIGEN_MAX_ITERS);
     memcpy(eigenvalues, diag, (size_t)n * sizeof(float));
     return stalled;
 }
@@ -379,18 +221,7 @@ int vmaf_speed_solve(const float *a, int n, const float *b, int b_cols, float *x
  * once for all of them; each sum keeps its own lanes, tail and order.
  */
 
-/* Fold the 16 lanes as the reference's reduction does (8+8, 4+4, 2+2, 1+1), add the tail. */
-static double fold_lanes(const double *lane, double tail)
-{
-    double half[8], quarter[4], pair[2];
-    for (unsigned t = 0; t < 8; t++)
-        half[t] = lane[t] + lane[t + 8];
-    for (unsigned t = 0; t < 4; t++)
-        quarter[t] = half[t + 4] + half[t];
-    for (unsigned t = 0; t < 2; t++)
-        pair[t] = quarter[t + 2] + quarter[t];
-    return (pair[0] + pair[1]) + tail;
-}
+#define fold_lanes vmaf_speed_fold_lanes
 
 static void cov_sums_c(const double *x, const double *const *ys, unsigned n, unsigned w,
                        unsigned h, double *out)

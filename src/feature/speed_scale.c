@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "speed.h"
+#include "speed_device.h"
 
 #ifndef M_PI
 #define M_PI 3.14159265358979323846
@@ -100,12 +101,7 @@ void vmaf_speed_antialias_filter(float *out, float kernelscale)
  * for |overshoot| < n it is the single reflection the reference uses. */
 int vmaf_speed_reflect(int i, int n)
 {
-    if (i >= 0 && i < n) return i;
-    if (n == 1) return 0;
-    const int period = 2 * (n - 1);
-    i %= period;
-    if (i < 0) i += period;
-    return i < n ? i : period - i;
+    return vmaf_speed_reflect_index(i, n);
 }
 
 /* acc[j] += f * row[j]; fixed-size blocks so that -O2 vectorizes the bulk */

@@ -519,6 +519,7 @@ static const Family families[] = {
     { "psnr_motion", checktwin_psnr_motion },
     { "vif", checktwin_vif },
     { "adm", checktwin_adm },
+    { "speed", checktwin_speed },
 };
 
 int main(int argc, char **argv)

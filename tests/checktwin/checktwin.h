@@ -84,5 +84,6 @@ void checktwin_bench(CheckEnv *env, const CheckCase *c);
 void checktwin_psnr_motion(CheckEnv *env);
 void checktwin_vif(CheckEnv *env);
 void checktwin_adm(CheckEnv *env);
+void checktwin_speed(CheckEnv *env);
 
 #endif /* VMAF_TESTS_CHECKTWIN_H */

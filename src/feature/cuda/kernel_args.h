@@ -122,5 +122,32 @@ typedef struct AdmDenCudaArgs {
     unsigned long long sq_round, cub_round, row_round;
     vmaf_devptr total;                  /* unsigned long long[3] */
 } AdmDenCudaArgs;
+/* SpEED (speed_chroma: 4 images u/v x ref/dis; speed_temporal: 2 frame differences). One
+ * struct for every kernel of the chain; per-image buffers are base + image * *_elems. */
+enum { SPEED_CUDA_MAX_IMAGES = 4, SPEED_CUDA_THREADS = 128, SPEED_CUDA_QR_THREADS = 640,
+       SPEED_CUDA_MAX_FILTER = 128 };
+
+typedef struct SpeedCudaArgs {
+    vmaf_devptr a[SPEED_CUDA_MAX_IMAGES], b[SPEED_CUDA_MAX_IMAGES]; /* b 0: no difference */
+    unsigned long long a_stride[SPEED_CUDA_MAX_IMAGES], b_stride[SPEED_CUDA_MAX_IMAGES];
+    unsigned wide;                /* uint16 samples */
+    float sample_scale;           /* 2^(bpc-8) */
+    unsigned plane_w, plane_h, scaled_w, scaled_h, down_w, down_h, sub_w, sub_h;
+    unsigned blocks_w, num_blocks;
+    unsigned direct, resample, copy, method, n_rows;
+    int aa_width, mean_width;
+    vmaf_devptr filters;          /* float aa[128], mean[128] */
+    vmaf_devptr rows;             /* int[n_rows]: image rows the anti-aliasing filter reads */
+    vmaf_devptr col_index, row_index, col_weight, row_weight; /* the CPU scaler's tables */
+    vmaf_devptr image, down, centred, small, result; /* this slot's buffers */
+    unsigned long long image_elems, down_elems, small_elems, result_elems; /* per image */
+} SpeedCudaArgs;
+
+/* small: means[25] | cov[625] | P[625] | R[625], per image */
+enum { SPEED_CUDA_SMALL_MEANS = 0, SPEED_CUDA_SMALL_COV = 32, SPEED_CUDA_SMALL_P = 32 + 625,
+       SPEED_CUDA_SMALL_R = 32 + 2 * 625, SPEED_CUDA_SMALL_ELEMS = 32 + 3 * 625 };
+/* result: stalled, irregular, singular, pad, eigenvalues[25], pad, variances[num_blocks] */
+enum { SPEED_CUDA_RES_STALLED = 0, SPEED_CUDA_RES_IRREGULAR = 1, SPEED_CUDA_RES_SINGULAR = 2,
+       SPEED_CUDA_RES_EIGEN = 4, SPEED_CUDA_RES_VAR = 32 };
 
 #endif /* VMAF_FEATURE_CUDA_KERNEL_ARGS_H */

@@ -31,6 +31,7 @@ typedef struct VmafCudaSlotView {
     unsigned slot;
     const VmafCudaPicture *ref, *dist;
     const VmafCudaPicture *prev_ref, *prev_prev_ref; /* contents valid when those frames exist */
+    const VmafCudaPicture *prev_dist;                /* the previous frame's distorted picture */
 } VmafCudaSlotView;
 
 typedef struct VmafCudaTwinSetup {

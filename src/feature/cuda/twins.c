@@ -8,6 +8,8 @@ extern const VmafCudaTwin vmaf_twin_motion_v2;
 extern const VmafCudaTwin vmaf_twin_psnr_hvs;
 extern const VmafCudaTwin vmaf_twin_vif;
 extern const VmafCudaTwin vmaf_twin_adm;
+extern const VmafCudaTwin vmaf_twin_speed_chroma;
+extern const VmafCudaTwin vmaf_twin_speed_temporal;
 
 static const VmafCudaTwin *const twins[] = {
     &vmaf_twin_psnr,
@@ -16,6 +18,8 @@ static const VmafCudaTwin *const twins[] = {
     &vmaf_twin_psnr_hvs,
     &vmaf_twin_vif,
     &vmaf_twin_adm,
+    &vmaf_twin_speed_chroma,
+    &vmaf_twin_speed_temporal,
     NULL,
 };
 

@@ -1,0 +1,513 @@
+/*
+ * Twin VMAF — SpEED arithmetic shared by the CPU extractor, its CUDA twin and the twin's host
+ * test (valid C11 and CUDA).
+ *
+ * Each function computes one element of one stage (a filtered point, a window mean, one lane
+ * of a covariance sum, one row of a Householder step, one entry of a matrix product, one
+ * block's solve) exactly as speed_core.c / speed_scale.c / speed_linalg.c order it, so that a
+ * kernel running them in parallel, and tests/test_speed_twin.c running them in the kernels'
+ * decomposition on the host, give the CPU's bits. The serial eigenvalue iteration (the
+ * implicit QR sweeps) is here too and is the CPU's own code.
+ *
+ * No libm call here may differ between glibc and CUDA: only +-*, /, sqrt (correctly rounded
+ * on both), fma (exact on both), fabs, floor-free integer index arithmetic.
+ */
+#ifndef VMAF_FEATURE_SPEED_DEVICE_H
+#define VMAF_FEATURE_SPEED_DEVICE_H
+
+#include <math.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#if defined(__CUDACC__)
+#define VMAF_SPEED_FN static inline __host__ __device__
+#else
+#define VMAF_SPEED_FN static inline
+#endif
+
+enum {
+    VMAF_SPEED_DEV_N = 25,     /* VMAF_SPEED_BLOCK_ELEMS */
+    VMAF_SPEED_DEV_B = 5,      /* VMAF_SPEED_BLOCK */
+    VMAF_SPEED_DEV_LANES = 16, /* lanes of a covariance sum */
+    VMAF_SPEED_DEV_PAIRS = 325, /* (xi, yi) with yi <= xi */
+    VMAF_SPEED_DEV_DECIMATION = 16, /* VMAF_SPEED_DECIMATION */
+    VMAF_SPEED_DEV_MAX_SWEEPS = 500, /* VMAF_SPEED_EIGEN_MAX_ITERS */
+};
+#define VMAF_SPEED_DEV_EPS 1e-6 /* VMAF_SPEED_EIGEN_EPS */
+
+/** Reflect-101 into [0, n): -1 -> 1, n -> n-2; periodic, so defined for any i, n >= 1. */
+VMAF_SPEED_FN int vmaf_speed_reflect_index(int i, int n)
+{
+    if (i >= 0 && i < n) return i;
+    if (n == 1) return 0;
+    const int period = 2 * (n - 1);
+    i %= period;
+    if (i < 0) i += period;
+    return i < n ? i : period - i;
+}
+
+/* ---- samples ---------------------------------------------------------------------------- */
+
+/** A plane, or the difference a - b of two planes, as the CPU's VmafSpeedSource. */
+typedef struct VmafSpeedDevSource {
+    const uint8_t *a, *b; /* b NULL: no difference */
+    ptrdiff_t a_stride, b_stride;
+    int wide;             /* uint16 samples */
+    float scale;          /* 2^(bpc-8) */
+} VmafSpeedDevSource;
+
+/** s / 2^(bpc-8) - 128, or the difference of two such values (speed_core.c's EACH_SAMPLE). */
+VMAF_SPEED_FN float vmaf_speed_dev_sample(const VmafSpeedDevSource *s, unsigned y, unsigned x)
+{
+    if (!s->wide) {
+        const float va = (float)s->a[(size_t)y * s->a_stride + x] - 128.0f;
+        if (!s->b) return va;
+        return va - ((float)s->b[(size_t)y * s->b_stride + x] - 128.0f);
+    }
+    const uint16_t *ra = (const uint16_t *)(const void *)(s->a + (size_t)y * s->a_stride);
+    const float va = (float)ra[x] / s->scale - 128.0f;
+    if (!s->b) return va;
+    const uint16_t *rb = (const uint16_t *)(const void *)(s->b + (size_t)y * s->b_stride);
+    return va - ((float)rb[x] / s->scale - 128.0f);
+}
+
+/* ---- separable filter at one point -------------------------------------------------------- */
+
+/*
+ * Output (oi, oj) of vmaf_speed_filter_decimate at `step` over a w x h image: for each
+ * horizontal tap k, the vertical sum (from 0, in tap order) at column reflect(step*oj - r + k),
+ * then the horizontal sum of filter[k] * that (from 0, in tap order). LOAD(y, x) is the image.
+ */
+#define VMAF_SPEED_FILTER_POINT(RESULT, FILTER, WIDTH, W, H, STEP, OI, OJ, LOAD)              \
+    do {                                                                                    \
+        const int radius_ = (WIDTH) / 2;                                                    \
+        const int row0_ = (int)((OI) * (STEP)) - radius_;                                   \
+        const int col0_ = (int)((OJ) * (STEP)) - radius_;                                   \
+        float acc_ = 0.0f;                                                                  \
+        for (int k_ = 0; k_ < (WIDTH); k_++) {                                              \
+            const unsigned x_ = (unsigned)vmaf_speed_reflect_index(col0_ + k_, (int)(W));   \
+            float v_ = 0.0f;                                                                \
+            for (int t_ = 0; t_ < (WIDTH); t_++) {                                          \
+                const unsigned y_ = (unsigned)vmaf_speed_reflect_index(row0_ + t_, (int)(H)); \
+                v_ += (FILTER)[t_] * (LOAD(y_, x_));                                        \
+            }                                                                               \
+            acc_ += (FILTER)[k_] * v_;                                                      \
+        }                                                                                   \
+        (RESULT) = acc_;                                                                    \
+    } while (0)
+
+#define VMAF_SPEED_LOAD_SOURCE(y, x) vmaf_speed_dev_sample(src, (y), (x))
+#define VMAF_SPEED_LOAD_IMAGE(y, x) img[(size_t)(y) * stride + (x)]
+
+/** The anti-aliasing filter and decimation at (oi, oj), straight from the samples. */
+VMAF_SPEED_FN float vmaf_speed_dev_decimate_source(const float *filter, int width,
+                                                   const VmafSpeedDevSource *src, unsigned w,
+                                                   unsigned h, unsigned step, unsigned oi,
+                                                   unsigned oj)
+{
+    float r;
+    VMAF_SPEED_FILTER_POINT(r, filter, width, w, h, step, oi, oj, VMAF_SPEED_LOAD_SOURCE);
+    return r;
+}
+
+/** The same over a float image (stride in floats). */
+VMAF_SPEED_FN float vmaf_speed_dev_filter_image(const float *filter, int width, const float *img,
+                                                size_t stride, unsigned w, unsigned h,
+                                                unsigned step, unsigned oi, unsigned oj)
+{
+    float r;
+    VMAF_SPEED_FILTER_POINT(r, filter, width, w, h, step, oi, oj, VMAF_SPEED_LOAD_IMAGE);
+    return r;
+}
+
+/* ---- resampling: one destination sample (speed_scale.c's scale_row_*) ---------------------- */
+
+/** The tables of a VmafSpeedScaler (method as enum VmafSpeedScaleMethod). */
+typedef struct VmafSpeedDevScaler {
+    int method, copy;
+    const int *col_index, *row_index;
+    const float *col_weight, *row_weight;
+} VmafSpeedDevScaler;
+
+VMAF_SPEED_FN float vmaf_speed_dev_scale_point(const VmafSpeedDevScaler *s,
+                                               const VmafSpeedDevSource *src, unsigned y,
+                                               unsigned x)
+{
+    if (s->copy) return vmaf_speed_dev_sample(src, y, x);
+    switch (s->method) {
+    case 0: /* nearest */
+        return vmaf_speed_dev_sample(src, (unsigned)s->row_index[y], (unsigned)s->col_index[x]);
+    case 1: { /* bilinear */
+        const unsigned r1 = (unsigned)s->row_index[2 * y], r2 = (unsigned)s->row_index[2 * y + 1];
+        const unsigned x1 = (unsigned)s->col_index[2 * x], x2 = (unsigned)s->col_index[2 * x + 1];
+        const float dy = s->row_weight[2 * y], dx = s->col_weight[2 * x];
+        const float top_left = (1 - dy) * (1 - dx) * vmaf_speed_dev_sample(src, r1, x1);
+        const float top_right = (1 - dy) * dx * vmaf_speed_dev_sample(src, r1, x2);
+        const float bottom_left = dy * (1 - dx) * vmaf_speed_dev_sample(src, r2, x1);
+        const float bottom_right = dy * dx * vmaf_speed_dev_sample(src, r2, x2);
+        return top_left + top_right + bottom_left + bottom_right;
+    }
+    case 2: { /* bicubic */
+        const int *ri = s->row_index + 4 * y, *ci = s->col_index + 4 * x;
+        const float *rw = s->row_weight + 4 * y, *cw = s->col_weight + 4 * x;
+        float acc = 0.0f;
+        for (int t = 0; t < 4; t++)
+            for (int u = 0; u < 4; u++)
+                acc += vmaf_speed_dev_sample(src, (unsigned)ri[t], (unsigned)ci[u]) *
+                       (cw[u] * rw[t]);
+        return acc;
+    }
+    default: { /* lanczos4: 9 taps */
+        const int *ri = s->row_index + 9 * y, *ci = s->col_index + 9 * x;
+        const float *rw = s->row_weight + 9 * y, *cw = s->col_weight + 9 * x;
+        float acc = 0.0f, weights = 0.0f;
+        for (int t = 0; t < 9; t++)
+            for (int u = 0; u < 9; u++) {
+                const float wgt = cw[u] * rw[t];
+                weights += wgt;
+                acc += vmaf_speed_dev_sample(src, (unsigned)ri[t], (unsigned)ci[u]) * wgt;
+            }
+        return acc / weights;
+    }
+    }
+}
+
+/* ---- window means and covariance lanes (speed_linalg.c's vmaf_speed_covariance) ---------- */
+
+/** Mean of window k (rows k/5 .., columns k%5 ..; sub_w x sub_h): a float sum in row-major
+ *  order divided by the count. */
+VMAF_SPEED_FN float vmaf_speed_dev_window_mean(const float *img, size_t stride, unsigned sw,
+                                               unsigned sh, int k)
+{
+    const float *base = img + (size_t)(k / VMAF_SPEED_DEV_B) * stride + k % VMAF_SPEED_DEV_B;
+    float sum = 0.0f;
+    for (unsigned i = 0; i < sh; i++)
+        for (unsigned j = 0; j < sw; j++)
+            sum += base[(size_t)i * stride + j];
+    return sum / (float)((size_t)sw * sh);
+}
+
+/** The pair (xi, yi), yi <= xi, of pair index p in 0..324 (row-major lower triangle). */
+VMAF_SPEED_FN void vmaf_speed_dev_pair(int p, int *xi, int *yi)
+{
+    int x = 0;
+    while ((x + 1) * (x + 2) / 2 <= p)
+        x++;
+    *xi = x;
+    *yi = p - x * (x + 1) / 2;
+}
+
+/*
+ * Lane `lane` (0..15) of the covariance sum of windows xi and yi over centred values
+ * (double)img - (double)mean: fused multiply-adds over the 16-column groups of each row (and
+ * the group of 8 after them, lanes 0..7), rows in order. lane 16 is the serial unfused tail.
+ */
+VMAF_SPEED_FN double vmaf_speed_dev_cov_lane(const float *img, size_t stride, unsigned sw,
+                                             unsigned sh, int xi, int yi, double mean_x,
+                                             double mean_y, int lane)
+{
+    const float *px = img + (size_t)(xi / VMAF_SPEED_DEV_B) * stride + xi % VMAF_SPEED_DEV_B;
+    const float *py = img + (size_t)(yi / VMAF_SPEED_DEV_B) * stride + yi % VMAF_SPEED_DEV_B;
+    const unsigned w16 = sw / 16 * 16, w8 = (sw - w16) >= 8 ? w16 + 8 : w16;
+    double acc = 0.0;
+    if (lane < VMAF_SPEED_DEV_LANES) {
+        for (unsigned i = 0; i < sh; i++) {
+            const float *rx = px + (size_t)i * stride, *ry = py + (size_t)i * stride;
+            for (unsigned j = (unsigned)lane; j < w16; j += 16)
+                acc = fma((double)rx[j] - mean_x, (double)ry[j] - mean_y, acc);
+            if (w16 + (unsigned)lane < w8)
+                acc = fma((double)rx[w16 + lane] - mean_x, (double)ry[w16 + lane] - mean_y, acc);
+        }
+    } else {
+        for (unsigned i = 0; i < sh; i++) {
+            const float *rx = px + (size_t)i * stride, *ry = py + (size_t)i * stride;
+            for (unsigned j = w8; j < sw; j++)
+                acc += ((double)rx[j] - mean_x) * ((double)ry[j] - mean_y);
+        }
+    }
+    return acc;
+}
+
+/** Fold the 16 lanes as the reference's reduction does (8+8, 4+4, 2+2, 1+1), add the tail. */
+VMAF_SPEED_FN double vmaf_speed_fold_lanes(const double *lane, double tail)
+{
+    double half[8], quarter[4], pair[2];
+    for (unsigned t = 0; t < 8; t++)
+        half[t] = lane[t] + lane[t + 8];
+    for (unsigned t = 0; t < 4; t++)
+        quarter[t] = half[t + 4] + half[t];
+    for (unsigned t = 0; t < 2; t++)
+        pair[t] = quarter[t + 2] + quarter[t];
+    return (pair[0] + pair[1]) + tail;
+}
+
+/* ---- eigenvalues (speed_linalg.c; the CPU runs these same functions) ---------------------- */
+
+VMAF_SPEED_FN int vmaf_speed_sign(float x)
+{
+    return x >= 0 ? 1 : -1;
+}
+
+/** sqrt(x^2 + y^2) with the sum in float and the root rounded from double. */
+VMAF_SPEED_FN float vmaf_speed_hypot(float x, float y)
+{
+    return (float)sqrt((double)(x * x + y * y));
+}
+
+/** Euclidean norm of v[from, to) (stride) with the sum in float. */
+VMAF_SPEED_FN float vmaf_speed_norm(const float *v, int from, int to, int stride)
+{
+    float sum = 0;
+    for (int i = from; i < to; i++)
+        sum += v[i * stride] * v[i * stride];
+    return (float)sqrt((double)sum);
+}
+
+/*
+ * Householder vector annihilating a[start+1 .. n) of column col (row-major n x n, in place):
+ * on return a[start][col] holds beta, a[start+1 .. n) the tail of v scaled so that its
+ * implicit head is 1; returns tau (0: nothing to do).
+ */
+VMAF_SPEED_FN float vmaf_speed_householder_column(float *a, int n, int col, int start)
+{
+    if (n - start == 1) return 0.0f;
+    const float tail_norm = vmaf_speed_norm(a + col, start + 1, n, n);
+    if (tail_norm == 0.0f) return 0.0f;
+
+    const float alpha = a[start * n + col];
+    const float beta = -vmaf_speed_sign(alpha) * vmaf_speed_hypot(alpha, tail_norm);
+    const float tau = (beta - alpha) / beta;
+    const float scale = alpha - beta;
+    if (scale != 0.0f) {
+        for (int i = start + 1; i < n; i++)
+            a[i * n + col] /= scale;
+        a[start * n + col] = beta;
+    }
+    return tau;
+}
+
+/** Row r of w = tau A v over the trailing block [s, n). */
+VMAF_SPEED_FN float vmaf_speed_tridiag_w(const float *a, int n, int s, float tau, const float *v,
+                                         int r)
+{
+    float w = 0.0f;
+    for (int c = s; c < n; c++)
+        w += tau * a[r * n + c] * v[c];
+    return w;
+}
+
+/** (w . v) over [s, n), in order. */
+VMAF_SPEED_FN float vmaf_speed_tridiag_wv(const float *w, const float *v, int n, int s)
+{
+    float wv = 0;
+    for (int r = s; r < n; r++)
+        wv += w[r] * v[r];
+    return wv;
+}
+
+/** -(tau/2) (w . v), in double. */
+VMAF_SPEED_FN float vmaf_speed_tridiag_coef(float tau, float wv)
+{
+    return (float)(-0.5 * tau * wv);
+}
+
+/** A[r][c] -= w[r] v[c] + v[r] w[c]. */
+VMAF_SPEED_FN float vmaf_speed_tridiag_update(float arc, const float *w, const float *v, int r,
+                                              int c)
+{
+    return arc - (w[r] * v[c] + v[r] * w[c]);
+}
+
+/* Zero the subdiagonal entries that are negligible next to their diagonal neighbours. */
+VMAF_SPEED_FN void vmaf_speed_deflate(const float *diag, float *sub, int n)
+{
+    for (int i = 0; i + 1 < n; i++)
+        if (fabsf(sub[i]) < VMAF_SPEED_DEV_EPS * (fabsf(diag[i]) + fabsf(diag[i + 1])))
+            sub[i] = 0.0f;
+}
+
+/* Eigenvalue of the trailing 2x2 block closer to its last diagonal entry (Wilkinson). */
+VMAF_SPEED_FN float vmaf_speed_wilkinson_shift(const float *diag, const float *sub, int n)
+{
+    const float p = diag[n - 2], q = diag[n - 1], r = sub[n - 2];
+    const float half_gap = (float)((p - q) / 2.0);
+    if (half_gap > 0)
+        return q - r * (r / (half_gap + vmaf_speed_hypot(half_gap, r)));
+    if (half_gap == 0)
+        return q - fabsf(r);
+    return q + r * (r / (-half_gap + vmaf_speed_hypot(half_gap, r)));
+}
+
+/* Rotation (c, s) with [c s; -s c]^T applied to (a, b) zeroing b. */
+VMAF_SPEED_FN void vmaf_speed_givens(float a, float b, float *c, float *s)
+{
+    if (b == 0) {
+        *c = 1;
+        *s = 0;
+    } else if (fabsf(b) > fabsf(a)) {
+        const float t = -a / b;
+        const float inv = (float)(1.0 / sqrt((double)(1 + t * t)));
+        *s = inv;
+        *c = inv * t;
+    } else {
+        const float t = -b / a;
+        const float inv = (float)(1.0 / sqrt((double)(1 + t * t)));
+        *c = inv;
+        *s = inv * t;
+    }
+}
+
+/* One implicit shifted QR sweep over an unreduced tridiagonal block of size n >= 2. */
+VMAF_SPEED_FN void vmaf_speed_qr_sweep(float *diag, float *sub, int n)
+{
+    float mu = vmaf_speed_wilkinson_shift(diag, sub, n);
+    if (VMAF_SPEED_DEV_EPS * fabsf(mu) > fabsf(diag[0]) + fabsf(sub[0]))
+        mu = 0;
+
+    float x = diag[0] - mu;
+    float z = sub[0];
+    float ap = diag[0], bp = sub[0], aq = diag[1];
+
+    if (n == 2) {
+        float c, s;
+        vmaf_speed_givens(x, z, &c, &s);
+        const float ap1 = c * (c * ap - s * bp) + s * (s * aq - c * bp);
+        const float bp1 = c * (s * ap + c * bp) - s * (s * bp + c * aq);
+        const float aq1 = s * (s * ap + c * bp) + c * (s * bp + c * aq);
+        diag[0] = ap1;
+        sub[0] = bp1;
+        diag[1] = aq1;
+        return;
+    }
+
+    float bq = sub[1];
+    float bk = 0, zk = 0; /* the previous rotation's subdiagonal entry and bulge */
+    for (int k = 0; k < n - 1; k++) {
+        float c, s;
+        vmaf_speed_givens(x, z, &c, &s);
+
+        const float bk_prev = c * bk - s * zk;
+        const float ap1 = c * (c * ap - s * bp) + s * (s * aq - c * bp);
+        const float bp1 = c * (s * ap + c * bp) - s * (s * bp + c * aq);
+        const float zp1 = -s * bq;
+        const float aq1 = s * (s * ap + c * bp) + c * (s * bp + c * aq);
+        const float bq1 = c * bq;
+
+        bk = bp1;
+        zk = zp1;
+        ap = aq1;
+        bp = bq1;
+        if (k < n - 2) aq = diag[k + 2];
+        if (k < n - 3) bq = sub[k + 2];
+
+        diag[k] = ap1;
+        if (k > 0) sub[k - 1] = bk_prev;
+        if (k < n - 2) sub[k + 1] = bp;
+
+        x = bk;
+        z = zk;
+    }
+    diag[n - 1] = ap;
+    sub[n - 2] = bk;
+}
+
+/* Diagonalise the tridiagonal (diag, sub) in place; 1 if max_sweeps was reached. */
+VMAF_SPEED_FN int vmaf_speed_tridiagonal_eigenvalues(float *diag, float *sub, int n,
+                                                     int max_sweeps)
+{
+    vmaf_speed_deflate(diag, sub, n);
+    int hi = n - 1, sweeps = 0;
+    while (hi > 0 && sweeps < max_sweeps) {
+        if (sub[hi - 1] == 0.0f) {
+            hi--;
+            continue;
+        }
+        int lo = hi - 1;
+        while (lo > 0 && sub[lo - 1] != 0.0f)
+            lo--;
+        vmaf_speed_qr_sweep(diag + lo, sub + lo, hi - lo + 1);
+        vmaf_speed_deflate(diag + lo, sub + lo, hi - lo + 1);
+        sweeps++;
+    }
+    return sweeps == max_sweeps;
+}
+
+/* ---- the least-squares solve (speed_linalg.c's householder_qr, back_substitute) ----------- */
+
+/** Entry (i, j) of x (rows x inner) * y (inner x cols): the sum from 0 in ascending k. */
+VMAF_SPEED_FN float vmaf_speed_dev_matmul_entry(const float *x, const float *y, int i, int j,
+                                                int inner, int cols)
+{
+    float d = 0.0f;
+    for (int k = 0; k < inner; k++)
+        d += x[i * inner + k] * y[k * cols + j];
+    return d;
+}
+
+/** Reflector k's vector from the reduced matrix (n x n): v = column k, v[k] += sign * norm,
+ *  then v / |v| (serial, norms in float). */
+VMAF_SPEED_FN void vmaf_speed_dev_qr_vector(const float *reduced, const float *a, int n, int k,
+                                            float *v)
+{
+    for (int i = 0; i < n; i++)
+        v[i] = reduced[i * n + k];
+    const float norm = vmaf_speed_norm(v, 0, n, 1);
+    v[k] += vmaf_speed_sign(a[k * n + k]) * norm;
+    const float v_norm = vmaf_speed_norm(v, 0, n, 1);
+    for (int i = 0; i < n; i++)
+        v[i] = v[i] / v_norm;
+}
+
+/** Entry (i, j) of I - 2 v v^T. */
+VMAF_SPEED_FN float vmaf_speed_dev_reflector_entry(const float *v, int i, int j)
+{
+    float r = -2 * v[i] * v[j];
+    if (i == j) r += 1;
+    return r;
+}
+
+/** Entry (i, j) of the reduced matrix before step k: the identity in the leading k rows and
+ *  columns. */
+VMAF_SPEED_FN float vmaf_speed_dev_reduced_mask(float value, int i, int j, int k)
+{
+    return (i < k || j < k) ? ((i == j) ? 1.0f : 0.0f) : value;
+}
+
+/**
+ * One block's solve and variance: y[25] its samples (raster order in the 5x5 block); rhs = P y,
+ * back substitution on R (pivots already checked), variance sum_k x[k] y[k] / 25 in k order.
+ * singular: x = 0.
+ */
+VMAF_SPEED_FN float vmaf_speed_dev_block_variance(const float *p, const float *r, const float *y,
+                                                  int singular, float *x)
+{
+    enum { N = VMAF_SPEED_DEV_N };
+    if (singular) {
+        for (int i = 0; i < N; i++)
+            x[i] = 0.0f;
+    } else {
+        float rhs[N];
+        for (int i = 0; i < N; i++)
+            rhs[i] = vmaf_speed_dev_matmul_entry(p, y, i, 0, N, 1);
+        for (int i = N - 1; i >= 0; i--) {
+            float xi = rhs[i];
+            for (int k = i + 1; k < N; k++)
+                xi -= x[k] * r[i * N + k];
+            x[i] = xi / r[i * N + i];
+        }
+    }
+    float var = (x[0] * y[0]) / (float)N;
+    for (int k = 1; k < N; k++)
+        var += (x[k] * y[k]) / (float)N;
+    return var;
+}
+
+/** Any pivot of R below eps in magnitude. */
+VMAF_SPEED_FN int vmaf_speed_dev_bad_pivot(const float *r)
+{
+    for (int i = 0; i < VMAF_SPEED_DEV_N; i++)
+        if (fabsf(r[i * VMAF_SPEED_DEV_N + i]) < VMAF_SPEED_DEV_EPS) return 1;
+    return 0;
+}
+
+#endif /* VMAF_FEATURE_SPEED_DEVICE_H */
