@@ -30,6 +30,13 @@
 extern "C" {
 #endif
 
+/* Per-sample arithmetic shared with the CUDA twins (host and device). */
+#if defined(__CUDACC__)
+#define VMAF_FLOAT_TWIN_FN static inline __host__ __device__
+#else
+#define VMAF_FLOAT_TWIN_FN static inline
+#endif
+
 /** What the float features add to every sample (after the depth scaling). */
 #define VMAF_FLOAT_SAMPLE_OFFSET (-128.0f)
 
@@ -45,7 +52,7 @@ static inline size_t vmaf_float_stride(unsigned w)
 }
 
 /** The divisor that brings bpc-bit samples to the 8-bit range (see above). */
-static inline float vmaf_float_sample_divisor(unsigned bpc)
+VMAF_FLOAT_TWIN_FN float vmaf_float_sample_divisor(unsigned bpc)
 {
     return (float)(1u << (bpc - 8));
 }
@@ -56,7 +63,7 @@ static inline float vmaf_float_sample_divisor(unsigned bpc)
  * (planes narrower than the filter, where the reference reads outside the plane) the
  * reflection repeats periodically, so every index is defined. n = 1 gives 0.
  */
-static inline int vmaf_float_reflect(int i, int n)
+VMAF_FLOAT_TWIN_FN int vmaf_float_reflect(int i, int n)
 {
     if (i >= 0 && i < n) return i;
     if (n == 1) return 0;
@@ -64,6 +71,49 @@ static inline int vmaf_float_reflect(int i, int n)
     i %= period;
     if (i < 0) i += period;
     return i < n ? i : period - i;
+}
+
+/** One sample as a float: scale = 1 / vmaf_float_sample_divisor(bpc) (a power of two). */
+VMAF_FLOAT_TWIN_FN float vmaf_float_sample(unsigned v, float scale, float offset)
+{
+    return (float)v * scale + offset;
+}
+
+/**
+ * One output of a filter pass: 0 + f[0] x[0] + f[1] x[1] + ... + f[fw-1] x[fw-1], in float,
+ * in that order (x: the fw reflected inputs). This is what every output sample of the
+ * passes below receives.
+ */
+VMAF_FLOAT_TWIN_FN float vmaf_float_taps(const float *f, int fw, const float *x)
+{
+    float acc = 0.0f;
+    for (int k = 0; k < fw; k++)
+        acc += f[k] * x[k];
+    return acc;
+}
+
+/*
+ * The GPU's tiles of the separable filter. A tile of th x tw outputs with its corner at
+ * (y0, x0) holds the (th + 2R) x (tw + 2R) converted samples around it, src[r][c] = x at row
+ * reflect(y0 - R + r), column reflect(x0 - R + c); the vertical pass gives v[r][c] (th rows,
+ * tw + 2R columns) and the horizontal pass the outputs. Each output gets exactly the
+ * products and sums of the passes above, in their order.
+ */
+/** v[r][c] of a tile (stride: floats per tile row): vmaf_float_taps down a column. */
+VMAF_FLOAT_TWIN_FN float vmaf_float_tile_vertical(const float *f, int fw, const float *src,
+                                                  int stride, int r, int c)
+{
+    float acc = 0.0f;
+    for (int k = 0; k < fw; k++)
+        acc += f[k] * src[(r + k) * stride + c];
+    return acc;
+}
+
+/** Output (r, c) of a tile from its vertical pass. */
+VMAF_FLOAT_TWIN_FN float vmaf_float_tile_horizontal(const float *f, int fw, const float *v,
+                                                    int stride, int r, int c)
+{
+    return vmaf_float_taps(f, fw, v + r * stride + c);
 }
 
 /**

@@ -517,6 +517,7 @@ typedef struct Family {
 
 static const Family families[] = {
     { "psnr_motion", checktwin_psnr_motion },
+    { "float", checktwin_float },
 };
 
 int main(int argc, char **argv)

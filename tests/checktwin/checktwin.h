@@ -82,5 +82,6 @@ void checktwin_bench(CheckEnv *env, const CheckCase *c);
 
 /* The families. */
 void checktwin_psnr_motion(CheckEnv *env);
+void checktwin_float(CheckEnv *env);
 
 #endif /* VMAF_TESTS_CHECKTWIN_H */

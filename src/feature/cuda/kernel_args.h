@@ -39,4 +39,42 @@ typedef struct PsnrHvsCudaArgs {
     vmaf_devptr terms;            /* float[nbx * nby * 64] */
 } PsnrHvsCudaArgs;
 
+/* float_psnr / float_moment: per-row unit sums, then one exact finish per sum; float_ansnr:
+ * the filtered planes, then one thread per row (float_stats.h, float_stats.cu). */
+enum { FLOAT_STATS_CUDA_THREADS = 256, FLOAT_STATS_PSNR = 0, FLOAT_STATS_MOMENT = 1 };
+
+typedef struct FloatStatsCudaArgs {
+    vmaf_devptr ref, dist;        /* luma */
+    unsigned long long stride;    /* bytes */
+    unsigned w, h, bpc, kind;     /* kind: FLOAT_STATS_PSNR (1 sum) or _MOMENT (4 sums) */
+    vmaf_devptr row_units;        /* unsigned long long [sum][h] */
+    vmaf_devptr sums;             /* double [sum] */
+    vmaf_devptr filtered;         /* float_ansnr: float [2][h][w], ref then dist */
+    vmaf_devptr rows;             /* float_ansnr: float [h][2], sig and noise per row */
+    float ref_kernel[9], dis_kernel[25]; /* float_ansnr: float_stats.h's kernels */
+} FloatStatsCudaArgs;
+
+/* float_motion: per plane, the blur of the previous and the current reference in tiles
+ * (float_filter.h), one thread per row of |prev - cur| sums; with motion_add_scale1 the
+ * half-size planes and their row sums (float_motion.h, float_motion.cu). */
+enum { FLOAT_MOTION_CUDA_TILE_W = 64, FLOAT_MOTION_CUDA_TILE_H = 16, FLOAT_MOTION_CUDA_RADIUS = 2,
+       FLOAT_MOTION_CUDA_THREADS = 256, FLOAT_MOTION_CUDA_ROW_THREADS = 64 };
+
+typedef struct FloatMotionCudaArgs {
+    vmaf_devptr src[2];           /* samples of this plane: previous, current reference */
+    unsigned long long src_stride; /* bytes */
+    vmaf_devptr blur[2];          /* float planes, `stride` floats per row (the CPU's layout) */
+    unsigned long long stride;
+    unsigned w, h, bpc;
+    int fw;
+    float f[5];                   /* float_motion.h's kernel */
+    vmaf_devptr rows;             /* float [h] */
+    /* motion_add_scale1 */
+    vmaf_devptr scaled[2];        /* float [dst_h][scaled_stride] */
+    unsigned long long scaled_stride, read_stride; /* floats; read_stride: the CPU's quirk */
+    unsigned dst_w, dst_h, copy;
+    vmaf_devptr col_index, col_weight, row_index, row_weight; /* the CPU scaler's tables */
+    vmaf_devptr scaled_rows;      /* float [dst_h] */
+} FloatMotionCudaArgs;
+
 #endif /* VMAF_FEATURE_CUDA_KERNEL_ARGS_H */

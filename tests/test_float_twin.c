@@ -1,0 +1,639 @@
+/*
+ * Host test of the float twins (float_psnr, float_ansnr, float_moment, float_motion): the
+ * functions the kernels call (float_filter.h, float_stats.h, float_motion.h) run here in the
+ * kernels' decomposition — the same blocks, tiles with their reflected halos, per-thread
+ * strides, per-row sums, the same finishing steps and the twins' collect() — and are
+ * compared bit for bit with the CPU extractors:
+ *   - intermediates: the blurred planes and half-size planes of float_motion and the
+ *     filtered planes of float_ansnr against the CPU's own filter functions;
+ *   - sums: float_psnr's and float_moment's double sums (integer units, the 2^53 finish)
+ *     against the CPU's serial loops;
+ *   - finals: every score the CPU extractor writes (run through its vtable, frames in order,
+ *     flush included) against what the twins' collect() writes from the emulated sums.
+ * Inputs: random, extremes (0 or max), flat max, flat zero, noise, real clips; sizes 1x1 to
+ * 1920x1080 including odd ones and tile boundaries; 8..16 bits; 4:2:0, 4:2:2, 4:4:4; the
+ * float_motion options. A bright 16-bit 2048x1100 plane takes the serial finish of the sums.
+ *
+ * Usage: test_float_twin [CLIPS_DIR]  (real content only when given)
+ */
+#include <errno.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "feature/cuda/kernel_args.h"
+#include "feature/feature_extractor.h"
+#include "feature/float_filter.h"
+#include "feature/float_motion.h"
+#include "feature/float_stats.h"
+#include "feature/speed.h"
+#include "feature_collector.h"
+#include "libvmaf/picture.h"
+#include "opt.h"
+
+#include "test_util.h"
+
+static const char *clips_dir;
+
+/* ---- pictures ----------------------------------------------------------------------------- */
+
+enum Pattern { P_RANDOM, P_EXTREME, P_FLAT_MAX, P_FLAT_ZERO, P_NOISE, P_RAMP, P_COUNT };
+
+static unsigned sample_at(const VmafPicture *pic, unsigned p, unsigned i, unsigned j)
+{
+    const uint8_t *row = (const uint8_t *)pic->data[p] + i * pic->stride[p];
+    return pic->bpc > 8 ? ((const uint16_t *)row)[j] : row[j];
+}
+
+static void set_sample(VmafPicture *pic, unsigned p, unsigned i, unsigned j, unsigned v)
+{
+    uint8_t *row = (uint8_t *)pic->data[p] + i * pic->stride[p];
+    if (pic->bpc > 8) ((uint16_t *)row)[j] = (uint16_t)v;
+    else row[j] = (uint8_t)v;
+}
+
+static void fill(VmafPicture *pic, enum Pattern pat, unsigned frame)
+{
+    const unsigned max = (1u << pic->bpc) - 1;
+    for (unsigned p = 0; p < 3; p++)
+        for (unsigned i = 0; i < pic->h[p]; i++)
+            for (unsigned j = 0; j < pic->w[p]; j++) {
+                unsigned v = 0;
+                switch (pat) {
+                case P_RANDOM: v = rng() % (max + 1); break;
+                case P_EXTREME: v = rng() & 1 ? max : 0; break;
+                case P_FLAT_MAX: v = max; break;
+                case P_FLAT_ZERO: v = 0; break;
+                case P_NOISE: v = max / 2 + rng() % 9 - 4; break;
+                default: v = ((i + j + 3 * frame) * (max / 61 + 1)) % (max + 1); break;
+                }
+                set_sample(pic, p, i, j, v);
+            }
+}
+
+/* Frame k of a clip file (NAME_ref.yuv / NAME_dis.yuv), its own geometry. */
+static int read_clip(VmafPicture *pic, const char *name, bool dis, unsigned k)
+{
+    char path[1024];
+    snprintf(path, sizeof(path), "%s/%s_%s.yuv", clips_dir, name, dis ? "dis" : "ref");
+    FILE *f = fopen(path, "rb");
+    if (!f) return -ENOENT;
+    const unsigned bps = pic->bpc > 8 ? 2 : 1;
+    size_t frame = 0;
+    for (unsigned p = 0; p < 3; p++) frame += (size_t)pic->w[p] * pic->h[p] * bps;
+    int err = fseek(f, (long)(frame * k), SEEK_SET) ? -EIO : 0;
+    for (unsigned p = 0; !err && p < 3; p++)
+        for (unsigned i = 0; !err && i < pic->h[p]; i++)
+            if (fread((uint8_t *)pic->data[p] + i * pic->stride[p], bps, pic->w[p], f) != pic->w[p])
+                err = -EIO;
+    fclose(f);
+    return err;
+}
+
+/* ---- the CPU extractor through its vtable, and a collector to compare ----------------- */
+
+typedef struct Run {
+    const VmafFeatureExtractor *fex;
+    void *priv;
+    VmafFeatureCollector *fc;
+    VmafFeatureSink sink;
+} Run;
+
+static int run_open(Run *r, const char *name, const char *const *opts,
+                    const VmafFeatureGeometry *g)
+{
+    memset(r, 0, sizeof(*r));
+    r->fex = vmaf_feature_extractor_by_name(name);
+    if (!r->fex) return -EINVAL;
+    r->priv = calloc(1, r->fex->priv_size);
+    int err = r->priv ? vmaf_feature_collector_init(&r->fc, VMAF_LOG_LEVEL_NONE) : -ENOMEM;
+    for (const VmafOption *o = r->fex->options; !err && o->name; o++)
+        err = vmaf_option_set(o, r->priv, NULL);
+    for (unsigned k = 0; !err && opts && opts[k]; k += 2) {
+        const VmafOption *o = r->fex->options;
+        while (o->name && strcmp(o->name, opts[k])) o++;
+        err = o->name ? vmaf_option_set(o, r->priv, opts[k + 1]) : -EINVAL;
+    }
+    if (!err) err = r->fex->init(r->priv, g);
+    r->sink.fc = r->fc;
+    r->sink.provided = r->fex->provided_features;
+    r->sink.mapped = (char *const *)r->fex->provided_features;
+    return err;
+}
+
+static void run_close(Run *r)
+{
+    if (r->fex && r->fex->close) r->fex->close(r->priv);
+    free(r->priv);
+    if (r->fc) vmaf_feature_collector_destroy(r->fc);
+}
+
+/* Every name the CPU wrote, every frame, equal in the twin's collector (and vice versa). */
+static void compare_runs(Run *cpu, Run *twin, unsigned frames, const char *what)
+{
+    static const char *const names[] = {
+        "float_psnr", "float_ansnr", "float_anpsnr", "float_moment_ref1st",
+        "float_moment_dis1st", "float_moment_ref2nd", "float_moment_dis2nd",
+        "VMAF_feature_motion_score", "VMAF_feature_motion2_score",
+        "VMAF_feature_motion3_score", NULL,
+    };
+    unsigned found = 0;
+    for (unsigned n = 0; names[n]; n++)
+        for (unsigned i = 0; i < frames; i++) {
+            double a, b;
+            const int ea = vmaf_feature_collector_get_score(cpu->fc, names[n], &a, i);
+            const int eb = vmaf_feature_collector_get_score(twin->fc, names[n], &b, i);
+            CHECK(!ea == !eb, "%s: %s[%u] written by %s only", what, names[n], i,
+                  ea ? "the twin" : "the CPU");
+            if (ea || eb) continue;
+            found++;
+            CHECK(a == b, "%s: %s[%u] cpu %.17g twin %.17g", what, names[n], i, a, b);
+        }
+    CHECK(found > 0, "%s: no score compared", what);
+}
+
+/* ---- float_psnr / float_moment: the kernels' decomposition ----------------------------- */
+
+static float term_at(const VmafPicture *ref, const VmafPicture *dis, int kind, unsigned m,
+                     unsigned i, unsigned j)
+{
+    const float scale = 1.0f / vmaf_float_sample_divisor(ref->bpc);
+    if (kind == FLOAT_STATS_PSNR)
+        return vmaf_float_psnr_term(vmaf_float_sample(sample_at(ref, 0, i, j), scale, 0.0f),
+                                    vmaf_float_sample(sample_at(dis, 0, i, j), scale, 0.0f));
+    const float p = vmaf_float_sample(sample_at(m & 1 ? dis : ref, 0, i, j), scale, 0.0f);
+    return m < 2 ? p : p * p;
+}
+
+static int unit_of(int kind, unsigned m, unsigned bpc)
+{
+    return kind == FLOAT_STATS_PSNR ? 2 * ((int)bpc - 8) : vmaf_float_moment_unit((int)m, bpc);
+}
+
+/* stats_rows (one block per row, threads striding) then stats_finish; *serial: it took the
+ * serial finish */
+static double twin_stats_sum(const VmafPicture *ref, const VmafPicture *dis, int kind,
+                             unsigned m, bool *serial)
+{
+    const unsigned w = ref->w[0], h = ref->h[0];
+    const int q = unit_of(kind, m, ref->bpc);
+    uint64_t *rows = malloc(h * sizeof(*rows));
+    uint64_t total = 0;
+    for (unsigned i = 0; i < h; i++) {
+        uint64_t thread[FLOAT_STATS_CUDA_THREADS] = { 0 }, units = 0;
+        for (unsigned t = 0; t < FLOAT_STATS_CUDA_THREADS; t++)
+            for (unsigned j = t; j < w; j += FLOAT_STATS_CUDA_THREADS)
+                thread[t] += vmaf_float_stats_units(term_at(ref, dis, kind, m, i, j), q);
+        for (unsigned t = FLOAT_STATS_CUDA_THREADS; t-- > 0;) units += thread[t];
+        rows[i] = units;
+    }
+    for (unsigned i = h; i-- > 0;) total += rows[i];
+    double sum;
+    *serial = total >= VMAF_FLOAT_STATS_EXACT_UNITS;
+    if (!*serial) {
+        sum = vmaf_float_stats_from_units(total, q);
+    } else {
+        unsigned row;
+        vmaf_float_stats_finish(rows, h, q, &sum, &row);
+        for (unsigned i = row; i < h; i++)
+            for (unsigned j = 0; j < w; j++) sum += term_at(ref, dis, kind, m, i, j);
+    }
+    free(rows);
+    return sum;
+}
+
+/* the CPU's serial loops (float_stats.c) over its converted planes */
+static double cpu_stats_sum(const VmafPicture *ref, const VmafPicture *dis, int kind, unsigned m)
+{
+    const unsigned w = ref->w[0], h = ref->h[0];
+    const size_t stride = vmaf_float_stride(w);
+    float *r = malloc(stride * h * sizeof(float)), *d = malloc(stride * h * sizeof(float));
+    vmaf_float_plane_from_picture(ref, 0, 0.0f, r, (ptrdiff_t)stride);
+    vmaf_float_plane_from_picture(dis, 0, 0.0f, d, (ptrdiff_t)stride);
+    double sum = 0;
+    const float *pl = m & 1 ? d : r;
+    for (unsigned i = 0; i < h; i++)
+        for (unsigned j = 0; j < w; j++) {
+            const size_t k = i * stride + j;
+            if (kind == FLOAT_STATS_PSNR) sum += vmaf_float_psnr_term(r[k], d[k]);
+            else sum += m < 2 ? pl[k] : pl[k] * pl[k];
+        }
+    free(r);
+    free(d);
+    return sum;
+}
+
+/* ---- float_ansnr ---------------------------------------------------------------------------- */
+
+/* ansnr_filter (one thread per output, window gathered and converted) into f[2][h][w] */
+static void twin_ansnr_filter(const VmafPicture *ref, const VmafPicture *dis, float *f)
+{
+    const int w = (int)ref->w[0], h = (int)ref->h[0];
+    const float scale = 1.0f / vmaf_float_sample_divisor(ref->bpc);
+    float win[25];
+    for (int plane = 0; plane < 2; plane++) {
+        const int kw = plane ? VMAF_FLOAT_ANSNR_DIS_WIDTH : VMAF_FLOAT_ANSNR_REF_WIDTH;
+        const float *k = plane ? vmaf_float_ansnr_dis_kernel : vmaf_float_ansnr_ref_kernel;
+        const VmafPicture *src = plane ? dis : ref;
+        for (int i = 0; i < h; i++)
+            for (int j = 0; j < w; j++) {
+                for (int u = 0; u < kw; u++)
+                    for (int v = 0; v < kw; v++) {
+                        const int y = vmaf_float_ansnr_index(i - kw / 2 + u, h);
+                        const int x = vmaf_float_ansnr_index(j - kw / 2 + v, w);
+                        win[u * kw + v] = vmaf_float_sample(sample_at(src, 0, y, x), scale,
+                                                            VMAF_FLOAT_SAMPLE_OFFSET);
+                    }
+                f[((size_t)plane * h + i) * w + j] = vmaf_float_ansnr_filter_window(k, kw, win);
+            }
+    }
+}
+
+static void check_ansnr_planes(const VmafPicture *ref, const VmafPicture *dis, const float *f,
+                               const char *what)
+{
+    const unsigned w = ref->w[0], h = ref->h[0];
+    const size_t stride = vmaf_float_stride(w);
+    float *src = malloc(stride * h * sizeof(float)), *dst = malloc(stride * h * sizeof(float));
+    float *scratch = malloc((3 * (size_t)w + 10) * sizeof(float));
+    unsigned bad = 0;
+    for (int plane = 0; plane < 2; plane++) {
+        vmaf_float_plane_from_picture(plane ? dis : ref, 0, VMAF_FLOAT_SAMPLE_OFFSET, src,
+                                      (ptrdiff_t)stride);
+        vmaf_float_ansnr_filter(plane ? vmaf_float_ansnr_dis_kernel : vmaf_float_ansnr_ref_kernel,
+                                plane ? 5 : 3, src, (ptrdiff_t)stride, (int)w, (int)h, dst,
+                                (ptrdiff_t)stride, scratch);
+        for (unsigned i = 0; i < h; i++)
+            for (unsigned j = 0; j < w; j++)
+                bad += memcmp(&dst[i * stride + j], &f[((size_t)plane * h + i) * w + j], 4) != 0;
+    }
+    CHECK(!bad, "%s: %u filtered samples differ", what, bad);
+    free(src);
+    free(dst);
+    free(scratch);
+}
+
+/* ---- float_motion: blur tiles, rows, half-size planes ------------------------------------ */
+
+typedef struct MotionTwinSim {
+    float *blur[2][3]; /* [picture][plane], the CPU's layout */
+    float *scaled[2];
+    float *rows;       /* n_rows */
+    size_t row_offset[3], scaled_row_offset[3], n_rows;
+} MotionTwinSim;
+
+/* motion_blur: every block (tile) of the grid, as the kernel's threads fill and pass it */
+static void twin_blur(const FloatMotionState *m, const VmafPicture *pic, unsigned p, float *out)
+{
+    enum { TW = FLOAT_MOTION_CUDA_TILE_W, TH = FLOAT_MOTION_CUDA_TILE_H,
+           SW = TW + 2 * FLOAT_MOTION_CUDA_RADIUS };
+    float src[(TH + 2 * FLOAT_MOTION_CUDA_RADIUS) * SW], v[TH * SW];
+    const int w = (int)m->w[p], h = (int)m->h[p], R = m->kernel_width / 2;
+    const float scale = 1.0f / vmaf_float_sample_divisor(pic->bpc);
+    for (int y0 = 0; y0 < h; y0 += TH)
+        for (int x0 = 0; x0 < w; x0 += TW) {
+            const int tw = w - x0 < TW ? w - x0 : TW, th = h - y0 < TH ? h - y0 : TH;
+            const int cw = tw + 2 * R;
+            for (int i = 0; i < (th + 2 * R) * cw; i++) {
+                const int r = i / cw, c = i % cw;
+                const int y = vmaf_float_reflect(y0 - R + r, h), x = vmaf_float_reflect(x0 - R + c, w);
+                src[r * SW + c] = vmaf_float_sample(sample_at(pic, p, (unsigned)y, (unsigned)x),
+                                                    scale, VMAF_FLOAT_SAMPLE_OFFSET);
+            }
+            for (int i = 0; i < th * cw; i++)
+                v[(i / cw) * SW + i % cw] =
+                    vmaf_float_tile_vertical(m->kernel, m->kernel_width, src, SW, i / cw, i % cw);
+            for (int i = 0; i < th * tw; i++)
+                out[(size_t)(y0 + i / tw) * m->stride + x0 + i % tw] =
+                    vmaf_float_tile_horizontal(m->kernel, m->kernel_width, v, SW, i / tw, i % tw);
+        }
+}
+
+/* motion_scale of one blurred plane, read with the chroma quirk's stride */
+static void twin_scale(const FloatMotionState *m, unsigned p, const float *src, float *dst)
+{
+    const VmafSpeedScaler *sc = &m->scaler[p];
+    const size_t rs = vmaf_float_stride(m->w[p]);
+    for (unsigned y = 0; y < sc->dst_h; y++)
+        for (unsigned x = 0; x < sc->dst_w; x++) {
+            float *o = dst + y * m->scaled_stride + x;
+            if (sc->copy) {
+                *o = src[y * rs + x];
+                continue;
+            }
+            *o = vmaf_float_motion_bilinear(src + sc->row_index[2 * y] * rs,
+                                            src + sc->row_index[2 * y + 1] * rs,
+                                            sc->col_index[2 * x], sc->col_index[2 * x + 1],
+                                            sc->col_weight[2 * x], sc->row_weight[2 * y]);
+        }
+}
+
+static int sim_open(MotionTwinSim *t, const FloatMotionState *m)
+{
+    memset(t, 0, sizeof(*t));
+    for (unsigned p = 0; p < m->n_planes; p++) {
+        for (int k = 0; k < 2; k++)
+            if (!(t->blur[k][p] = calloc(m->stride * m->h[p], sizeof(float)))) return -ENOMEM;
+        t->row_offset[p] = t->n_rows;
+        t->n_rows += m->h[p];
+        if (!m->opt.add_scale1) continue;
+        t->scaled_row_offset[p] = t->n_rows;
+        t->n_rows += m->scaler[p].dst_h;
+    }
+    if (m->opt.add_scale1) {
+        const size_t n = m->scaled_stride * m->scaler[0].dst_h;
+        t->scaled[0] = calloc(n, sizeof(float));
+        t->scaled[1] = calloc(n, sizeof(float));
+    }
+    t->rows = calloc(t->n_rows, sizeof(float));
+    return t->rows ? 0 : -ENOMEM;
+}
+
+static void sim_close(MotionTwinSim *t)
+{
+    for (int k = 0; k < 2; k++) {
+        for (int p = 0; p < 3; p++) free(t->blur[k][p]);
+        free(t->scaled[k]);
+    }
+    free(t->rows);
+}
+
+/* One frame of the twin: record() (blur prev and cur, rows, scale, scaled rows), then
+ * collect(); checks the blurred and half-size planes against the CPU's functions. */
+static int twin_motion_frame(FloatMotionState *m, MotionTwinSim *t, const VmafPicture *prev,
+                             const VmafPicture *cur, unsigned index, VmafFeatureSink *sink,
+                             const char *what)
+{
+    if (!m->opt.force_zero && index) {
+        for (unsigned p = 0; p < m->n_planes; p++) {
+            twin_blur(m, prev, p, t->blur[0][p]);
+            twin_blur(m, cur, p, t->blur[1][p]);
+            /* intermediate: the CPU's conversion + filter of the current picture */
+            float *plane = malloc(m->stride * m->h[p] * sizeof(float));
+            float *blur = calloc(m->stride * m->h[p], sizeof(float));
+            float *row = malloc((m->w[0] + m->kernel_width) * sizeof(float));
+            vmaf_float_plane_from_picture(cur, p, VMAF_FLOAT_SAMPLE_OFFSET, plane, m->stride);
+            vmaf_float_filter_plane(VMAF_FLOAT_IMPL_BEST, m->kernel, m->kernel_width, plane,
+                                    m->stride, m->w[p], m->h[p], 1, blur, m->stride, row);
+            CHECK(!memcmp(blur, t->blur[1][p], m->stride * m->h[p] * sizeof(float)),
+                  "%s: frame %u plane %u: blurred plane differs", what, index, p);
+            for (unsigned i = 0; i < m->h[p]; i++)
+                t->rows[t->row_offset[p] + i] = vmaf_float_motion_row_sum(
+                    t->blur[0][p] + i * m->stride, t->blur[1][p] + i * m->stride, m->w[p]);
+            if (m->opt.add_scale1) {
+                const VmafSpeedScaler *sc = &m->scaler[p];
+                twin_scale(m, p, t->blur[0][p], t->scaled[0]);
+                twin_scale(m, p, t->blur[1][p], t->scaled[1]);
+                /* intermediate: the CPU's resampler on the same plane */
+                float *ref_row = malloc(sc->dst_w * sizeof(float));
+                unsigned bad = 0;
+                for (unsigned y = 0; y < sc->dst_h; y++) {
+                    vmaf_speed_scale_row(sc, blur, (ptrdiff_t)vmaf_float_stride(m->w[p]), y, ref_row);
+                    bad += memcmp(ref_row, t->scaled[1] + y * m->scaled_stride,
+                                  sc->dst_w * sizeof(float)) != 0;
+                }
+                CHECK(!bad, "%s: frame %u plane %u: %u half-size rows differ", what, index, p, bad);
+                free(ref_row);
+                for (unsigned i = 0; i < sc->dst_h; i++)
+                    t->rows[t->scaled_row_offset[p] + i] = vmaf_float_motion_row_sum(
+                        t->scaled[0] + i * m->scaled_stride, t->scaled[1] + i * m->scaled_stride,
+                        sc->dst_w);
+            }
+            free(plane);
+            free(blur);
+            free(row);
+        }
+    }
+    /* collect(), as float_motion_twin.c */
+    double score = 0.;
+    if (!m->opt.force_zero && index)
+        for (unsigned p = 0; p < m->n_planes; p++) {
+            float plane = vmaf_float_motion_mean_from_rows(t->rows + t->row_offset[p], m->w[p], m->h[p]);
+            if (m->opt.add_scale1)
+                plane += vmaf_float_motion_mean_from_rows(t->rows + t->scaled_row_offset[p],
+                                                          m->scaler[p].dst_w, m->scaler[p].dst_h);
+            score += plane;
+        }
+    return vmaf_float_motion_store(m, score, index, sink);
+}
+
+/* ---- cases ------------------------------------------------------------------------------------ */
+
+typedef struct Case {
+    unsigned w, h, bpc, frames;
+    enum VmafPixelFormat fmt;
+    enum Pattern pat;
+    const char *clip; /* real content (its own geometry) instead of the pattern */
+} Case;
+
+static int alloc_frames(const Case *c, VmafPicture *ref, VmafPicture *dis)
+{
+    for (unsigned k = 0; k < c->frames; k++) {
+        if (vmaf_picture_alloc(&ref[k], c->fmt, c->bpc, c->w, c->h) ||
+            vmaf_picture_alloc(&dis[k], c->fmt, c->bpc, c->w, c->h))
+            return -ENOMEM;
+        if (c->clip) {
+            if (read_clip(&ref[k], c->clip, false, k) || read_clip(&dis[k], c->clip, true, k))
+                return -ENOENT;
+            continue;
+        }
+        fill(&ref[k], c->pat, k);
+        if (k % 3 == 2) { /* identical frames now and then */
+            for (unsigned p = 0; p < 3; p++)
+                memcpy(dis[k].data[p], ref[k].data[p], ref[k].stride[p] * ref[k].h[p]);
+        } else {
+            fill(&dis[k], c->pat == P_FLAT_MAX ? P_FLAT_ZERO : c->pat, k + 7);
+        }
+    }
+    return 0;
+}
+
+static void run_stats_case(const Case *c, VmafPicture *ref, VmafPicture *dis, const char *what)
+{
+    const VmafFeatureGeometry g = { .pix_fmt = c->fmt, .bpc = c->bpc, .w = c->w, .h = c->h,
+                                    .log_level = VMAF_LOG_LEVEL_NONE };
+    static const char *const names[3] = { "float_psnr", "float_moment", "float_ansnr" };
+    for (int e = 0; e < 3; e++) {
+        Run cpu, twin;
+        int err = run_open(&cpu, names[e], NULL, &g);
+        if (!err) err = run_open(&twin, names[e], NULL, &g);
+        CHECK(!err, "%s: %s init %d", what, names[e], err);
+        if (err) return;
+        float *filtered = e == 2 ? malloc(2 * sizeof(float) * c->w * c->h) : NULL;
+        float *rows = e == 2 ? malloc(2 * sizeof(float) * c->h) : NULL;
+        for (unsigned k = 0; k < c->frames; k++) {
+            const VmafFeatureFrame frame = { .ref = &ref[k], .dist = &dis[k], .index = k };
+            CHECK(!cpu.fex->extract(cpu.priv, &frame, &cpu.sink), "%s: cpu extract", what);
+            if (e == 0 || e == 1) {
+                const int kind = e ? FLOAT_STATS_MOMENT : FLOAT_STATS_PSNR;
+                double sums[4];
+                for (unsigned m = 0; m < (e ? 4u : 1u); m++) {
+                    bool serial;
+                    sums[m] = twin_stats_sum(&ref[k], &dis[k], kind, m, &serial);
+                    const double want = cpu_stats_sum(&ref[k], &dis[k], kind, m);
+                    CHECK(sums[m] == want, "%s: %s sum %u: twin %.17g cpu %.17g%s", what,
+                          names[e], m, sums[m], want, serial ? " (serial finish)" : "");
+                }
+                err = e ? vmaf_float_moment_store(c->w, c->h, sums, k, &twin.sink)
+                        : vmaf_float_psnr_store(c->w, c->h, c->bpc, sums[0], k, &twin.sink);
+            } else {
+                twin_ansnr_filter(&ref[k], &dis[k], filtered);
+                check_ansnr_planes(&ref[k], &dis[k], filtered, what);
+                for (unsigned i = 0; i < c->h; i++) /* ansnr_rows: one thread per row */
+                    vmaf_float_ansnr_row_sums(filtered + (size_t)i * c->w,
+                                              filtered + ((size_t)c->h + i) * c->w, c->w,
+                                              &rows[2 * i], &rows[2 * i + 1]);
+                float sig = 0, noise = 0; /* collect() */
+                for (unsigned i = 0; i < c->h; i++) {
+                    sig += rows[2 * i];
+                    noise += rows[2 * i + 1];
+                }
+                err = vmaf_float_ansnr_store(c->w, c->h, c->bpc, sig, noise, k, &twin.sink);
+            }
+            CHECK(!err, "%s: twin store %d", what, err);
+        }
+        char label[256];
+        snprintf(label, sizeof(label), "%s %s", what, names[e]);
+        compare_runs(&cpu, &twin, c->frames, label);
+        free(filtered);
+        free(rows);
+        run_close(&cpu);
+        run_close(&twin);
+    }
+}
+
+static void run_motion_case(const Case *c, VmafPicture *ref, const char *const *opts,
+                            const char *what)
+{
+    const VmafFeatureGeometry g = { .pix_fmt = c->fmt, .bpc = c->bpc, .w = c->w, .h = c->h,
+                                    .log_level = VMAF_LOG_LEVEL_NONE };
+    Run cpu, twin;
+    int err = run_open(&cpu, "float_motion", opts, &g);
+    if (err) { /* refused (e.g. empty chroma planes): the twin is never created */
+        run_close(&cpu);
+        return;
+    }
+    err = run_open(&twin, "float_motion", opts, &g);
+    CHECK(!err, "%s: float_motion init %d", what, err);
+    if (err) return;
+    MotionTwinSim sim;
+    err = sim_open(&sim, twin.priv);
+    CHECK(!err, "%s: sim %d", what, err);
+    for (unsigned k = 0; !err && k < c->frames; k++) {
+        const VmafFeatureFrame frame = { .ref = &ref[k], .dist = &ref[k], .index = k };
+        CHECK(!cpu.fex->extract(cpu.priv, &frame, &cpu.sink), "%s: cpu extract", what);
+        err = twin_motion_frame(twin.priv, &sim, k ? &ref[k - 1] : NULL, &ref[k], k, &twin.sink,
+                                what);
+        CHECK(!err, "%s: twin frame %u: %d", what, k, err);
+    }
+    CHECK(!cpu.fex->flush(cpu.priv, &cpu.sink), "%s: cpu flush", what);
+    CHECK(!twin.fex->flush(twin.priv, &twin.sink), "%s: twin flush", what);
+    compare_runs(&cpu, &twin, c->frames, what);
+    sim_close(&sim);
+    run_close(&cpu);
+    run_close(&twin);
+}
+
+static const char *const motion_opts[][7] = {
+    { NULL },
+    { "motion_filter_size", "3", NULL },
+    { "motion_filter_size", "1", "motion_fps_weight", "2", "motion_max_val", "3", NULL },
+    { "motion_add_uv", "true", NULL },
+    { "motion_add_scale1", "true", NULL },
+    { "motion_add_uv", "true", "motion_add_scale1", "true", NULL },
+    { "motion_force_zero", "true", NULL },
+    { "motion_blend_factor", "0.5", "motion_blend_offset", "3", "debug", "false", NULL },
+};
+enum { N_MOTION_OPTS = sizeof(motion_opts) / sizeof(motion_opts[0]) };
+
+static void run_case(const Case *c, bool all_motion_opts)
+{
+    VmafPicture ref[8], dis[8];
+    memset(ref, 0, sizeof(ref));
+    memset(dis, 0, sizeof(dis));
+    char what[160];
+    snprintf(what, sizeof(what), "%ux%u %u-bit fmt %d %s%s (seed %llu)", c->w, c->h, c->bpc,
+             (int)c->fmt, c->clip ? "clip " : "pattern", c->clip ? c->clip : "",
+             (unsigned long long)rng_state);
+    if (!c->clip) snprintf(what + strlen(what), sizeof(what) - strlen(what), " %d", (int)c->pat);
+    int err = alloc_frames(c, ref, dis);
+    CHECK(!err, "%s: frames %d", what, err);
+    if (!err) {
+        run_stats_case(c, ref, dis, what);
+        for (unsigned o = 0; o < N_MOTION_OPTS; o++) {
+            if (!all_motion_opts && o != 0 && o != (c->w % N_MOTION_OPTS)) continue;
+            char label[256];
+            snprintf(label, sizeof(label), "%s float_motion opts %u", what, o);
+            run_motion_case(c, ref, motion_opts[o], label);
+        }
+    }
+    for (unsigned k = 0; k < c->frames; k++) {
+        if (ref[k].ref) vmaf_picture_unref(&ref[k]);
+        if (dis[k].ref) vmaf_picture_unref(&dis[k]);
+    }
+}
+
+int main(int argc, char **argv)
+{
+    clips_dir = argc > 1 ? argv[1] : NULL;
+    rng_state = 0x5eed2026ull;
+    static const unsigned sizes[][2] = { { 1, 1 }, { 2, 3 }, { 3, 3 }, { 4, 7 }, { 17, 17 },
+                                         { 33, 21 }, { 64, 16 }, { 65, 17 }, { 130, 33 },
+                                         { 257, 145 } };
+    static const enum VmafPixelFormat fmts[] = { VMAF_PIX_FMT_YUV420P, VMAF_PIX_FMT_YUV422P,
+                                                 VMAF_PIX_FMT_YUV444P };
+    unsigned n = 0;
+    for (unsigned s = 0; s < sizeof(sizes) / sizeof(sizes[0]); s++)
+        for (unsigned bpc = 8; bpc <= 16; bpc++) {
+            const Case c = { .w = sizes[s][0], .h = sizes[s][1], .bpc = bpc, .frames = 4,
+                             .fmt = fmts[(s + bpc) % 3], .pat = (enum Pattern)((s + bpc) % P_COUNT) };
+            run_case(&c, s == 5 || s == 7 || (bpc & 3) == 0);
+            n++;
+        }
+    /* every pattern at one odd size and three depths */
+    for (int p = 0; p < P_COUNT; p++)
+        for (unsigned bpc = 8; bpc <= 16; bpc += 4) {
+            const Case c = { .w = 67, .h = 35, .bpc = bpc, .frames = 4,
+                             .fmt = VMAF_PIX_FMT_YUV420P, .pat = (enum Pattern)p };
+            run_case(&c, true);
+            n++;
+        }
+    /* the serial finish of the double sums: bright 16-bit planes of 2^21+ samples */
+    {
+        const Case c = { .w = 2048, .h = 1100, .bpc = 16, .frames = 1,
+                         .fmt = VMAF_PIX_FMT_YUV420P, .pat = P_EXTREME };
+        VmafPicture ref, dis;
+        CHECK(!vmaf_picture_alloc(&ref, c.fmt, 16, c.w, c.h), "alloc");
+        CHECK(!vmaf_picture_alloc(&dis, c.fmt, 16, c.w, c.h), "alloc");
+        fill(&ref, P_FLAT_MAX, 0);
+        fill(&dis, P_FLAT_ZERO, 0);
+        set_sample(&dis, 0, 1099, 2047, 12345); /* a last term after the crossing */
+        bool serial_psnr, serial_moment;
+        const double psnr = twin_stats_sum(&ref, &dis, FLOAT_STATS_PSNR, 0, &serial_psnr);
+        const double m2 = twin_stats_sum(&ref, &dis, FLOAT_STATS_MOMENT, 2, &serial_moment);
+        CHECK(serial_psnr && serial_moment, "the bright plane did not reach 2^53 units");
+        CHECK(psnr == cpu_stats_sum(&ref, &dis, FLOAT_STATS_PSNR, 0), "psnr serial finish");
+        CHECK(m2 == cpu_stats_sum(&ref, &dis, FLOAT_STATS_MOMENT, 2), "moment serial finish");
+        vmaf_picture_unref(&ref);
+        vmaf_picture_unref(&dis);
+        n++;
+    }
+    /* real content at the clips' own geometry */
+    if (clips_dir) {
+        static const Case clips[] = {
+            { 576, 324, 8, 3, VMAF_PIX_FMT_YUV420P, 0, "boats_576x324_420p" },
+            { 352, 288, 8, 3, VMAF_PIX_FMT_YUV444P, 0, "cups_352x288_444p" },
+            { 320, 180, 16, 3, VMAF_PIX_FMT_YUV420P, 0, "deep_320x180_420p16" },
+            { 576, 324, 10, 3, VMAF_PIX_FMT_YUV420P, 0, "forest_576x324_420p10" },
+            { 1920, 1080, 8, 2, VMAF_PIX_FMT_YUV420P, 0, "jetty_1920x1080_420p" },
+        };
+        for (unsigned i = 0; i < sizeof(clips) / sizeof(clips[0]); i++) {
+            run_case(&clips[i], i < 4);
+            n++;
+        }
+    }
+    printf("float_twin: %u cases, %d checks, %d failures\n", n, checks, failures);
+    return failures ? 1 : 0;
+}
