@@ -28,6 +28,7 @@
 #include "feature/float_filter.h"
 #include "feature/float_motion.h"
 #include "feature/float_stats.h"
+#include "feature/float_vif.h"
 #include "feature/speed.h"
 #include "feature_collector.h"
 #include "libvmaf/picture.h"
@@ -137,7 +138,11 @@ static void compare_runs(Run *cpu, Run *twin, unsigned frames, const char *what)
         "float_psnr", "float_ansnr", "float_anpsnr", "float_moment_ref1st",
         "float_moment_dis1st", "float_moment_ref2nd", "float_moment_dis2nd",
         "VMAF_feature_motion_score", "VMAF_feature_motion2_score",
-        "VMAF_feature_motion3_score", NULL,
+        "VMAF_feature_motion3_score", "VMAF_feature_vif_scale0_score",
+        "VMAF_feature_vif_scale1_score", "VMAF_feature_vif_scale2_score",
+        "VMAF_feature_vif_scale3_score", "vif", "vif_num", "vif_den", "vif_num_scale0",
+        "vif_den_scale0", "vif_num_scale1", "vif_den_scale1", "vif_num_scale2",
+        "vif_den_scale2", "vif_num_scale3", "vif_den_scale3", NULL,
     };
     unsigned found = 0;
     for (unsigned n = 0; names[n]; n++)
@@ -149,7 +154,7 @@ static void compare_runs(Run *cpu, Run *twin, unsigned frames, const char *what)
                   ea ? "the twin" : "the CPU");
             if (ea || eb) continue;
             found++;
-            CHECK(a == b, "%s: %s[%u] cpu %.17g twin %.17g", what, names[n], i, a, b);
+            CHECK(a == b || (a != a && b != b), "%s: %s[%u] cpu %.17g twin %.17g", what, names[n], i, a, b);
         }
     CHECK(found > 0, "%s: no score compared", what);
 }
@@ -419,7 +424,6 @@ static int twin_motion_frame(FloatMotionState *m, MotionTwinSim *t, const VmafPi
     return vmaf_float_motion_store(m, score, index, sink);
 }
 
-/* ---- cases ------------------------------------------------------------------------------------ */
 
 typedef struct Case {
     unsigned w, h, bpc, frames;
@@ -427,6 +431,271 @@ typedef struct Case {
     enum Pattern pat;
     const char *clip; /* real content (its own geometry) instead of the pattern */
 } Case;
+
+/* ---- float_vif: decimate and stats tiles, rows ---------------------------------------------- */
+
+/* A plane the kernels read: samples (pic, scale 0 without prescale) or floats. */
+typedef struct VifSrc {
+    const VmafPicture *pic[2];
+    const float *plane[2];
+    size_t stride;
+} VifSrc;
+
+static float vif_at(const VifSrc *s, int k, int y, int x)
+{
+    if (s->plane[k]) return s->plane[k][(size_t)y * s->stride + x];
+    const VmafPicture *p = s->pic[k];
+    return vmaf_float_sample(sample_at(p, 0, (unsigned)y, (unsigned)x),
+                             1.0f / vmaf_float_sample_divisor(p->bpc), VMAF_FLOAT_SAMPLE_OFFSET);
+}
+
+/* vif_decimate: every tile of the output grid (dst w x h, stride dw) */
+static void twin_vif_decimate(const VifSrc *src, int w, int h, const float *f, int fw,
+                              float *dst[2], int dw, int dh)
+{
+    enum { TW = FLOAT_VIF_CUDA_TILE_W, TH = FLOAT_VIF_CUDA_TILE_H };
+    const int R = fw / 2;
+    float *v = malloc(2 * TH * (2 * TW + 2 * R) * sizeof(float));
+    for (int y0 = 0; y0 < dh; y0 += TH)
+        for (int x0 = 0; x0 < dw; x0 += TW) {
+            const int tw = dw - x0 < TW ? dw - x0 : TW, th = dh - y0 < TH ? dh - y0 : TH;
+            const int cw = 2 * tw + 2 * R;
+            for (int i = 0; i < 2 * th * cw; i++) {
+                const int pic = i / (th * cw), r = (i / cw) % th, c = i % cw;
+                const int x = vmaf_float_reflect(2 * x0 - R + c, w);
+                float acc = 0.0f;
+                for (int k = 0; k < fw; k++)
+                    acc += f[k] * vif_at(src, pic, vmaf_float_reflect(2 * (y0 + r) - R + k, h), x);
+                v[(pic * TH + r) * cw + c] = acc;
+            }
+            for (int i = 0; i < 2 * th * tw; i++) {
+                const int pic = i / (th * tw), r = (i / tw) % th, c = i % tw;
+                dst[pic][(size_t)(y0 + r) * dw + x0 + c] =
+                    vmaf_float_taps(f, fw, v + (pic * TH + r) * cw + 2 * c);
+            }
+        }
+    free(v);
+}
+
+/* vif_stats: num/den planes (w x h, stride w) */
+static void twin_vif_stats(const VifSrc *src, int w, int h, const float *f, int fw,
+                           const VmafFloatVifStatConst *sc, float *num, float *den)
+{
+    enum { TW = FLOAT_VIF_CUDA_TILE_W, TH = FLOAT_VIF_CUDA_TILE_H };
+    const int R = fw / 2;
+    float *v = malloc(5 * TH * (TW + 2 * R) * sizeof(float));
+    for (int y0 = 0; y0 < h; y0 += TH)
+        for (int x0 = 0; x0 < w; x0 += TW) {
+            const int tw = w - x0 < TW ? w - x0 : TW, th = h - y0 < TH ? h - y0 : TH;
+            const int cw = tw + 2 * R;
+            for (int i = 0; i < th * cw; i++) {
+                const int r = i / cw, c = i % cw;
+                const int x = vmaf_float_reflect(x0 - R + c, w);
+                float acc[5] = { 0 };
+                for (int k = 0; k < fw; k++) {
+                    const int y = vmaf_float_reflect(y0 + r - R + k, h);
+                    vmaf_float_vif_tap(f[k], vif_at(src, 0, y, x), vif_at(src, 1, y, x), acc);
+                }
+                for (int q = 0; q < 5; q++) v[(q * TH + r) * cw + c] = acc[q];
+            }
+            for (int i = 0; i < th * tw; i++) {
+                const int r = i / tw, c = i % tw;
+                float o[5];
+                for (int q = 0; q < 5; q++) o[q] = vmaf_float_taps(f, fw, v + (q * TH + r) * cw + c);
+                const size_t at = (size_t)(y0 + r) * w + x0 + c;
+                vmaf_float_vif_pixel(sc, o[0], o[1], o[2], o[3], o[4], &num[at], &den[at]);
+            }
+        }
+    free(v);
+}
+
+/* The CPU's num/den planes of a scale from its own filter (the squares and the product
+ * planes filtered take the same products in the same order as its row loops). */
+static void cpu_vif_terms(const VifSrc *src, int w, int h, const float *f, int fw,
+                          const VmafFloatVifStatConst *sc, float *num, float *den)
+{
+    const size_t n = (size_t)w * h;
+    float *in = malloc(5 * n * sizeof(float)), *out = malloc(5 * n * sizeof(float));
+    float *row = malloc(((size_t)w + fw) * sizeof(float));
+    for (int y = 0; y < h; y++)
+        for (int x = 0; x < w; x++) {
+            const float a = vif_at(src, 0, y, x), b = vif_at(src, 1, y, x);
+            const size_t k = (size_t)y * w + x;
+            in[k] = a;
+            in[n + k] = b;
+            in[2 * n + k] = a * a;
+            in[3 * n + k] = b * b;
+            in[4 * n + k] = a * b;
+        }
+    for (int q = 0; q < 5; q++)
+        vmaf_float_filter_plane(VMAF_FLOAT_IMPL_BEST, f, fw, in + q * n, w, (unsigned)w,
+                                (unsigned)h, 1, out + q * n, w, row);
+    for (size_t k = 0; k < n; k++)
+        vmaf_float_vif_pixel(sc, out[k], out[n + k], out[2 * n + k], out[3 * n + k],
+                             out[4 * n + k], &num[k], &den[k]);
+    free(in);
+    free(out);
+    free(row);
+}
+
+/* One frame of the float_vif twin (record + collect) with its intermediates checked. */
+static int twin_vif_frame(const FloatVifState *v, const VmafPicture *ref, const VmafPicture *dis,
+                          unsigned index, VmafFeatureSink *sink, const char *what)
+{
+    const VmafFloatVifWorkspace *ws = &v->ws;
+    VifSrc src = { .pic = { ref, dis } };
+    float *planes[VMAF_FLOAT_VIF_SCALES][2] = { { NULL } };
+    float *conv[2] = { NULL, NULL };
+    if (v->resample) { /* convert + resample */
+        const VmafSpeedScaler *sc = &v->scaler;
+        const size_t cstride = vmaf_float_stride(v->w);
+        float *cpu_row = malloc(sc->dst_w * sizeof(float));
+        unsigned bad = 0;
+        for (int k = 0; k < 2; k++) {
+            conv[k] = malloc(cstride * v->h * sizeof(float));
+            vmaf_float_plane_from_picture(k ? dis : ref, 0, VMAF_FLOAT_SAMPLE_OFFSET, conv[k],
+                                          (ptrdiff_t)cstride);
+            planes[0][k] = malloc((size_t)ws->w[0] * ws->h[0] * sizeof(float));
+            for (unsigned y = 0; y < sc->dst_h; y++) {
+                for (unsigned x = 0; x < sc->dst_w; x++)
+                    planes[0][k][(size_t)y * ws->w[0] + x] = vmaf_float_resample_at(
+                        (int)sc->method, conv[k], (ptrdiff_t)cstride, sc->row_index + sc->taps * y,
+                        sc->row_weight + sc->taps * y, sc->col_index + sc->taps * x,
+                        sc->col_weight + sc->taps * x);
+                vmaf_speed_scale_row(sc, conv[k], (ptrdiff_t)cstride, y, cpu_row);
+                bad += memcmp(cpu_row, planes[0][k] + (size_t)y * ws->w[0], sc->dst_w * 4) != 0;
+            }
+        }
+        CHECK(!bad, "%s: frame %u: %u prescaled rows differ", what, index, bad);
+        free(cpu_row);
+        src.plane[0] = planes[0][0];
+        src.plane[1] = planes[0][1];
+        src.stride = ws->w[0];
+    }
+    float num[VMAF_FLOAT_VIF_SCALES] = { 0 }, den[VMAF_FLOAT_VIF_SCALES] = { 0 };
+    const size_t n0 = (size_t)ws->w[0] * ws->h[0];
+    float *tn = malloc(n0 * sizeof(float) + 4), *td = malloc(n0 * sizeof(float) + 4);
+    float *cn = malloc(n0 * sizeof(float) + 4), *cd = malloc(n0 * sizeof(float) + 4);
+    float *row = malloc(((size_t)ws->w[0] + VMAF_FLOAT_VIF_MAX_FILTER) * sizeof(float));
+    int w = (int)ws->w[0], h = (int)ws->h[0];
+    for (int k = 0; k < VMAF_FLOAT_VIF_SCALES; k++) {
+        const int fw = ws->width[k];
+        if (k > 0) {
+            if (!ws->w[k] || !ws->h[k]) break;
+            const int dw = (int)ws->w[k], dh = (int)ws->h[k];
+            for (int q = 0; q < 2; q++) planes[k][q] = malloc((size_t)dw * dh * sizeof(float));
+            twin_vif_decimate(&src, w, h, ws->filter[k], fw, planes[k], dw, dh);
+            /* intermediate: the CPU's filter with step 2 on the same input */
+            unsigned bad = 0;
+            float *in = malloc((size_t)w * h * sizeof(float)), *out = malloc((size_t)dw * dh * 4);
+            for (int q = 0; q < 2; q++) {
+                for (int y = 0; y < h; y++)
+                    for (int x = 0; x < w; x++) in[(size_t)y * w + x] = vif_at(&src, q, y, x);
+                vmaf_float_filter_plane(VMAF_FLOAT_IMPL_BEST, ws->filter[k], fw, in, w,
+                                        (unsigned)w, (unsigned)h, 2, out, dw, row);
+                bad += memcmp(out, planes[k][q], (size_t)dw * dh * 4) != 0;
+            }
+            CHECK(!bad, "%s: frame %u: decimated scale %d differs", what, index, k);
+            free(in);
+            free(out);
+            src.pic[0] = src.pic[1] = NULL;
+            src.plane[0] = planes[k][0];
+            src.plane[1] = planes[k][1];
+            src.stride = (size_t)dw;
+            w = dw;
+            h = dh;
+        } else if (v->opt.skip_scale0 || !w || !h) {
+            continue;
+        }
+        twin_vif_stats(&src, w, h, ws->filter[k], fw, &v->stat, tn, td);
+        cpu_vif_terms(&src, w, h, ws->filter[k], fw, &v->stat, cn, cd);
+        CHECK(!memcmp(tn, cn, (size_t)w * h * 4) && !memcmp(td, cd, (size_t)w * h * 4),
+              "%s: frame %u: num/den planes of scale %d differ", what, index, k);
+        for (int i = 0; i < h; i++) { /* vif_rows, then collect() */
+            float ln, ld;
+            vmaf_float_vif_row_sums(tn + (size_t)i * w, td + (size_t)i * w, (unsigned)w, &ln, &ld);
+            num[k] += ln;
+            den[k] += ld;
+        }
+    }
+    /* the sums against the CPU's own function on the CPU's planes */
+    float cpu_num[VMAF_FLOAT_VIF_SCALES] = { 0 }, cpu_den[VMAF_FLOAT_VIF_SCALES] = { 0 };
+    VmafFloatVifWorkspace cws;
+    const size_t stride = vmaf_float_stride(v->w);
+    float *pr = malloc(stride * v->h * 4), *pd = malloc(stride * v->h * 4);
+    vmaf_float_plane_from_picture(ref, 0, VMAF_FLOAT_SAMPLE_OFFSET, pr, (ptrdiff_t)stride);
+    vmaf_float_plane_from_picture(dis, 0, VMAF_FLOAT_SAMPLE_OFFSET, pd, (ptrdiff_t)stride);
+    int err = vmaf_float_vif_workspace_init(&cws, ws->w[0], ws->h[0], (float)v->opt.kernelscale);
+    if (!err) {
+        const float *a = pr, *b = pd;
+        ptrdiff_t st = (ptrdiff_t)stride;
+        if (v->resample) {
+            a = planes[0][0];
+            b = planes[0][1];
+            st = ws->w[0];
+        }
+        err = vmaf_float_vif_scales(VMAF_FLOAT_IMPL_BEST, &cws, &v->stat, a, b, st,
+                                    v->opt.skip_scale0, cpu_num, cpu_den);
+        vmaf_float_vif_workspace_close(&cws);
+    }
+    for (int k = 0; !err && k < VMAF_FLOAT_VIF_SCALES; k++)
+        CHECK(!memcmp(&num[k], &cpu_num[k], 4) && !memcmp(&den[k], &cpu_den[k], 4),
+              "%s: frame %u scale %d: twin %.9g/%.9g cpu %.9g/%.9g", what, index, k, num[k],
+              den[k], cpu_num[k], cpu_den[k]);
+    free(pr);
+    free(pd);
+    for (int k = 0; k < VMAF_FLOAT_VIF_SCALES; k++) {
+        free(planes[k][0]);
+        free(planes[k][1]);
+    }
+    free(conv[0]);
+    free(conv[1]);
+    free(tn);
+    free(td);
+    free(cn);
+    free(cd);
+    free(row);
+    if (err) return err;
+    return vmaf_float_vif_store(v, num, den, index, sink);
+}
+
+static void run_vif_case(const Case *c, VmafPicture *ref, VmafPicture *dis,
+                         const char *const *opts, const char *what)
+{
+    const VmafFeatureGeometry g = { .pix_fmt = c->fmt, .bpc = c->bpc, .w = c->w, .h = c->h,
+                                    .log_level = VMAF_LOG_LEVEL_NONE };
+    Run cpu, twin;
+    if (run_open(&cpu, "float_vif", opts, &g)) { /* refused: no twin either */
+        run_close(&cpu);
+        return;
+    }
+    int err = run_open(&twin, "float_vif", opts, &g);
+    CHECK(!err, "%s: float_vif init %d", what, err);
+    for (unsigned k = 0; !err && k < c->frames; k++) {
+        const VmafFeatureFrame frame = { .ref = &ref[k], .dist = &dis[k], .index = k };
+        CHECK(!cpu.fex->extract(cpu.priv, &frame, &cpu.sink), "%s: cpu extract", what);
+        err = twin_vif_frame(twin.priv, &ref[k], &dis[k], k, &twin.sink, what);
+        CHECK(!err, "%s: twin frame %u: %d", what, k, err);
+    }
+    if (!err) compare_runs(&cpu, &twin, c->frames, what);
+    run_close(&cpu);
+    run_close(&twin);
+}
+
+static const char *const vif_opts[][9] = {
+    { "debug", "true", NULL },
+    { "vif_kernelscale", "0.5", "vif_enhn_gain_limit", "1", NULL },
+    { "vif_kernelscale", "4", "debug", "true", NULL },
+    { "vif_skip_scale0", "true", "vif_sigma_nsq", "0.5", "debug", "true", NULL },
+    { "vif_prescale", "0.5", "vif_prescale_method", "bilinear", "debug", "true", NULL },
+    { "vif_prescale", "1.5", "vif_prescale_method", "bicubic", NULL },
+    { "vif_prescale", "0.7", "vif_prescale_method", "lanczos4", "vif_scale1_min_val", "0.5", NULL },
+    { "vif_prescale", "2", "vif_scale2_min_val", "0.9", "vif_scale3_min_val", "1", NULL },
+    { "vif_kernelscale", "1.5", "vif_skip_scale0", "true", NULL },
+};
+enum { N_VIF_OPTS = sizeof(vif_opts) / sizeof(vif_opts[0]) };
+
+/* ---- cases ------------------------------------------------------------------------------------ */
 
 static int alloc_frames(const Case *c, VmafPicture *ref, VmafPicture *dis)
 {
@@ -567,6 +836,12 @@ static void run_case(const Case *c, bool all_motion_opts)
             char label[256];
             snprintf(label, sizeof(label), "%s float_motion opts %u", what, o);
             run_motion_case(c, ref, motion_opts[o], label);
+        }
+        for (unsigned o = 0; o < N_VIF_OPTS; o++) {
+            if (!all_motion_opts && o != 0 && o != (c->h % N_VIF_OPTS)) continue;
+            char label[256];
+            snprintf(label, sizeof(label), "%s float_vif opts %u", what, o);
+            run_vif_case(c, ref, dis, vif_opts[o], label);
         }
     }
     for (unsigned k = 0; k < c->frames; k++) {

@@ -116,6 +116,55 @@ VMAF_FLOAT_TWIN_FN float vmaf_float_tile_horizontal(const float *f, int fw, cons
     return vmaf_float_taps(f, fw, v + r * stride + c);
 }
 
+/*
+ * One output of the resamplers of speed.h (speed_scale.c's arithmetic, term for term), for
+ * the GPU: method as enum VmafSpeedScaleMethod (0 nearest, 1 bilinear, 2 bicubic,
+ * 3 lanczos4: 9 taps), ri/rw the scaler's row entries of the output row (taps of them),
+ * ci/cw its column entries of the output column; src with stride floats per row.
+ */
+enum { VMAF_FLOAT_RESAMPLE_NEAREST, VMAF_FLOAT_RESAMPLE_BILINEAR, VMAF_FLOAT_RESAMPLE_BICUBIC,
+       VMAF_FLOAT_RESAMPLE_LANCZOS4, VMAF_FLOAT_RESAMPLE_LANCZOS_TAPS = 9 };
+
+/** Bilinear: r1/r2 the two source rows, x1/x2 the columns, dx/dy the fractions. */
+VMAF_FLOAT_TWIN_FN float vmaf_float_bilinear(const float *r1, const float *r2, int x1, int x2,
+                                             float dx, float dy)
+{
+    const float top_left = (1 - dy) * (1 - dx) * r1[x1];
+    const float top_right = (1 - dy) * dx * r1[x2];
+    const float bottom_left = dy * (1 - dx) * r2[x1];
+    const float bottom_right = dy * dx * r2[x2];
+    return top_left + top_right + bottom_left + bottom_right;
+}
+
+VMAF_FLOAT_TWIN_FN float vmaf_float_resample_at(int method, const float *src, ptrdiff_t stride,
+                                                const int *ri, const float *rw, const int *ci,
+                                                const float *cw)
+{
+    if (method == VMAF_FLOAT_RESAMPLE_NEAREST) return src[ri[0] * stride + ci[0]];
+    if (method == VMAF_FLOAT_RESAMPLE_BILINEAR)
+        return vmaf_float_bilinear(src + ri[0] * stride, src + ri[1] * stride, ci[0], ci[1],
+                                   cw[0], rw[0]);
+    if (method == VMAF_FLOAT_RESAMPLE_BICUBIC) {
+        float acc = 0.0f;
+        for (int t = 0; t < 4; t++) {
+            const float *row = src + ri[t] * stride;
+            for (int u = 0; u < 4; u++)
+                acc += row[ci[u]] * (cw[u] * rw[t]);
+        }
+        return acc;
+    }
+    float acc = 0.0f, weights = 0.0f;
+    for (int t = 0; t < VMAF_FLOAT_RESAMPLE_LANCZOS_TAPS; t++) {
+        const float *row = src + ri[t] * stride;
+        for (int u = 0; u < VMAF_FLOAT_RESAMPLE_LANCZOS_TAPS; u++) {
+            const float wgt = cw[u] * rw[t];
+            weights += wgt;
+            acc += row[ci[u]] * wgt;
+        }
+    }
+    return acc / weights;
+}
+
 /**
  * Plane `plane` of pic as floats: (float)v / vmaf_float_sample_divisor(bpc) + offset, for
  * its w[plane] x h[plane] samples. dst_stride is in floats.

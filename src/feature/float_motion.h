@@ -95,16 +95,11 @@ VMAF_FLOAT_TWIN_FN float vmaf_float_motion_mean_from_rows(const float *rows, uns
     return total / (float)(w * h);
 }
 
-/** One output of the bilinear half-size resampler (speed_scale.c's, term for term):
- * r1/r2 the two source rows, x1/x2 the columns, dx/dy the fractions. */
+/** One output of the bilinear half-size resampler (speed_scale.c's, term for term). */
 VMAF_FLOAT_TWIN_FN float vmaf_float_motion_bilinear(const float *r1, const float *r2, int x1,
                                                     int x2, float dx, float dy)
 {
-    const float top_left = (1 - dy) * (1 - dx) * r1[x1];
-    const float top_right = (1 - dy) * dx * r1[x2];
-    const float bottom_left = dy * (1 - dx) * r2[x1];
-    const float bottom_right = dy * dx * r2[x2];
-    return top_left + top_right + bottom_left + bottom_right;
+    return vmaf_float_bilinear(r1, r2, x1, x2, dx, dy);
 }
 
 /** The kernel and its width for a motion_filter_size value. */

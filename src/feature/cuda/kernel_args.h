@@ -77,4 +77,28 @@ typedef struct FloatMotionCudaArgs {
     vmaf_devptr scaled_rows;      /* float [dst_h] */
 } FloatMotionCudaArgs;
 
+/* float_vif: per scale, tiles of outputs: the vertical pass of the five quantities (or, to
+ * decimate, of each plane at the even rows) into shared memory, then the horizontal pass,
+ * the per-pixel statistic and one thread per row summing num and den (float_vif.h,
+ * float_vif.cu). Shared memory: FLOAT_VIF_CUDA_FILTER floats of taps, then the pass. */
+enum { FLOAT_VIF_CUDA_TILE_W = 32, FLOAT_VIF_CUDA_TILE_H = 8, FLOAT_VIF_CUDA_THREADS = 256,
+       FLOAT_VIF_CUDA_ROW_THREADS = 64, FLOAT_VIF_CUDA_FILTER = 128 };
+
+typedef struct FloatVifCudaArgs {
+    vmaf_devptr src[2];            /* ref, dis: samples or float planes */
+    unsigned long long src_stride; /* bytes */
+    unsigned src_w, src_h, bpc;
+    int fw;
+    vmaf_devptr filter;            /* fw taps (the CPU workspace's) */
+    vmaf_devptr dst[2];            /* decimate/resample: planes ref, dis; stats: num, den */
+    unsigned long long dst_stride; /* floats */
+    unsigned dst_w, dst_h;
+    double sigma_nsq;              /* VmafFloatVifStatConst */
+    float sigma_max_inv, gain_limit;
+    vmaf_devptr rows;              /* float [2][dst_h]: num, den per row */
+    int method;                    /* resample: enum VmafSpeedScaleMethod, taps per entry */
+    int taps;
+    vmaf_devptr col_index, col_weight, row_index, row_weight; /* the CPU scaler's tables */
+} FloatVifCudaArgs;
+
 #endif /* VMAF_FEATURE_CUDA_KERNEL_ARGS_H */
