@@ -101,4 +101,41 @@ typedef struct FloatVifCudaArgs {
     vmaf_devptr col_index, col_weight, row_index, row_weight; /* the CPU scaler's tables */
 } FloatVifCudaArgs;
 
+/* float_adm: per scale, the DWT (one thread per output), decouple + CSF over the outer
+ * region, the masked (DLM, AIM) and denominator terms at the visited samples, then one
+ * thread per (sum, band, visited row) adding them in float in the CPU's order
+ * (float_adm.h, float_adm.cu). The slot's band planes: */
+enum {
+    FLOAT_ADM_P_A = 0,       /* A of a scale: [pair 0/1][ref, dis], pairs alternate by scale */
+    FLOAT_ADM_P_REF = 4,     /* H, V, D of the reference */
+    FLOAT_ADM_P_DIS = 7,     /* H, V, D of the distorted */
+    FLOAT_ADM_P_CSF_R = 10,  /* CSF of the restored part, H V D */
+    FLOAT_ADM_P_CSF_A = 13,  /* CSF of the additive part */
+    FLOAT_ADM_P_MASK_R = 16, /* their masking values */
+    FLOAT_ADM_P_MASK_A = 19,
+    FLOAT_ADM_PLANES = 22,
+    FLOAT_ADM_SUMS = 3,      /* DLM (num), AIM, den: FLOAT_ADM_SUMS x 3 bands of terms */
+    FLOAT_ADM_CUDA_THREADS = 128,
+};
+
+typedef struct FloatAdmCudaArgs {
+    vmaf_devptr src[2];            /* DWT input: samples (scale 0) or the previous A planes */
+    unsigned long long src_stride; /* bytes */
+    unsigned src_w, src_h, bpc, lo_only;
+    int a_out;                     /* the A pair this scale's DWT writes */
+    unsigned w, h;                 /* the scale's bands (stride w) */
+    vmaf_devptr planes;            /* float [FLOAT_ADM_PLANES][plane_floats] */
+    unsigned long long plane_floats;
+    int outer[4], inner[4];        /* regions: left, top, right, bottom */
+    float rfactor[3];
+    float cos_1deg_sq;
+    double gain_limit;
+    unsigned bypass;
+    vmaf_devptr rcp;               /* the CPU workspace's RCPSS table */
+    vmaf_devptr terms;             /* float [FLOAT_ADM_SUMS][3][term_floats] */
+    unsigned long long term_floats;
+    vmaf_devptr rows;              /* float [FLOAT_ADM_SUMS][3][row_cap] of this scale */
+    unsigned row_cap;
+} FloatAdmCudaArgs;
+
 #endif /* VMAF_FEATURE_CUDA_KERNEL_ARGS_H */

@@ -7,7 +7,7 @@ extern const VmafCudaTwin vmaf_twin_motion;
 extern const VmafCudaTwin vmaf_twin_motion_v2;
 extern const VmafCudaTwin vmaf_twin_psnr_hvs;
 extern const VmafCudaTwin vmaf_twin_float_psnr, vmaf_twin_float_ansnr, vmaf_twin_float_moment;
-extern const VmafCudaTwin vmaf_twin_float_motion, vmaf_twin_float_vif;
+extern const VmafCudaTwin vmaf_twin_float_motion, vmaf_twin_float_vif, vmaf_twin_float_adm;
 
 static const VmafCudaTwin *const twins[] = {
     &vmaf_twin_psnr,
@@ -15,7 +15,7 @@ static const VmafCudaTwin *const twins[] = {
     &vmaf_twin_motion_v2,
     &vmaf_twin_psnr_hvs,
     &vmaf_twin_float_psnr, &vmaf_twin_float_ansnr, &vmaf_twin_float_moment,
-    &vmaf_twin_float_motion, &vmaf_twin_float_vif,
+    &vmaf_twin_float_motion, &vmaf_twin_float_vif, &vmaf_twin_float_adm,
     NULL,
 };
 
