@@ -11,15 +11,6 @@
 #include "float_adm.h"
 #include "float_filter.h"
 
-typedef struct FloatAdmState {
-    VmafFloatAdmOptions opt;
-    unsigned w, h;
-    size_t stride;
-    float *ref, *dis;
-    VmafFloatAdmParams params;
-    VmafFloatAdmWorkspace ws;
-} FloatAdmState;
-
 #define OPT_AT(field) (offsetof(FloatAdmState, opt) + offsetof(VmafFloatAdmOptions, field))
 
 #define FACTOR_OPTION(which, n)                                                             \
@@ -234,7 +225,6 @@ static int float_adm_init(void *priv, const VmafFeatureGeometry *g)
 static int float_adm_extract(void *priv, const VmafFeatureFrame *frame, VmafFeatureSink *sink)
 {
     FloatAdmState *s = priv;
-    const VmafFloatAdmOptions *o = &s->opt;
     const VmafPicture *ref = frame->ref, *dis = frame->dist;
     if (!ref || !dis || ref->w[0] != s->w || ref->h[0] != s->h || dis->w[0] != s->w ||
         dis->h[0] != s->h)
@@ -246,7 +236,14 @@ static int float_adm_extract(void *priv, const VmafFeatureFrame *frame, VmafFeat
     int err = vmaf_float_adm_scales(VMAF_FLOAT_IMPL_BEST, &s->ws, &s->params, s->ref, s->dis,
                                     (ptrdiff_t)s->stride, scale);
     if (err) return err;
+    return vmaf_float_adm_store(s, scale, frame->index, sink);
+}
 
+int vmaf_float_adm_store(const FloatAdmState *s, const VmafFloatAdmScale scale[VMAF_FLOAT_ADM_SCALES],
+                         unsigned index, VmafFeatureSink *sink)
+{
+    const VmafFloatAdmOptions *o = &s->opt;
+    int err;
     double num = 0.0, den = 0.0, aim_num = 0.0, aim_den = 0.0;
     for (int k = 0; k < VMAF_FLOAT_ADM_SCALES; k++) {
         num += scale[k].num;
@@ -272,7 +269,6 @@ static int float_adm_extract(void *priv, const VmafFeatureFrame *frame, VmafFeat
         adm3 = adm2 * o->dlm_weight + (1 - aim) * (1 - o->dlm_weight);
     adm3 = adm3 > o->min_val ? adm3 : o->min_val;
 
-    const unsigned index = frame->index;
     static const char *const scale_name[VMAF_FLOAT_ADM_SCALES] = {
         "VMAF_feature_adm_scale0_score", "VMAF_feature_adm_scale1_score",
         "VMAF_feature_adm_scale2_score", "VMAF_feature_adm_scale3_score",

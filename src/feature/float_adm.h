@@ -57,6 +57,7 @@
 #ifndef VMAF_FEATURE_FLOAT_ADM_H
 #define VMAF_FEATURE_FLOAT_ADM_H
 
+#include <math.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -83,12 +84,12 @@ enum {
 /** Luminance (cd/m^2) the Barten CSF is evaluated at. */
 #define VMAF_FLOAT_ADM_LUMINANCE 100.0
 
-static const float vmaf_float_adm_dwt_lo[VMAF_FLOAT_ADM_TAPS] = {
-    0.482962913144690, 0.836516303737469, 0.224143868041857, -0.129409522550921,
-};
-static const float vmaf_float_adm_dwt_hi[VMAF_FLOAT_ADM_TAPS] = {
-    -0.129409522550921, -0.224143868041857, 0.836516303737469, -0.482962913144690,
-};
+#define VMAF_FLOAT_ADM_DWT_LO_TAPS                                                        \
+    0.482962913144690, 0.836516303737469, 0.224143868041857, -0.129409522550921
+#define VMAF_FLOAT_ADM_DWT_HI_TAPS                                                        \
+    -0.129409522550921, -0.224143868041857, 0.836516303737469, -0.482962913144690
+static const float vmaf_float_adm_dwt_lo[VMAF_FLOAT_ADM_TAPS] = { VMAF_FLOAT_ADM_DWT_LO_TAPS };
+static const float vmaf_float_adm_dwt_hi[VMAF_FLOAT_ADM_TAPS] = { VMAF_FLOAT_ADM_DWT_HI_TAPS };
 
 /** Contrast sensitivity functions (option adm_csf_mode; other values act as WATSON97). */
 enum VmafFloatAdmCsfMode {
@@ -142,7 +143,7 @@ typedef struct VmafFloatAdmParams {
 void vmaf_float_adm_params(const VmafFloatAdmOptions *opt, VmafFloatAdmParams *p);
 
 /** Mantissa (23-bit field) of RCPSS(1 + k/2048), the x86 reciprocal approximation. */
-static inline uint32_t vmaf_float_adm_rcp_mantissa(uint32_t k)
+VMAF_FLOAT_TWIN_FN uint32_t vmaf_float_adm_rcp_mantissa(uint32_t k)
 {
     const uint64_t d = 4097 + 2 * (uint64_t)k;
     return (uint32_t)(((1ull << 26) + d) / (2 * d) - 4096) << 11;
@@ -152,7 +153,7 @@ static inline uint32_t vmaf_float_adm_rcp_mantissa(uint32_t k)
  * RCPSS of x: the 12-bit reciprocal approximation of x86 (Intel), from a table of
  * vmaf_float_adm_rcp_mantissa values.
  */
-static inline float vmaf_float_adm_rcpss(const uint32_t *table, float x)
+VMAF_FLOAT_TWIN_FN float vmaf_float_adm_rcpss(const uint32_t *table, float x)
 {
     uint32_t u;
     memcpy(&u, &x, sizeof(u));
@@ -172,7 +173,7 @@ static inline float vmaf_float_adm_rcpss(const uint32_t *table, float x)
 }
 
 /** The reference's reciprocal: RCPSS refined by one Newton step, in float. */
-static inline float vmaf_float_adm_rcp(const uint32_t *table, float x)
+VMAF_FLOAT_TWIN_FN float vmaf_float_adm_rcp(const uint32_t *table, float x)
 {
     const float xi = vmaf_float_adm_rcpss(table, x);
     return xi + xi * (1.0f - x * xi);
@@ -226,12 +227,170 @@ VmafFloatAdmRegion vmaf_float_adm_region_outer(int w, int h);
 VmafFloatAdmRegion vmaf_float_adm_region_inner(int w, int h);
 
 /** DWT tap index: p < 0 -> -p, p >= n -> 2n-1-p, then clamped into [0, n). */
-static inline int vmaf_float_adm_dwt_index(int p, int n)
+VMAF_FLOAT_TWIN_FN int vmaf_float_adm_dwt_index(int p, int n)
 {
     if (p < 0) p = -p;
     else if (p >= n) p = 2 * n - p - 1;
     return p < 0 ? 0 : (p >= n ? n - 1 : p);
 }
+
+/* ---- per-element arithmetic shared with the CUDA twin (host and device) ---------------- */
+
+/** 0 + f0 s0 + f1 s1 + f2 s2 + f3 s3 in float. */
+VMAF_FLOAT_TWIN_FN float vmaf_float_adm_taps4(const float *f, float s0, float s1, float s2,
+                                              float s3)
+{
+    float acc = 0.0f;
+    acc += f[0] * s0;
+    acc += f[1] * s1;
+    acc += f[2] * s2;
+    acc += f[3] * s3;
+    return acc;
+}
+
+/**
+ * The four bands at one output of a DWT level from its 4 x 4 window (win[k][u] = the
+ * source at row index(2i-1+k), column index(2j-1+u)): out = A, V, H, D (lo_only: A only).
+ */
+VMAF_FLOAT_TWIN_FN void vmaf_float_adm_dwt_at(const float win[4][4], int lo_only, float out[4])
+{
+    const float L[4] = { VMAF_FLOAT_ADM_DWT_LO_TAPS }, H[4] = { VMAF_FLOAT_ADM_DWT_HI_TAPS };
+    float lo[4], hi[4];
+    for (int u = 0; u < 4; u++) {
+        lo[u] = vmaf_float_adm_taps4(L, win[0][u], win[1][u], win[2][u], win[3][u]);
+        hi[u] = vmaf_float_adm_taps4(H, win[0][u], win[1][u], win[2][u], win[3][u]);
+    }
+    out[0] = vmaf_float_adm_taps4(L, lo[0], lo[1], lo[2], lo[3]);
+    if (lo_only) return;
+    out[1] = vmaf_float_adm_taps4(H, lo[0], lo[1], lo[2], lo[3]);
+    out[2] = vmaf_float_adm_taps4(L, hi[0], hi[1], hi[2], hi[3]);
+    out[3] = vmaf_float_adm_taps4(H, hi[0], hi[1], hi[2], hi[3]);
+}
+
+/** The restored part of one band sample (reference o, distorted t), enhanced where the
+ * angles agree. */
+VMAF_FLOAT_TWIN_FN float vmaf_float_adm_restore(const uint32_t *rcp, float o, float t,
+                                                bool angle_flag, double gain_limit)
+{
+    float k = t * vmaf_float_adm_rcp(rcp, o + VMAF_FLOAT_ADM_EPS);
+    k = k < 0.0f ? 0.0f : (k > 1.0f ? 1.0f : k);
+    float r = k * o;
+    if (angle_flag && r > 0.0) {
+        const double g = r * gain_limit;
+        r = (float)(g < t ? g : t);
+    }
+    if (angle_flag && r < 0.0) {
+        const double g = r * gain_limit;
+        r = (float)(g > t ? g : t);
+    }
+    return r;
+}
+
+/** Whether the (H, V) angles of reference and distorted agree within 1 degree. */
+VMAF_FLOAT_TWIN_FN bool vmaf_float_adm_angle_flag(float oh, float ov, float th, float tv,
+                                                  float cos_1deg_sq)
+{
+    const float ot_dp = oh * th + ov * tv;
+    const float o_mag_sq = oh * oh + ov * ov;
+    const float t_mag_sq = th * th + tv * tv;
+    return ot_dp >= 0.0f && ot_dp * ot_dp >= cos_1deg_sq * o_mag_sq * t_mag_sq;
+}
+
+/** The masking value of a CSF value. */
+VMAF_FLOAT_TWIN_FN float vmaf_float_adm_mask_value(float c)
+{
+    return (float)(VMAF_FLOAT_ADM_ONE_BY_30 * fabsf(c));
+}
+
+/**
+ * The masking threshold at (i, j) of a w x h band: per band b, the 3x3 mask values of the
+ * other part (neighbours -1 -> 1 and n -> n-1, kept in the band) with the centre replaced
+ * by 0.0666666701 |c| in double, added in the reference's order; the bands added H, V, D.
+ */
+VMAF_FLOAT_TWIN_FN float vmaf_float_adm_threshold(const float *const mask[3],
+                                                  const float *const csf[3], ptrdiff_t stride,
+                                                  int w, int h, int i, int j)
+{
+    int rows[3] = { i == 0 ? 1 : i - 1, i, i == h - 1 ? h - 1 : i + 1 };
+    int cols[3] = { j == 0 ? 1 : j - 1, j, j == w - 1 ? w - 1 : j + 1 };
+    for (int k = 0; k < 3; k++) {
+        if (rows[k] >= h) rows[k] = h - 1;
+        if (cols[k] >= w) cols[k] = w - 1;
+    }
+    float threshold = 0.0f;
+    for (int b = 0; b < 3; b++) {
+        const float *m0 = mask[b] + rows[0] * stride;
+        const float *m1 = mask[b] + rows[1] * stride;
+        const float *m2 = mask[b] + rows[2] * stride;
+        const float centre = csf[b][rows[1] * stride + cols[1]];
+        float sum = 0.0f;
+        sum += m0[cols[0]];
+        sum += m0[cols[1]];
+        sum += m0[cols[2]];
+        sum += m1[cols[0]];
+        sum = (float)(sum + VMAF_FLOAT_ADM_ONE_BY_15 * fabsf(centre));
+        sum += m1[cols[2]];
+        sum += m2[cols[0]];
+        sum += m2[cols[1]];
+        sum += m2[cols[2]];
+        threshold += sum;
+    }
+    return threshold;
+}
+
+/** A masked term for adm_p_norm 3: max(|c| - threshold, 0)^3 as x * x * x. */
+VMAF_FLOAT_TWIN_FN float vmaf_float_adm_cube_term(float c, float threshold)
+{
+    float x = fabsf(c) - threshold;
+    x = x < 0.0f ? 0.0f : x;
+    return x * x * x;
+}
+
+/**
+ * The reference's visiting order of the masked sums along one axis of a band of n lines
+ * with the inner region [lo, hi): line 0 (if lo <= 0), lines max(lo,1) .. min(hi,n-1)-1,
+ * line n-1 (if hi > n-1); a line can come twice (n = 1).
+ */
+typedef struct VmafFloatAdmVisit {
+    int first, start, end, last, n;
+} VmafFloatAdmVisit;
+
+VMAF_FLOAT_TWIN_FN VmafFloatAdmVisit vmaf_float_adm_visit(int lo, int hi, int n)
+{
+    VmafFloatAdmVisit v;
+    v.first = lo <= 0;
+    v.start = lo > 1 ? lo : 1;
+    v.end = hi < n - 1 ? hi : n - 1;
+    v.last = hi > n - 1;
+    v.n = n;
+    return v;
+}
+
+VMAF_FLOAT_TWIN_FN int vmaf_float_adm_visit_count(VmafFloatAdmVisit v)
+{
+    return v.first + (v.end > v.start ? v.end - v.start : 0) + v.last;
+}
+
+/** The line of visit k. */
+VMAF_FLOAT_TWIN_FN int vmaf_float_adm_visit_at(VmafFloatAdmVisit v, int k)
+{
+    if (v.first) {
+        if (k == 0) return 0;
+        k--;
+    }
+    const int span = v.end > v.start ? v.end - v.start : 0;
+    return k < span ? v.start + k : v.n - 1;
+}
+
+/** (float)(cos^2 1 degree), the angle test's constant. */
+float vmaf_float_adm_cos_1deg_sq(void);
+
+/**
+ * A scale's value from the three bands' float sums: powf(sum, 1/p) + the noise floor
+ * powf((float)(area_w area_h noise_weight), 1/p), added H + V + D.
+ */
+float vmaf_float_adm_band_value(const float total[3], int area_w, int area_h,
+                                double noise_weight, double p_norm);
 
 /**
  * One DWT level of a w x h float image (stride in floats) into ceil(w/2) x ceil(h/2)
@@ -242,6 +401,24 @@ static inline int vmaf_float_adm_dwt_index(int p, int n)
 void vmaf_float_adm_dwt(const float *src, ptrdiff_t src_stride, int w, int h,
                         const VmafFloatAdmBands *dst, ptrdiff_t dst_stride, bool lo_only,
                         float *lo, float *hi);
+
+#ifndef __CUDACC__
+#include "feature_extractor.h"
+
+/** The extractor's state (shared with its CUDA twin). */
+typedef struct FloatAdmState {
+    VmafFloatAdmOptions opt;
+    unsigned w, h;
+    size_t stride;
+    float *ref, *dis;
+    VmafFloatAdmParams params;
+    VmafFloatAdmWorkspace ws;
+} FloatAdmState;
+
+/** The scores from the four scales' values. */
+int vmaf_float_adm_store(const FloatAdmState *s, const VmafFloatAdmScale scale[VMAF_FLOAT_ADM_SCALES],
+                         unsigned index, VmafFeatureSink *sink);
+#endif
 
 #ifdef __cplusplus
 }

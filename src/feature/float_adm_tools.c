@@ -154,15 +154,7 @@ VmafFloatAdmRegion vmaf_float_adm_region_outer(int w, int h)
 /* ------------------------------------------------------------------------------------- */
 /* DWT                                                                                   */
 
-VMAF_FLOAT_INLINE float taps4(const float *f, float s0, float s1, float s2, float s3)
-{
-    float acc = 0.0f;
-    acc += f[0] * s0;
-    acc += f[1] * s1;
-    acc += f[2] * s2;
-    acc += f[3] * s3;
-    return acc;
-}
+#define taps4 vmaf_float_adm_taps4
 
 VMAF_FLOAT_INLINE void dwt_vertical(const float *VMAF_FLOAT_RESTRICT r0,
                                     const float *VMAF_FLOAT_RESTRICT r1,
@@ -218,29 +210,16 @@ void vmaf_float_adm_dwt(const float *src, ptrdiff_t src_stride, int w, int h,
 /* ------------------------------------------------------------------------------------- */
 /* Decouple                                                                              */
 
-/* The restored part of one band sample, and its enhancement where the angles agree. */
-VMAF_FLOAT_INLINE float restore(const uint32_t *rcp, float o, float t, bool angle_flag,
-                            double gain_limit)
+float vmaf_float_adm_cos_1deg_sq(void)
 {
-    float k = t * vmaf_float_adm_rcp(rcp, o + VMAF_FLOAT_ADM_EPS);
-    k = k < 0.0f ? 0.0f : (k > 1.0f ? 1.0f : k);
-    float r = k * o;
-    if (angle_flag && r > 0.0) {
-        const double g = r * gain_limit;
-        r = (float)(g < t ? g : t);
-    }
-    if (angle_flag && r < 0.0) {
-        const double g = r * gain_limit;
-        r = (float)(g > t ? g : t);
-    }
-    return r;
+    return (float)(cos(1.0 * M_PI / 180.0) * cos(1.0 * M_PI / 180.0));
 }
 
 VMAF_FLOAT_INLINE void decouple(VmafFloatAdmWorkspace *ws, const VmafFloatAdmParams *p, int w,
                                 int h)
 {
     const VmafFloatAdmRegion rg = vmaf_float_adm_region_outer(w, h);
-    const float cos_1deg_sq = (float)(cos(1.0 * M_PI / 180.0) * cos(1.0 * M_PI / 180.0));
+    const float cos_1deg_sq = vmaf_float_adm_cos_1deg_sq();
     const ptrdiff_t stride = (ptrdiff_t)ws->stride;
     for (int i = rg.top; i < rg.bottom; i++) {
         const ptrdiff_t row = i * stride;
@@ -248,14 +227,10 @@ VMAF_FLOAT_INLINE void decouple(VmafFloatAdmWorkspace *ws, const VmafFloatAdmPar
             const ptrdiff_t x = row + j;
             const float oh = ws->ref.h[x], ov = ws->ref.v[x], od = ws->ref.d[x];
             const float th = ws->dis.h[x], tv = ws->dis.v[x], td = ws->dis.d[x];
-            const float ot_dp = oh * th + ov * tv;
-            const float o_mag_sq = oh * oh + ov * ov;
-            const float t_mag_sq = th * th + tv * tv;
-            const bool angle_flag =
-                ot_dp >= 0.0f && ot_dp * ot_dp >= cos_1deg_sq * o_mag_sq * t_mag_sq;
-            const float rh = restore(ws->rcp, oh, th, angle_flag, p->enhn_gain_limit);
-            const float rv = restore(ws->rcp, ov, tv, angle_flag, p->enhn_gain_limit);
-            const float rd = restore(ws->rcp, od, td, angle_flag, p->enhn_gain_limit);
+            const bool angle_flag = vmaf_float_adm_angle_flag(oh, ov, th, tv, cos_1deg_sq);
+            const float rh = vmaf_float_adm_restore(ws->rcp, oh, th, angle_flag, p->enhn_gain_limit);
+            const float rv = vmaf_float_adm_restore(ws->rcp, ov, tv, angle_flag, p->enhn_gain_limit);
+            const float rd = vmaf_float_adm_restore(ws->rcp, od, td, angle_flag, p->enhn_gain_limit);
             ws->r.h[x] = rh;
             ws->r.v[x] = rv;
             ws->r.d[x] = rd;
@@ -285,7 +260,7 @@ VMAF_FLOAT_INLINE void csf(const VmafFloatAdmWorkspace *ws, const float rfactor[
             for (int j = rg.left; j < rg.right; j++) {
                 const float v = rfactor[b] * sr[j];
                 cr[j] = v;
-                mr[j] = (float)(VMAF_FLOAT_ADM_ONE_BY_30 * fabsf(v));
+                mr[j] = vmaf_float_adm_mask_value(v);
             }
         }
     }
@@ -298,6 +273,17 @@ VMAF_FLOAT_INLINE void csf(const VmafFloatAdmWorkspace *ws, const float rfactor[
 static float noise_floor(int w, int h, double weight, double p_norm)
 {
     return powf((float)(w * h * weight), (float)(1.0f / p_norm));
+}
+
+float vmaf_float_adm_band_value(const float total[3], int area_w, int area_h,
+                                double noise_weight, double p_norm)
+{
+    const float root = (float)(1.0f / p_norm);
+    const float floor = noise_floor(area_w, area_h, noise_weight, p_norm);
+    float value[3];
+    for (int b = 0; b < 3; b++)
+        value[b] = powf(total[b], root) + floor;
+    return value[0] + value[1] + value[2];
 }
 
 VMAF_FLOAT_INLINE float power(float x, double p_norm)
@@ -318,32 +304,7 @@ typedef struct MaskedSum {
 
 VMAF_FLOAT_INLINE float mask_threshold(const MaskedSum *m, int i, int j)
 {
-    /* neighbours: -1 -> 1 and n -> n-1 (the reference's edge cases), kept in the band */
-    int rows[3] = { i == 0 ? 1 : i - 1, i, i == m->h - 1 ? m->h - 1 : i + 1 };
-    int cols[3] = { j == 0 ? 1 : j - 1, j, j == m->w - 1 ? m->w - 1 : j + 1 };
-    for (int k = 0; k < 3; k++) {
-        if (rows[k] >= m->h) rows[k] = m->h - 1;
-        if (cols[k] >= m->w) cols[k] = m->w - 1;
-    }
-    float threshold = 0.0f;
-    for (int b = 0; b < 3; b++) {
-        const float *m0 = m->other_mask[b] + rows[0] * m->stride;
-        const float *m1 = m->other_mask[b] + rows[1] * m->stride;
-        const float *m2 = m->other_mask[b] + rows[2] * m->stride;
-        const float centre = m->other_csf[b][rows[1] * m->stride + cols[1]];
-        float sum = 0.0f;
-        sum += m0[cols[0]];
-        sum += m0[cols[1]];
-        sum += m0[cols[2]];
-        sum += m1[cols[0]];
-        sum = (float)(sum + VMAF_FLOAT_ADM_ONE_BY_15 * fabsf(centre));
-        sum += m1[cols[2]];
-        sum += m2[cols[0]];
-        sum += m2[cols[1]];
-        sum += m2[cols[2]];
-        threshold += sum;
-    }
-    return threshold;
+    return vmaf_float_adm_threshold(m->other_mask, m->other_csf, m->stride, m->w, m->h, i, j);
 }
 
 /* Adds the pixel's three band terms to the row sums. */
@@ -444,13 +405,8 @@ VMAF_FLOAT_INLINE float masked_sum(const MaskedSum *m, double noise_weight)
         add_masked_row(m, &rg, i, total);
     if (rg.bottom > m->h - 1) add_masked_row(m, &rg, m->h - 1, total);
 
-    const float root = (float)(1.0f / m->p_norm);
-    const float floor = noise_floor(rg.right - rg.left, rg.bottom - rg.top, noise_weight,
-                                    m->p_norm);
-    float value[3];
-    for (int b = 0; b < 3; b++)
-        value[b] = powf(total[b], root) + floor;
-    return value[0] + value[1] + value[2];
+    return vmaf_float_adm_band_value(total, rg.right - rg.left, rg.bottom - rg.top,
+                                     noise_weight, m->p_norm);
 }
 
 VMAF_FLOAT_INLINE float denominator(const VmafFloatAdmWorkspace *ws, const VmafFloatAdmParams *p,
@@ -471,13 +427,8 @@ VMAF_FLOAT_INLINE float denominator(const VmafFloatAdmWorkspace *ws, const VmafF
         for (int b = 0; b < 3; b++)
             total[b] += acc[b];
     }
-    const float root = (float)(1.0f / p->p_norm);
-    const float floor = noise_floor(rg.right - rg.left, rg.bottom - rg.top, p->noise_weight,
-                                    p->p_norm);
-    float value[3];
-    for (int b = 0; b < 3; b++)
-        value[b] = powf(total[b], root) + floor;
-    return value[0] + value[1] + value[2];
+    return vmaf_float_adm_band_value(total, rg.right - rg.left, rg.bottom - rg.top,
+                                     p->noise_weight, p->p_norm);
 }
 
 /* ------------------------------------------------------------------------------------- */

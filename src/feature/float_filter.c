@@ -21,7 +21,7 @@ void vmaf_float_plane_from_picture(const VmafPicture *pic, unsigned plane, float
             const uint8_t *src = (const uint8_t *)pic->data[plane] + i * pic->stride[plane];
             float *out = dst + i * dst_stride;
             for (unsigned j = 0; j < w; j++)
-                out[j] = (float)src[j] * scale + offset;
+                out[j] = vmaf_float_sample(src[j], scale, offset);
         }
         return;
     }
@@ -30,7 +30,7 @@ void vmaf_float_plane_from_picture(const VmafPicture *pic, unsigned plane, float
             (const uint16_t *)((const uint8_t *)pic->data[plane] + i * pic->stride[plane]);
         float *out = dst + i * dst_stride;
         for (unsigned j = 0; j < w; j++)
-            out[j] = (float)src[j] * scale + offset;
+            out[j] = vmaf_float_sample(src[j], scale, offset);
     }
 }
 

@@ -30,6 +30,13 @@
 extern "C" {
 #endif
 
+/* Per-sample arithmetic shared with the CUDA twins (host and device). */
+#if defined(__CUDACC__)
+#define VMAF_FLOAT_TWIN_FN static inline __host__ __device__
+#else
+#define VMAF_FLOAT_TWIN_FN static inline
+#endif
+
 /** What the float features add to every sample (after the depth scaling). */
 #define VMAF_FLOAT_SAMPLE_OFFSET (-128.0f)
 
@@ -45,7 +52,7 @@ static inline size_t vmaf_float_stride(unsigned w)
 }
 
 /** The divisor that brings bpc-bit samples to the 8-bit range (see above). */
-static inline float vmaf_float_sample_divisor(unsigned bpc)
+VMAF_FLOAT_TWIN_FN float vmaf_float_sample_divisor(unsigned bpc)
 {
     return (float)(1u << (bpc - 8));
 }
@@ -56,7 +63,7 @@ static inline float vmaf_float_sample_divisor(unsigned bpc)
  * (planes narrower than the filter, where the reference reads outside the plane) the
  * reflection repeats periodically, so every index is defined. n = 1 gives 0.
  */
-static inline int vmaf_float_reflect(int i, int n)
+VMAF_FLOAT_TWIN_FN int vmaf_float_reflect(int i, int n)
 {
     if (i >= 0 && i < n) return i;
     if (n == 1) return 0;
@@ -64,6 +71,98 @@ static inline int vmaf_float_reflect(int i, int n)
     i %= period;
     if (i < 0) i += period;
     return i < n ? i : period - i;
+}
+
+/** One sample as a float: scale = 1 / vmaf_float_sample_divisor(bpc) (a power of two). */
+VMAF_FLOAT_TWIN_FN float vmaf_float_sample(unsigned v, float scale, float offset)
+{
+    return (float)v * scale + offset;
+}
+
+/**
+ * One output of a filter pass: 0 + f[0] x[0] + f[1] x[1] + ... + f[fw-1] x[fw-1], in float,
+ * in that order (x: the fw reflected inputs). This is what every output sample of the
+ * passes below receives.
+ */
+VMAF_FLOAT_TWIN_FN float vmaf_float_taps(const float *f, int fw, const float *x)
+{
+    float acc = 0.0f;
+    for (int k = 0; k < fw; k++)
+        acc += f[k] * x[k];
+    return acc;
+}
+
+/*
+ * The GPU's tiles of the separable filter. A tile of th x tw outputs with its corner at
+ * (y0, x0) holds the (th + 2R) x (tw + 2R) converted samples around it, src[r][c] = x at row
+ * reflect(y0 - R + r), column reflect(x0 - R + c); the vertical pass gives v[r][c] (th rows,
+ * tw + 2R columns) and the horizontal pass the outputs. Each output gets exactly the
+ * products and sums of the passes above, in their order.
+ */
+/** v[r][c] of a tile (stride: floats per tile row): vmaf_float_taps down a column. */
+VMAF_FLOAT_TWIN_FN float vmaf_float_tile_vertical(const float *f, int fw, const float *src,
+                                                  int stride, int r, int c)
+{
+    float acc = 0.0f;
+    for (int k = 0; k < fw; k++)
+        acc += f[k] * src[(r + k) * stride + c];
+    return acc;
+}
+
+/** Output (r, c) of a tile from its vertical pass. */
+VMAF_FLOAT_TWIN_FN float vmaf_float_tile_horizontal(const float *f, int fw, const float *v,
+                                                    int stride, int r, int c)
+{
+    return vmaf_float_taps(f, fw, v + r * stride + c);
+}
+
+/*
+ * One output of the resamplers of speed.h (speed_scale.c's arithmetic, term for term), for
+ * the GPU: method as enum VmafSpeedScaleMethod (0 nearest, 1 bilinear, 2 bicubic,
+ * 3 lanczos4: 9 taps), ri/rw the scaler's row entries of the output row (taps of them),
+ * ci/cw its column entries of the output column; src with stride floats per row.
+ */
+enum { VMAF_FLOAT_RESAMPLE_NEAREST, VMAF_FLOAT_RESAMPLE_BILINEAR, VMAF_FLOAT_RESAMPLE_BICUBIC,
+       VMAF_FLOAT_RESAMPLE_LANCZOS4, VMAF_FLOAT_RESAMPLE_LANCZOS_TAPS = 9 };
+
+/** Bilinear: r1/r2 the two source rows, x1/x2 the columns, dx/dy the fractions. */
+VMAF_FLOAT_TWIN_FN float vmaf_float_bilinear(const float *r1, const float *r2, int x1, int x2,
+                                             float dx, float dy)
+{
+    const float top_left = (1 - dy) * (1 - dx) * r1[x1];
+    const float top_right = (1 - dy) * dx * r1[x2];
+    const float bottom_left = dy * (1 - dx) * r2[x1];
+    const float bottom_right = dy * dx * r2[x2];
+    return top_left + top_right + bottom_left + bottom_right;
+}
+
+VMAF_FLOAT_TWIN_FN float vmaf_float_resample_at(int method, const float *src, ptrdiff_t stride,
+                                                const int *ri, const float *rw, const int *ci,
+                                                const float *cw)
+{
+    if (method == VMAF_FLOAT_RESAMPLE_NEAREST) return src[ri[0] * stride + ci[0]];
+    if (method == VMAF_FLOAT_RESAMPLE_BILINEAR)
+        return vmaf_float_bilinear(src + ri[0] * stride, src + ri[1] * stride, ci[0], ci[1],
+                                   cw[0], rw[0]);
+    if (method == VMAF_FLOAT_RESAMPLE_BICUBIC) {
+        float acc = 0.0f;
+        for (int t = 0; t < 4; t++) {
+            const float *row = src + ri[t] * stride;
+            for (int u = 0; u < 4; u++)
+                acc += row[ci[u]] * (cw[u] * rw[t]);
+        }
+        return acc;
+    }
+    float acc = 0.0f, weights = 0.0f;
+    for (int t = 0; t < VMAF_FLOAT_RESAMPLE_LANCZOS_TAPS; t++) {
+        const float *row = src + ri[t] * stride;
+        for (int u = 0; u < VMAF_FLOAT_RESAMPLE_LANCZOS_TAPS; u++) {
+            const float wgt = cw[u] * rw[t];
+            weights += wgt;
+            acc += row[ci[u]] * wgt;
+        }
+    }
+    return acc / weights;
 }
 
 /**

@@ -14,28 +14,7 @@
 #include "motion.h"
 #include "speed.h"
 
-enum { SLOTS = 3 };
-
-typedef struct FloatMotionState {
-    VmafFloatMotionOptions opt;
-    unsigned n_planes;
-    unsigned w[3], h[3];
-    size_t stride;                 /* floats per row of every plane: the luma layout */
-    const float *kernel;
-    int kernel_width;
-    float *plane;                  /* the converted plane before the blur */
-    float *blur[3][SLOTS];         /* [plane][index % 3] */
-    float *row;                    /* filter scratch */
-    /* motion_add_scale1 */
-    VmafSpeedScaler scaler[3];
-    float *scaled_a, *scaled_b;    /* one half-size plane each */
-    size_t scaled_stride;
-    /* between frames */
-    unsigned index;
-    double score;
-    bool seen;
-    enum VmafLogLevel log_level;
-} FloatMotionState;
+enum { SLOTS = VMAF_FLOAT_MOTION_SLOTS };
 
 #define OPT_AT(field) (offsetof(FloatMotionState, opt) + offsetof(VmafFloatMotionOptions, field))
 
@@ -149,16 +128,9 @@ const float *vmaf_float_motion_kernel(int filter_size, int *width)
 float vmaf_float_motion_mean_abs_diff(const float *a, const float *b, ptrdiff_t stride,
                                       unsigned w, unsigned h)
 {
-    /* The reference adds fabs() (a double) to a float row sum; a float sum of two floats
-     * rounded through double equals the float sum (53 >= 2*24 + 2), so float it is. */
     float total = 0.0f;
-    for (unsigned i = 0; i < h; i++) {
-        const float *pa = a + i * stride, *pb = b + i * stride;
-        float line = 0.0f;
-        for (unsigned j = 0; j < w; j++)
-            line += fabsf(pa[j] - pb[j]);
-        total += line;
-    }
+    for (unsigned i = 0; i < h; i++)
+        total += vmaf_float_motion_row_sum(a + i * stride, b + i * stride, w);
     return total / (float)(w * h);
 }
 
@@ -282,13 +254,11 @@ static double clip_max(double v, double max_val)
     return v < max_val ? v : max_val;
 }
 
-static int float_motion_extract(void *priv, const VmafFeatureFrame *frame, VmafFeatureSink *sink)
+int vmaf_float_motion_store(FloatMotionState *s, double score, unsigned index,
+                            VmafFeatureSink *sink)
 {
-    FloatMotionState *s = priv;
     const VmafFloatMotionOptions *o = &s->opt;
-    const unsigned index = frame->index;
     int err;
-
     if (o->force_zero) {
         err = vmaf_feature_sink_append(sink, "VMAF_feature_motion2_score", 0., index);
         if (!err) err = vmaf_feature_sink_append(sink, "VMAF_feature_motion3_score", 0., index);
@@ -296,20 +266,8 @@ static int float_motion_extract(void *priv, const VmafFeatureFrame *frame, VmafF
             err = vmaf_feature_sink_append(sink, "VMAF_feature_motion_score", 0., index);
         return err;
     }
-
-    const VmafPicture *ref = frame->ref;
-    if (!ref || ref->w[0] != s->w[0] || ref->h[0] != s->h[0]) return -EINVAL;
     s->index = index;
     s->seen = true;
-    const unsigned cur = index % SLOTS, back2 = (index + 1) % SLOTS, back1 = (index + 2) % SLOTS;
-    for (unsigned p = 0; p < s->n_planes; p++) {
-        vmaf_float_plane_from_picture(ref, p, VMAF_FLOAT_SAMPLE_OFFSET, s->plane, s->stride);
-        err = vmaf_float_filter_plane(VMAF_FLOAT_IMPL_BEST, s->kernel, s->kernel_width,
-                                      s->plane, s->stride, s->w[p], s->h[p], 1,
-                                      s->blur[p][cur], s->stride, s->row);
-        if (err) return err;
-    }
-
     if (index == 0) {
         err = vmaf_feature_sink_append(sink, "VMAF_feature_motion2_score", 0., index);
         if (!err && o->debug)
@@ -317,12 +275,13 @@ static int float_motion_extract(void *priv, const VmafFeatureFrame *frame, VmafF
         return err;
     }
 
-    const double score = frame_score(s, back1, cur);
     if (o->debug) {
         err = vmaf_feature_sink_append(sink, "VMAF_feature_motion_score",
                                        clip_max(score * o->fps_weight, o->max_val), index);
         if (err) return err;
     }
+    /* the reference recomputes sad(B_{i-1}, B_{i-2}); it is the previous frame's score */
+    const double previous = s->score;
     s->score = score;
 
     if (index == 1) {
@@ -332,8 +291,7 @@ static int float_motion_extract(void *priv, const VmafFeatureFrame *frame, VmafF
                                         clip_max(blended, o->max_val), 0);
     }
 
-    double score2 = frame_score(s, back1, back2);
-    score2 = score2 < score ? score2 : score;
+    const double score2 = previous < score ? previous : score;
     err = vmaf_feature_sink_append(sink, "VMAF_feature_motion2_score",
                                    clip_max(score2 * o->fps_weight, o->max_val), index - 1);
     if (err) return err;
@@ -341,6 +299,26 @@ static int float_motion_extract(void *priv, const VmafFeatureFrame *frame, VmafF
         vmaf_motion_blend(score2 * o->fps_weight, o->blend_factor, o->blend_offset);
     return vmaf_feature_sink_append(sink, "VMAF_feature_motion3_score",
                                     clip_max(blended, o->max_val), index - 1);
+}
+
+static int float_motion_extract(void *priv, const VmafFeatureFrame *frame, VmafFeatureSink *sink)
+{
+    FloatMotionState *s = priv;
+    const unsigned index = frame->index;
+    if (s->opt.force_zero) return vmaf_float_motion_store(s, 0., index, sink);
+
+    const VmafPicture *ref = frame->ref;
+    if (!ref || ref->w[0] != s->w[0] || ref->h[0] != s->h[0]) return -EINVAL;
+    const unsigned cur = index % SLOTS, back1 = (index + 2) % SLOTS;
+    for (unsigned p = 0; p < s->n_planes; p++) {
+        vmaf_float_plane_from_picture(ref, p, VMAF_FLOAT_SAMPLE_OFFSET, s->plane, s->stride);
+        int err = vmaf_float_filter_plane(VMAF_FLOAT_IMPL_BEST, s->kernel, s->kernel_width,
+                                          s->plane, s->stride, s->w[p], s->h[p], 1,
+                                          s->blur[p][cur], s->stride, s->row);
+        if (err) return err;
+    }
+    const double score = index ? frame_score(s, back1, cur) : 0.;
+    return vmaf_float_motion_store(s, score, index, sink);
 }
 
 static int float_motion_flush(void *priv, VmafFeatureSink *sink)

@@ -32,8 +32,11 @@
 #ifndef VMAF_FEATURE_FLOAT_MOTION_H
 #define VMAF_FEATURE_FLOAT_MOTION_H
 
+#include <math.h>
 #include <stdbool.h>
 #include <stddef.h>
+
+#include "float_filter.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -70,6 +73,35 @@ typedef struct VmafFloatMotionOptions {
     double max_val;         /**< motion_max_val (mmxv), [0,10000], default 10000 */
 } VmafFloatMotionOptions;
 
+/* ---- per-element arithmetic shared with the CUDA twin (host and device) ---------------- */
+
+/** A row's float sum of |a - b|, left to right (the reference adds fabs() in double to a
+ * float; a float sum of two floats rounded through double equals the float sum). */
+VMAF_FLOAT_TWIN_FN float vmaf_float_motion_row_sum(const float *a, const float *b, unsigned w)
+{
+    float line = 0.0f;
+    for (unsigned j = 0; j < w; j++)
+        line += fabsf(a[j] - b[j]);
+    return line;
+}
+
+/** The mean from the row sums: added in a float in row order, divided in float by w*h. */
+VMAF_FLOAT_TWIN_FN float vmaf_float_motion_mean_from_rows(const float *rows, unsigned w,
+                                                          unsigned h)
+{
+    float total = 0.0f;
+    for (unsigned i = 0; i < h; i++)
+        total += rows[i];
+    return total / (float)(w * h);
+}
+
+/** One output of the bilinear half-size resampler (speed_scale.c's, term for term). */
+VMAF_FLOAT_TWIN_FN float vmaf_float_motion_bilinear(const float *r1, const float *r2, int x1,
+                                                    int x2, float dx, float dy)
+{
+    return vmaf_float_bilinear(r1, r2, x1, x2, dx, dy);
+}
+
 /** The kernel and its width for a motion_filter_size value. */
 const float *vmaf_float_motion_kernel(int filter_size, int *width);
 
@@ -79,6 +111,44 @@ const float *vmaf_float_motion_kernel(int filter_size, int *width);
  */
 float vmaf_float_motion_mean_abs_diff(const float *a, const float *b, ptrdiff_t stride,
                                       unsigned w, unsigned h);
+
+#ifndef __CUDACC__
+#include "feature_extractor.h"
+#include "speed.h"
+
+enum { VMAF_FLOAT_MOTION_SLOTS = 3 };
+
+/** The extractor's state (shared with its CUDA twin, which reads the geometry and options). */
+typedef struct FloatMotionState {
+    VmafFloatMotionOptions opt;
+    unsigned n_planes;
+    unsigned w[3], h[3];
+    size_t stride;                 /* floats per row of every plane: the luma layout */
+    const float *kernel;
+    int kernel_width;
+    float *plane;                  /* the converted plane before the blur */
+    float *blur[3][VMAF_FLOAT_MOTION_SLOTS]; /* [plane][index % 3] */
+    float *row;                    /* filter scratch */
+    /* motion_add_scale1 */
+    VmafSpeedScaler scaler[3];
+    float *scaled_a, *scaled_b;    /* one half-size plane each */
+    size_t scaled_stride;
+    /* between frames */
+    unsigned index;
+    double score;
+    bool seen;
+    enum VmafLogLevel log_level;
+} FloatMotionState;
+
+/**
+ * The scores of frame `index` from score = the frame's SAD sum against the previous frame
+ * (luma plus chroma, each plane's mean plus its half-size mean; unused for frame 0 and with
+ * motion_force_zero). Frames in order. The score of the frame pair before is the one of the
+ * previous call (|a - b| is symmetric, so it equals the reference's recomputation).
+ */
+int vmaf_float_motion_store(FloatMotionState *s, double score, unsigned index,
+                            VmafFeatureSink *sink);
+#endif
 
 #ifdef __cplusplus
 }

@@ -74,6 +74,16 @@ static int float_psnr_init(void *priv, const VmafFeatureGeometry *g)
     return stats_init(priv, g, "float_psnr", 0);
 }
 
+int vmaf_float_psnr_store(unsigned w, unsigned h, unsigned bpc, double noise, unsigned index,
+                          VmafFeatureSink *sink)
+{
+    noise /= (w * h);
+    const double peak = vmaf_float_stats_peak(bpc);
+    const double psnr_max = vmaf_float_stats_psnr_max(bpc);
+    const double psnr = 10 * log10(peak * peak / (noise > 1e-10 ? noise : 1e-10));
+    return vmaf_feature_sink_append(sink, "float_psnr", psnr < psnr_max ? psnr : psnr_max, index);
+}
+
 static int float_psnr_extract(void *priv, const VmafFeatureFrame *frame, VmafFeatureSink *sink)
 {
     FloatStatsState *s = priv;
@@ -82,27 +92,13 @@ static int float_psnr_extract(void *priv, const VmafFeatureFrame *frame, VmafFea
     double noise = 0;
     for (unsigned i = 0; i < s->h; i++) {
         const float *r = s->ref + i * s->stride, *d = s->dis + i * s->stride;
-        for (unsigned j = 0; j < s->w; j++) {
-            const float diff = r[j] - d[j];
-            noise += diff * diff;
-        }
+        for (unsigned j = 0; j < s->w; j++)
+            noise += vmaf_float_psnr_term(r[j], d[j]);
     }
-    noise /= (s->w * s->h);
-    const double peak = vmaf_float_stats_peak(s->bpc);
-    const double psnr_max = vmaf_float_stats_psnr_max(s->bpc);
-    const double psnr = 10 * log10(peak * peak / (noise > 1e-10 ? noise : 1e-10));
-    return vmaf_feature_sink_append(sink, "float_psnr", psnr < psnr_max ? psnr : psnr_max,
-                                    frame->index);
+    return vmaf_float_psnr_store(s->w, s->h, s->bpc, noise, frame->index, sink);
 }
 
 /* ---- float_ansnr ----------------------------------------------------------------------- */
-
-static int ansnr_index(int p, int n)
-{
-    if (p < 0) p = -p;
-    else if (p >= n) p = 2 * n - p - 1;
-    return p < 0 ? 0 : (p >= n ? n - 1 : p);
-}
 
 void vmaf_float_ansnr_filter(const float *k, int kw, const float *src, ptrdiff_t src_stride,
                              int w, int h, float *dst, ptrdiff_t dst_stride, float *scratch)
@@ -118,9 +114,9 @@ void vmaf_float_ansnr_filter(const float *k, int kw, const float *src, ptrdiff_t
         for (int j = 0; j < w; j++)
             acc[j] = 0;
         for (int u = 0; u < kw; u++) {
-            const float *line = src + ansnr_index(i - radius + u, h) * src_stride;
+            const float *line = src + vmaf_float_ansnr_index(i - radius + u, h) * src_stride;
             for (int q = 0; q < padded; q++)
-                pad[q] = line[ansnr_index(q - radius, w)];
+                pad[q] = line[vmaf_float_ansnr_index(q - radius, w)];
             for (int j = 0; j < w; j++)
                 row_sum[j] = 0;
             for (int v = 0; v < kw; v++) {
@@ -153,24 +149,27 @@ static int float_ansnr_extract(void *priv, const VmafFeatureFrame *frame, VmafFe
                             stride, (int)s->w, (int)s->h, s->dis_filtered, stride, s->scratch);
     float sig = 0, noise = 0;
     for (unsigned i = 0; i < s->h; i++) {
-        const float *r = s->ref_filtered + i * stride, *d = s->dis_filtered + i * stride;
-        float row_sig = 0, row_noise = 0;
-        for (unsigned j = 0; j < s->w; j++) {
-            row_sig += r[j] * r[j];
-            row_noise += (r[j] - d[j]) * (r[j] - d[j]);
-        }
+        float row_sig, row_noise;
+        vmaf_float_ansnr_row_sums(s->ref_filtered + i * stride, s->dis_filtered + i * stride,
+                                  s->w, &row_sig, &row_noise);
         sig += row_sig;
         noise += row_noise;
     }
-    const double peak = vmaf_float_stats_peak(s->bpc);
-    const double psnr_max = vmaf_float_stats_psnr_max(s->bpc);
+    return vmaf_float_ansnr_store(s->w, s->h, s->bpc, sig, noise, frame->index, sink);
+}
+
+int vmaf_float_ansnr_store(unsigned w, unsigned h, unsigned bpc, float sig, float noise,
+                           unsigned index, VmafFeatureSink *sink)
+{
+    const double peak = vmaf_float_stats_peak(bpc);
+    const double psnr_max = vmaf_float_stats_psnr_max(bpc);
     const double ansnr = noise == 0 ? psnr_max : 10.0 * log10(sig / noise);
     const double floor_noise = noise > 1e-10 ? noise : 1e-10;
-    const double anpsnr = 10 * log10(peak * peak * s->w * s->h / floor_noise);
-    err = vmaf_feature_sink_append(sink, "float_ansnr", ansnr, frame->index);
+    const double anpsnr = 10 * log10(peak * peak * w * h / floor_noise);
+    int err = vmaf_feature_sink_append(sink, "float_ansnr", ansnr, index);
     if (err) return err;
     return vmaf_feature_sink_append(sink, "float_anpsnr", anpsnr < psnr_max ? anpsnr : psnr_max,
-                                    frame->index);
+                                    index);
 }
 
 /* ---- float_moment ---------------------------------------------------------------------- */
@@ -188,7 +187,20 @@ static double moment(const FloatStatsState *s, const float *plane, int order)
         for (unsigned j = 0; j < s->w; j++)
             sum += order == 1 ? p[j] : p[j] * p[j];
     }
-    return sum / (s->w * s->h);
+    return sum;
+}
+
+int vmaf_float_moment_store(unsigned w, unsigned h, const double sums[4], unsigned index,
+                            VmafFeatureSink *sink)
+{
+    static const char *const name[4] = {
+        "float_moment_ref1st", "float_moment_dis1st", "float_moment_ref2nd",
+        "float_moment_dis2nd",
+    };
+    int err = 0;
+    for (int k = 0; !err && k < 4; k++)
+        err = vmaf_feature_sink_append(sink, name[k], sums[k] / (w * h), index);
+    return err;
 }
 
 static int float_moment_extract(void *priv, const VmafFeatureFrame *frame,
@@ -197,15 +209,9 @@ static int float_moment_extract(void *priv, const VmafFeatureFrame *frame,
     FloatStatsState *s = priv;
     int err = convert(s, frame, 0.0f);
     if (err) return err;
-    static const char *const name[4] = {
-        "float_moment_ref1st", "float_moment_dis1st", "float_moment_ref2nd",
-        "float_moment_dis2nd",
-    };
-    const double value[4] = { moment(s, s->ref, 1), moment(s, s->dis, 1), moment(s, s->ref, 2),
-                              moment(s, s->dis, 2) };
-    for (int k = 0; !err && k < 4; k++)
-        err = vmaf_feature_sink_append(sink, name[k], value[k], frame->index);
-    return err;
+    const double sums[4] = { moment(s, s->ref, 1), moment(s, s->dis, 1), moment(s, s->ref, 2),
+                             moment(s, s->dis, 2) };
+    return vmaf_float_moment_store(s->w, s->h, sums, frame->index, sink);
 }
 
 /* ---- descriptors ----------------------------------------------------------------------- */

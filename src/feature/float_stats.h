@@ -24,6 +24,9 @@
 #define VMAF_FEATURE_FLOAT_STATS_H
 
 #include <stddef.h>
+#include <stdint.h>
+
+#include "float_filter.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -59,6 +62,107 @@ static inline double vmaf_float_stats_psnr_max(unsigned bpc)
     return 6.0 * bpc + 12.0;
 }
 
+/* ---- per-element arithmetic shared with the CUDA twins (host and device) --------------- */
+
+/** ANSNR's border rule: -p for p < 0, 2n-1-p for p >= n, then kept inside [0, n). */
+VMAF_FLOAT_TWIN_FN int vmaf_float_ansnr_index(int p, int n)
+{
+    if (p < 0) p = -p;
+    else if (p >= n) p = 2 * n - p - 1;
+    return p < 0 ? 0 : (p >= n ? n - 1 : p);
+}
+
+/**
+ * One output of ANSNR's 2-D filter from its kw x kw window (win[u kw + v] = the source at
+ * row index(i - kw/2 + u), column index(j - kw/2 + v)): 0 + the kernel rows' sums (each
+ * 0 + its products left to right) in kernel-row order.
+ */
+VMAF_FLOAT_TWIN_FN float vmaf_float_ansnr_filter_window(const float *k, int kw, const float *win)
+{
+    float acc = 0.0f;
+    for (int u = 0; u < kw; u++) {
+        float row = 0.0f;
+        for (int v = 0; v < kw; v++)
+            row += k[u * kw + v] * win[u * kw + v];
+        acc += row;
+    }
+    return acc;
+}
+
+/** ANSNR's float sums over one row of the filtered planes, left to right. */
+VMAF_FLOAT_TWIN_FN void vmaf_float_ansnr_row_sums(const float *r, const float *d, unsigned w,
+                                                  float *sig, float *noise)
+{
+    float row_sig = 0.0f, row_noise = 0.0f;
+    for (unsigned j = 0; j < w; j++) {
+        row_sig += r[j] * r[j];
+        row_noise += (r[j] - d[j]) * (r[j] - d[j]);
+    }
+    *sig = row_sig;
+    *noise = row_noise;
+}
+
+/** float_psnr's term of one sample pair (a float square, added to a double by the CPU). */
+VMAF_FLOAT_TWIN_FN float vmaf_float_psnr_term(float r, float d)
+{
+    const float diff = r - d;
+    return diff * diff;
+}
+
+/*
+ * The double sums of float_psnr and float_moment, exactly, in any order. Every term is a
+ * float >= 0 that is a multiple of 2^-q: q = bpc - 8 for a sample (float_moment's first
+ * moments), 2 (bpc - 8) for a square of samples or of their difference (a float square of
+ * k 2^-s is k^2 2^-2s rounded to 24 bits, still a multiple of 2^-2s). So each term is an
+ * integer number of units 2^-q, below 2^32, and the CPU's serial double sum is exact (equal
+ * to the integer sum of the units times 2^-q) as long as every partial sum stays below
+ * 2^53 units: the partial sums only grow, so whenever the total is below 2^53 units. Beyond
+ * (only possible above 12 bits with bright, large planes) the sum is finished serially from
+ * the first row where the exact prefix of whole rows would reach 2^53 units.
+ */
+#define VMAF_FLOAT_STATS_EXACT_UNITS (1ull << 53)
+
+/** A term in units of 2^-q (exact: the term is a multiple of 2^-q below 2^32 units). */
+VMAF_FLOAT_TWIN_FN uint64_t vmaf_float_stats_units(float t, int q)
+{
+    return (uint64_t)((double)t * (double)(1ull << q));
+}
+
+/** Units back to the double the CPU's sum holds (exact below 2^53 units). */
+VMAF_FLOAT_TWIN_FN double vmaf_float_stats_from_units(uint64_t units, int q)
+{
+    return (double)units / (double)(1ull << q);
+}
+
+/**
+ * The finish of one such sum from its per-row unit sums. Returns 1 with *sum the CPU's
+ * value when the whole sum stays below 2^53 units; else 0, with *row the first row whose
+ * addition would reach 2^53 units and *sum the exact (CPU's) sum of the rows before it:
+ * the CPU's sum then continues serially, term by term in double, from that row.
+ */
+VMAF_FLOAT_TWIN_FN int vmaf_float_stats_finish(const uint64_t *row_units, unsigned h, int q,
+                                               double *sum, unsigned *row)
+{
+    uint64_t total = 0;
+    for (unsigned i = 0; i < h; i++) {
+        if (total + row_units[i] >= VMAF_FLOAT_STATS_EXACT_UNITS) {
+            *row = i;
+            *sum = vmaf_float_stats_from_units(total, q);
+            return 0;
+        }
+        total += row_units[i];
+    }
+    *row = h;
+    *sum = vmaf_float_stats_from_units(total, q);
+    return 1;
+}
+
+/** The unit exponent q of float_moment's sum m (0: ref1st, 1: dis1st, 2: ref2nd, 3: dis2nd). */
+VMAF_FLOAT_TWIN_FN int vmaf_float_moment_unit(int m, unsigned bpc)
+{
+    return m < 2 ? (int)bpc - 8 : 2 * ((int)bpc - 8);
+}
+
 /**
  * ANSNR's 2-D filter of a w x h float plane (strides in floats) with kernel k of width kw;
  * border indices: -p for p < 0, 2n-1-p for p >= n (then kept inside the plane). scratch
@@ -66,6 +170,19 @@ static inline double vmaf_float_stats_psnr_max(unsigned bpc)
  */
 void vmaf_float_ansnr_filter(const float *k, int kw, const float *src, ptrdiff_t src_stride,
                              int w, int h, float *dst, ptrdiff_t dst_stride, float *scratch);
+
+#ifndef __CUDACC__
+#include "feature_extractor.h"
+
+/* The scores from the sums (the extractors' and the twins' common final step). */
+int vmaf_float_psnr_store(unsigned w, unsigned h, unsigned bpc, double noise, unsigned index,
+                          VmafFeatureSink *sink);
+int vmaf_float_ansnr_store(unsigned w, unsigned h, unsigned bpc, float sig, float noise,
+                           unsigned index, VmafFeatureSink *sink);
+/** sums: ref1st, dis1st, ref2nd, dis2nd, each the CPU's double sum before the division. */
+int vmaf_float_moment_store(unsigned w, unsigned h, const double sums[4], unsigned index,
+                            VmafFeatureSink *sink);
+#endif
 
 #ifdef __cplusplus
 }

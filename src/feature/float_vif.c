@@ -170,11 +170,8 @@ VMAF_FLOAT_INLINE void scale_sums(VmafFloatVifWorkspace *ws, const VmafFloatVifS
         }
         row_terms(c, o, w, row_num, row_den);
         /* the sums in the reference's order: along the row, then the rows */
-        float line_num = 0.0f, line_den = 0.0f;
-        for (unsigned j = 0; j < w; j++) {
-            line_num += row_num[j];
-            line_den += row_den[j];
-        }
+        float line_num, line_den;
+        vmaf_float_vif_row_sums(row_num, row_den, w, &line_num, &line_den);
         sum_num += line_num;
         sum_den += line_den;
     }
@@ -243,19 +240,6 @@ int vmaf_float_vif_scales(enum VmafFloatImpl impl, VmafFloatVifWorkspace *ws,
 
 /* ------------------------------------------------------------------------------------- */
 /* Extractor                                                                             */
-
-typedef struct FloatVifState {
-    VmafFloatVifOptions opt;
-    unsigned w, h;
-    size_t stride;
-    float *ref, *dis;               /* converted luma */
-    bool resample;
-    VmafSpeedScaler scaler;
-    size_t scaled_stride;
-    float *ref_scaled, *dis_scaled; /* when resampling */
-    VmafFloatVifWorkspace ws;
-    VmafFloatVifStatConst stat;
-} FloatVifState;
 
 #define OPT_AT(field) (offsetof(FloatVifState, opt) + offsetof(VmafFloatVifOptions, field))
 
@@ -468,7 +452,21 @@ static int float_vif_extract(void *priv, const VmafFeatureFrame *frame, VmafFeat
     int err = vmaf_float_vif_scales(VMAF_FLOAT_IMPL_BEST, &s->ws, &s->stat, ref_plane,
                                     dis_plane, stride, o->skip_scale0, num, den);
     if (err) return err;
+    return vmaf_float_vif_store(s, num, den, frame->index, sink);
+}
 
+int vmaf_float_vif_store(const FloatVifState *s, const float num_in[VMAF_FLOAT_VIF_SCALES],
+                         const float den_in[VMAF_FLOAT_VIF_SCALES], unsigned index,
+                         VmafFeatureSink *sink)
+{
+    const VmafFloatVifOptions *o = &s->opt;
+    float num[VMAF_FLOAT_VIF_SCALES], den[VMAF_FLOAT_VIF_SCALES];
+    for (int k = 0; k < VMAF_FLOAT_VIF_SCALES; k++) {
+        num[k] = num_in[k];
+        den[k] = den_in[k];
+    }
+    if (o->skip_scale0) num[0] = den[0] = 0; /* as the extractor leaves them */
+    int err;
     double scores[2 * VMAF_FLOAT_VIF_SCALES];
     for (int k = 0; k < VMAF_FLOAT_VIF_SCALES; k++) {
         scores[2 * k] = num[k];
@@ -490,11 +488,11 @@ static int float_vif_extract(void *priv, const VmafFeatureFrame *frame, VmafFeat
     };
     err = vmaf_feature_sink_append(sink, score_name[0],
                                        o->skip_scale0 ? 0.0 : scores[0] / scores[1],
-                                       frame->index);
+                                       index);
     for (int k = 1; !err && k < VMAF_FLOAT_VIF_SCALES; k++) {
         const double v = scores[2 * k] / scores[2 * k + 1];
         err = vmaf_feature_sink_append(sink, score_name[k], v > min_val[k] ? v : min_val[k],
-                                       frame->index);
+                                       index);
     }
     if (err || !o->debug) return err;
 
@@ -508,13 +506,13 @@ static int float_vif_extract(void *priv, const VmafFeatureFrame *frame, VmafFeat
         scores[0] = 0.0;
         scores[1] = -1.0;
     }
-    err = vmaf_feature_sink_append(sink, "vif", total, frame->index);
-    if (!err) err = vmaf_feature_sink_append(sink, "vif_num", total_num, frame->index);
-    if (!err) err = vmaf_feature_sink_append(sink, "vif_den", total_den, frame->index);
+    err = vmaf_feature_sink_append(sink, "vif", total, index);
+    if (!err) err = vmaf_feature_sink_append(sink, "vif_num", total_num, index);
+    if (!err) err = vmaf_feature_sink_append(sink, "vif_den", total_den, index);
     for (int k = 0; !err && k < VMAF_FLOAT_VIF_SCALES; k++) {
-        err = vmaf_feature_sink_append(sink, num_name[k], scores[2 * k], frame->index);
+        err = vmaf_feature_sink_append(sink, num_name[k], scores[2 * k], index);
         if (!err) err = vmaf_feature_sink_append(sink, den_name[k], scores[2 * k + 1],
-                                                 frame->index);
+                                                 index);
     }
     return err;
 }

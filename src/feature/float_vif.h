@@ -75,16 +75,16 @@ static const float vmaf_float_vif_kernelscales[VMAF_FLOAT_VIF_NUM_KERNELSCALES] 
 };
 
 /** Coefficients of the log2 approximation, highest power first (Horner in float). */
-static const float vmaf_float_vif_log2_poly[9] = {
-    -0.012671635276421, 0.064841182402670, -0.157048836463065, 0.257167726303123,
-    -0.353800560300520, 0.480131410397451, -0.721314327952201, 1.442694803896991, 0,
-};
+#define VMAF_FLOAT_VIF_LOG2_POLY                                                          \
+    -0.012671635276421, 0.064841182402670, -0.157048836463065, 0.257167726303123,        \
+        -0.353800560300520, 0.480131410397451, -0.721314327952201, 1.442694803896991, 0
+static const float vmaf_float_vif_log2_poly[9] = { VMAF_FLOAT_VIF_LOG2_POLY };
 
 /**
  * The reference's log2 approximation: exponent + P(mantissa - 1), P the polynomial above
  * evaluated by Horner's rule in float. -inf at 0, NaN below.
  */
-static inline float vmaf_float_vif_log2(float x)
+VMAF_FLOAT_TWIN_FN float vmaf_float_vif_log2(float x)
 {
     uint32_t bits;
     memcpy(&bits, &x, sizeof(bits));
@@ -93,9 +93,10 @@ static inline float vmaf_float_vif_log2(float x)
     float mantissa;
     memcpy(&mantissa, &mantissa_bits, sizeof(mantissa));
     const float t = mantissa - 1.0f;
+    const float poly[9] = { VMAF_FLOAT_VIF_LOG2_POLY }; /* also on the GPU */
     float p = 0;
     for (int i = 0; i < 9; i++)
-        p = p * t + vmaf_float_vif_log2_poly[i];
+        p = p * t + poly[i];
     const float l = (float)((int32_t)exponent - 127) + p;
     /* selects rather than early returns, so that callers' loops vectorize */
     return x == 0 ? -(float)INFINITY : (x < 0 ? (float)NAN : l);
@@ -109,7 +110,7 @@ typedef struct VmafFloatVifStatConst {
 } VmafFloatVifStatConst;
 
 /** The statistic of one pixel (see the top of this file). */
-static inline void vmaf_float_vif_pixel(const VmafFloatVifStatConst *c, float mu1, float mu2,
+VMAF_FLOAT_TWIN_FN void vmaf_float_vif_pixel(const VmafFloatVifStatConst *c, float mu1, float mu2,
                                         float xx, float yy, float xy, float *num, float *den)
 {
     const float eps = VMAF_FLOAT_VIF_EPS;
@@ -144,6 +145,33 @@ static inline void vmaf_float_vif_pixel(const VmafFloatVifStatConst *c, float mu
     *num = s12 < 0.0f ? 0.0f
                       : vmaf_float_vif_log2((float)(1.0f + (g * g * s1) / (sv + c->sigma_nsq)));
     *den = vmaf_float_vif_log2((float)(1.0f + s1 / c->sigma_nsq));
+}
+
+/**
+ * One tap of the vertical pass of the five quantities (mu1, mu2, xx, yy, xy) at one
+ * column: a and b the reference and distorted samples of the tap's row. The sums start at 0
+ * and take their taps in order (float_vif.c's row loops, one column at a time).
+ */
+VMAF_FLOAT_TWIN_FN void vmaf_float_vif_tap(float fk, float a, float b, float acc[5])
+{
+    acc[0] += fk * a;
+    acc[1] += fk * b;
+    acc[2] += fk * (a * a);
+    acc[3] += fk * (b * b);
+    acc[4] += fk * (a * b);
+}
+
+/** A row's float sums of the per-pixel num and den, left to right. */
+VMAF_FLOAT_TWIN_FN void vmaf_float_vif_row_sums(const float *num, const float *den, unsigned w,
+                                                float *line_num, float *line_den)
+{
+    float n = 0.0f, d = 0.0f;
+    for (unsigned j = 0; j < w; j++) {
+        n += num[j];
+        d += den[j];
+    }
+    *line_num = n;
+    *line_den = d;
 }
 
 /** The extractor options (names and aliases in float_vif.c's option table). */
@@ -198,6 +226,37 @@ int vmaf_float_vif_scales(enum VmafFloatImpl impl, VmafFloatVifWorkspace *ws,
                           const VmafFloatVifStatConst *c, const float *ref, const float *dis,
                           ptrdiff_t stride, bool skip_scale0, float num[VMAF_FLOAT_VIF_SCALES],
                           float den[VMAF_FLOAT_VIF_SCALES]);
+
+#ifndef __CUDACC__
+#include "feature_extractor.h"
+#include "speed.h"
+
+_Static_assert((int)VMAF_SPEED_SCALE_NEAREST == (int)VMAF_FLOAT_RESAMPLE_NEAREST &&
+                   (int)VMAF_SPEED_SCALE_BILINEAR == (int)VMAF_FLOAT_RESAMPLE_BILINEAR &&
+                   (int)VMAF_SPEED_SCALE_BICUBIC == (int)VMAF_FLOAT_RESAMPLE_BICUBIC &&
+                   (int)VMAF_SPEED_SCALE_LANCZOS4 == (int)VMAF_FLOAT_RESAMPLE_LANCZOS4 &&
+                   2 * (int)VMAF_SPEED_LANCZOS_A + 1 == (int)VMAF_FLOAT_RESAMPLE_LANCZOS_TAPS,
+               "float_filter.h's resampler follows speed.h");
+
+/** The extractor's state (shared with its CUDA twin, which reads the geometry and filters). */
+typedef struct FloatVifState {
+    VmafFloatVifOptions opt;
+    unsigned w, h;
+    size_t stride;
+    float *ref, *dis;               /* converted luma */
+    bool resample;
+    VmafSpeedScaler scaler;
+    size_t scaled_stride;
+    float *ref_scaled, *dis_scaled; /* when resampling */
+    VmafFloatVifWorkspace ws;
+    VmafFloatVifStatConst stat;
+} FloatVifState;
+
+/** The scores from the scales' float sums (skipped scales: anything). */
+int vmaf_float_vif_store(const FloatVifState *s, const float num[VMAF_FLOAT_VIF_SCALES],
+                         const float den[VMAF_FLOAT_VIF_SCALES], unsigned index,
+                         VmafFeatureSink *sink);
+#endif
 
 #ifdef __cplusplus
 }

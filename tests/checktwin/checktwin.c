@@ -520,6 +520,7 @@ static const Family families[] = {
     { "vif", checktwin_vif },
     { "adm", checktwin_adm },
     { "speed", checktwin_speed },
+    { "float", checktwin_float },
 };
 
 int main(int argc, char **argv)

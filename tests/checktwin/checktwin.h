@@ -85,5 +85,6 @@ void checktwin_psnr_motion(CheckEnv *env);
 void checktwin_vif(CheckEnv *env);
 void checktwin_adm(CheckEnv *env);
 void checktwin_speed(CheckEnv *env);
+void checktwin_float(CheckEnv *env);
 
 #endif /* VMAF_TESTS_CHECKTWIN_H */

@@ -10,6 +10,8 @@ extern const VmafCudaTwin vmaf_twin_vif;
 extern const VmafCudaTwin vmaf_twin_adm;
 extern const VmafCudaTwin vmaf_twin_speed_chroma;
 extern const VmafCudaTwin vmaf_twin_speed_temporal;
+extern const VmafCudaTwin vmaf_twin_float_psnr, vmaf_twin_float_ansnr, vmaf_twin_float_moment;
+extern const VmafCudaTwin vmaf_twin_float_motion, vmaf_twin_float_vif, vmaf_twin_float_adm;
 
 static const VmafCudaTwin *const twins[] = {
     &vmaf_twin_psnr,
@@ -20,6 +22,8 @@ static const VmafCudaTwin *const twins[] = {
     &vmaf_twin_adm,
     &vmaf_twin_speed_chroma,
     &vmaf_twin_speed_temporal,
+    &vmaf_twin_float_psnr, &vmaf_twin_float_ansnr, &vmaf_twin_float_moment,
+    &vmaf_twin_float_motion, &vmaf_twin_float_vif, &vmaf_twin_float_adm,
     NULL,
 };
 
