@@ -16,6 +16,7 @@ extern const VmafFeatureExtractor vmaf_fex_float_adm;
 extern const VmafFeatureExtractor vmaf_fex_float_psnr;
 extern const VmafFeatureExtractor vmaf_fex_float_ansnr;
 extern const VmafFeatureExtractor vmaf_fex_float_moment;
+extern const VmafFeatureExtractor vmaf_fex_cambi;
 
 static const VmafFeatureExtractor *const extractors[] = {
     &vmaf_fex_psnr,
@@ -32,6 +33,7 @@ static const VmafFeatureExtractor *const extractors[] = {
     &vmaf_fex_float_psnr,
     &vmaf_fex_float_ansnr,
     &vmaf_fex_float_moment,
+    &vmaf_fex_cambi,
     NULL,
 };
 
