@@ -369,6 +369,41 @@ static void test_pooling(void)
     CHECK(got == sum / 600, "top 600 of 1001: %.17g, want %.17g", got, sum / 600);
 }
 
+/* realistic c-values: w_d p0 pmax / (p0 + pmax) as the extractor forms them */
+static float random_c_value(void)
+{
+    const unsigned p0 = 1 + rng() % 1000, pm = 1 + rng() % 1000, d = rng() % 4;
+    return (float)(int)(vmaf_cambi_contrast_weights[d] * p0 * pm) * vmaf_cambi_reciprocal[p0 + pm];
+}
+
+static void test_pooling_fast_path(void)
+{
+    /* the integer fast path against the reference's quickselect order */
+    static const struct { unsigned n; unsigned nonzero_percent; double topk; } cases[] = {
+        { 100000, 2, 0.6 }, { 100000, 90, 0.6 }, { 50000, 50, 0.2 }, { 777, 100, 1.0 },
+        { 5000, 30, 0.0001 }, { 3, 100, 0.5 },
+    };
+    for (unsigned t = 0; t < sizeof(cases) / sizeof(cases[0]); t++) {
+        const unsigned n = cases[t].n;
+        float *a = malloc(n * sizeof(float)), *b = malloc(n * sizeof(float));
+        rng_state = 0x5eed + t;
+        for (unsigned i = 0; i < n; i++)
+            a[i] = b[i] = rng() % 100 < cases[t].nonzero_percent ? random_c_value() : 0.0f;
+        int k = (int)(cases[t].topk * n);
+        if (k < 1) k = 1;
+        const double fast = vmaf_cambi_spatial_pooling(a, cases[t].topk, n);
+        const double ref = vmaf_cambi_spatial_pooling_reference(b, k, n);
+        CHECK(fast == ref, "n %u nonzero %u%% topk %g: %.17g, reference %.17g", n,
+              cases[t].nonzero_percent, cases[t].topk, fast, ref);
+        free(a);
+        free(b);
+    }
+    /* values that are not whole multiples of 2^-24 take the reference path */
+    float x[5] = { 1e-9f, 3.0f, 0.1f, 2.5f, 0.0f }, y[5] = { 1e-9f, 3.0f, 0.1f, 2.5f, 0.0f };
+    CHECK(vmaf_cambi_spatial_pooling(x, 0.6, 5) == vmaf_cambi_spatial_pooling_reference(y, 3, 5),
+          "tiny values");
+}
+
 static void test_setup(void)
 {
     VmafCambiSetup st;
@@ -429,6 +464,7 @@ int main(void)
     test_filter_mode();
     test_c_values();
     test_pooling();
+    test_pooling_fast_path();
     test_setup();
     printf("cambi: %d checks, %d failures\n", checks, failures);
     return failures != 0;

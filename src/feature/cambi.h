@@ -115,6 +115,7 @@ void vmaf_cambi_params_finish(VmafCambiParams *p);
  */
 typedef struct VmafCambiScratch {
     uint16_t *histograms;
+    uint16_t *keys;
     uint16_t *mode_rows;
     uint32_t *column_sums;
     uint16_t *flat_row;
@@ -184,6 +185,9 @@ void vmaf_cambi_c_values(const uint16_t *image, const uint16_t *mask, ptrdiff_t 
  * order the reference's quickselect leaves them. Reorders c_values.
  */
 double vmaf_cambi_spatial_pooling(float *c_values, double topk, unsigned n);
+
+/** The reference's own order: quickselect of the k largest, then their double sum / k. */
+double vmaf_cambi_spatial_pooling_reference(float *c_values, int k, unsigned n);
 
 #ifdef __cplusplus
 }

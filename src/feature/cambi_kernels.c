@@ -23,16 +23,19 @@
 #define CAMBI_X86 0
 #endif
 
+static size_t histogram_elems(unsigned max_w, unsigned band_size);
+
 int vmaf_cambi_scratch_alloc(VmafCambiScratch *s, unsigned max_w, unsigned band_size)
 {
     memset(s, 0, sizeof(*s));
     /* 16 spare columns so vector loads near the right edge stay inside */
     const size_t cols = (size_t)max_w + 16;
-    s->histograms = calloc((size_t)band_size * max_w + 16, sizeof(uint16_t));
+    s->histograms = calloc(histogram_elems(max_w, band_size), sizeof(uint16_t));
+    s->keys = calloc(3 * cols, sizeof(uint16_t));
     s->mode_rows = calloc(3 * cols, sizeof(uint16_t));
     s->column_sums = calloc(cols, sizeof(uint32_t));
     s->flat_row = calloc(cols, sizeof(uint16_t));
-    if (!s->histograms || !s->mode_rows || !s->column_sums || !s->flat_row) {
+    if (!s->histograms || !s->keys || !s->mode_rows || !s->column_sums || !s->flat_row) {
         vmaf_cambi_scratch_free(s);
         return -ENOMEM;
     }
@@ -44,6 +47,7 @@ int vmaf_cambi_scratch_alloc(VmafCambiScratch *s, unsigned max_w, unsigned band_
 void vmaf_cambi_scratch_free(VmafCambiScratch *s)
 {
     free(s->histograms);
+    free(s->keys);
     free(s->mode_rows);
     free(s->column_sums);
     free(s->flat_row);
@@ -221,82 +225,158 @@ void vmaf_cambi_filter_mode(uint16_t *image, ptrdiff_t stride, unsigned w, unsig
 
 /* ---- histograms and c-values ------------------------------------------------------------- */
 
-static inline void range_inc_c(uint16_t *row, int lo, int hi)
+/*
+ * Layout: HIST_GUARD zero rows, the band_size value rows, HIST_GUARD zero rows, each row w
+ * (the scale's width) counts long. The guard rows are never updated, so the counts of v - d
+ * below the band and v + d above it read as 0 without a test.
+ */
+#define HIST_GUARD VMAF_CAMBI_MAX_DIFFS
+#define NO_KEY 0xffffu
+
+static size_t histogram_elems(unsigned max_w, unsigned band_size)
 {
-    for (int c = lo; c < hi; c++) row[c]++;
+    return ((size_t)band_size + 2 * HIST_GUARD) * max_w + 16;
 }
 
-static inline void range_dec_c(uint16_t *row, int lo, int hi)
+/* key[j]: the pixel's histogram row (value - band_base), NO_KEY when unmasked or outside */
+static void row_keys(const uint16_t *image, const uint16_t *mask, int w, uint16_t base,
+                     uint16_t size, uint16_t *key)
 {
-    for (int c = lo; c < hi; c++) row[c]--;
-}
-
-/* Add (sign > 0) or remove the masked in-band pixels of row r to/from the histograms. */
-static void histogram_row_c(uint16_t *hist, const uint16_t *image, const uint16_t *mask,
-                            int w, int pad, const VmafCambiParams *p, int sign)
-{
-    const uint16_t base = p->band_base, size = p->band_size;
     for (int j = 0; j < w; j++) {
-        if (!mask[j]) continue;
         const uint16_t k = (uint16_t)(image[j] - base);
-        if (k >= size) continue;
-        const int lo = j - pad < 0 ? 0 : j - pad;
-        const int hi = j + pad + 1 > w ? w : j + pad + 1;
-        if (sign > 0) range_inc_c(hist + (size_t)k * w, lo, hi);
-        else range_dec_c(hist + (size_t)k * w, lo, hi);
+        key[j] = (mask[j] && k < size) ? k : NO_KEY;
     }
 }
 
-/* One step of the window: remove row `out`, add row `in`; a pixel pair of the same in-band
- * value at one column cancels. */
-static void histogram_slide_c(uint16_t *hist, const uint16_t *img_out, const uint16_t *mask_out,
-                              const uint16_t *img_in, const uint16_t *mask_in, int w, int pad,
-                              const VmafCambiParams *p)
+static inline void range_add_c(uint16_t *row, int lo, int hi, uint16_t delta)
 {
-    const uint16_t base = p->band_base, size = p->band_size;
+    for (int c = lo; c < hi; c++) row[c] = (uint16_t)(row[c] + delta);
+}
+
+static void histogram_keys_c(uint16_t *hist, const uint16_t *key, int w, int pad, uint16_t delta)
+{
     for (int j = 0; j < w; j++) {
-        const uint16_t ko = (uint16_t)(img_out[j] - base);
-        const uint16_t ki = (uint16_t)(img_in[j] - base);
-        const bool out = mask_out[j] && ko < size;
-        const bool in = mask_in[j] && ki < size;
-        if (!out && !in) continue;
-        if (out && in && ko == ki) continue;
+        if (key[j] == NO_KEY) continue;
         const int lo = j - pad < 0 ? 0 : j - pad;
         const int hi = j + pad + 1 > w ? w : j + pad + 1;
-        if (out) range_dec_c(hist + (size_t)ko * w, lo, hi);
-        if (in) range_inc_c(hist + (size_t)ki * w, lo, hi);
+        range_add_c(hist + (size_t)key[j] * w, lo, hi, delta);
     }
 }
 
-static inline float c_value_pixel(const uint16_t *hist, int w, int col, uint16_t sample,
-                                  const VmafCambiParams *p)
+/* remove the pixels of key_out, add those of key_in; equal keys cancel */
+static void histogram_slide_c(uint16_t *hist, const uint16_t *key_out, const uint16_t *key_in,
+                              int w, int pad)
 {
-    const int k = (int)sample - (int)p->band_base;
-    if ((unsigned)k >= p->band_size) return 0.0f;
-    const int value = sample + (int)p->num_diffs;
-    const uint32_t p0 = hist[(size_t)k * w + col];
-    const int top = (int)p->band_size - 1;
-    float c = 0.0f;
-    for (int d = 0; d < (int)p->num_diffs; d++) {
-        if (value > p->tvi_for_diff[d] || value + d + 1 <= p->vlt_luma) continue;
-        int up = k + d + 1;
-        if (up > top) up = top; /* never taken when tvi grows with d; keeps reads inside */
-        const int down = k - d - 1;
-        const uint32_t p1 = hist[(size_t)up * w + col];
-        const uint32_t p2 = down >= 0 ? hist[(size_t)down * w + col] : 0;
-        const uint32_t pm = p1 > p2 ? p1 : p2;
-        const float val = (float)(int32_t)((uint32_t)vmaf_cambi_contrast_weights[d] * p0 * pm) *
-                          vmaf_cambi_reciprocal[pm + p0];
-        if (val > c) c = val;
+    for (int j = 0; j < w; j++) {
+        const uint16_t ko = key_out[j], ki = key_in[j];
+        if (ko == ki) continue;
+        const int lo = j - pad < 0 ? 0 : j - pad;
+        const int hi = j + pad + 1 > w ? w : j + pad + 1;
+        if (ko != NO_KEY) range_add_c(hist + (size_t)ko * w, lo, hi, 0xffff);
+        if (ki != NO_KEY) range_add_c(hist + (size_t)ki * w, lo, hi, 1);
     }
-    return c;
 }
 
-static void c_values_row_c(const uint16_t *hist, const uint16_t *image, const uint16_t *mask,
-                           int w, const VmafCambiParams *p, float *out)
+#if CAMBI_X86
+/* +delta on [lo, hi): whole vectors, then one vector with the lanes past hi adding 0 (the
+ * histogram has 16 spare elements at its end for it) */
+CAMBI_AVX2 static inline void range_add_avx2(uint16_t *row, int lo, int hi, __m256i delta)
 {
-    for (int j = 0; j < w; j++)
-        out[j] = mask[j] ? c_value_pixel(hist, w, j, image[j], p) : 0.0f;
+    int c = lo;
+    for (; c + 16 <= hi; c += 16) {
+        const __m256i v = _mm256_loadu_si256((const __m256i *)(row + c));
+        _mm256_storeu_si256((__m256i *)(row + c), _mm256_add_epi16(v, delta));
+    }
+    if (c < hi) {
+        const __m256i iota = _mm256_setr_epi16(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+        const __m256i lanes = _mm256_cmpgt_epi16(_mm256_set1_epi16((short)(hi - c)), iota);
+        const __m256i v = _mm256_loadu_si256((const __m256i *)(row + c));
+        _mm256_storeu_si256((__m256i *)(row + c),
+                            _mm256_add_epi16(v, _mm256_and_si256(delta, lanes)));
+    }
+}
+
+CAMBI_AVX2 static void histogram_keys_avx2(uint16_t *hist, const uint16_t *key, int w, int pad,
+                                           uint16_t delta)
+{
+    const __m256i d = _mm256_set1_epi16((short)delta);
+    for (int j = 0; j < w; j++) {
+        if (key[j] == NO_KEY) continue;
+        const int lo = j - pad < 0 ? 0 : j - pad;
+        const int hi = j + pad + 1 > w ? w : j + pad + 1;
+        range_add_avx2(hist + (size_t)key[j] * w, lo, hi, d);
+    }
+}
+
+CAMBI_AVX2 static void histogram_slide_avx2(uint16_t *hist, const uint16_t *key_out,
+                                            const uint16_t *key_in, int w, int pad)
+{
+    const __m256i plus = _mm256_set1_epi16(1), minus = _mm256_set1_epi16(-1);
+    int j0 = 0;
+    for (; j0 < w; j0 += 16) {
+        uint32_t todo;
+        if (j0 + 16 <= w) {
+            const __m256i a = _mm256_loadu_si256((const __m256i *)(key_out + j0));
+            const __m256i b = _mm256_loadu_si256((const __m256i *)(key_in + j0));
+            const uint32_t eq = (uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi16(a, b));
+            if (eq == 0xffffffffu) continue;
+            todo = ~eq & 0x55555555u; /* one bit per 16-bit lane */
+        } else {
+            todo = 0;
+            for (int j = j0; j < w; j++)
+                if (key_out[j] != key_in[j]) todo |= 1u << (2 * (j - j0));
+        }
+        while (todo) {
+            const int j = j0 + (__builtin_ctz(todo) >> 1);
+            todo &= todo - 1;
+            const uint16_t ko = key_out[j], ki = key_in[j];
+            const int lo = j - pad < 0 ? 0 : j - pad;
+            const int hi = j + pad + 1 > w ? w : j + pad + 1;
+            if (ko != NO_KEY) range_add_avx2(hist + (size_t)ko * w, lo, hi, minus);
+            if (ki != NO_KEY) range_add_avx2(hist + (size_t)ki * w, lo, hi, plus);
+        }
+    }
+}
+#endif
+
+/* The reference's tests per contrast d (index d - 1) as a range of raw samples:
+ * v + num_diffs <= tvi[d] and v + num_diffs + d > vlt. */
+typedef struct DiffRange {
+    int lo[VMAF_CAMBI_MAX_DIFFS], hi[VMAF_CAMBI_MAX_DIFFS];
+} DiffRange;
+
+static void diff_ranges(const VmafCambiParams *p, DiffRange *r)
+{
+    const int nd = (int)p->num_diffs;
+    for (int d = 0; d < nd; d++) {
+        r->hi[d] = (int)p->tvi_for_diff[d] - nd;
+        r->lo[d] = (int)p->vlt_luma - nd - d;
+    }
+}
+
+static void c_values_row_c(const uint16_t *hist, const uint16_t *key, int w,
+                           const VmafCambiParams *p, const DiffRange *r, float *out)
+{
+    const int nd = (int)p->num_diffs, base = p->band_base;
+    for (int j = 0; j < w; j++) {
+        float c = 0.0f;
+        if (key[j] != NO_KEY) {
+            const int v = key[j] + base;
+            const uint16_t *col = hist + (size_t)key[j] * w + j;
+            const uint32_t p0 = col[0];
+            for (int d = 0; d < nd; d++) {
+                if (v > r->hi[d] || v < r->lo[d]) continue;
+                const ptrdiff_t off = (ptrdiff_t)(d + 1) * w;
+                const uint32_t p1 = col[off], p2 = col[-off];
+                const uint32_t pm = p1 > p2 ? p1 : p2;
+                const float val =
+                    (float)(int32_t)((uint32_t)vmaf_cambi_contrast_weights[d] * p0 * pm) *
+                    vmaf_cambi_reciprocal[pm + p0];
+                if (val > c) c = val;
+            }
+        }
+        out[j] = c;
+    }
 }
 
 void vmaf_cambi_c_values(const uint16_t *image, const uint16_t *mask, ptrdiff_t stride,
@@ -304,23 +384,37 @@ void vmaf_cambi_c_values(const uint16_t *image, const uint16_t *mask, ptrdiff_t 
                          const VmafCambiParams *p, float *c_values,
                          VmafCambiScratch *scratch)
 {
+    void (*add_fn)(uint16_t *, const uint16_t *, int, int, uint16_t) = histogram_keys_c;
+    void (*slide_fn)(uint16_t *, const uint16_t *, const uint16_t *, int, int) = histogram_slide_c;
+#if CAMBI_X86
+    if (__builtin_cpu_supports("avx2")) {
+        add_fn = histogram_keys_avx2;
+        slide_fn = histogram_slide_avx2;
+    }
+#endif
     const int pad = (int)(window_size >> 1);
     const int W = (int)w, H = (int)h;
-    uint16_t *hist = scratch->histograms;
-    memset(hist, 0, (size_t)p->band_size * w * sizeof(*hist));
+    const uint16_t base = p->band_base, size = p->band_size;
+    uint16_t *hist = scratch->histograms + (size_t)HIST_GUARD * scratch->max_w;
+    memset(hist, 0, ((size_t)size + HIST_GUARD) * w * sizeof(*hist));
+    DiffRange ranges;
+    diff_ranges(p, &ranges);
 
-    for (int r = 0; r < pad && r < H; r++)
-        histogram_row_c(hist, image + r * stride, mask + r * stride, W, pad, p, +1);
+    const size_t cols = (size_t)scratch->max_w + 16;
+    uint16_t *key_in = scratch->keys, *key_out = key_in + cols, *key_cur = key_out + cols;
+    for (int r = 0; r < pad && r < H; r++) {
+        row_keys(image + r * stride, mask + r * stride, W, base, size, key_in);
+        add_fn(hist, key_in, W, pad, 1);
+    }
     for (int i = 0; i < H; i++) {
         const int in = i + pad, out = i - pad - 1;
-        if (in < H && out >= 0)
-            histogram_slide_c(hist, image + out * stride, mask + out * stride,
-                              image + in * stride, mask + in * stride, W, pad, p);
-        else if (in < H)
-            histogram_row_c(hist, image + in * stride, mask + in * stride, W, pad, p, +1);
-        else if (out >= 0)
-            histogram_row_c(hist, image + out * stride, mask + out * stride, W, pad, p, -1);
-        c_values_row_c(hist, image + i * stride, mask + i * stride, W, p, c_values + (size_t)i * w);
+        if (in < H) row_keys(image + in * stride, mask + in * stride, W, base, size, key_in);
+        if (out >= 0) row_keys(image + out * stride, mask + out * stride, W, base, size, key_out);
+        if (in < H && out >= 0) slide_fn(hist, key_out, key_in, W, pad);
+        else if (in < H) add_fn(hist, key_in, W, pad, 1);
+        else if (out >= 0) add_fn(hist, key_out, W, pad, 0xffff);
+        row_keys(image + i * stride, mask + i * stride, W, base, size, key_cur);
+        c_values_row_c(hist, key_cur, W, p, &ranges, c_values + (size_t)i * w);
     }
 }
 
@@ -351,13 +445,69 @@ static void quick_select_desc(float *a, int n, int k)
     }
 }
 
+/*
+ * Fast path. Every nonzero c-value is at least 0.5 (p0 pmax / (p0 + pmax) with counts >= 1),
+ * so it is a whole multiple of 2^-24. While the top-k sum stays below 2^53 * 2^-24, every
+ * partial sum the reference forms is exact, so the sum does not depend on the order and can be
+ * taken in integers: the selection is free to differ from the reference's. The values are
+ * checked, not assumed; anything else goes through the reference's quickselect.
+ */
+#define UNIT_LIMIT (1ull << 53)
+
+/* c as a whole number of 2^-24 units; false when it is not one, or too large */
+static inline bool to_units(float c, uint64_t *units)
+{
+    uint32_t b;
+    memcpy(&b, &c, sizeof(b));
+    const uint32_t e = b >> 23; /* negative values have e >= 256 */
+    if (e < 126 || e > 126 + 29) return false;
+    *units = (uint64_t)((b & 0x7fffffu) | 0x800000u) << (e - 126);
+    return true;
+}
+
+static bool pool_exact(float *c, int n, int k, double *mean)
+{
+    uint64_t total = 0;
+    int nonzero = 0;
+    for (int i = 0; i < n; i++) {
+        if (c[i] == 0.0f) continue;
+        uint64_t u;
+        if (!to_units(c[i], &u)) return false;
+        total += u;
+        if (total >= UNIT_LIMIT) return false;
+        nonzero++;
+    }
+    if (nonzero > k) {
+        /* the k largest are among the nonzero values: select among those only */
+        int m = 0;
+        for (int i = 0; i < n; i++)
+            if (c[i] != 0.0f) c[m++] = c[i];
+        quick_select_desc(c, m, k);
+        total = 0;
+        for (int i = 0; i < k; i++) {
+            uint64_t u = 0;
+            to_units(c[i], &u);
+            total += u;
+        }
+    }
+    *mean = (double)total * 0x1p-24 / k;
+    return true;
+}
+
 double vmaf_cambi_spatial_pooling(float *c_values, double topk, unsigned n)
 {
     const int num = (int)n;
     int k = (int)(topk * num);
     if (k < 1) k = 1;
     if (k > num) k = num;
-    quick_select_desc(c_values, num, k);
+    double mean;
+    if (pool_exact(c_values, num, k, &mean)) return mean;
+    return vmaf_cambi_spatial_pooling_reference(c_values, k, n);
+}
+
+double vmaf_cambi_spatial_pooling_reference(float *c_values, int k, unsigned n)
+{
+    quick_select_desc(c_values, (int)n, k);
     double sum = 0;
     for (int i = 0; i < k; i++) sum += c_values[i];
     return sum / k;
