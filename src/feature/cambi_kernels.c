@@ -33,7 +33,7 @@ int vmaf_cambi_scratch_alloc(VmafCambiScratch *s, unsigned max_w, unsigned band_
     s->histograms = calloc(histogram_elems(max_w, band_size), sizeof(uint16_t));
     s->keys = calloc(3 * cols, sizeof(uint16_t));
     s->mode_rows = calloc(3 * cols, sizeof(uint16_t));
-    s->column_sums = calloc(cols, sizeof(uint32_t));
+    s->column_sums = calloc(cols + 2 * 3, sizeof(uint32_t));
     s->flat_row = calloc(cols, sizeof(uint16_t));
     if (!s->histograms || !s->keys || !s->mode_rows || !s->column_sums || !s->flat_row) {
         vmaf_cambi_scratch_free(s);
@@ -55,6 +55,9 @@ void vmaf_cambi_scratch_free(VmafCambiScratch *s)
 }
 
 /* ---- spatial mask ------------------------------------------------------------------------ */
+
+/* zero columns on each side of the mask's column sums (the 7x7 window's half width) */
+#define MASK_SUM_PAD 3
 
 static unsigned ceil_log2(uint32_t n)
 {
@@ -103,21 +106,19 @@ void vmaf_cambi_spatial_mask(const uint16_t *image, uint16_t *mask, ptrdiff_t st
 {
     const int pad = VMAF_CAMBI_MASK_FILTER_SIZE >> 1;
     const uint32_t threshold = vmaf_cambi_mask_index(w, h, VMAF_CAMBI_MASK_FILTER_SIZE);
-    uint32_t *sums = scratch->column_sums;
+    /* column sums over the rows of the window, with pad zero columns on each side */
+    uint32_t *sums = scratch->column_sums + MASK_SUM_PAD;
     uint16_t *flat = scratch->flat_row;
-    memset(sums, 0, w * sizeof(*sums));
+    memset(scratch->column_sums, 0, (w + 2 * MASK_SUM_PAD) * sizeof(*sums));
     for (int r = 0; r < pad && r < (int)h; r++)
         add_flat_row(image, stride, w, h, (unsigned)r, sums, flat, +1);
     for (int i = 0; i < (int)h; i++) {
         if (i + pad < (int)h) add_flat_row(image, stride, w, h, (unsigned)(i + pad), sums, flat, +1);
         if (i - pad - 1 >= 0) add_flat_row(image, stride, w, h, (unsigned)(i - pad - 1), sums, flat, -1);
-        /* horizontal window sum over [c - pad, c + pad] clipped */
-        uint32_t acc = 0;
-        for (int c = 0; c < pad && c < (int)w; c++) acc += sums[c];
         uint16_t *out = mask + i * stride;
         for (int c = 0; c < (int)w; c++) {
-            if (c + pad < (int)w) acc += sums[c + pad];
-            if (c - pad - 1 >= 0) acc -= sums[c - pad - 1];
+            const uint32_t acc = sums[c - 3] + sums[c - 2] + sums[c - 1] + sums[c] + sums[c + 1] +
+                                 sums[c + 2] + sums[c + 3];
             out[c] = acc > threshold;
         }
     }
@@ -125,7 +126,7 @@ void vmaf_cambi_spatial_mask(const uint16_t *image, uint16_t *mask, ptrdiff_t st
 
 /* ---- decimation and mode filter ---------------------------------------------------------- */
 
-void vmaf_cambi_decimate(uint16_t *plane, ptrdiff_t stride, unsigned w, unsigned h)
+static void decimate_rows_c(uint16_t *plane, ptrdiff_t stride, unsigned w, unsigned h)
 {
     /* reads (2i, 2j) always lie at or after the write (i, j), so in place is safe */
     for (unsigned i = 0; i < h; i++) {
@@ -133,6 +134,40 @@ void vmaf_cambi_decimate(uint16_t *plane, ptrdiff_t stride, unsigned w, unsigned
         uint16_t *dst = plane + i * stride;
         for (unsigned j = 0; j < w; j++) dst[j] = src[2 * j];
     }
+}
+
+#if CAMBI_X86
+CAMBI_AVX2 static void decimate_rows_avx2(uint16_t *plane, ptrdiff_t stride, unsigned w,
+                                          unsigned h)
+{
+    const __m256i low = _mm256_set1_epi32(0xffff);
+    for (unsigned i = 0; i < h; i++) {
+        const uint16_t *src = plane + 2 * i * stride;
+        uint16_t *dst = plane + i * stride;
+        unsigned j = 0;
+        /* the loads of a block end before its store begins for every row but the first,
+         * where src == dst and each store covers only samples already loaded */
+        for (; j + 16 <= w; j += 16) {
+            const __m256i a = _mm256_and_si256(_mm256_loadu_si256((const __m256i *)(src + 2 * j)), low);
+            const __m256i b =
+                _mm256_and_si256(_mm256_loadu_si256((const __m256i *)(src + 2 * j + 16)), low);
+            const __m256i packed = _mm256_permute4x64_epi64(_mm256_packus_epi32(a, b), 0xd8);
+            _mm256_storeu_si256((__m256i *)(dst + j), packed);
+        }
+        for (; j < w; j++) dst[j] = src[2 * j];
+    }
+}
+#endif
+
+void vmaf_cambi_decimate(uint16_t *plane, ptrdiff_t stride, unsigned w, unsigned h)
+{
+#if CAMBI_X86
+    if (__builtin_cpu_supports("avx2")) {
+        decimate_rows_avx2(plane, stride, w, h);
+        return;
+    }
+#endif
+    decimate_rows_c(plane, stride, w, h);
 }
 
 /* the value shared by two of the three, else the smallest (symmetric in its arguments) */
@@ -470,6 +505,19 @@ static bool pool_exact(float *c, int n, int k, double *mean)
     uint64_t total = 0;
     int nonzero = 0;
     for (int i = 0; i < n; i++) {
+        if (!(i & 15) && i + 16 <= n) {
+            /* mostly zeros: skip whole blocks (bits of +0.0f are 0) */
+            uint32_t any = 0;
+            for (int t = 0; t < 16; t++) {
+                uint32_t b;
+                memcpy(&b, &c[i + t], sizeof(b));
+                any |= b;
+            }
+            if (!any) {
+                i += 15;
+                continue;
+            }
+        }
         if (c[i] == 0.0f) continue;
         uint64_t u;
         if (!to_units(c[i], &u)) return false;
