@@ -33,12 +33,15 @@ int vmaf_feature_instance_init(VmafFeatureInstance *inst, const VmafFeatureGeome
 void vmaf_feature_instance_destroy(VmafFeatureInstance *inst);
 
 /**
- * Position of an extractor's stores among those of one frame (and at flush): reference
- * libvmaf runs TEMPORAL extractors in the calling thread before it hands the frame to its
- * workers, so their metrics come first; then registration order.
+ * Position of an extractor's stores among those of one frame (and at flush). With worker
+ * threads, reference libvmaf runs TEMPORAL extractors in the calling thread before it hands
+ * the frame to its workers, so their metrics come first, then registration order; without
+ * (n_threads == 0) every extractor runs in registration order.
  */
-static inline uint32_t vmaf_store_rank(const VmafFeatureExtractor *fex, unsigned ext)
+static inline uint32_t vmaf_store_rank(const VmafFeatureExtractor *fex, unsigned ext,
+                                       bool threaded)
 {
+    if (!threaded) return ext;
     return ((fex->flags & VMAF_FEATURE_EXTRACTOR_TEMPORAL) ? 0u : 1u << 16) | ext;
 }
 

@@ -193,7 +193,7 @@ static int run_instance(VmafContext *vmaf, VmafFeatureInstance *inst, unsigned e
         .provided = inst->fex->provided_features,
         .mapped = inst->mapped,
         .order = { .phase = VMAF_STORE_PHASE_EXTRACT, .index = frame->index,
-                   .ext = vmaf_store_rank(inst->fex, ext) },
+                   .ext = vmaf_store_rank(inst->fex, ext, vmaf->workers != NULL) },
     };
     VmafFeatureFrame f = *frame;
     if (!(inst->fex->flags & VMAF_FEATURE_EXTRACTOR_PREV_REF))
@@ -296,7 +296,8 @@ static int start(VmafContext *vmaf, const VmafPicture *ref)
     }
     if (vmaf->cuda_state && !vmaf->cfg.gpumask)
         return vmaf_cuda_backend_create(&vmaf->cuda, vmaf->cuda_state, &geo, vmaf->inst,
-                                        vmaf->inst_cnt, vmaf->cfg.n_subsample, vmaf->fc);
+                                        vmaf->inst_cnt, vmaf->cfg.n_subsample,
+                                        vmaf->workers != NULL, vmaf->fc);
     return 0;
 }
 
@@ -395,7 +396,8 @@ static int flush_context(VmafContext *vmaf)
             .fc = vmaf->fc,
             .provided = inst->fex->provided_features,
             .mapped = inst->mapped,
-            .order = { .phase = VMAF_STORE_PHASE_FLUSH, .ext = vmaf_store_rank(inst->fex, i) },
+            .order = { .phase = VMAF_STORE_PHASE_FLUSH,
+                       .ext = vmaf_store_rank(inst->fex, i, vmaf->workers != NULL) },
         };
         err = inst->fex->flush(inst->priv, &sink);
         if (err)
