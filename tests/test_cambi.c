@@ -137,7 +137,7 @@ static void test_spatial_mask(void)
         const ptrdiff_t stride = w + 5;
         uint16_t *img = calloc(stride * h, 2), *mask = calloc(stride * h, 2);
         VmafCambiScratch sc;
-        CHECK(!vmaf_cambi_scratch_alloc(&sc, w, 8), "alloc");
+        CHECK(!vmaf_cambi_scratch_alloc(&sc, w, h, 8), "alloc");
         rng_state = 0x1234 + t;
         fill_random(img, stride, w, h, 100, t % 2 ? 2 : 3);
         vmaf_cambi_spatial_mask(img, mask, stride, w, h, &sc);
@@ -195,7 +195,7 @@ static void test_filter_mode(void)
         2, 2, 2, 2, 2,
     };
     VmafCambiScratch sc;
-    CHECK(!vmaf_cambi_scratch_alloc(&sc, 300, 8), "alloc");
+    CHECK(!vmaf_cambi_scratch_alloc(&sc, 300, 40, 8), "alloc");
     vmaf_cambi_filter_mode(k, 5, 5, 5, &sc);
     /* rows 1..3: mode of the row-filtered rows 3 3 4 6 6 etc.; (3, 4) = min(7, 6, 2) */
     static const uint16_t want[5 * 5] = {
@@ -293,7 +293,7 @@ static void test_c_values(void)
             mask[i] = 1;
         }
         VmafCambiScratch sc;
-        CHECK(!vmaf_cambi_scratch_alloc(&sc, W, p->band_size), "alloc");
+        CHECK(!vmaf_cambi_scratch_alloc(&sc, W, H, p->band_size), "alloc");
         vmaf_cambi_c_values(img, mask, W, W, H, 9, p, c, &sc);
         /* (10, 19): window columns 15..23, rows 6..14: 45 samples at 100, 36 at 101 */
         const float want = (float)(45 * 36) * vmaf_cambi_reciprocal[81];
@@ -325,7 +325,7 @@ static void test_c_values(void)
                 mask[i * stride + j] = rng() % 4 != 0;
             }
         VmafCambiScratch sc;
-        CHECK(!vmaf_cambi_scratch_alloc(&sc, w, p->band_size), "alloc");
+        CHECK(!vmaf_cambi_scratch_alloc(&sc, w, h, p->band_size), "alloc");
         vmaf_cambi_c_values(img, mask, stride, w, h, window, p, got, &sc);
         c_values_direct(img, mask, stride, (int)w, (int)h, (int)window, p, want);
         unsigned bad = 0, nonzero = 0;

@@ -493,7 +493,7 @@ static int cambi_init(void *priv, const VmafFeatureGeometry *g)
     s->pos_x = malloc(st->alloc_w * sizeof(unsigned));
     s->pos_y = malloc(st->alloc_h * sizeof(unsigned));
     if (!s->image || !s->mask || !s->c_values || !s->pos_x || !s->pos_y) return -ENOMEM;
-    err = vmaf_cambi_scratch_alloc(&s->scratch, st->alloc_w, st->params.band_size);
+    err = vmaf_cambi_scratch_alloc(&s->scratch, st->alloc_w, st->alloc_h, st->params.band_size);
     if (err) return err;
     if (s->opt.heatmaps_path) return open_heatmaps(s, g->worker_copy);
     return 0;

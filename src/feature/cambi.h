@@ -110,8 +110,9 @@ typedef struct VmafCambiParams {
 void vmaf_cambi_params_finish(VmafCambiParams *p);
 
 /**
- * Work buffers for pictures up to max_w x max_h with windows up to max_window: histograms
- * (band_size x max_w uint16), the mode filter's three rows, the mask's box sums.
+ * Work buffers for pictures up to max_w x max_h: histograms (band_size x max_w uint16 and
+ * guard rows), the histogram row of every pixel, the mode filter's three rows, the mask's
+ * column sums.
  */
 typedef struct VmafCambiScratch {
     uint16_t *histograms;
@@ -122,7 +123,8 @@ typedef struct VmafCambiScratch {
     unsigned max_w, band_size;
 } VmafCambiScratch;
 
-int vmaf_cambi_scratch_alloc(VmafCambiScratch *s, unsigned max_w, unsigned band_size);
+int vmaf_cambi_scratch_alloc(VmafCambiScratch *s, unsigned max_w, unsigned max_h,
+                             unsigned band_size);
 void vmaf_cambi_scratch_free(VmafCambiScratch *s);
 
 /** The options (cambi.c's table writes them). */

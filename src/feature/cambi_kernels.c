@@ -25,13 +25,14 @@
 
 static size_t histogram_elems(unsigned max_w, unsigned band_size);
 
-int vmaf_cambi_scratch_alloc(VmafCambiScratch *s, unsigned max_w, unsigned band_size)
+int vmaf_cambi_scratch_alloc(VmafCambiScratch *s, unsigned max_w, unsigned max_h,
+                             unsigned band_size)
 {
     memset(s, 0, sizeof(*s));
     /* 16 spare columns so vector loads near the right edge stay inside */
     const size_t cols = (size_t)max_w + 16;
     s->histograms = calloc(histogram_elems(max_w, band_size), sizeof(uint16_t));
-    s->keys = calloc(3 * cols, sizeof(uint16_t));
+    s->keys = calloc((size_t)max_w * max_h + 16, sizeof(uint16_t));
     s->mode_rows = calloc(3 * cols, sizeof(uint16_t));
     s->column_sums = calloc(cols + 2 * 3, sizeof(uint32_t));
     s->flat_row = calloc(cols, sizeof(uint16_t));
@@ -274,14 +275,38 @@ static size_t histogram_elems(unsigned max_w, unsigned band_size)
 }
 
 /* key[j]: the pixel's histogram row (value - band_base), NO_KEY when unmasked or outside */
-static void row_keys(const uint16_t *image, const uint16_t *mask, int w, uint16_t base,
-                     uint16_t size, uint16_t *key)
+static void row_keys_c(const uint16_t *image, const uint16_t *mask, int w, uint16_t base,
+                       uint16_t size, uint16_t *key)
 {
     for (int j = 0; j < w; j++) {
         const uint16_t k = (uint16_t)(image[j] - base);
         key[j] = (mask[j] && k < size) ? k : NO_KEY;
     }
 }
+
+#if CAMBI_X86
+CAMBI_AVX2 static void row_keys_avx2(const uint16_t *image, const uint16_t *mask, int w,
+                                     uint16_t base, uint16_t size, uint16_t *key)
+{
+    int j = 0;
+    if (size) {
+        const __m256i vbase = _mm256_set1_epi16((short)base);
+        const __m256i top = _mm256_set1_epi16((short)(size - 1));
+        const __m256i zero = _mm256_setzero_si256();
+        for (; j + 16 <= w; j += 16) {
+            const __m256i k = _mm256_sub_epi16(_mm256_loadu_si256((const __m256i *)(image + j)), vbase);
+            const __m256i in_band = _mm256_cmpeq_epi16(_mm256_min_epu16(k, top), k);
+            const __m256i masked =
+                _mm256_cmpeq_epi16(_mm256_loadu_si256((const __m256i *)(mask + j)), zero);
+            const __m256i valid = _mm256_andnot_si256(masked, in_band);
+            /* invalid lanes: all ones = NO_KEY */
+            _mm256_storeu_si256((__m256i *)(key + j), _mm256_or_si256(_mm256_and_si256(valid, k),
+                                                                      _mm256_andnot_si256(valid, _mm256_set1_epi16(-1))));
+        }
+    }
+    row_keys_c(image + j, mask + j, w - j, base, size, key + j);
+}
+#endif
 
 static inline void range_add_c(uint16_t *row, int lo, int hi, uint16_t delta)
 {
@@ -421,8 +446,11 @@ void vmaf_cambi_c_values(const uint16_t *image, const uint16_t *mask, ptrdiff_t 
 {
     void (*add_fn)(uint16_t *, const uint16_t *, int, int, uint16_t) = histogram_keys_c;
     void (*slide_fn)(uint16_t *, const uint16_t *, const uint16_t *, int, int) = histogram_slide_c;
+    void (*keys_fn)(const uint16_t *, const uint16_t *, int, uint16_t, uint16_t, uint16_t *) =
+        row_keys_c;
 #if CAMBI_X86
     if (__builtin_cpu_supports("avx2")) {
+        keys_fn = row_keys_avx2;
         add_fn = histogram_keys_avx2;
         slide_fn = histogram_slide_avx2;
     }
@@ -435,21 +463,19 @@ void vmaf_cambi_c_values(const uint16_t *image, const uint16_t *mask, ptrdiff_t 
     DiffRange ranges;
     diff_ranges(p, &ranges);
 
-    const size_t cols = (size_t)scratch->max_w + 16;
-    uint16_t *key_in = scratch->keys, *key_out = key_in + cols, *key_cur = key_out + cols;
-    for (int r = 0; r < pad && r < H; r++) {
-        row_keys(image + r * stride, mask + r * stride, W, base, size, key_in);
-        add_fn(hist, key_in, W, pad, 1);
-    }
+    /* the keys of every row once (packed, w per row) */
+    uint16_t *keys = scratch->keys;
+    for (int r = 0; r < H; r++)
+        keys_fn(image + r * stride, mask + r * stride, W, base, size, keys + (size_t)r * w);
+    for (int r = 0; r < pad && r < H; r++) add_fn(hist, keys + (size_t)r * w, W, pad, 1);
     for (int i = 0; i < H; i++) {
         const int in = i + pad, out = i - pad - 1;
-        if (in < H) row_keys(image + in * stride, mask + in * stride, W, base, size, key_in);
-        if (out >= 0) row_keys(image + out * stride, mask + out * stride, W, base, size, key_out);
-        if (in < H && out >= 0) slide_fn(hist, key_out, key_in, W, pad);
-        else if (in < H) add_fn(hist, key_in, W, pad, 1);
-        else if (out >= 0) add_fn(hist, key_out, W, pad, 0xffff);
-        row_keys(image + i * stride, mask + i * stride, W, base, size, key_cur);
-        c_values_row_c(hist, key_cur, W, p, &ranges, c_values + (size_t)i * w);
+        const uint16_t *key_in = in < H ? keys + (size_t)in * w : NULL;
+        const uint16_t *key_out = out >= 0 ? keys + (size_t)out * w : NULL;
+        if (key_in && key_out) slide_fn(hist, key_out, key_in, W, pad);
+        else if (key_in) add_fn(hist, key_in, W, pad, 1);
+        else if (key_out) add_fn(hist, key_out, W, pad, 0xffff);
+        c_values_row_c(hist, keys + (size_t)i * w, W, p, &ranges, c_values + (size_t)i * w);
     }
 }
 
