@@ -309,6 +309,24 @@ static void preprocess(const VmafPicture *pic, uint16_t *out, ptrdiff_t stride, 
         resample_positions(in_w, out_w, pos_x);
         resample_positions(in_h, out_h, pos_y);
     }
+    if (same && bpc == 8 && enc_bitdepth < 10) {
+        /* conversion and anti-dithering at once: ((4a + 4b + 4c + 4d) >> 2) = a + b + c + d,
+         * ((4a + 4b) >> 1) = 2 (a + b) */
+        for (unsigned i = 0; i < out_h; i++) {
+            const uint8_t *r0 = (const uint8_t *)pic->data[0] + i * pic->stride[0];
+            uint16_t *o = out + i * stride;
+            if (i + 1 < out_h) {
+                const uint8_t *r1 = r0 + pic->stride[0];
+                for (unsigned j = 0; j + 1 < out_w; j++)
+                    o[j] = (uint16_t)(r0[j] + r0[j + 1] + r1[j] + r1[j + 1]);
+                o[out_w - 1] = (uint16_t)(2 * (r0[out_w - 1] + r1[out_w - 1]));
+            } else {
+                for (unsigned j = 0; j + 1 < out_w; j++) o[j] = (uint16_t)(2 * (r0[j] + r0[j + 1]));
+                o[out_w - 1] = (uint16_t)(4 * r0[out_w - 1]);
+            }
+        }
+        return;
+    }
     const int up = bpc <= 8 ? 10 - (int)bpc : bpc == 9 ? 1 : 0;
     const int down = bpc >= 10 ? (int)bpc - 10 : 0;
     const unsigned round = down ? 1u << (down - 1) : 0;
