@@ -17,8 +17,8 @@
  *   - Refusals get a message (the reference returns -EINVAL silently): both encoding sides
  *     (or both source sides) below 216, source/encoding sizes scaled in opposite directions,
  *     an unknown EOTF, a window whose square reaches the reciprocal table, and frames in
- *     which half the adjusted window exceeds a side at some scale (the reference reads
- *     outside the scaled picture there and, for heights, writes before its buffer).
+ *     which half the adjusted window exceeds a side at some scale (cambi.h: the reference
+ *     crashes there for heights and scores stale samples for widths).
  *   - cambi_vis_lum_threshold above the EOTF's peak luminance is refused (the reference
  *     loops forever looking for a sample that reaches it).
  *   - 10-bit input at the scored size is copied row by row (the reference copies it as one

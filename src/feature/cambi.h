@@ -27,8 +27,10 @@
  * reaches cambi_vis_lum_threshold.
  *
  * Decisions where reference libvmaf 3.2.0 is undefined (also in cambi.c):
- *   - frames whose window would not fit in some scale (half the window >= a scaled side)
- *     are refused at init; the reference reads outside the scaled picture there.
+ *   - frames in which half the adjusted window exceeds a side at some scale are refused at
+ *     init. There the reference reads rows beyond the scaled picture and writes before its
+ *     c-value buffer (it crashes: seen for 1920x40 and 2000x16), or, for widths, scores the
+ *     stale samples right of the scaled picture (e.g. 40x1920).
  *   - 10-bit input with full_ref and a src_width/src_height larger than the picture is
  *     copied row by row; the reference copies it as one block with the wrong stride.
  */
