@@ -245,7 +245,8 @@ static void extract_job(void *job_mem, void **worker_data)
     };
     WorkerData *wd;
     int err = worker_instances(vmaf, worker_data, &wd);
-    const VmafFeatureGeometry geo = context_geometry(vmaf);
+    VmafFeatureGeometry geo = context_geometry(vmaf);
+    geo.worker_copy = true;
     for (unsigned i = 0; !err && i < vmaf->inst_cnt; i++) {
         const VmafFeatureInstance *reg = vmaf->inst[i];
         if (reg->fex->flags & VMAF_FEATURE_EXTRACTOR_TEMPORAL || reg->on_gpu) continue;
@@ -298,7 +299,8 @@ static int start(VmafContext *vmaf, const VmafPicture *ref)
     }
     if (vmaf->cuda_state && !vmaf->cfg.gpumask)
         return vmaf_cuda_backend_create(&vmaf->cuda, vmaf->cuda_state, &geo, vmaf->inst,
-                                        vmaf->inst_cnt, vmaf->cfg.n_subsample, vmaf->fc);
+                                        vmaf->inst_cnt, vmaf->cfg.n_subsample,
+                                        vmaf->workers != NULL, vmaf->fc);
     return 0;
 }
 

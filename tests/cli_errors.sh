@@ -79,6 +79,27 @@ expect "bad backend"                 1 60 -- -r "$REF" -d "$DIS" $GEO -n --featu
 if [ ! -e /dev/nvidiactl ]; then
   expect "--backend cuda without a GPU" 255 2 -- -r "$REF" -d "$DIS" $GEO -n --feature psnr --backend cuda
 fi
+expect "bad aom_ctc version"         1 60 -- -r "$REF" -d "$DIS" $GEO --aom_ctc v8.0
+expect "deprecated aom_ctc proposed" 1 60 -- -r "$REF" -d "$DIS" $GEO --aom_ctc proposed
+expect "bad nflx_ctc version"        1 60 -- -r "$REF" -d "$DIS" $GEO --nflx_ctc v2.0
+expect "preset model name taken"     1 60 -- -r "$REF" -d "$DIS" $GEO -m version=vmaf_v0.6.1 --aom_ctc v1.0
+expect "cambi on a tiny frame"       nonzero 3 -- -r "$CLIPS/tiny_33x33_420p_ref.yuv" -d "$CLIPS/tiny_33x33_420p_dis.yuv" -w 33 -h 33 -p 420 -b 8 -n --feature cambi
+grep -q 'cambi: frame too small' "$T/err" || { echo "FAIL cambi on a tiny frame: no reason given"; fails=$((fails + 1)); }
+expect "cambi unknown eotf"          nonzero 3 -- -r "$T/ref3.yuv" -d "$T/ref3.yuv" $GEO -n --feature cambi=eotf=srgb
+expect "cambi heatmaps not writable" nonzero 3 -- -r "$T/ref3.yuv" -d "$T/ref3.yuv" $GEO -n --feature cambi=heatmaps_path=/proc/no/such
+# heatmaps: one file per scale, every frame, the same bytes with 1 and 2 threads
+for t in 1 2; do
+  "$VMAF" -r "$T/ref3.yuv" -d "$T/dis2.yuv" $GEO -n --feature cambi=heatmaps_path=$T/hm$t --threads $t -o "$T/hm$t.json" --json 2>/dev/null
+done
+hm_ok=1
+for sc in "0_576x324" "1_288x162" "2_144x81" "3_72x41" "4_36x21"; do
+  f=cambi_heatmap_scale_${sc}_16b.gray
+  wh=${sc#*_}; size=$(( ${wh%x*} * ${wh#*x} * 2 * 2 ))
+  [ -f "$T/hm1/$f" ] && [ "$(wc -c < "$T/hm1/$f")" -eq $size ] && cmp -s "$T/hm1/$f" "$T/hm2/$f" || hm_ok=0
+done
+cases=$((cases + 1))
+if [ $hm_ok -eq 1 ]; then echo "ok   cambi heatmaps: 5 files, 2 frames, identical at 1 and 2 threads"
+else echo "FAIL cambi heatmaps"; ls -l "$T/hm1" "$T/hm2"; fails=$((fails + 1)); fi
 expect "shorter distorted file"      0 2 -- -r "$T/ref3.yuv" -d "$T/dis2.yuv" $GEO -n --feature psnr
 # the common frames were scored
 if [ -f "$T/out.json" ] && [ "$(grep -c '"frameNum"' "$T/out.json")" -eq 2 ] && grep -q 'ended before' "$T/err"; then

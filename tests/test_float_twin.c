@@ -110,7 +110,7 @@ static int run_open(Run *r, const char *name, const char *const *opts,
     r->fex = vmaf_feature_extractor_by_name(name);
     if (!r->fex) return -EINVAL;
     r->priv = calloc(1, r->fex->priv_size);
-    int err = r->priv ? vmaf_feature_collector_init(&r->fc, VMAF_LOG_LEVEL_NONE) : -ENOMEM;
+    int err = r->priv ? vmaf_feature_collector_init(&r->fc, VMAF_LOG_LEVEL_NONE, false) : -ENOMEM;
     for (const VmafOption *o = r->fex->options; !err && o->name; o++)
         err = vmaf_option_set(o, r->priv, NULL);
     for (unsigned k = 0; !err && opts && opts[k]; k += 2) {

@@ -313,6 +313,56 @@ static void y4m_case(const char *hdr, const char *frame_hdr, unsigned w, unsigne
         skip_test(path, &g, 0, nf, what);
 }
 
+/* A stream read into a deeper picture once declared (mixed depths, --aom_ctc v6.0+):
+ * samples << shift, padding untouched; refused without the declaration. */
+static void widen_case(const char *hdr, unsigned w, unsigned h, unsigned bpc, unsigned pic_bpc,
+                       enum VmafPixelFormat fmt)
+{
+    const Geo g = { fmt, bpc, w, h }, pg = { fmt, pic_bpc, w, h };
+    static unsigned k;
+    char name[64], err[512];
+    snprintf(name, sizeof(name), "widen_%u.y4m", k++);
+    const char *path = path_of(name);
+    make(path, &g, hdr, "FRAME\n", 2, 0);
+    VideoInput *in = NULL;
+    int r = video_input_open(&in, path, NULL, err, sizeof(err));
+    CHECK(r == 0, "widen %u->%u: open: %d %s", bpc, pic_bpc, r, err);
+    if (r) return;
+    CHECK(video_input_set_picture_depth(in, bpc - 1) == -EINVAL, "shallower depth accepted");
+    CHECK(video_input_set_picture_depth(in, 17) == -EINVAL, "17 bits accepted");
+    CHECK(video_input_set_picture_depth(in, pic_bpc) == 0, "set depth %u", pic_bpc);
+    for (unsigned f = 0; f < 2; f++) {
+        VmafPicture pic;
+        CHECK(pic_alloc(&pic, &pg) == 0, "alloc");
+        r = video_input_read(in, &pic, err, sizeof(err));
+        CHECK(r == 1, "widen %u->%u frame %u: %d %s", bpc, pic_bpc, f, r, err);
+        unsigned bad = 0;
+        for (unsigned p = 0; p < nplanes(fmt) && r == 1; p++)
+            for (unsigned y = 0; y < pic.h[p]; y++) {
+                const unsigned char *row = (const unsigned char *)pic.data[p] + (ptrdiff_t)y * pic.stride[p];
+                for (unsigned x = 0; x < pic.w[p]; x++)
+                    bad += (unsigned)(row[2 * x] | row[2 * x + 1] << 8) !=
+                           sample(&g, p, x, y, f) << (pic_bpc - bpc);
+                for (size_t b = (size_t)pic.w[p] * 2; b < (size_t)pic.stride[p]; b++) bad += row[b] != PAD;
+            }
+        CHECK(!bad, "widen %u->%u frame %u: %u samples wrong", bpc, pic_bpc, f, bad);
+        pic_free(&pic);
+    }
+    video_input_close(in);
+    /* without the declaration, a deeper picture is refused */
+    r = video_input_open(&in, path, NULL, err, sizeof(err));
+    if (!r) {
+        VmafPicture pic;
+        CHECK(pic_alloc(&pic, &pg) == 0, "alloc");
+        r = video_input_read(in, &pic, err, sizeof(err));
+        CHECK(r == -EINVAL, "a %u-bit picture for a %u-bit stream: %d", pic_bpc, bpc, r);
+        pic_free(&pic);
+    } else {
+        in = NULL;
+    }
+    if (in) video_input_close(in);
+}
+
 /* ---------------------------------------------------------------------------------------- */
 /* Errors                                                                                     */
 
@@ -717,6 +767,9 @@ int main(int argc, char **argv)
     y4m_case("YUV4MPEG2 W17 H5 C420\n", NULL, 17, 5, 8, F420, 3);
     y4m_case("YUV4MPEG2 W257 H145 F25:1 Ip C420p10 XYSCSS=420P10\n", NULL, 257, 145, 10, F420, 3);
     y4m_case("YUV4MPEG2 W17 H17 C420p12\n", NULL, 17, 17, 12, F420, 3);
+    widen_case("YUV4MPEG2 W257 H145 C420jpeg\n", 257, 145, 8, 10, F420);
+    widen_case("YUV4MPEG2 W33 H9 C444p10\n", 33, 9, 10, 16, F444);
+    widen_case("YUV4MPEG2 W3000 H2 C422p12\n", 3000, 2, 12, 14, F422);
     y4m_case("YUV4MPEG2 W17 H17 C420p14\n", NULL, 17, 17, 14, F420, 3);
     y4m_case("YUV4MPEG2 W17 H17 C420p16\n", NULL, 17, 17, 16, F420, 3);
     y4m_case("YUV4MPEG2 W17 H17 C420p9\n", NULL, 17, 17, 9, F420, 3);

@@ -249,8 +249,20 @@ static void add_feature(const char *app, CliSettings *s, CliFeature f)
     s->feature[s->feature_cnt++] = f;
 }
 
-/* Presets replace a feature of the same name instead of adding a second one. */
-static void set_feature(const char *app, CliSettings *s, const char *spec)
+/* Presets append, as the reference does (a feature requested twice is dropped at
+ * registration when its name with options is the same; a model named twice is a usage
+ * error); only aom_ctc v7.0 replaces the float_ssim it added. */
+static void preset_feature(const char *app, CliSettings *s, const char *spec)
+{
+    add_feature(app, s, parse_feature(app, spec));
+}
+
+static void preset_model(const char *app, CliSettings *s, const char *spec)
+{
+    add_model(app, s, parse_model(app, spec));
+}
+
+static void replace_feature(const char *app, CliSettings *s, const char *spec)
 {
     CliFeature f = parse_feature(app, spec);
     for (unsigned i = 0; i < s->feature_cnt; i++) {
@@ -263,18 +275,8 @@ static void set_feature(const char *app, CliSettings *s, const char *spec)
     add_feature(app, s, f);
 }
 
-static void set_model(const char *app, CliSettings *s, const char *spec)
-{
-    CliModel m = parse_model(app, spec);
-    for (unsigned i = 0; i < s->model_cnt; i++) {
-        if (strcmp(s->model[i].name, m.name)) continue;
-        free(s->model[i].buf);
-        s->model[i] = m;
-        return;
-    }
-    add_model(app, s, m);
-}
-
+/* --aom_ctc vN.0: v1.0 and v2.0 are the same; v3.0 adds cambi; v6.0 allows the two inputs
+ * different bit depths; v7.0 scores float_ssim at scale 1. */
 static void parse_aom_ctc(const char *app, CliSettings *s, const char *v)
 {
     static const char *const versions[] = { "v1.0", "v2.0", "v3.0", "v4.0", "v5.0", "v6.0", "v7.0" };
@@ -284,26 +286,26 @@ static void parse_aom_ctc(const char *app, CliSettings *s, const char *v)
     if (!strcmp(v, "proposed")) usage(app, "`--aom_ctc proposed` is deprecated.");
     if (n < 0) usage(app, "bad aom_ctc version \"%s\"", v);
 
-    set_model(app, s, "version=vmaf_v0.6.1:name=vmaf");
-    set_model(app, s, "version=vmaf_v0.6.1neg:name=vmaf_neg");
-    set_feature(app, s, "psnr=reduced_hbd_peak=true:enable_apsnr=true:min_sse=0.5");
-    set_feature(app, s, "ciede");
-    set_feature(app, s, n >= 7 ? "float_ssim=enable_db=true:clip_db=true:scale=1"
-                               : "float_ssim=enable_db=true:clip_db=true");
-    set_feature(app, s, "float_ms_ssim=enable_db=true:clip_db=true");
-    set_feature(app, s, "psnr_hvs");
-    if (n >= 3) set_feature(app, s, "cambi");
+    preset_model(app, s, "version=vmaf_v0.6.1:name=vmaf");
+    preset_model(app, s, "version=vmaf_v0.6.1neg:name=vmaf_neg");
+    preset_feature(app, s, "psnr=reduced_hbd_peak=true:enable_apsnr=true:min_sse=0.5");
+    preset_feature(app, s, "ciede");
+    preset_feature(app, s, "float_ssim=enable_db=true:clip_db=true");
+    preset_feature(app, s, "float_ms_ssim=enable_db=true:clip_db=true");
+    preset_feature(app, s, "psnr_hvs");
+    if (n >= 3) preset_feature(app, s, "cambi");
     if (n >= 6) s->common_bitdepth = true;
+    if (n >= 7) replace_feature(app, s, "float_ssim=scale=1:enable_db=true:clip_db=true");
 }
 
 static void parse_nflx_ctc(const char *app, CliSettings *s, const char *v)
 {
     if (strcmp(v, "v1.0")) usage(app, "bad nflx_ctc version \"%s\"", v);
-    set_model(app, s, "version=vmaf_4k_v0.6.1:name=vmaf");
-    set_model(app, s, "version=vmaf_4k_v0.6.1neg:name=vmaf_neg");
-    set_feature(app, s, "psnr=enable_chroma=true:enable_apsnr=true");
-    set_feature(app, s, "float_ssim=enable_db=true:clip_db=true");
-    set_feature(app, s, "cambi");
+    preset_model(app, s, "version=vmaf_4k_v0.6.1:name=vmaf");
+    preset_model(app, s, "version=vmaf_4k_v0.6.1neg:name=vmaf_neg");
+    preset_feature(app, s, "psnr=enable_chroma=true:enable_apsnr=true");
+    preset_feature(app, s, "float_ssim=enable_db=true:clip_db=true");
+    preset_feature(app, s, "cambi");
 }
 
 void cli_parse(int argc, char *const *argv, CliSettings *s)

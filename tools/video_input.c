@@ -45,6 +45,7 @@ struct VideoInput {
     off_t file_size;          /* regular files only */
     unsigned nplanes;
     unsigned bps;             /* bytes per sample */
+    unsigned pic_bpc;         /* depth of the pictures read into (the stream's unless set) */
     unsigned fw[3], fh[3];    /* plane size in the file (ceil-sized chroma) */
     unsigned pw[3], ph[3];    /* plane size in the picture (floor-sized chroma) */
     uint64_t frame_bytes;     /* payload bytes of one frame (no Y4M FRAME header) */
@@ -606,13 +607,15 @@ void video_input_info(const VideoInput *in, VideoInfo *info)
 static int check_picture(const VideoInput *in, const VmafPicture *pic, char *err, size_t err_sz)
 {
     const VideoInfo *i = &in->info;
-    if (!pic || pic->pix_fmt != i->pix_fmt || pic->bpc != i->bpc) {
+    const unsigned want_bpc = in->pic_bpc ? in->pic_bpc : i->bpc;
+    if (!pic || pic->pix_fmt != i->pix_fmt || pic->bpc != want_bpc) {
         set_err(err, err_sz, "%s: picture does not match the input (%ux%u %s %u-bit)",
                 in->path, i->w, i->h, fmt_name(i->pix_fmt), i->bpc);
         return -EINVAL;
     }
+    const size_t pic_bps = pic->bpc > 8 ? 2 : 1;
     for (unsigned p = 0; p < in->nplanes; p++) {
-        const size_t row = (size_t)in->pw[p] * in->bps;
+        const size_t row = (size_t)in->pw[p] * pic_bps;
         if (pic->w[p] != in->pw[p] || pic->h[p] != in->ph[p] ||
             (row && in->ph[p] && (!pic->data[p] || pic->stride[p] < (ptrdiff_t)row))) {
             set_err(err, err_sz, "%s: picture plane %u does not match the input "
@@ -655,6 +658,40 @@ static int read_plane(VideoInput *in, unsigned p, unsigned char *dst, ptrdiff_t 
     return 0;
 }
 
+/* A plane read into a deeper picture: little-endian samples << shift, as uint16. */
+static int read_plane_widened(VideoInput *in, unsigned p, unsigned char *dst, ptrdiff_t stride,
+                              unsigned shift, char *err, size_t err_sz)
+{
+    const size_t n = in->pw[p], bps = in->bps;
+    const size_t frow = (size_t)in->fw[p] * bps;
+    const unsigned h = in->ph[p];
+    int r;
+    if (!n || !h) return discard(in, (uint64_t)frow * in->fh[p], err, err_sz);
+    for (unsigned y = 0; y < h; y++) {
+        uint16_t *d = (uint16_t *)(dst + (ptrdiff_t)y * stride);
+        for (size_t done = 0; done < n;) {
+            const size_t k = n - done < VI_SCRATCH / bps ? n - done : VI_SCRATCH / bps;
+            if ((r = read_exact(in, in->scratch, k * bps, err, err_sz))) return r;
+            const unsigned char *b = in->scratch;
+            for (size_t t = 0; t < k; t++) {
+                const unsigned v = bps == 1 ? b[t] : (unsigned)b[2 * t] | (unsigned)b[2 * t + 1] << 8;
+                d[done + t] = (uint16_t)(v << shift);
+            }
+            done += k;
+        }
+        if (frow > n * bps && (r = discard(in, frow - n * bps, err, err_sz))) return r;
+    }
+    if (in->fh[p] > h) return discard(in, (uint64_t)frow * (in->fh[p] - h), err, err_sz);
+    return 0;
+}
+
+int video_input_set_picture_depth(VideoInput *in, unsigned bpc)
+{
+    if (!in || bpc < in->info.bpc || bpc > 16) return -EINVAL;
+    in->pic_bpc = bpc;
+    return 0;
+}
+
 int video_input_read(VideoInput *in, VmafPicture *pic, char *err, size_t err_sz)
 {
     if (err && err_sz)
@@ -669,8 +706,10 @@ int video_input_read(VideoInput *in, VmafPicture *pic, char *err, size_t err_sz)
     r = next_frame(in, err, err_sz);
     if (r <= 0)
         return r;
+    const unsigned shift = pic->bpc - in->info.bpc;
     for (unsigned p = 0; p < in->nplanes; p++) {
-        r = read_plane(in, p, pic->data[p], pic->stride[p], err, err_sz);
+        r = shift ? read_plane_widened(in, p, pic->data[p], pic->stride[p], shift, err, err_sz)
+                  : read_plane(in, p, pic->data[p], pic->stride[p], err, err_sz);
         if (r)
             return r;
     }

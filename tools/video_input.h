@@ -73,9 +73,16 @@ int video_input_open(VideoInput **in, const char *path, const VideoInfo *raw,
 void video_input_info(const VideoInput *in, VideoInfo *info);
 
 /**
+ * Read the following frames into pictures of depth bpc (the stream's depth up to 16; e.g. the
+ * common depth of two inputs of different depths under --aom_ctc v6.0+): samples are shifted
+ * left by the difference. -EINVAL for a depth below the stream's or above 16.
+ */
+int video_input_set_picture_depth(VideoInput *in, unsigned bpc);
+
+/**
  * Read the next frame into pic.
  *
- * pic must already be allocated with the stream's pix_fmt, bpc and w/h (floor-sized chroma, any
+ * pic must already be allocated with the stream's pix_fmt, bpc (or the one set above) and w/h (floor-sized chroma, any
  * stride at least the row size in bytes), e.g. by vmaf_picture_alloc() or a preallocated pool.
  * Only the w[p] x h[p] samples of each plane are written; stride padding is left untouched.
  *

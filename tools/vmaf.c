@@ -65,12 +65,14 @@ static int open_input(const CliSettings *c, const char *path, VideoInput **in)
     return err;
 }
 
-static int check_compatible(VideoInput *ref, VideoInput *dist)
+/* common_bitdepth (--aom_ctc v6.0+): the depths may differ; both are scored at the larger */
+static int check_compatible(VideoInput *ref, VideoInput *dist, bool common_bitdepth)
 {
     VideoInfo a, b;
     video_input_info(ref, &a);
     video_input_info(dist, &b);
-    if (a.w == b.w && a.h == b.h && a.pix_fmt == b.pix_fmt && a.bpc == b.bpc) return 0;
+    if (a.w == b.w && a.h == b.h && a.pix_fmt == b.pix_fmt && (a.bpc == b.bpc || common_bitdepth))
+        return 0;
     fprintf(stderr, "videos are incompatible: reference %ux%u %s %u-bit, distorted %ux%u %s %u-bit\n",
             a.w, a.h, pix_fmt_name(a.pix_fmt), a.bpc, b.w, b.h, pix_fmt_name(b.pix_fmt), b.bpc);
     return -EINVAL;
@@ -372,8 +374,15 @@ static void print_phases(const Phases *p)
 
 static int score(CliSettings *c, VideoInput *ref_in, VideoInput *dist_in, int istty, Phases *ph)
 {
-    VideoInfo info;
+    VideoInfo info, dist_info;
     video_input_info(ref_in, &info);
+    video_input_info(dist_in, &dist_info);
+    if (dist_info.bpc != info.bpc) { /* --aom_ctc v6.0+: both at the larger depth */
+        if (dist_info.bpc > info.bpc) info.bpc = dist_info.bpc;
+        if (video_input_set_picture_depth(ref_in, info.bpc) ||
+            video_input_set_picture_depth(dist_in, info.bpc))
+            return EXIT_SETUP;
+    }
 
     VmafConfiguration cfg = {
         .log_level = VMAF_LOG_LEVEL_INFO,
@@ -509,7 +518,7 @@ int main(int argc, char *argv[])
     VideoInput *ref = NULL, *dist = NULL;
     if (c.output_path && check_output_writable(c.output_path)) goto done;
     if (open_input(&c, c.path_ref, &ref) || open_input(&c, c.path_dist, &dist)) goto done;
-    if (check_compatible(ref, dist)) goto done;
+    if (check_compatible(ref, dist, c.common_bitdepth)) goto done;
     phase(&ph, PH_INPUTS);
     status = score(&c, ref, dist, istty, &ph);
     print_phases(&ph);

@@ -20,7 +20,8 @@ typedef struct VmafCudaBackend VmafCudaBackend;
  */
 int vmaf_cuda_backend_create(VmafCudaBackend **backend, VmafCudaState *state,
                              const VmafFeatureGeometry *geometry, VmafFeatureInstance **inst,
-                             unsigned inst_cnt, unsigned n_subsample, VmafFeatureCollector *fc);
+                             unsigned inst_cnt, unsigned n_subsample, bool threaded,
+                             VmafFeatureCollector *fc);
 
 /** Enqueue a frame (holding references to both pictures until it is collected). */
 int vmaf_cuda_backend_submit(VmafCudaBackend *backend, const VmafPicture *ref,

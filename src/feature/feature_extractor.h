@@ -14,6 +14,7 @@
 #ifndef VMAF_FEATURE_EXTRACTOR_H
 #define VMAF_FEATURE_EXTRACTOR_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "libvmaf/libvmaf.h"
@@ -33,6 +34,9 @@ typedef struct VmafFeatureGeometry {
     enum VmafPixelFormat pix_fmt;
     unsigned bpc, w, h;
     enum VmafLogLevel log_level; /**< for vmaf_log() from the extractor */
+    /** A worker thread's copy of a registered instance, initialised after that instance
+     *  (e.g. files the registered instance created must be reopened, not truncated). */
+    bool worker_copy;
 } VmafFeatureGeometry;
 
 typedef struct VmafFeatureFrame {

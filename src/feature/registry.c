@@ -19,6 +19,7 @@ extern const VmafFeatureExtractor vmaf_fex_float_moment;
 extern const VmafFeatureExtractor vmaf_fex_float_ssim;
 extern const VmafFeatureExtractor vmaf_fex_float_ms_ssim;
 extern const VmafFeatureExtractor vmaf_fex_ciede;
+extern const VmafFeatureExtractor vmaf_fex_cambi;
 
 static const VmafFeatureExtractor *const extractors[] = {
     &vmaf_fex_psnr,
@@ -38,6 +39,7 @@ static const VmafFeatureExtractor *const extractors[] = {
     &vmaf_fex_float_ssim,
     &vmaf_fex_float_ms_ssim,
     &vmaf_fex_ciede,
+    &vmaf_fex_cambi,
     NULL,
 };
 
