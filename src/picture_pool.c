@@ -20,7 +20,8 @@ struct VmafPicturePool {
 
 static void pool_destroy(VmafPicturePool *pool)
 {
-    for (unsigned i = 0; i < pool->cfg.pic_cnt; i++) {
+    /* also after a failed allocation of the buffer table itself */
+    for (unsigned i = 0; pool->buf && i < pool->cfg.pic_cnt; i++) {
         if (!pool->buf[i]) continue;
         if (pool->cfg.free) pool->cfg.free(pool->cfg.cookie, pool->buf[i]);
         else free(pool->buf[i]);
@@ -35,7 +36,7 @@ static void pool_destroy(VmafPicturePool *pool)
 
 int vmaf_picture_pool_init(VmafPicturePool **pool_out, VmafPicturePoolConfig cfg)
 {
-    if (!pool_out || !cfg.pic_cnt) return -EINVAL;
+    if (!pool_out || !cfg.pic_cnt || cfg.pic_cnt > VMAF_PICTURE_POOL_MAX) return -EINVAL;
     VmafPictureLayout layout;
     int err = vmaf_picture_layout(&layout, cfg.pix_fmt, cfg.bpc, cfg.w, cfg.h);
     if (err) return err;
