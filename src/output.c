@@ -64,10 +64,14 @@ static void format_json_number(char *buf, size_t sz, double x, int precision)
 
 /* ---- names: escaped per format, or refused where a format cannot hold them ---------- */
 
-/* Length of the valid UTF-8 sequence at s (1..4), or 0 (overlong, surrogate, > U+10FFFF). */
-static unsigned utf8_sequence(const unsigned char *s)
+/* The code point of the valid UTF-8 sequence at s and its length (1..4); length 0 if invalid
+ * (overlong, surrogate, above U+10FFFF, truncated). */
+static unsigned utf8_decode(const unsigned char *s, uint32_t *cp)
 {
-    if (s[0] < 0x80) return 1;
+    if (s[0] < 0x80) {
+        *cp = s[0];
+        return 1;
+    }
     unsigned n;
     uint32_t c;
     if (s[0] >= 0xc2 && s[0] <= 0xdf) n = 2, c = s[0] & 0x1f;
@@ -80,7 +84,23 @@ static unsigned utf8_sequence(const unsigned char *s)
     }
     if ((n == 3 && c < 0x800) || (n == 4 && (c < 0x10000 || c > 0x10ffff))) return 0;
     if (c >= 0xd800 && c <= 0xdfff) return 0;
+    *cp = c;
     return n;
+}
+
+/* XML 1.0 (5th edition) NameStartChar, and NameChar when `start` is false. */
+static bool xml_name_char(uint32_t c, bool start)
+{
+    if ((c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || c == '_' || c == ':') return true;
+    if (!start && ((c >= '0' && c <= '9') || c == '-' || c == '.' || c == 0xb7 ||
+                   (c >= 0x300 && c <= 0x36f) || (c >= 0x203f && c <= 0x2040)))
+        return true;
+    return (c >= 0xc0 && c <= 0xd6) || (c >= 0xd8 && c <= 0xf6) || (c >= 0xf8 && c <= 0x2ff) ||
+           (c >= 0x370 && c <= 0x37d) || (c >= 0x37f && c <= 0x1fff) ||
+           (c >= 0x200c && c <= 0x200d) || (c >= 0x2070 && c <= 0x218f) ||
+           (c >= 0x2c00 && c <= 0x2fef) || (c >= 0x3001 && c <= 0xd7ff) ||
+           (c >= 0xf900 && c <= 0xfdcf) || (c >= 0xfdf0 && c <= 0xfffd) ||
+           (c >= 0x10000 && c <= 0xeffff);
 }
 
 const char *vmaf_output_name_problem(const char *name, enum VmafOutputFormat fmt)
@@ -91,17 +111,32 @@ const char *vmaf_output_name_problem(const char *name, enum VmafOutputFormat fmt
         const unsigned char c = s[i];
         if (fmt == VMAF_OUTPUT_FORMAT_SUB && (c == '|' || c == '\n' || c == '\r'))
             return "holds '|' or a line break, which the subtitle format cannot separate";
-        if (fmt == VMAF_OUTPUT_FORMAT_XML && c < 0x20 && c != '\t' && c != '\n' && c != '\r')
-            return "holds a control character, which XML 1.0 cannot represent";
         if (fmt != VMAF_OUTPUT_FORMAT_XML && fmt != VMAF_OUTPUT_FORMAT_JSON) {
             i++;
             continue;
         }
-        const unsigned n = utf8_sequence(s + i);
+        uint32_t cp;
+        const unsigned n = utf8_decode(s + i, &cp);
         if (!n) return "is not valid UTF-8, which XML and JSON require";
+        /* XML writes names as attribute names, which nothing can escape */
+        if (fmt == VMAF_OUTPUT_FORMAT_XML && !xml_name_char(cp, i == 0))
+            return "is not an XML name (letters, digits, '_', ':', '-', '.'; no digit, '-' or "
+                   "'.' first), which XML attributes need: use --json or --csv, or rename";
         i += n;
     }
     return NULL;
+}
+
+/* The name for a message: what a terminal cannot show (or shows as another) becomes \xNN. */
+static const char *printable(const char *name, char *buf, size_t sz)
+{
+    size_t n = 0;
+    for (const unsigned char *p = (const unsigned char *)name; *p && n + 5 < sz; p++) {
+        if (*p >= 0x20 && *p < 0x7f) buf[n++] = (char)*p;
+        else n += (size_t)snprintf(buf + n, sz - n, "\\x%02x", *p);
+    }
+    buf[n] = '\0';
+    return buf;
 }
 
 static void put_xml_name(FILE *f, const char *name)
@@ -125,6 +160,9 @@ static void put_json_name(FILE *f, const char *name)
 {
     for (const unsigned char *p = (const unsigned char *)name; *p; p++) {
         if (*p == '"' || *p == '\\') fprintf(f, "\\%c", *p);
+        else if (*p == '\n') fputs("\\n", f);
+        else if (*p == '\r') fputs("\\r", f);
+        else if (*p == '\t') fputs("\\t", f);
         else if (*p < 0x20) fprintf(f, "\\u%04x", *p);
         else fputc(*p, f);
     }
@@ -152,8 +190,10 @@ static int check_names(VmafContext *vmaf, const Writer *w, enum VmafOutputFormat
                                       : w->agg[j - w->cnt]->name;
         const char *why = vmaf_output_name_problem(name, fmt);
         if (!why) continue;
+        char shown[256];
         vmaf_log(vmaf->cfg.log_level, VMAF_LOG_LEVEL_ERROR,
-                 "cannot write metric \"%.200s\": its name %s\n", name, why);
+                 "cannot write metric \"%s\": its name %s\n", printable(name, shown, sizeof(shown)),
+                 why);
         return -EINVAL;
     }
     return 0;
@@ -170,8 +210,10 @@ int vmaf_output_check_names(VmafContext *vmaf, enum VmafOutputFormat fmt)
             const char *name = vmaf_feature_name_alias(fex ? names[k] : single);
             const char *why = vmaf_output_name_problem(name, fmt);
             if (!why) continue;
-            vmaf_log(vmaf->cfg.log_level, VMAF_LOG_LEVEL_ERROR, "%s \"%.200s\" cannot be written: "
-                     "its name %s\n", fex ? "feature" : "model score", name, why);
+            char shown[256];
+            vmaf_log(vmaf->cfg.log_level, VMAF_LOG_LEVEL_ERROR, "%s \"%s\" cannot be written: "
+                     "its name %s\n", fex ? "feature" : "model score",
+                     printable(name, shown, sizeof(shown)), why);
             return -EINVAL;
         }
     }

@@ -17,8 +17,9 @@ int vmaf_write_output_with_precision(VmafContext *vmaf, const char *output_path,
 
 /**
  * Why `name` (an output name, after aliasing) cannot be written in fmt, or NULL when it can.
- * XML and JSON need valid UTF-8 (XML: no control characters but tab and line breaks); SUB
- * cannot hold '|' or line breaks; CSV holds anything (quoted). Everything else is escaped.
+ * XML needs an XML name (names are attribute names there, which cannot be escaped); JSON
+ * needs valid UTF-8 (and escapes quotes, backslashes and control characters); SUB cannot hold
+ * '|' or line breaks; CSV holds anything (quoted as RFC 4180 says).
  */
 const char *vmaf_output_name_problem(const char *name, enum VmafOutputFormat fmt);
 
