@@ -370,6 +370,7 @@ static int check_sample_range(VmafContext *vmaf, const VmafPicture *pic, const c
 {
     if (!vmaf_sample_range_needs_check(pic->bpc)) return 0;
     if (vmaf_picture_memory(pic) == VMAF_PICTURE_MEMORY_DEVICE) return 0;
+    if (vmaf_picture_range_checked(pic)) return 0; /* the CLI's reader did, on hot rows */
     static const char *const plane_name[3] = { "Y", "U", "V" };
     for (unsigned p = 0; p < 3; p++) {
         if (!pic->data[p]) continue;

@@ -107,6 +107,8 @@ const char *vmaf_output_name_problem(const char *name, enum VmafOutputFormat fmt
 {
     const unsigned char *s = (const unsigned char *)name;
     if (!*s) return "is empty";
+    if (fmt == VMAF_OUTPUT_FORMAT_XML && !strcmp(name, "frameNum"))
+        return "is the frame number's attribute in XML";
     for (size_t i = 0; s[i];) {
         const unsigned char c = s[i];
         if (fmt == VMAF_OUTPUT_FORMAT_SUB && (c == '|' || c == '\n' || c == '\r'))
