@@ -3,9 +3,11 @@
 # the FFmpeg-style device-picture client, and the 4K benchmarks. Logs go to $OUT (or
 # ./gpu-out); summary.txt collects the lines that matter. Run from the project root on the
 # GPU machine, with ../shared present (see DEVELOPERS.md: .shared is carried and linked).
-#   bench/gpu_session.sh [build|ctest|twin|golden|client|bench|all]...
+#   bench/gpu_session.sh [build|ctest|twin|golden|client|bench|all|sanitize]...
 # GOLDEN_RUNS / GOLDEN_THREADS narrow the golden runs repeated with --backend cuda;
 # TWIN_ARGS is passed to checktwin (e.g. "--quick" or "--only vif").
+# sanitize (not part of all: it is slow): compute-sanitizer memcheck, racecheck, initcheck and
+# synccheck over `checktwin --quick`, with graphs and without; each prints its ERROR SUMMARY.
 set -u
 OUT=${OUT:-$PWD/gpu-out}; mkdir -p "$OUT"
 JOBS=$(nproc)
@@ -84,4 +86,18 @@ if has bench; then
   VMAF_CUDA_PROFILE=1 build/tools/vmaf -r $R -d $D -w 3840 -h 2160 -p 420 -b 8 --backend cuda \
     --frame_cnt 20 -q -o /dev/null 2> "$OUT/profile.log"
   tail -40 "$OUT/profile.log" | tee -a "$OUT/summary.txt"
+fi
+if [[ $what == *sanitize* ]]; then
+  CS=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)
+  for tool in memcheck racecheck initcheck synccheck; do
+    extra=; [ $tool = memcheck ] && extra="--leak-check full"
+    for graph in 0 1; do
+      step "compute-sanitizer --tool $tool, checktwin --quick, VMAF_CUDA_NO_GRAPH=$graph"
+      VMAF_CUDA_NO_GRAPH=$graph "$CS" --tool $tool $extra --error-exitcode 99 \
+        build/tests/checktwin --dir /tmp --quick > "$OUT/sanitize_${tool}_nograph$graph.log" 2>&1
+      rc=$?
+      { grep -E "^checktwin|ERROR SUMMARY|RACECHECK SUMMARY" "$OUT/sanitize_${tool}_nograph$graph.log" | tail -3
+        echo "exit $rc"; } | tee -a "$OUT/summary.txt"
+    done
+  done
 fi

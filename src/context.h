@@ -34,6 +34,14 @@ struct VmafContext {
         unsigned bpc, w, h;
     } geometry;
 
+    /* Names model scores are stored under (model names, collection outputs), claimed when a
+     * model is registered, so that no score can hide or replace another. */
+    struct VmafScoreName {
+        char *name;
+        const void *owner; /* the model or collection */
+    } *score_name;
+    unsigned score_name_cnt, score_name_cap;
+
     VmafPicture prev_ref, prev_prev_ref;
     unsigned pic_cnt;
     bool flushed;
@@ -45,6 +53,14 @@ struct VmafContext {
  */
 int vmaf_context_use_extractor(VmafContext *vmaf, const VmafFeatureExtractor *fex,
                                VmafDictionary *opts);
+
+/**
+ * Claim output names for the scores of `owner` (a model or collection), before its
+ * extractors are registered: -EINVAL with a log line if any equals (as stored or as printed)
+ * an output of a registered extractor or a name another owner claimed.
+ */
+int vmaf_context_claim_score_names(VmafContext *vmaf, const void *owner,
+                                   const char *const *names, unsigned cnt);
 
 /** Pool one feature over [lo, hi] as vmaf_feature_score_pooled does. */
 int vmaf_context_pool_feature(VmafContext *vmaf, const char *name,

@@ -253,7 +253,7 @@ int vmaf_feature_collector_sorted(VmafFeatureCollector *fc, VmafFeatureVector **
         free(agg);
         return -ENOMEM;
     }
-    memcpy(vec, fc->vec, fc->cnt * sizeof(*vec));
+    if (fc->cnt) memcpy(vec, fc->vec, fc->cnt * sizeof(*vec)); /* fc->vec is NULL before any store */
     for (unsigned i = 0; i < fc->agg_cnt; i++) agg[i] = &fc->agg[i];
     *cnt = fc->cnt;
     *agg_cnt = fc->agg_cnt;

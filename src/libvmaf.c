@@ -7,6 +7,7 @@
 #include "context.h"
 #include "log.h"
 #include "picture.h"
+#include "sample_range.h"
 #include "vcs_version.h"
 
 #include "export.h"
@@ -75,6 +76,8 @@ VMAF_EXPORT int vmaf_close(VmafContext *vmaf)
     free(vmaf->inst);
     vmaf_picture_pool_close(vmaf->pic_pool);
     vmaf_feature_collector_destroy(vmaf->fc);
+    for (unsigned i = 0; i < vmaf->score_name_cnt; i++) free(vmaf->score_name[i].name);
+    free(vmaf->score_name);
     if (vmaf->cuda_state) vmaf_cuda_state_unref(vmaf->cuda_state);
     free(vmaf);
     return 0;
@@ -86,6 +89,73 @@ VMAF_EXPORT const char *vmaf_version(void)
 }
 
 /* ---- registration ----------------------------------------------------------------- */
+
+/* Two stored names collide in the output when they are equal as stored or as printed. */
+static bool same_output_name(const char *a, const char *b)
+{
+    return !strcmp(a, b) || !strcmp(vmaf_feature_name_alias(a), vmaf_feature_name_alias(b));
+}
+
+/* A new extractor's outputs against the claimed model score names. */
+static int check_instance_names(VmafContext *vmaf, const VmafFeatureInstance *inst)
+{
+    for (unsigned k = 0; inst->mapped[k]; k++) {
+        for (unsigned i = 0; i < vmaf->score_name_cnt; i++) {
+            if (!same_output_name(inst->mapped[k], vmaf->score_name[i].name)) continue;
+            vmaf_log(vmaf->cfg.log_level, VMAF_LOG_LEVEL_ERROR,
+                     "feature \"%s\" of extractor \"%s\" has the output name of model score "
+                     "\"%s\"; rename the model (name=)\n", vmaf_feature_name_alias(inst->mapped[k]),
+                     inst->fex->name, vmaf->score_name[i].name);
+            return -EINVAL;
+        }
+    }
+    return 0;
+}
+
+int vmaf_context_claim_score_names(VmafContext *vmaf, const void *owner,
+                                   const char *const *names, unsigned cnt)
+{
+    for (unsigned n = 0; n < cnt; n++) {
+        for (unsigned i = 0; i < vmaf->inst_cnt; i++) {
+            const VmafFeatureInstance *inst = vmaf->inst[i];
+            for (unsigned k = 0; inst->mapped[k]; k++) {
+                if (!same_output_name(names[n], inst->mapped[k])) continue;
+                vmaf_log(vmaf->cfg.log_level, VMAF_LOG_LEVEL_ERROR,
+                         "model score \"%s\" has the output name of feature \"%s\" of "
+                         "extractor \"%s\"; rename the model (name=)\n", names[n],
+                         vmaf_feature_name_alias(inst->mapped[k]), inst->fex->name);
+                return -EINVAL;
+            }
+        }
+        for (unsigned i = 0; i < vmaf->score_name_cnt; i++) {
+            if (!same_output_name(names[n], vmaf->score_name[i].name)) continue;
+            if (vmaf->score_name[i].owner == owner && !strcmp(names[n], vmaf->score_name[i].name))
+                continue; /* the same model registered again */
+            vmaf_log(vmaf->cfg.log_level, VMAF_LOG_LEVEL_ERROR,
+                     "model score \"%s\" has the output name of another model's score \"%s\"; "
+                     "each model needs its own name (name=)\n", names[n],
+                     vmaf->score_name[i].name);
+            return -EINVAL;
+        }
+    }
+    for (unsigned n = 0; n < cnt; n++) {
+        bool known = false;
+        for (unsigned i = 0; i < vmaf->score_name_cnt; i++)
+            known |= vmaf->score_name[i].owner == owner && !strcmp(names[n], vmaf->score_name[i].name);
+        if (known) continue;
+        if (vmaf->score_name_cnt == vmaf->score_name_cap) {
+            const unsigned cap = vmaf->score_name_cap ? 2 * vmaf->score_name_cap : 8;
+            struct VmafScoreName *list = realloc(vmaf->score_name, cap * sizeof(*list));
+            if (!list) return -ENOMEM;
+            vmaf->score_name = list;
+            vmaf->score_name_cap = cap;
+        }
+        char *copy = strdup(names[n]);
+        if (!copy) return -ENOMEM;
+        vmaf->score_name[vmaf->score_name_cnt++] = (struct VmafScoreName){ copy, owner };
+    }
+    return 0;
+}
 
 static int register_instance(VmafContext *vmaf, VmafFeatureInstance *inst)
 {
@@ -134,6 +204,11 @@ int vmaf_context_use_extractor(VmafContext *vmaf, const VmafFeatureExtractor *fe
     VmafFeatureInstance *inst;
     int err = vmaf_feature_instance_create(&inst, fex, opts, vmaf->cfg.log_level);
     if (err) return err;
+    err = check_instance_names(vmaf, inst);
+    if (err) {
+        vmaf_feature_instance_destroy(inst);
+        return err;
+    }
     return register_instance(vmaf, inst);
 }
 
@@ -150,6 +225,12 @@ VMAF_EXPORT int vmaf_preallocate_pictures(VmafContext *vmaf, VmafPictureConfigur
 {
     if (!vmaf || !cfg.pic_cnt) return -EINVAL;
     if (vmaf->pic_pool) return -EINVAL;
+    if (cfg.pic_cnt > VMAF_PICTURE_POOL_MAX) {
+        vmaf_log(vmaf->cfg.log_level, VMAF_LOG_LEVEL_ERROR,
+                 "vmaf_preallocate_pictures: pic_cnt %u is above the limit of %u pictures\n",
+                 cfg.pic_cnt, VMAF_PICTURE_POOL_MAX);
+        return -EINVAL;
+    }
     VmafPicturePoolConfig pc = {
         .pic_cnt = cfg.pic_cnt,
         .pix_fmt = cfg.pic_params.pix_fmt,
@@ -280,6 +361,33 @@ static int validate_pictures(VmafContext *vmaf, const VmafPicture *ref, const Vm
     return 0;
 }
 
+/*
+ * Samples above (1 << bpc) - 1 give wrong scores (and overflow in psnr_hvs): refused. Device
+ * pictures are not scanned here (their data[] are device addresses; the host must not read
+ * them): a CUDA caller is trusted to hand in-range samples.
+ */
+static int check_sample_range(VmafContext *vmaf, const VmafPicture *pic, const char *which,
+                              unsigned index)
+{
+    if (!vmaf_sample_range_needs_check(pic->bpc)) return 0;
+    if (vmaf_picture_memory(pic) == VMAF_PICTURE_MEMORY_DEVICE) return 0;
+    if (vmaf_picture_range_checked(pic)) return 0; /* the CLI's reader did, on hot rows */
+    static const char *const plane_name[3] = { "Y", "U", "V" };
+    for (unsigned p = 0; p < 3; p++) {
+        if (!pic->data[p]) continue;
+        VmafSampleRangeError e;
+        if (!vmaf_sample_range_scan(pic->data[p], pic->stride[p], pic->w[p], pic->h[p], pic->bpc,
+                                    &e))
+            continue;
+        vmaf_log(vmaf->cfg.log_level, VMAF_LOG_LEVEL_ERROR,
+                 "%s picture at index %u, plane %u (%s): sample %u at x=%u, y=%u is above the "
+                 "%u-bit maximum %u\n", which, index, p, plane_name[p], e.value, e.x, e.y,
+                 pic->bpc, (1u << pic->bpc) - 1);
+        return -EINVAL;
+    }
+    return 0;
+}
+
 /* First picture: fix the geometry and initialise every registered extractor, so that
  * unsupported input is refused here, synchronously, with the extractor's message. */
 static int start(VmafContext *vmaf, const VmafPicture *ref)
@@ -327,6 +435,9 @@ VMAF_EXPORT int vmaf_read_pictures(VmafContext *vmaf, VmafPicture *ref, VmafPict
                  "pictures at index %u do not match each other or the first pair\n", index);
         goto unref;
     }
+    err = check_sample_range(vmaf, ref, "reference", index);
+    if (!err) err = check_sample_range(vmaf, dist, "distorted", index);
+    if (err) goto unref;
     err = atomic_load(&vmaf->worker_err);
     if (err) goto unref;
     if (!vmaf->geometry.set) {
@@ -437,6 +548,7 @@ int vmaf_context_pool_feature(VmafContext *vmaf, const char *name,
         if (n == 1 || s > max) max = s;
         if (i == hi) break; /* hi may be UINT_MAX */
     }
+    if (!n) return -EINVAL; /* only subsampled-out indices: no frame to pool, not a NaN */
     switch (method) {
     case VMAF_POOL_METHOD_MIN: *score = min; return 0;
     case VMAF_POOL_METHOD_MAX: *score = max; return 0;

@@ -1,5 +1,6 @@
 /* Model files: the "model_dict" of a JSON model file into a VmafModel (CONTRACT.md §5). */
 #include <errno.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -43,6 +44,31 @@ static int expect(const VmafJson *j, enum VmafJsonType type, const char *what, c
     };
     if (j->type == type) return 0;
     return refuse(src, "%s is %s, expected %s", what, kind(j), wanted[type]);
+}
+
+/* A number that prediction can use: 1e999 parses as inf, which would poison every score. */
+static int finite_number(const VmafJson *j, const char *what, const char *src, double *out)
+{
+    int err = expect(j, VMAF_JSON_NUMBER, what, src);
+    if (err) return err;
+    if (!isfinite(j->number)) return refuse(src, "%s is %.40s, not a finite number", what, j->string);
+    *out = j->number;
+    return 0;
+}
+
+/* Every object of the file, at any depth: a key given twice is refused (which one counts?). */
+static int unique_keys(const VmafJson *j, const char *src)
+{
+    if (j->type != VMAF_JSON_ARRAY && j->type != VMAF_JSON_OBJECT) return 0;
+    for (unsigned i = 0; i < j->cnt; i++) {
+        if (j->type == VMAF_JSON_OBJECT)
+            for (unsigned k = 0; k < i; k++)
+                if (!strcmp(j->keys[k], j->keys[i]))
+                    return refuse(src, "key \"%.64s\" is given twice in one object", j->keys[i]);
+        int err = unique_keys(j->items[i], src);
+        if (err) return err;
+    }
+    return 0;
 }
 
 static const VmafJson *required(const VmafJson *dict, const char *key, enum VmafJsonType type,
@@ -129,9 +155,9 @@ static int parse_rescale(VmafModel *m, const VmafJson *dict, const char *key, bo
                       VMAF_MODEL_MAX_FEATURES + 1);
     for (unsigned i = 0; i < j->cnt; i++) {
         snprintf(what, sizeof(what), "%s[%u]", key, i);
-        err = expect(j->items[i], VMAF_JSON_NUMBER, what, src);
+        double v = 0;
+        err = finite_number(j->items[i], what, src, &v);
         if (err) return err;
-        const double v = j->items[i]->number;
         if (i > m->n_features) continue; /* extra entries are allowed and unused */
         if (!i) *(slopes ? &m->slope : &m->intercept) = v;
         else if (slopes) m->feature[i - 1].slope = v;
@@ -147,12 +173,12 @@ static int parse_score_clip(VmafModel *m, const VmafJson *dict, uint64_t flags, 
     int err = expect(j, VMAF_JSON_ARRAY, "model_dict.score_clip", src);
     if (err) return err;
     if (j->cnt != 2) return refuse(src, "score_clip has %u entries, expected [min, max]", j->cnt);
-    for (unsigned i = 0; i < 2; i++) {
-        err = expect(j->items[i], VMAF_JSON_NUMBER, i ? "score_clip[1]" : "score_clip[0]", src);
-        if (err) return err;
-    }
-    m->clip.min = j->items[0]->number;
-    m->clip.max = j->items[1]->number;
+    if ((err = finite_number(j->items[0], "score_clip[0]", src, &m->clip.min)) ||
+        (err = finite_number(j->items[1], "score_clip[1]", src, &m->clip.max)))
+        return err;
+    if (m->clip.min > m->clip.max)
+        return refuse(src, "score_clip [%g, %g] is inverted: min must not exceed max", m->clip.min,
+                      m->clip.max);
     m->clip.enabled = !(flags & VMAF_MODEL_FLAG_DISABLE_CLIP);
     return 0;
 }
@@ -164,10 +190,9 @@ static int parse_term(VmafModelTerm *t, const VmafJson *transform, const char *k
     if (!j || j->type == VMAF_JSON_NULL) return 0;
     char what[48];
     snprintf(what, sizeof(what), "score_transform.%s", key);
-    int err = expect(j, VMAF_JSON_NUMBER, what, src);
+    int err = finite_number(j, what, src, &t->value);
     if (err) return err;
     t->set = true;
-    t->value = j->number;
     return 0;
 }
 
@@ -186,11 +211,11 @@ static int parse_knots(VmafModel *m, const VmafJson *j, const char *src)
         err = expect(k, VMAF_JSON_ARRAY, what, src);
         if (err) return err;
         if (k->cnt != 2) return refuse(src, "%s has %u numbers, expected [x, y]", what, k->cnt);
-        for (unsigned c = 0; c < 2; c++) {
-            err = expect(k->items[c], VMAF_JSON_NUMBER, what, src);
-            if (err) return err;
-        }
-        m->transform.knot[i] = (VmafModelKnot){ .x = k->items[0]->number, .y = k->items[1]->number };
+        VmafModelKnot knot;
+        if ((err = finite_number(k->items[0], what, src, &knot.x)) ||
+            (err = finite_number(k->items[1], what, src, &knot.y)))
+            return err;
+        m->transform.knot[i] = knot;
     }
     m->transform.knots_set = true;
     m->transform.n_knots = j->cnt;
@@ -250,10 +275,9 @@ static int parse_chroma(VmafModel *m, const VmafJson *dict, const char *src)
 {
     const VmafJson *j = vmaf_json_get(dict, "chroma_correction_parameter");
     if (!j) return 0;
-    int err = expect(j, VMAF_JSON_NUMBER, "model_dict.chroma_correction_parameter", src);
+    int err = finite_number(j, "model_dict.chroma_correction_parameter", src, &m->chroma.parameter);
     if (err) return err;
     m->chroma.enabled = true;
-    m->chroma.parameter = j->number;
     if (m->chroma.parameter == 0.) return 0; /* no correction, and no score (see predict) */
     /* the correction guides the speed_chroma feature by the adm3 one: exactly one each */
     unsigned guiding = 0, guided = 0;
@@ -280,6 +304,8 @@ static int parse_opts_dict(VmafDictionary **opts, const VmafJson *j, unsigned k,
         const char *val;
         switch (v->type) {
         case VMAF_JSON_NUMBER:
+            if (!isfinite(v->number))
+                return refuse(src, "%s.%.64s is %.40s, not a finite number", what, key, v->string);
             /* the number as written, normalized as strtof + "%g" */
             flags |= VMAF_DICT_NORMALIZE_NUMERICAL_VALUES;
             val = v->string;
@@ -327,7 +353,19 @@ static int parse_svm(VmafModel *m, const VmafJson *dict, const char *src)
     msg[0] = '\0';
     err = vmaf_svm_parse(&m->svm, j->string, strlen(j->string), msg, sizeof(msg));
     if (err == -EINVAL) return refuse(src, "model_dict.model: %s", msg);
-    return err;
+    if (err) return err;
+    if (!m->svm->sv_cnt) return refuse(src, "model_dict.model: total_sv is 0 (no support vectors)");
+    /* libsvm indices are 1-based feature numbers: any other would compare a feature that
+     * does not exist (its value taken as 0) */
+    for (unsigned sv = 0; sv < m->svm->sv_cnt; sv++)
+        for (size_t k = m->svm->sv_start[sv]; k < m->svm->sv_start[sv + 1]; k++) {
+            const int index = m->svm->node[k].index;
+            if (index < 1 || (unsigned)index > m->n_features)
+                return refuse(src, "model_dict.model: support vector %u has index %d; the %u "
+                              "feature_names allow 1..%u", sv + 1, index, m->n_features,
+                              m->n_features);
+        }
+    return 0;
 }
 
 static int parse_model_dict(VmafModel *m, const VmafJson *dict, uint64_t flags, const char *src)
@@ -367,6 +405,8 @@ int vmaf_model_from_json(VmafModel **model, const VmafModelConfig *cfg, const Vm
 {
     if (root->type != VMAF_JSON_OBJECT)
         return refuse(src, "the document is %s, expected an object", kind(root));
+    int err = unique_keys(root, src);
+    if (err) return err;
     const VmafJson *dict = vmaf_json_get(root, "model_dict");
     if (!dict) {
         /* quiet when it is a collection: callers (the CLI) try that next */
@@ -408,6 +448,8 @@ int vmaf_model_collection_from_json(VmafModel **model, VmafModelCollection **col
 {
     if (root->type != VMAF_JSON_OBJECT)
         return refuse(src, "the document is %s, expected an object", kind(root));
+    int dup = unique_keys(root, src);
+    if (dup) return dup;
     if (!vmaf_json_get(root, "0")) {
         if (vmaf_json_get(root, "model_dict")) {
             vmaf_log(VMAF_MODEL_LOG_LEVEL, VMAF_LOG_LEVEL_DEBUG,

@@ -16,9 +16,8 @@
 
 #include "export.h"
 
-VMAF_EXPORT int vmaf_use_features_from_model(VmafContext *vmaf, VmafModel *model)
+static int register_model_features(VmafContext *vmaf, const VmafModel *model)
 {
-    if (!vmaf || !model) return -EINVAL;
     for (unsigned i = 0; i < model->n_features; i++) {
         const VmafModelFeature *f = &model->feature[i];
         VmafDictionary *opts = NULL;
@@ -39,15 +38,38 @@ VMAF_EXPORT int vmaf_use_features_from_model(VmafContext *vmaf, VmafModel *model
     return 0;
 }
 
+VMAF_EXPORT int vmaf_use_features_from_model(VmafContext *vmaf, VmafModel *model)
+{
+    if (!vmaf || !model) return -EINVAL;
+    /* the model's score must not share an output name with a feature or another score */
+    const char *name = model->name;
+    int err = vmaf_context_claim_score_names(vmaf, model, &name, 1);
+    if (err) return err;
+    return register_model_features(vmaf, model);
+}
+
+enum { BAGGING, STDDEV, CI_LO, CI_HI, BOOTSTRAP_OUTPUTS };
+
+static void bootstrap_names(const VmafModelCollection *mc, char name[BOOTSTRAP_OUTPUTS][600]);
+
 VMAF_EXPORT int vmaf_use_features_from_model_collection(VmafContext *vmaf,
                                                         VmafModelCollection *model_collection)
 {
     if (!vmaf || !model_collection) return -EINVAL;
-    for (unsigned i = 0; i < model_collection->cnt; i++) {
-        int err = vmaf_use_features_from_model(vmaf, model_collection->model[i]);
-        if (err) return err;
-    }
-    return 0;
+    /* the collection's own name (its entry "0"), its members and the bootstrap outputs */
+    const VmafModelCollection *mc = model_collection;
+    char boot[BOOTSTRAP_OUTPUTS][600];
+    bootstrap_names(mc, boot);
+    const char **names = malloc((1 + mc->cnt + BOOTSTRAP_OUTPUTS) * sizeof(*names));
+    if (!names) return -ENOMEM;
+    unsigned n = 0;
+    names[n++] = mc->name;
+    for (unsigned i = 0; i < mc->cnt; i++) names[n++] = mc->model[i]->name;
+    for (unsigned i = 0; i < BOOTSTRAP_OUTPUTS; i++) names[n++] = boot[i];
+    int err = vmaf_context_claim_score_names(vmaf, mc, names, n);
+    free(names);
+    for (unsigned i = 0; !err && i < mc->cnt; i++) err = register_model_features(vmaf, mc->model[i]);
+    return err;
 }
 
 /* The stored score of `model` at index, or a new prediction, stored. */
@@ -70,8 +92,6 @@ VMAF_EXPORT int vmaf_score_at_index(VmafContext *vmaf, VmafModel *model, double 
     if (!vmaf || !model || !score) return -EINVAL;
     return model_score(vmaf, model, index, score);
 }
-
-enum { BAGGING, STDDEV, CI_LO, CI_HI, BOOTSTRAP_OUTPUTS };
 
 static void bootstrap_names(const VmafModelCollection *mc, char name[BOOTSTRAP_OUTPUTS][600])
 {

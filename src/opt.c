@@ -1,4 +1,6 @@
 #include <errno.h>
+#include <limits.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,19 +15,35 @@ static int set_bool(bool *dst, const char *val)
     return 0;
 }
 
+/* The whole text is one decimal number: no blank, no trailing garbage ("3abc"). */
+static int parse_number(const char *val, double *out)
+{
+    if (!*val || strspn(val, "0123456789+-.eE") != strlen(val)) return -EINVAL; /* no inf, nan, hex */
+    char *end;
+    const double n = strtod(val, &end);
+    if (*end || end == val) return -EINVAL;
+    *out = n;
+    return 0;
+}
+
+/*
+ * Integers are read as integers, not through atoi of a float's text: the dictionary stores
+ * numbers as "%g" (4294967299 becomes "4.29497e+09"), so an integral value in %g form is
+ * accepted, a fraction or anything out of range is refused.
+ */
 static int set_int(int *dst, const char *val, double min, double max)
 {
-    const int n = atoi(val);
-    if (n == 0 && val[0] != '0') return -EINVAL;
-    if (n < min || n > max) return -EINVAL;
-    *dst = n;
+    double n;
+    if (parse_number(val, &n)) return -EINVAL;
+    if (!(n >= min && n <= max) || n != floor(n) || n < INT_MIN || n > INT_MAX) return -EINVAL;
+    *dst = (int)n;
     return 0;
 }
 
 static int set_double(double *dst, const char *val, double min, double max)
 {
-    const double n = atof(val);
-    if (n == 0 && val[0] != '0') return -EINVAL;
+    double n;
+    if (parse_number(val, &n)) return -EINVAL;
     if (!(n >= min && n <= max)) return -EINVAL;
     *dst = n;
     return 0;

@@ -36,8 +36,9 @@ typedef struct VmafOption {
 
 /**
  * Store the option's value (val, or its default when val is NULL) into obj.
- * Bools accept only "true"/"false"; ints go through atoi, doubles through atof, both
- * range-checked. STRING fields point into val, which must outlive obj.
+ * Bools accept only "true"/"false"; ints and doubles must be one whole decimal number
+ * (ints integral, "%g" form accepted), range-checked; anything else is -EINVAL.
+ * STRING fields point into val, which must outlive obj.
  * @return 0 or -EINVAL
  */
 int vmaf_option_set(const VmafOption *opt, void *obj, const char *val);

@@ -1,5 +1,6 @@
 #include <errno.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -62,6 +63,166 @@ static void format_json_number(char *buf, size_t sz, double x, int precision)
     else format_number(buf, sz, x, precision);
 }
 
+/* ---- names: escaped per format, or refused where a format cannot hold them ---------- */
+
+/* The code point of the valid UTF-8 sequence at s and its length (1..4); length 0 if invalid
+ * (overlong, surrogate, above U+10FFFF, truncated). */
+static unsigned utf8_decode(const unsigned char *s, uint32_t *cp)
+{
+    if (s[0] < 0x80) {
+        *cp = s[0];
+        return 1;
+    }
+    unsigned n;
+    uint32_t c;
+    if (s[0] >= 0xc2 && s[0] <= 0xdf) n = 2, c = s[0] & 0x1f;
+    else if (s[0] >= 0xe0 && s[0] <= 0xef) n = 3, c = s[0] & 0x0f;
+    else if (s[0] >= 0xf0 && s[0] <= 0xf4) n = 4, c = s[0] & 0x07;
+    else return 0;
+    for (unsigned i = 1; i < n; i++) {
+        if ((s[i] & 0xc0) != 0x80) return 0;
+        c = (c << 6) | (s[i] & 0x3f);
+    }
+    if ((n == 3 && c < 0x800) || (n == 4 && (c < 0x10000 || c > 0x10ffff))) return 0;
+    if (c >= 0xd800 && c <= 0xdfff) return 0;
+    *cp = c;
+    return n;
+}
+
+/* XML 1.0 (5th edition) NameStartChar, and NameChar when `start` is false. */
+static bool xml_name_char(uint32_t c, bool start)
+{
+    if ((c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || c == '_' || c == ':') return true;
+    if (!start && ((c >= '0' && c <= '9') || c == '-' || c == '.' || c == 0xb7 ||
+                   (c >= 0x300 && c <= 0x36f) || (c >= 0x203f && c <= 0x2040)))
+        return true;
+    return (c >= 0xc0 && c <= 0xd6) || (c >= 0xd8 && c <= 0xf6) || (c >= 0xf8 && c <= 0x2ff) ||
+           (c >= 0x370 && c <= 0x37d) || (c >= 0x37f && c <= 0x1fff) ||
+           (c >= 0x200c && c <= 0x200d) || (c >= 0x2070 && c <= 0x218f) ||
+           (c >= 0x2c00 && c <= 0x2fef) || (c >= 0x3001 && c <= 0xd7ff) ||
+           (c >= 0xf900 && c <= 0xfdcf) || (c >= 0xfdf0 && c <= 0xfffd) ||
+           (c >= 0x10000 && c <= 0xeffff);
+}
+
+const char *vmaf_output_name_problem(const char *name, enum VmafOutputFormat fmt)
+{
+    const unsigned char *s = (const unsigned char *)name;
+    if (!*s) return "is empty";
+    if (fmt == VMAF_OUTPUT_FORMAT_XML && !strcmp(name, "frameNum"))
+        return "is the frame number's attribute in XML";
+    for (size_t i = 0; s[i];) {
+        const unsigned char c = s[i];
+        if (fmt == VMAF_OUTPUT_FORMAT_SUB && (c == '|' || c == '\n' || c == '\r'))
+            return "holds '|' or a line break, which the subtitle format cannot separate";
+        if (fmt != VMAF_OUTPUT_FORMAT_XML && fmt != VMAF_OUTPUT_FORMAT_JSON) {
+            i++;
+            continue;
+        }
+        uint32_t cp;
+        const unsigned n = utf8_decode(s + i, &cp);
+        if (!n) return "is not valid UTF-8, which XML and JSON require";
+        /* XML writes names as attribute names, which nothing can escape */
+        if (fmt == VMAF_OUTPUT_FORMAT_XML && !xml_name_char(cp, i == 0))
+            return "is not an XML name (letters, digits, '_', ':', '-', '.'; no digit, '-' or "
+                   "'.' first), which XML attributes need: use --json or --csv, or rename";
+        i += n;
+    }
+    return NULL;
+}
+
+/* The name for a message: what a terminal cannot show (or shows as another) becomes \xNN. */
+static const char *printable(const char *name, char *buf, size_t sz)
+{
+    size_t n = 0;
+    for (const unsigned char *p = (const unsigned char *)name; *p && n + 5 < sz; p++) {
+        if (*p >= 0x20 && *p < 0x7f) buf[n++] = (char)*p;
+        else n += (size_t)snprintf(buf + n, sz - n, "\\x%02x", *p);
+    }
+    buf[n] = '\0';
+    return buf;
+}
+
+static void put_xml_name(FILE *f, const char *name)
+{
+    for (const char *p = name; *p; p++) {
+        switch (*p) {
+        case '&': fputs("&amp;", f); break;
+        case '<': fputs("&lt;", f); break;
+        case '>': fputs("&gt;", f); break;
+        case '"': fputs("&quot;", f); break;
+        case '\'': fputs("&apos;", f); break;
+        case '\t': fputs("&#9;", f); break;
+        case '\n': fputs("&#10;", f); break;
+        case '\r': fputs("&#13;", f); break;
+        default: fputc(*p, f); break;
+        }
+    }
+}
+
+static void put_json_name(FILE *f, const char *name)
+{
+    for (const unsigned char *p = (const unsigned char *)name; *p; p++) {
+        if (*p == '"' || *p == '\\') fprintf(f, "\\%c", *p);
+        else if (*p == '\n') fputs("\\n", f);
+        else if (*p == '\r') fputs("\\r", f);
+        else if (*p == '\t') fputs("\\t", f);
+        else if (*p < 0x20) fprintf(f, "\\u%04x", *p);
+        else fputc(*p, f);
+    }
+}
+
+/* RFC 4180: a field with a comma, quote or line break is quoted, quotes doubled. */
+static void put_csv_name(FILE *f, const char *name)
+{
+    if (!strpbrk(name, ",\"\r\n")) {
+        fputs(name, f);
+        return;
+    }
+    fputc('"', f);
+    for (const char *p = name; *p; p++) {
+        if (*p == '"') fputc('"', f);
+        fputc(*p, f);
+    }
+    fputc('"', f);
+}
+
+static int check_names(VmafContext *vmaf, const Writer *w, enum VmafOutputFormat fmt)
+{
+    for (unsigned j = 0; j < w->cnt + w->agg_cnt; j++) {
+        const char *name = j < w->cnt ? vmaf_feature_name_alias(w->vec[j]->name)
+                                      : w->agg[j - w->cnt]->name;
+        const char *why = vmaf_output_name_problem(name, fmt);
+        if (!why) continue;
+        char shown[256];
+        vmaf_log(vmaf->cfg.log_level, VMAF_LOG_LEVEL_ERROR,
+                 "cannot write metric \"%s\": its name %s\n", printable(name, shown, sizeof(shown)),
+                 why);
+        return -EINVAL;
+    }
+    return 0;
+}
+
+int vmaf_output_check_names(VmafContext *vmaf, enum VmafOutputFormat fmt)
+{
+    if (!vmaf) return -EINVAL;
+    for (unsigned i = 0; i < vmaf->inst_cnt + vmaf->score_name_cnt; i++) {
+        const bool fex = i < vmaf->inst_cnt;
+        char *const *names = fex ? vmaf->inst[i]->mapped : NULL;
+        const char *single = fex ? NULL : vmaf->score_name[i - vmaf->inst_cnt].name;
+        for (unsigned k = 0; fex ? names[k] != NULL : k < 1; k++) {
+            const char *name = vmaf_feature_name_alias(fex ? names[k] : single);
+            const char *why = vmaf_output_name_problem(name, fmt);
+            if (!why) continue;
+            char shown[256];
+            vmaf_log(vmaf->cfg.log_level, VMAF_LOG_LEVEL_ERROR, "%s \"%s\" cannot be written: "
+                     "its name %s\n", fex ? "feature" : "model score",
+                     printable(name, shown, sizeof(shown)), why);
+            return -EINVAL;
+        }
+    }
+    return 0;
+}
+
 static bool written_at(const VmafFeatureVector *v, unsigned i)
 {
     return i < v->capacity && v->written[i];
@@ -103,14 +264,17 @@ static void write_xml(Writer *w)
         for (unsigned j = 0; j < w->cnt; j++) {
             if (!written_at(w->vec[j], i)) continue;
             format_number(num, sizeof(num), w->vec[j]->value[i], w->precision);
-            fprintf(f, "%s=\"%s\" ", vmaf_feature_name_alias(w->vec[j]->name), num);
+            put_xml_name(f, vmaf_feature_name_alias(w->vec[j]->name));
+            fprintf(f, "=\"%s\" ", num);
         }
         fprintf(f, "/>\n");
     }
     fprintf(f, "  </frames>\n");
     fprintf(f, "  <pooled_metrics>\n");
     for (unsigned j = 0; j < w->cnt; j++) {
-        fprintf(f, "    <metric name=\"%s\" ", vmaf_feature_name_alias(w->vec[j]->name));
+        fprintf(f, "    <metric name=\"");
+        put_xml_name(f, vmaf_feature_name_alias(w->vec[j]->name));
+        fprintf(f, "\" ");
         for (int m = VMAF_POOL_METHOD_MIN; m < VMAF_POOL_METHOD_NB; m++) {
             double score;
             if (pooled(w, w->vec[j], m, &score)) continue;
@@ -123,7 +287,8 @@ static void write_xml(Writer *w)
     fprintf(f, "  <aggregate_metrics ");
     for (unsigned j = 0; j < w->agg_cnt; j++) {
         format_number(num, sizeof(num), w->agg[j]->value, w->precision);
-        fprintf(f, "%s=\"%s\" ", w->agg[j]->name, num);
+        put_xml_name(f, w->agg[j]->name);
+        fprintf(f, "=\"%s\" ", num);
     }
     fprintf(f, "/>\n");
     fprintf(f, "</VMAF>\n");
@@ -150,8 +315,9 @@ static void write_json(Writer *w)
         for (unsigned j = 0; j < w->cnt; j++) {
             if (!written_at(w->vec[j], i)) continue;
             format_json_number(num, sizeof(num), w->vec[j]->value[i], w->precision);
-            fprintf(f, "%s        \"%s\": %s", first ? "" : ",\n",
-                    vmaf_feature_name_alias(w->vec[j]->name), num);
+            fprintf(f, "%s        \"", first ? "" : ",\n");
+            put_json_name(f, vmaf_feature_name_alias(w->vec[j]->name));
+            fprintf(f, "\": %s", num);
             first = false;
         }
         fprintf(f, "\n      }\n    }");
@@ -160,7 +326,9 @@ static void write_json(Writer *w)
 
     fprintf(f, "  \"pooled_metrics\": {");
     for (unsigned j = 0; j < w->cnt; j++) {
-        fprintf(f, "%s    \"%s\": {", j ? ",\n" : "\n", vmaf_feature_name_alias(w->vec[j]->name));
+        fprintf(f, "%s    \"", j ? ",\n" : "\n");
+        put_json_name(f, vmaf_feature_name_alias(w->vec[j]->name));
+        fprintf(f, "\": {");
         bool first = true;
         for (int m = VMAF_POOL_METHOD_MIN; m < VMAF_POOL_METHOD_NB; m++) {
             double score;
@@ -176,7 +344,9 @@ static void write_json(Writer *w)
     fprintf(f, "  \"aggregate_metrics\": {");
     for (unsigned j = 0; j < w->agg_cnt; j++) {
         format_json_number(num, sizeof(num), w->agg[j]->value, w->precision);
-        fprintf(f, "%s\n    \"%s\": %s", j ? "," : "", w->agg[j]->name, num);
+        fprintf(f, "%s\n    \"", j ? "," : "");
+        put_json_name(f, w->agg[j]->name);
+        fprintf(f, "\": %s", num);
     }
     fprintf(f, "\n  }\n}\n");
 }
@@ -186,8 +356,10 @@ static void write_csv(Writer *w)
     FILE *f = w->f;
     char num[64];
     fprintf(f, "Frame,");
-    for (unsigned j = 0; j < w->cnt; j++)
-        fprintf(f, "%s,", vmaf_feature_name_alias(w->vec[j]->name));
+    for (unsigned j = 0; j < w->cnt; j++) {
+        put_csv_name(f, vmaf_feature_name_alias(w->vec[j]->name));
+        fputc(',', f);
+    }
     fprintf(f, "\n");
     for (unsigned i = 0; i < w->n_index; i++) {
         if (!frame_listed(w, i)) continue;
@@ -219,11 +391,12 @@ static void write_sub(Writer *w)
 
 /* A regular file (or a new one) is written beside its final name and renamed into place,
  * so a failure never leaves half a file; devices and pipes are written directly. */
-static int open_output(const char *path, char **tmp_path, FILE **f)
+static int open_output(const char *path, char **tmp_path, FILE **f, bool *direct)
 {
     struct stat st;
     *tmp_path = NULL;
-    if (!stat(path, &st) && !S_ISREG(st.st_mode)) {
+    *direct = !stat(path, &st) && !S_ISREG(st.st_mode);
+    if (*direct) {
         *f = fopen(path, "w");
         return *f ? 0 : -errno;
     }
@@ -267,11 +440,23 @@ int vmaf_write_output_with_precision(VmafContext *vmaf, const char *output_path,
                 break;
             }
 
+    if (!w.cnt && !w.agg_cnt) {
+        vmaf_log(vmaf->cfg.log_level, VMAF_LOG_LEVEL_ERROR,
+                 "nothing to write to %s: no score was stored\n", output_path);
+        err = -EINVAL;
+        goto done;
+    }
+    err = check_names(vmaf, &w, fmt);
+    if (err) goto done;
+
     char *tmp_path;
-    err = open_output(output_path, &tmp_path, &w.f);
+    bool direct;
+    err = open_output(output_path, &tmp_path, &w.f, &direct);
     if (err) {
-        vmaf_log(vmaf->cfg.log_level, VMAF_LOG_LEVEL_ERROR, "could not open %s: %s\n",
-                 output_path, strerror(-err));
+        /* the errno is that of the temporary file unless the path is written directly */
+        vmaf_log(vmaf->cfg.log_level, VMAF_LOG_LEVEL_ERROR, "could not %s %s: %s\n",
+                 direct ? "open" : "create a temporary file beside", output_path,
+                 strerror(-err));
         goto done;
     }
     switch (fmt) {

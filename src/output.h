@@ -15,4 +15,19 @@
 int vmaf_write_output_with_precision(VmafContext *vmaf, const char *output_path,
                                      enum VmafOutputFormat fmt, int precision);
 
+/**
+ * Why `name` (an output name, after aliasing) cannot be written in fmt, or NULL when it can.
+ * XML needs an XML name (names are attribute names there, which cannot be escaped); JSON
+ * needs valid UTF-8 (and escapes quotes, backslashes and control characters); SUB cannot hold
+ * '|' or line breaks; CSV holds anything (quoted as RFC 4180 says).
+ */
+const char *vmaf_output_name_problem(const char *name, enum VmafOutputFormat fmt);
+
+/**
+ * Check, before the first frame, that every output name the context will write (features of
+ * the registered extractors and model scores) can be written in fmt: 0, or -EINVAL and a log
+ * line naming the first that cannot.
+ */
+int vmaf_output_check_names(VmafContext *vmaf, enum VmafOutputFormat fmt);
+
 #endif /* VMAF_SRC_OUTPUT_H */

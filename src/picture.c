@@ -95,6 +95,16 @@ enum VmafPictureMemory vmaf_picture_memory(const VmafPicture *pic)
     return ((const VmafPicturePrivate *)pic->priv)->memory;
 }
 
+void vmaf_picture_mark_range_checked(VmafPicture *pic)
+{
+    if (pic && pic->priv) ((VmafPicturePrivate *)pic->priv)->range_checked = true;
+}
+
+bool vmaf_picture_range_checked(const VmafPicture *pic)
+{
+    return ((const VmafPicturePrivate *)pic->priv)->range_checked;
+}
+
 void vmaf_picture_ref(VmafPicture *dst, const VmafPicture *src)
 {
     atomic_fetch_add(&src->ref->cnt, 1);

@@ -3,6 +3,7 @@
 #define VMAF_SRC_PICTURE_H
 
 #include <stdatomic.h>
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "libvmaf/picture.h"
@@ -24,6 +25,7 @@ typedef struct VmafPicturePrivate {
     enum VmafPictureMemory memory;
     void (*release)(void *cookie, void *buf); /**< NULL: free(buf) */
     void *cookie;
+    bool range_checked; /**< a reader of the CLI checked every sample against bpc */
 } VmafPicturePrivate;
 
 /** Bytes one picture of this geometry needs, with the strides and plane offsets. */
@@ -47,6 +49,15 @@ int vmaf_picture_wrap(VmafPicture *pic, enum VmafPixelFormat pix_fmt, unsigned b
 
 /** Where pic's samples live. */
 enum VmafPictureMemory vmaf_picture_memory(const VmafPicture *pic);
+
+/**
+ * Internal (the CLI): every sample of pic was checked against its bit depth when it was
+ * read, so vmaf_read_pictures need not scan it again. Reset whenever the buffer is reused.
+ */
+void vmaf_picture_mark_range_checked(VmafPicture *pic);
+
+/** Was pic's sample range checked when it was read? */
+bool vmaf_picture_range_checked(const VmafPicture *pic);
 
 /** dst becomes another reference to src's buffer. */
 void vmaf_picture_ref(VmafPicture *dst, const VmafPicture *src);

@@ -59,7 +59,7 @@ static int pool_alloc_buffer(VmafPicturePool *pool, void **out)
 
 int vmaf_picture_pool_init(VmafPicturePool **pool_out, VmafPicturePoolConfig cfg)
 {
-    if (!pool_out || !cfg.pic_cnt) return -EINVAL;
+    if (!pool_out || !cfg.pic_cnt || cfg.pic_cnt > VMAF_PICTURE_POOL_MAX) return -EINVAL;
     VmafPictureLayout layout;
     int err = vmaf_picture_layout(&layout, cfg.pix_fmt, cfg.bpc, cfg.w, cfg.h);
     if (err) return err;

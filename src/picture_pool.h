@@ -10,6 +10,9 @@
 
 typedef struct VmafPicturePool VmafPicturePool;
 
+/* A pool bounds memory; more pictures than this is a caller's mistake, not a request. */
+#define VMAF_PICTURE_POOL_MAX 4096u
+
 typedef struct VmafPicturePoolConfig {
     unsigned pic_cnt;
     enum VmafPixelFormat pix_fmt;

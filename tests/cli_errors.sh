@@ -1,8 +1,8 @@
 #!/bin/sh
 # Bad input to the vmaf CLI: each case must exit with the expected status, say why on stderr,
-# and leave no output file. Usage: cli_errors.sh VMAF CLIPS_DIR SCRATCH_DIR
+# and leave no output file. Usage: cli_errors.sh VMAF CLIPS_DIR SCRATCH_DIR [SIGNAL_SHIM]
 set -u
-VMAF=$1; CLIPS=$2; T=$3
+VMAF=$1; CLIPS=$2; T=$3; SHIM=${4:-}
 rm -rf "$T"; mkdir -p "$T"
 REF=$CLIPS/boats_576x324_420p_ref.yuv
 DIS=$CLIPS/boats_576x324_420p_dis.yuv
@@ -110,6 +110,121 @@ fi
 expect "unknown option warns"        0 2 -- -r "$T/ref3.yuv" -d "$T/ref3.yuv" $GEO -n --feature psnr=enable_chrome=false
 grep -q 'unknown option "enable_chrome"' "$T/err" || { echo "FAIL unknown option: no warning"; fails=$((fails + 1)); }
 expect "unknown long option warns"   0 2 -- -r "$T/ref3.yuv" -d "$T/ref3.yuv" $GEO -n --feature psnr --no-such-flag
+
+# ---- issue 11: no wrong score with exit 0, no lost input --------------------------------
+# check NAME COMMAND...: a plain assertion counted as a case
+check() {
+  name=$1; shift
+  cases=$((cases + 1))
+  if "$@"; then echo "ok   $name"; else echo "FAIL $name"; sed 's/^/     /' "$T/err"; fails=$((fails + 1)); fi
+}
+has() { grep -q -- "$1" "$T/err"; }
+
+# 2: samples above the bit depth's maximum are refused, naming file, frame and plane
+F10=$((576 * 324 * 3))          # bytes of one 576x324 4:2:0 10-bit frame
+head -c $((F10 * 2)) "$CLIPS/forest_576x324_420p10_ref.yuv" > "$T/hi10.yuv"
+# frame 1, U plane, first sample := 0xffff
+printf '\377\377' | dd of="$T/hi10.yuv" bs=1 seek=$((F10 + 576 * 324 * 2)) conv=notrunc 2>/dev/null
+head -c $((F10 * 2)) "$CLIPS/forest_576x324_420p10_dis.yuv" > "$T/lo10.yuv"
+expect "10-bit sample 0xffff"        nonzero 2 -- -r "$T/lo10.yuv" -d "$T/hi10.yuv" -w 576 -h 324 -p 420 -b 10 -n --feature psnr --feature psnr_hvs
+check "  ... names file, frame and plane" has "hi10.yuv: frame 1, plane 1 (U): sample 65535"
+
+# 3: -o naming an input, directly or through a link, is refused before reading; input intact
+cp "$T/ref3.yuv" "$T/keep.yuv"; ln -sf keep.yuv "$T/keep_link.yuv"; sum0=$(cksum < "$T/keep.yuv")
+expect "-o is the reference"         255 2 -- -r "$T/keep.yuv" -d "$T/ref3.yuv" $GEO -n --feature psnr -o "$T/keep.yuv"
+check "  ... says so" has "is the reference input"
+expect "-o is a link to the distorted" 255 2 -- -r "$T/ref3.yuv" -d "$T/keep.yuv" $GEO -n --feature psnr -o "$T/keep_link.yuv"
+check "  ... input unchanged" [ "$(cksum < "$T/keep.yuv")" = "$sum0" ]
+
+# 4: names are escaped per format (or refused where a format cannot hold them)
+expect "model name not an XML name"  255 3 -- -r "$T/ref3.yuv" -d "$T/dis2.yuv" $GEO -m 'version=vmaf_v0.6.1:name=a"b<c>&' --xml
+check "  ... says so" has "is not an XML name"
+expect "model name with specials (JSON)" 0 2 -- -r "$T/ref3.yuv" -d "$T/dis2.yuv" $GEO -m 'version=vmaf_v0.6.1:name=a"b<c>&\' -o "$T/names.json" --json
+check "  ... escaped in JSON" grep -q '"a\\"b<c>&\\\\": ' "$T/names.json"
+expect "non-ASCII XML name"          0 2 -- -r "$T/ref3.yuv" -d "$T/dis2.yuv" $GEO -m 'version=vmaf_v0.6.1:name=qualité.v-1' -o "$T/names.xml" --xml
+check "  ... written" grep -q '<metric name="qualité.v-1" ' "$T/names.xml"
+expect "model name with a comma (CSV)" 0 2 -- -r "$T/ref3.yuv" -d "$T/dis2.yuv" $GEO -m 'version=vmaf_v0.6.1:name=a,b' -o "$T/names.csv" --csv
+check "  ... quoted in CSV" grep -q '^Frame,.*,"a,b",$' "$T/names.csv"
+nl='
+'
+expect "model name with a newline (JSON)" 0 2 -- -r "$T/ref3.yuv" -d "$T/dis2.yuv" $GEO -m "version=vmaf_v0.6.1:name=a${nl}b\"" -o "$T/names2.json" --json
+check "  ... escaped in JSON" grep -q '"a\\nb\\"": ' "$T/names2.json"
+expect "model name with '|' (SUB)"  255 3 -- -r "$T/ref3.yuv" -d "$T/dis2.yuv" $GEO -m 'version=vmaf_v0.6.1:name=a|b' --sub
+expect "model name with a control byte (XML)" 255 3 -- -r "$T/ref3.yuv" -d "$T/dis2.yuv" $GEO -m "version=vmaf_v0.6.1:name=a$(printf '\001')b" --xml
+check "  ... shown as \\x01" has "a\\\\x01b"
+expect "model name not UTF-8 (JSON)" 255 3 -- -r "$T/ref3.yuv" -d "$T/dis2.yuv" $GEO -m "version=vmaf_v0.6.1:name=a$(printf '\377')b"
+
+# 5: a model score named like a feature or another model's score is refused at set-up
+expect "model named like a feature"  255 3 -- -r "$REF" -d "$DIS" $GEO -m version=vmaf_v0.6.1:name=integer_adm2
+expect "model named psnr_y + psnr"   255 3 -- -r "$REF" -d "$DIS" $GEO -m version=vmaf_v0.6.1:name=psnr_y --feature psnr
+expect "model named like a member"   255 3 -- -r "$REF" -d "$DIS" $GEO -m version=vmaf_b_v0.6.3:name=b -m version=vmaf_v0.6.1:name=b_0001
+# before the first frame: a truncated input would fail with its read error (5) if frames were read
+expect "model named NAME_bagging"    255 3 -- -r "$T/a.y4m" -d "$T/trunc.y4m" -m version=vmaf_b_v0.6.3 -m version=vmaf_v0.6.1:name=vmaf_bagging
+
+# 7: a preset replacing a --model with overloads (LeakSanitizer catches the leak in CI)
+expect "preset replaces a model with overloads" nonzero 3 -- -r "$REF" -d "$DIS" $GEO -m version=vmaf_v0.6.1:vif.vif_enhn_gain_limit=1.0 --aom_ctc v1.0 --frame_cnt 1
+
+# 8: SIGINT while the output is renamed into place: no temporary file left, file whole
+if [ -n "$SHIM" ] && [ -f "$SHIM" ]; then
+  cases=$((cases + 1))
+  rm -f "$T"/sig.json*
+  LD_PRELOAD="$SHIM" VMAF_TEST_SIGNAL_IN_RENAME=2 ASAN_OPTIONS="${ASAN_OPTIONS:-}:verify_asan_link_order=0" \
+    "$VMAF" -r "$T/ref3.yuv" -d "$T/dis2.yuv" $GEO -n --feature psnr --json -o "$T/sig.json" 2>"$T/err"
+  rc=$?
+  if [ $rc -eq 130 ] && ! ls "$T"/sig.json.tmp* >/dev/null 2>&1 && [ "$(tail -n 1 "$T/sig.json")" = "}" ]; then
+    echo "ok   SIGINT during the write (exit $rc): output whole, no temporary file"
+  else
+    echo "FAIL SIGINT during the write: exit $rc, files: $(ls "$T" | grep sig.json | tr '\n' ' ')"; fails=$((fails + 1))
+  fi
+fi
+
+# 9: integers are integers: no float round trip, no garbage, no octal, no overflow
+expect "--gpumask above 2^64"        1 60 -- -r "$REF" -d "$DIS" $GEO -n --feature psnr --gpumask 0x1ffffffffffffffff
+expect "--threads 2x"                1 60 -- -r "$REF" -d "$DIS" $GEO -n --feature psnr --threads 2x
+expect "int option 4294967299"       255 3 -- -r "$REF" -d "$DIS" $GEO -n --feature float_motion=motion_filter_size=4294967299
+expect "int option 3abc"             255 3 -- -r "$REF" -d "$DIS" $GEO -n --feature float_motion=motion_filter_size=3abc
+expect "double option 2x"            255 3 -- -r "$REF" -d "$DIS" $GEO -n --feature motion=motion_blend_factor=0.5x
+expect "-w 0576 is decimal 576"      0 2 -- -r "$T/ref3.yuv" -d "$T/dis2.yuv" -w 0576 -h 0324 -p 420 -b 8 -n --feature psnr
+check "  ... scored 2 frames" [ "$(grep -c '"frameNum"' "$T/out.json")" -eq 2 ]
+
+# 10: messages name the real problem
+expect "-o a file in /proc"          255 2 -- -r "$REF" -d "$DIS" $GEO -n --feature psnr -o /proc/version
+check "  ... cannot create a file beside it" has "cannot create a file beside it"
+expect "-o empty"                    1 60 -- -r "$REF" -d "$DIS" $GEO -n --feature psnr -o ""
+check "  ... names -o" has "for option -o/--output"
+printf 'YUV4MPEG2 W576 H324 F25:1 C420jpeg\r\nFRAME\n' > "$T/crlf.y4m"; head -c $FRAME "$REF" >> "$T/crlf.y4m"
+expect "y4m header with CR LF"       255 2 -- -r "$T/a.y4m" -d "$T/crlf.y4m" -n --feature psnr
+check "  ... says CR LF" has "CR LF"
+printf 'YUV4MPEG2 W576 H324 F25:1\000 C420jpeg\nFRAME\n' > "$T/nul.y4m"; head -c $FRAME "$REF" >> "$T/nul.y4m"
+expect "y4m header with a NUL"       255 2 -- -r "$T/a.y4m" -d "$T/nul.y4m" -n --feature psnr
+check "  ... says NUL" has "NUL byte"
+# 4x64 frames: VIF scale 3 has no samples; the reference prints NaN silently, we warn
+head -c $(( (4 * 64 + 2 * 2 * 32) * 3 )) "$REF" > "$T/thin_ref.yuv"
+head -c $(( (4 * 64 + 2 * 2 * 32) * 3 )) "$DIS" > "$T/thin_dis.yuv"
+expect "4x64 frames: NaN scores"     0 2 -- -r "$T/thin_ref.yuv" -d "$T/thin_dis.yuv" -w 4 -h 64 -p 420 -b 8
+check "  ... warned" has "not a number in up to 3 of 3 frames (integer_vif_scale3"
+
+# 11: model files that would load silently wrong
+model() { # model FILE EXTRA_KEYS SVM_LINES: a one-feature model with the given variations
+  printf '{"model_dict": {"model_type": "LIBSVMNUSVR", "norm_type": "none", "feature_names": ["psnr_y"], %s "model": "svm_type nu_svr\\nkernel_type rbf\\ngamma 0.5\\nnr_class 2\\ntotal_sv %s\\nrho 0.25\\nSV\\n%s"}}' "$2" "$3" "$4" > "$T/$1"
+}
+model good.json '"score_clip": [0, 100],' 1 '2 1:0.25\n'
+expect "valid hand-made model"       0 2 -- -r "$T/ref3.yuv" -d "$T/dis2.yuv" $GEO -m path=$T/good.json
+model inf.json '"score_clip": [0, 1e999],' 1 '2 1:0.25\n'
+expect "model number 1e999"          255 3 -- -r "$REF" -d "$DIS" $GEO -m path=$T/inf.json
+check "  ... names the key" has "score_clip\[1\] is 1e999"
+model inverted.json '"score_clip": [100, 0],' 1 '2 1:0.25\n'
+expect "model score_clip inverted"   255 3 -- -r "$REF" -d "$DIS" $GEO -m path=$T/inverted.json
+check "  ... names the key" has "score_clip"
+model nosv.json '' 0 ''
+expect "model without support vectors" 255 3 -- -r "$REF" -d "$DIS" $GEO -m path=$T/nosv.json
+check "  ... says total_sv" has "total_sv is 0"
+model index.json '' 1 '2 1:0.25 2:0.5\n'
+expect "model SV index past features" 255 3 -- -r "$REF" -d "$DIS" $GEO -m path=$T/index.json
+check "  ... names the index" has "has index 2"
+model dup.json '"norm_type": "linear_rescale",' 1 '2 1:0.25\n'
+expect "model with a duplicated key" 255 3 -- -r "$REF" -d "$DIS" $GEO -m path=$T/dup.json
+check "  ... names the key" has 'key "norm_type" is given twice'
 
 echo "cli errors: $cases cases, $fails failed"
 [ $fails -eq 0 ]

@@ -149,18 +149,24 @@ static void test_prediction(void)
     CHECK(vmaf_score_at_index(NULL, m, &s, 0) == -EINVAL, "NULL context");
     vmaf_close(v);
 
-    /* an SV index past the features adds its square; norm_type none leaves features as is */
+    /* an SV index past the features is refused (issue 11: it compared a feature that does
+     * not exist); a sparse SV (index 1 missing) counts the feature's own square */
     Parts p = tiny;
     p.norm_type = "\"none\"";
     p.svm = "\"svm_type nu_svr\\nkernel_type rbf\\ngamma 0.5\\nnr_class 2\\ntotal_sv 1\\n"
             "rho 0.25\\nSV\\n2 1:0.25 3:0.75\\n\"";
-    VmafModel *m2;
+    VmafModel *m2 = NULL;
+    CHECK(load(&m2, "sparse_past.json", &p, 0) == -EINVAL, "SV index 3 of 2 features refused");
+    vmaf_model_destroy(m2);
+    m2 = NULL;
+    p.svm = "\"svm_type nu_svr\\nkernel_type rbf\\ngamma 0.5\\nnr_class 2\\ntotal_sv 1\\n"
+            "rho 0.25\\nSV\\n2 2:0.75\\n\"";
     CHECK(!load(&m2, "sparse.json", &p, 0), "loads");
     if (m2) {
         v = context_with(0.5, 1.5);
         CHECK(!vmaf_score_at_index(v, m2, &s, 0), "score");
-        const double d1 = 0.5 - 0.25;
-        const double want = 0. + 2 * exp(-0.5 * (0. + d1 * d1 + 1.5 * 1.5 + 0.75 * 0.75)) - 0.25;
+        const double d2 = 1.5 - 0.75;
+        const double want = 0. + 2 * exp(-0.5 * (0. + 0.5 * 0.5 + d2 * d2)) - 0.25;
         CHECK(s == want, "%.17g vs %.17g", s, want);
         vmaf_close(v);
     }

@@ -538,6 +538,40 @@ static void error_tests(void)
         video_input_close(NULL);
     }
 
+    /* samples above (1 << bpc) - 1 are refused, naming frame, plane and position (issue 11);
+     * a 16-bit file cannot hold one, and the dropped ceil column of odd chroma is not looked at */
+    {
+        const Geo g10 = { VMAF_PIX_FMT_YUV420P, 10, 17, 17 };
+        size_t len;
+        unsigned char *b = build(&g10, NULL, NULL, 3, 0, &len);
+        const size_t v_plane = frame_size(&g10) + 17 * 17 * 2 + 9 * 9 * 2;
+        b[v_plane + (2 * 9 + 8) * 2] = 0xff; /* frame 1, V, x=8 (dropped column), y=2 */
+        b[v_plane + (2 * 9 + 8) * 2 + 1] = 0xff;
+        const char *hi = path_of("range10.yuv");
+        write_file(hi, b, len);
+        read_all(hi, &g10, 1, 3, "10-bit, out of range only in the dropped column");
+        b[v_plane + (2 * 9 + 3) * 2] = 0x00; /* frame 1, V, x=3, y=2: 1024 */
+        b[v_plane + (2 * 9 + 3) * 2 + 1] = 0x04;
+        write_file(hi, b, len);
+        read_fails(hi, &g10, 1, 1, -EINVAL, "frame 1, plane 2 (V): sample 1024 at x=3, y=2",
+                   "10-bit sample 1024");
+        free(b);
+        const Geo g16 = { VMAF_PIX_FMT_YUV420P, 16, 17, 17 };
+        b = build(&g16, NULL, NULL, 2, 0, &len);
+        memset(b, 0xff, len);
+        write_file(hi, b, len);
+        VideoInput *in = NULL;
+        const VideoInfo r16 = { 17, 17, 16, VMAF_PIX_FMT_YUV420P };
+        CHECK(!video_input_open(&in, hi, &r16, err, sizeof(err)), "16-bit open: %s", err);
+        VmafPicture pic;
+        if (in && !pic_alloc(&pic, &g16)) {
+            CHECK(video_input_read(in, &pic, err, sizeof(err)) == 1, "16-bit 0xffff read: %s", err);
+            pic_free(&pic);
+        }
+        video_input_close(in);
+        free(b);
+    }
+
     /* Y4M truncated frames */
     const char *hdr17 = "YUV4MPEG2 W17 H17 F25:1 Ip A1:1 C420jpeg\n";
     const char *tr = path_of("trunc_payload.y4m");
@@ -630,7 +664,7 @@ static void error_tests(void)
         { "YUV4MPEG2 W17 H17 C420jpeg", -EINVAL, "truncated Y4M header" },
         { "YUV4MPEG2 W17 H17 C420jpeg\n", -EINVAL, "no frames after the Y4M header" },
         { "YUV4MPEG2 W17 H17\tC420jpeg\n", -EINVAL, "bad height" },
-        { "YUV4MPEG2 W17 H17 C420jpeg\r\nFRAME\n", -EINVAL, "unknown colorspace" },
+        { "YUV4MPEG2 W17 H17 C420jpeg\r\nFRAME\n", -EINVAL, "CR LF" },
     };
     for (unsigned i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
         char what[128];
@@ -643,6 +677,9 @@ static void error_tests(void)
         memcpy(big, "YUV4MPEG2 W17 H17 X", 19);
         memset(big + 19, 'y', sizeof(big) - 19);
         y4m_header_fails(big, sizeof(big), -EINVAL, "without a newline", "y4m long header");
+        /* a NUL inside the header is named as such (issue 11), not as a bad tag */
+        static const char nul_hdr[] = "YUV4MPEG2 W17\0 H17 C420jpeg\nFRAME\n";
+        y4m_header_fails(nul_hdr, sizeof(nul_hdr) - 1, -EINVAL, "NUL byte", "y4m NUL in header");
         /* a raw YUV file given without geometry */
         y4m_header_fails((const char *)junk, sizeof(junk), -EINVAL, "not a Y4M file",
                          "raw file as y4m");

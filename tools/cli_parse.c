@@ -1,3 +1,4 @@
+#include <errno.h>
 #include <getopt.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -124,20 +125,37 @@ static void bad_argument(const char *app, const char *arg, int option, const cha
           option_name(option, name, sizeof(name)), should_be);
 }
 
+/*
+ * An unsigned integer: decimal, or hexadecimal with 0x (as the reference's strtoul(..., 0)
+ * allows), never octal: "-w 01100" is 1100. No sign, no blank, nothing after the digits,
+ * nothing that does not fit (ERANGE).
+ */
+static int parse_u64(const char *arg, uint64_t max, uint64_t *out)
+{
+    const int hex = arg[0] == '0' && (arg[1] == 'x' || arg[1] == 'X');
+    const char *digits = hex ? arg + 2 : arg;
+    if (!*digits || strspn(digits, hex ? "0123456789abcdefABCDEF" : "0123456789") != strlen(digits))
+        return -1;
+    errno = 0;
+    const unsigned long long v = strtoull(digits, NULL, hex ? 16 : 10);
+    if (errno == ERANGE || v > max) return -1;
+    *out = v;
+    return 0;
+}
+
 static unsigned parse_unsigned(const char *app, const char *arg, int option)
 {
-    char *end;
-    const unsigned long v = strtoul(arg, &end, 0);
-    if (end == arg || *end || arg[0] == '-' || v > 0xffffffffUL)
-        bad_argument(app, arg, option, "an integer");
+    uint64_t v;
+    if (parse_u64(arg, 0xffffffffu, &v))
+        bad_argument(app, arg, option, "an integer (decimal, or hexadecimal with 0x) below 2^32");
     return (unsigned)v;
 }
 
 static uint64_t parse_mask(const char *app, const char *arg, int option)
 {
-    char *end;
-    const unsigned long long v = strtoull(arg, &end, 0);
-    if (end == arg || *end || arg[0] == '-') bad_argument(app, arg, option, "an integer");
+    uint64_t v;
+    if (parse_u64(arg, UINT64_MAX, &v))
+        bad_argument(app, arg, option, "an integer (decimal, or hexadecimal with 0x) below 2^64");
     return v;
 }
 
@@ -275,6 +293,20 @@ static void replace_feature(const char *app, CliSettings *s, const char *spec)
     add_feature(app, s, f);
 }
 
+static void set_model(const char *app, CliSettings *s, const char *spec)
+{
+    CliModel m = parse_model(app, spec);
+    for (unsigned i = 0; i < s->model_cnt; i++) {
+        if (strcmp(s->model[i].name, m.name)) continue;
+        for (unsigned j = 0; j < s->model[i].overload_cnt; j++)
+            vmaf_feature_dictionary_free(&s->model[i].overload[j].opts);
+        free(s->model[i].buf);
+        s->model[i] = m;
+        return;
+    }
+    add_model(app, s, m);
+}
+
 /* --aom_ctc vN.0: v1.0 and v2.0 are the same; v3.0 adds cambi; v6.0 allows the two inputs
  * different bit depths; v7.0 scores float_ssim at scale 1. */
 static void parse_aom_ctc(const char *app, CliSettings *s, const char *v)
@@ -322,7 +354,10 @@ void cli_parse(int argc, char *const *argv, CliSettings *s)
         case 'h': s->height = parse_unsigned(app, optarg, 'h'); s->use_yuv = true; break;
         case 'p': s->pix_fmt = parse_pix_fmt(app, optarg); s->use_yuv = true; break;
         case 'b': s->bitdepth = parse_bitdepth(app, optarg); s->use_yuv = true; break;
-        case 'o': s->output_path = optarg; break;
+        case 'o':
+            if (!*optarg) usage(app, "Invalid argument \"\" for option -o/--output; should be a path");
+            s->output_path = optarg;
+            break;
         case ARG_XML: s->output_fmt = VMAF_OUTPUT_FORMAT_XML; break;
         case ARG_JSON: s->output_fmt = VMAF_OUTPUT_FORMAT_JSON; break;
         case ARG_CSV: s->output_fmt = VMAF_OUTPUT_FORMAT_CSV; break;

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "frame_reader.h"
+#include "picture.h"
 
 typedef struct Entry {
     VmafPicture pic;
@@ -85,6 +86,8 @@ static void *reader_main(void *arg)
             e.status = video_input_read(s->in, &e.pic, msg, sizeof(msg));
             if (e.status < 0) fprintf(stderr, "%s\n", msg);
             if (e.status != 1) vmaf_picture_unref(&e.pic);
+            /* the reader checked every sample while the rows were in cache */
+            else vmaf_picture_mark_range_checked(&e.pic);
         }
         pthread_mutex_lock(&r->lock);
         s->ring[k % r->depth] = e;

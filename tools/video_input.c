@@ -12,6 +12,7 @@
 #endif
 
 #include "video_input.h"
+#include "sample_range.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -337,6 +338,18 @@ static int y4m_parse_header(VideoInput *in, char *err, size_t err_sz)
                 in->path, VI_Y4M_HEADER_MAX);
         return -EINVAL;
     }
+    /* name the real problem, not the tag it happens to end up in */
+    const char *nul = memchr(line, '\0', len);
+    if (nul) {
+        set_err(err, err_sz, "%s: Y4M header holds a NUL byte (at byte %zu)", in->path,
+                (size_t)(nul - line));
+        return -EINVAL;
+    }
+    if (line[len - 1] == '\r') {
+        set_err(err, err_sz, "%s: Y4M header ends with CR LF (a DOS line ending); Y4M lines "
+                "end with LF only", in->path);
+        return -EINVAL;
+    }
     line[len] = '\0';
 
     VideoInfo info = { 0, 0, 8, VMAF_PIX_FMT_YUV420P };
@@ -451,8 +464,12 @@ static int y4m_frame_header(VideoInput *in, char *err, size_t err_sz)
             in->path, in->frame_idx);
     return -EIO;
 bad:
-    set_err(err, err_sz, "%s: bad FRAME header at frame %" PRIu64
-            " (expected \"FRAME\" and a newline)", in->path, in->frame_idx);
+    if (c == '\r')
+        set_err(err, err_sz, "%s: FRAME header of frame %" PRIu64 " ends with CR LF (a DOS "
+                "line ending); Y4M lines end with LF only", in->path, in->frame_idx);
+    else
+        set_err(err, err_sz, "%s: bad FRAME header at frame %" PRIu64
+                " (expected \"FRAME\" and a newline)", in->path, in->frame_idx);
     return -EINVAL;
 }
 
@@ -652,6 +669,15 @@ static int read_plane(VideoInput *in, unsigned p, unsigned char *dst, ptrdiff_t 
             if (in->bps == 2 && host_is_big_endian())
                 swap16(d, row / 2);
         }
+    }
+    /* out-of-range samples would give wrong scores: refused while the plane is in cache */
+    VmafSampleRangeError e;
+    if (vmaf_sample_range_scan(dst, stride, in->pw[p], h, in->info.bpc, &e)) {
+        static const char *const plane_name[3] = { "Y", "U", "V" };
+        set_err(err, err_sz, "%s: frame %" PRIu64 ", plane %u (%s): sample %u at x=%u, y=%u is "
+                "above the %u-bit maximum %u", in->path, in->frame_idx, p, plane_name[p],
+                e.value, e.x, e.y, in->info.bpc, (1u << in->info.bpc) - 1);
+        return -EINVAL;
     }
     if (in->fh[p] > h)
         return discard(in, (uint64_t)frow * (in->fh[p] - h), err, err_sz);

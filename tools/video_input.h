@@ -88,7 +88,8 @@ int video_input_set_picture_depth(VideoInput *in, unsigned bpc);
  *
  * @return 1 when a frame was read, 0 at a clean end of file (no byte of a further frame),
  *         negative errno with a message: -EINVAL (picture does not match the stream, bad Y4M
- *         FRAME header), -EIO (truncated frame, read error; errno of the read when known).
+ *         FRAME header, a sample above (1 << bpc) - 1: the message names frame, plane and
+ *         position), -EIO (truncated frame, read error; errno of the read when known).
  *         After an error the input stays in an unspecified position; close it.
  */
 int video_input_read(VideoInput *in, VmafPicture *pic, char *err, size_t err_sz);

@@ -1,15 +1,19 @@
 /* The `vmaf` command line tool: reads two videos into pool pictures and scores them. */
 #include <errno.h>
+#include <math.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "libvmaf/libvmaf.h"
 #include "libvmaf/libvmaf_cuda.h"
 
 #include "cli.h"
+#include "context.h"
 #include "frame_reader.h"
 #include "model.h"
 #include "feature/feature_extractor.h"
@@ -78,23 +82,113 @@ static int check_compatible(VideoInput *ref, VideoInput *dist, bool common_bitde
     return -EINVAL;
 }
 
-/* Output must be creatable before hours of scoring, not after. */
+/*
+ * Output must be creatable before hours of scoring, not after. A regular (or new) file is
+ * written as a temporary file beside it, renamed into place: try exactly that.
+ */
 static int check_output_writable(const char *path)
 {
-    char dir[4096];
-    const char *slash = strrchr(path, '/');
-    if (!slash) snprintf(dir, sizeof(dir), ".");
-    else if (slash == path) snprintf(dir, sizeof(dir), "/");
-    else snprintf(dir, sizeof(dir), "%.*s", (int)(slash - path), path);
-    if (!access(path, F_OK)) {
-        if (access(path, W_OK)) goto fail;
-        return 0;
+    struct stat st;
+    if (!stat(path, &st) && !S_ISREG(st.st_mode)) {
+        if (S_ISDIR(st.st_mode)) {
+            fprintf(stderr, "cannot write output file %s: it is a directory\n", path);
+            return -EISDIR;
+        }
+        if (!access(path, W_OK)) return 0; /* a device or pipe, written directly */
+        fprintf(stderr, "cannot write output file %s: %s\n", path, strerror(errno));
+        return -errno;
     }
-    if (access(dir, W_OK | X_OK)) goto fail;
+    const size_t n = strlen(path) + 16;
+    char *tmp = malloc(n);
+    if (!tmp) return -ENOMEM;
+    snprintf(tmp, n, "%s.tmpXXXXXX", path);
+    const int fd = mkstemp(tmp);
+    const int err = fd < 0 ? -errno : 0;
+    if (fd >= 0) {
+        close(fd);
+        unlink(tmp);
+    } else {
+        fprintf(stderr, "cannot write output file %s: cannot create a file beside it (%s)\n",
+                path, strerror(-err));
+    }
+    free(tmp);
+    return err;
+}
+
+/* -o naming an input (same file, also through links) would overwrite it after scoring. */
+static int check_output_not_input(const CliSettings *c)
+{
+    struct stat out, in;
+    if (stat(c->output_path, &out) || !S_ISREG(out.st_mode)) return 0;
+    const char *const inputs[2] = { c->path_ref, c->path_dist };
+    for (unsigned i = 0; i < 2; i++) {
+        if (stat(inputs[i], &in) || in.st_dev != out.st_dev || in.st_ino != out.st_ino) continue;
+        fprintf(stderr, "output file %s is the %s input %s: refusing to overwrite it\n",
+                c->output_path, i ? "distorted" : "reference", inputs[i]);
+        return -EINVAL;
+    }
     return 0;
-fail:
-    fprintf(stderr, "cannot write output file %s: %s\n", path, strerror(errno));
-    return -errno;
+}
+
+/*
+ * SIGINT/SIGTERM/SIGHUP while the output is written would leave its temporary file behind:
+ * the signal is held until the file is whole (or removed), then delivered as it came.
+ */
+static volatile sig_atomic_t held_signal;
+
+static void hold_signal(int sig)
+{
+    held_signal = sig;
+}
+
+static int write_output(VmafContext *vmaf, const CliSettings *c)
+{
+    static const int sigs[3] = { SIGINT, SIGTERM, SIGHUP };
+    struct sigaction hold = { .sa_handler = hold_signal }, old[3];
+    sigemptyset(&hold.sa_mask);
+    for (unsigned i = 0; i < 3; i++) sigaction(sigs[i], &hold, &old[i]);
+    const int err = vmaf_write_output_with_precision(vmaf, c->output_path, c->output_fmt,
+                                                     c->precision);
+    for (unsigned i = 0; i < 3; i++) sigaction(sigs[i], &old[i], NULL);
+    if (err)
+        fprintf(stderr, "problem writing output file %s: %s\n", c->output_path, strerror(-err));
+    if (held_signal) raise(held_signal);
+    return err;
+}
+
+/*
+ * Scores that are not numbers (VIF of frames too small for its scales, as in the reference)
+ * print as null or nan: say so once, with the metrics.
+ */
+static void warn_not_numbers(VmafContext *vmaf, const VideoInfo *info, unsigned frames)
+{
+    VmafFeatureVector **vec;
+    VmafAggregate **agg;
+    unsigned cnt, agg_cnt;
+    if (vmaf_feature_collector_sorted(vmaf->fc, &vec, &cnt, &agg, &agg_cnt)) return;
+    char list[400];
+    size_t len = 0;
+    unsigned bad = 0, worst = 0;
+    list[0] = '\0';
+    for (unsigned j = 0; j < cnt; j++) {
+        unsigned n = 0;
+        for (unsigned i = 0; i < vec[j]->capacity; i++)
+            n += vec[j]->written[i] && !isfinite(vec[j]->value[i]);
+        if (!n) continue;
+        if (n > worst) worst = n;
+        if (bad++ < 6 && len < sizeof(list)) {
+            const int w = snprintf(list + len, sizeof(list) - len, "%s%s", len ? ", " : "",
+                                   vmaf_feature_name_alias(vec[j]->name));
+            if (w > 0) len += (size_t)w;
+        }
+    }
+    free(vec);
+    free(agg);
+    if (!bad) return;
+    const bool small = info->w <= 16 || info->h <= 16;
+    fprintf(stderr, "warning: %u metric%s not a number in up to %u of %u frames (%s%s)%s\n", bad,
+            bad > 1 ? "s are" : " is", worst, frames, list, bad > 6 ? ", ..." : "",
+            small ? "; the frames are too small for them" : "");
 }
 
 /* --backend: attach a CUDA state (cuda: required; auto: when a device exists), then make the
@@ -408,7 +502,8 @@ static int score(CliSettings *c, VideoInput *ref_in, VideoInput *dist_in, int is
     }
     phase(ph, PH_BACKEND);
 
-    if (load_models(vmaf, c, &models) || use_features(vmaf, c)) {
+    if (load_models(vmaf, c, &models) || use_features(vmaf, c) ||
+        (c->output_path && vmaf_output_check_names(vmaf, c->output_fmt))) {
         status = EXIT_SETUP;
         goto close;
     }
@@ -489,15 +584,9 @@ static int score(CliSettings *c, VideoInput *ref_in, VideoInput *dist_in, int is
     }
     phase(ph, PH_PREDICT);
 
-    if (c->output_path) {
-        err = vmaf_write_output_with_precision(vmaf, c->output_path, c->output_fmt, c->precision);
-        if (err) {
-            fprintf(stderr, "problem writing output file %s: %s\n", c->output_path,
-                    strerror(-err));
-            status = EXIT_SETUP;
-        }
-        phase(ph, PH_WRITE);
-    }
+    warn_not_numbers(vmaf, &info, index);
+    if (c->output_path && write_output(vmaf, c)) status = EXIT_SETUP;
+    phase(ph, PH_WRITE);
 close:
     free_models(&models);
     vmaf_close(vmaf);
@@ -516,7 +605,8 @@ int main(int argc, char *argv[])
 
     int status = EXIT_SETUP;
     VideoInput *ref = NULL, *dist = NULL;
-    if (c.output_path && check_output_writable(c.output_path)) goto done;
+    if (c.output_path && (check_output_not_input(&c) || check_output_writable(c.output_path)))
+        goto done;
     if (open_input(&c, c.path_ref, &ref) || open_input(&c, c.path_dist, &dist)) goto done;
     if (check_compatible(ref, dist, c.common_bitdepth)) goto done;
     phase(&ph, PH_INPUTS);

@@ -86,6 +86,9 @@ int vmaf_import_feature_score(VmafContext *vmaf, const char *feature_name,
  * Score one pair of pictures. Takes ownership of both (they are unref'd by the library).
  * All pairs must match the first one's size, format and depth. Both NULL flushes the
  * context (temporal outputs such as motion2/motion3 are written); later reads give -EINVAL.
+ * A host picture of 9..15 bits with a sample above (1 << bpc) - 1 is refused (-EINVAL, and a
+ * log line naming the picture, plane and sample); pictures in CUDA device memory are not
+ * scanned.
  */
 int vmaf_read_pictures(VmafContext *vmaf, VmafPicture *ref, VmafPicture *dist,
                        unsigned index);
@@ -96,7 +99,7 @@ int vmaf_feature_score_at_index(VmafContext *vmaf, const char *feature_name,
 
 /**
  * Pool `feature_name` over [index_low, index_high] (skipping subsampled indices).
- * Fails if any value in the range is missing.
+ * Fails if any value in the range is missing, or if the range holds no scored index.
  */
 int vmaf_feature_score_pooled(VmafContext *vmaf, const char *feature_name,
                               enum VmafPoolingMethod pool_method, double *score,
