@@ -8,6 +8,7 @@
 #include "cuda/recorder.h"
 #include "cuda/state.h"
 #include "feature/cuda/twin.h"
+#include "feature/cuda/kernel_args.h"
 #include "log.h"
 #include "picture.h"
 
@@ -15,7 +16,8 @@
  * device busy while the host reads and collects. */
 #define N_SLOTS 6
 #define MAX_TWINS 16
-#define MAX_ARGS 256
+/* bytes of one kernel argument struct (CUDA allows 4 KiB of parameters on every target) */
+#define MAX_ARGS VMAF_CUDA_MAX_KERNEL_ARGS
 
 enum OpKind { OP_UPLOAD, OP_EVENT, OP_KERNEL, OP_MEMSET, OP_DOWNLOAD };
 
@@ -128,7 +130,12 @@ static Op *rec_push(VmafCudaRecorder *rec, enum OpKind kind, const char *label)
 int vmaf_cuda_rec_kernel(VmafCudaRecorder *rec, CUfunction fn, VmafCudaLaunch launch,
                          const void *args, size_t args_size, const char *label)
 {
-    if (args_size > MAX_ARGS) return -EINVAL;
+    if (args_size > MAX_ARGS) {
+        vmaf_log(vmaf_log_thread_level(), VMAF_LOG_LEVEL_ERROR,
+                 "cuda: %s: kernel arguments of %zu bytes, more than the %d a recorder holds\n",
+                 label, args_size, MAX_ARGS);
+        return -EINVAL;
+    }
     Op *op = rec_push(rec, OP_KERNEL, label);
     if (!op) return -ENOMEM;
     op->fn = fn;

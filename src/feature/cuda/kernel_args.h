@@ -248,4 +248,25 @@ typedef struct FloatAdmCudaArgs {
     unsigned row_cap;
 } FloatAdmCudaArgs;
 
+/* The recorder keeps each launch's argument struct inline (VMAF_CUDA_MAX_KERNEL_ARGS bytes). */
+#define VMAF_CUDA_MAX_KERNEL_ARGS 1024
+#ifndef __cplusplus
+_Static_assert(sizeof(PsnrCudaArgs) <= VMAF_CUDA_MAX_KERNEL_ARGS, "PsnrCudaArgs too large");
+_Static_assert(sizeof(MotionCudaArgs) <= VMAF_CUDA_MAX_KERNEL_ARGS, "MotionCudaArgs too large");
+_Static_assert(sizeof(PsnrHvsCudaArgs) <= VMAF_CUDA_MAX_KERNEL_ARGS, "PsnrHvsCudaArgs too large");
+_Static_assert(sizeof(VifCudaArgs) <= VMAF_CUDA_MAX_KERNEL_ARGS, "VifCudaArgs too large");
+_Static_assert(sizeof(AdmDwt0CudaArgs) <= VMAF_CUDA_MAX_KERNEL_ARGS, "AdmDwt0CudaArgs too large");
+_Static_assert(sizeof(AdmDwt123CudaArgs) <= VMAF_CUDA_MAX_KERNEL_ARGS, "AdmDwt123CudaArgs too large");
+_Static_assert(sizeof(AdmCopyCudaArgs) <= VMAF_CUDA_MAX_KERNEL_ARGS, "AdmCopyCudaArgs too large");
+_Static_assert(sizeof(AdmDecoupleCudaArgs) <= VMAF_CUDA_MAX_KERNEL_ARGS, "AdmDecoupleCudaArgs too large");
+_Static_assert(sizeof(AdmCsfCudaArgs) <= VMAF_CUDA_MAX_KERNEL_ARGS, "AdmCsfCudaArgs too large");
+_Static_assert(sizeof(AdmCmCudaArgs) <= VMAF_CUDA_MAX_KERNEL_ARGS, "AdmCmCudaArgs too large");
+_Static_assert(sizeof(AdmDenCudaArgs) <= VMAF_CUDA_MAX_KERNEL_ARGS, "AdmDenCudaArgs too large");
+_Static_assert(sizeof(SpeedCudaArgs) <= VMAF_CUDA_MAX_KERNEL_ARGS, "SpeedCudaArgs too large");
+_Static_assert(sizeof(FloatStatsCudaArgs) <= VMAF_CUDA_MAX_KERNEL_ARGS, "FloatStatsCudaArgs too large");
+_Static_assert(sizeof(FloatMotionCudaArgs) <= VMAF_CUDA_MAX_KERNEL_ARGS, "FloatMotionCudaArgs too large");
+_Static_assert(sizeof(FloatVifCudaArgs) <= VMAF_CUDA_MAX_KERNEL_ARGS, "FloatVifCudaArgs too large");
+_Static_assert(sizeof(FloatAdmCudaArgs) <= VMAF_CUDA_MAX_KERNEL_ARGS, "FloatAdmCudaArgs too large");
+#endif
+
 #endif /* VMAF_FEATURE_CUDA_KERNEL_ARGS_H */

