@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "frame_reader.h"
 #include "picture.h"
@@ -47,7 +48,15 @@ struct FrameReader {
     unsigned long long consumed;  /* frames handed to the caller */
     bool stop;
     Side side[2];
+    FrameReaderStats stats;       /* under lock */
 };
+
+static double reader_now_ms(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return t.tv_sec * 1e3 + t.tv_nsec / 1e6;
+}
 
 /* Tickets of a finished side are skipped. Call with the lock held. */
 static void skip_finished_turns(FrameReader *r)
@@ -130,6 +139,7 @@ static void *worker_main(void *arg)
 
         Entry e[2] = { { .status = 0 }, { .status = 0 } };
         const bool want = !r->max_frames || k < r->max_frames;
+        const double t0 = reader_now_ms();
         for (int i = 0; want && i < 2; i++) {
             e[i].status = vmaf_fetch_preallocated_picture(r->vmaf, &e[i].pic);
             if (e[i].status) {
@@ -141,8 +151,10 @@ static void *worker_main(void *arg)
             }
             e[i].status = 1;
         }
+        const double t1 = reader_now_ms();
         pthread_mutex_lock(&r->lock);
         par->fetch_turn++;
+        r->stats.fetch_ms += t1 - t0;
         pthread_cond_broadcast(&r->changed);
         pthread_mutex_unlock(&r->lock);
 
@@ -150,7 +162,9 @@ static void *worker_main(void *arg)
             read_side_at(&r->side[0], k, &e[0]);
             read_side_at(&r->side[1], k, &e[1]);
         }
+        const double t2 = reader_now_ms();
         pthread_mutex_lock(&r->lock);
+        r->stats.read_ms += t2 - t1;
         r->side[0].ring[k % r->depth] = e[0];
         r->side[1].ring[k % r->depth] = e[1];
         par->ready[k % r->depth] = true;
@@ -226,7 +240,9 @@ void frame_reader_next(FrameReader *r, VmafPicture *ref, int *ref_status, VmafPi
     int *status[2] = { ref_status, dist_status };
     pthread_mutex_lock(&r->lock);
     if (r->par.n_workers) {
+        const double t0 = reader_now_ms();
         while (!r->par.ready[k % r->depth]) pthread_cond_wait(&r->changed, &r->lock);
+        r->stats.wait_ms += reader_now_ms() - t0;
         for (int i = 0; i < 2; i++) {
             Entry *e = &r->side[i].ring[k % r->depth];
             *pic[i] = e->pic;
@@ -253,6 +269,15 @@ void frame_reader_next(FrameReader *r, VmafPicture *ref, int *ref_status, VmafPi
     }
     r->consumed = k + 1;
     pthread_cond_broadcast(&r->changed);
+    pthread_mutex_unlock(&r->lock);
+}
+
+void frame_reader_stats(FrameReader *r, FrameReaderStats *stats)
+{
+    pthread_mutex_lock(&r->lock);
+    *stats = r->stats;
+    stats->workers = r->par.n_workers;
+    stats->depth = r->depth;
     pthread_mutex_unlock(&r->lock);
 }
 

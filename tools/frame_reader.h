@@ -30,6 +30,16 @@ int frame_reader_start(FrameReader **reader, VmafContext *vmaf, VideoInput *ref,
 void frame_reader_next(FrameReader *reader, VmafPicture *ref, int *ref_status, VmafPicture *dist,
                        int *dist_status);
 
+/** Where the time went (parallel mode; milliseconds summed over the threads). */
+typedef struct FrameReaderStats {
+    unsigned workers, depth;
+    double fetch_ms; /* workers getting pool pictures (includes allocating and pinning them) */
+    double read_ms;  /* workers reading frames */
+    double wait_ms;  /* the caller waiting for the next frame */
+} FrameReaderStats;
+
+void frame_reader_stats(FrameReader *reader, FrameReaderStats *stats);
+
 /** Stop both threads and release every picture read but not taken. */
 void frame_reader_stop(FrameReader *reader);
 

@@ -559,6 +559,14 @@ static int score(CliSettings *c, VideoInput *ref_in, VideoInput *dist_in, int is
             break;
         }
     }
+    if (ph->on) {
+        FrameReaderStats st;
+        frame_reader_stats(reader, &st);
+        if (st.workers)
+            fprintf(stderr, "cli readers: %u workers, %u frames ahead; workers fetching pictures "
+                    "%.1f ms, reading %.1f ms (summed); scorer waiting for frames %.1f ms\n",
+                    st.workers, st.depth, st.fetch_ms, st.read_ms, st.wait_ms);
+    }
     frame_reader_stop(reader);
     phase(ph, PH_LOOP);
     if (istty && !c->quiet) fprintf(stderr, "\n");

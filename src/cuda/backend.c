@@ -632,8 +632,10 @@ static void print_profile(const VmafCudaBackend *b)
     const VmafCudaState *s = b->s;
     fprintf(stderr, "cuda start-up: driver load %.1f ms, context %.1f ms, modules %.1f ms (%u), "
             "backend (slots, twin buffers) %.1f ms; first frame submitted %.1f ms and collected "
-            "%.1f ms after that\n", s->init_driver_ms, s->init_context_ms, s->init_modules_ms,
-            s->module_cnt, b->create_ms, b->first_submit_ms, b->first_done_ms);
+            "%.1f ms after that; %u pinned picture buffers allocated so far in %.1f ms\n",
+            s->init_driver_ms, s->init_context_ms, s->init_modules_ms, s->module_cnt,
+            b->create_ms, b->first_submit_ms, b->first_done_ms, atomic_load(&s->pinned_allocs),
+            atomic_load(&s->pinned_alloc_us) / 1e3);
     fprintf(stderr, "cuda profile: %llu frames, %s; average per frame:\n", b->frames,
             "direct launches (profiling times each operation)");
     for (unsigned i = 0; i < b->prof_n; i++)
@@ -691,10 +693,13 @@ void vmaf_cuda_backend_destroy(VmafCudaBackend *b)
 static int pinned_alloc(void *cookie, size_t size, void **buf)
 {
     VmafCudaState *s = cookie;
+    const double t0 = now_ms();
     int err = vmaf_cuda_push(s);
     if (err) return err;
     err = vmaf_cuda_host_alloc(s, size, buf);
     vmaf_cuda_pop(s);
+    atomic_fetch_add(&s->pinned_allocs, 1);
+    atomic_fetch_add(&s->pinned_alloc_us, (unsigned long long)((now_ms() - t0) * 1e3));
     return err;
 }
 

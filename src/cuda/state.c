@@ -70,6 +70,8 @@ VMAF_EXPORT int vmaf_cuda_state_init(VmafCudaState **out, VmafCudaConfiguration 
     VmafCudaState *s = calloc(1, sizeof(*s));
     if (!s) return -ENOMEM;
     atomic_init(&s->refs, 1);
+    atomic_init(&s->pinned_allocs, 0);
+    atomic_init(&s->pinned_alloc_us, 0);
     const double t0 = vmaf_cuda_now_ms();
     int err = vmaf_cuda_driver_load(&s->drv);
     if (err) {

@@ -22,6 +22,9 @@ struct VmafCudaState {
     atomic_int refs;        /* the creator + every context that imported it */
     /* start-up phases of vmaf_cuda_state_init (ms), printed with VMAF_CUDA_PROFILE=1 */
     double init_driver_ms, init_context_ms, init_modules_ms;
+    /* pinned picture buffers allocated so far and the time spent allocating them */
+    atomic_uint pinned_allocs;
+    atomic_ullong pinned_alloc_us;
 };
 
 /** Milliseconds of CLOCK_MONOTONIC (for the start-up and host-phase profile). */
