@@ -921,7 +921,8 @@ static int alloc_frames(const Case *c, VmafPicture *ref, VmafPicture *dis)
         fill(&ref[k], c->pat, k);
         if (k % 3 == 2) { /* identical frames now and then */
             for (unsigned p = 0; p < 3; p++)
-                memcpy(dis[k].data[p], ref[k].data[p], ref[k].stride[p] * ref[k].h[p]);
+                if (ref[k].data[p] && ref[k].h[p])
+                    memcpy(dis[k].data[p], ref[k].data[p], ref[k].stride[p] * ref[k].h[p]);
         } else {
             fill(&dis[k], c->pat == P_FLAT_MAX ? P_FLAT_ZERO : c->pat, k + 7);
         }
