@@ -3,7 +3,7 @@
 # the FFmpeg-style device-picture client, and the 4K benchmarks. Logs go to $OUT (or
 # ./gpu-out); summary.txt collects the lines that matter. Run from the project root on the
 # GPU machine, with ../shared present (see DEVELOPERS.md: .shared is carried and linked).
-#   bench/gpu_session.sh [build|ctest|twin|golden|client|bench|all|sanitize]...
+#   bench/gpu_session.sh [build|ctest|twin|golden|float|seeds|client|bench|all|sanitize]...
 # GOLDEN_RUNS / GOLDEN_THREADS narrow the golden runs repeated with --backend cuda;
 # TWIN_ARGS is passed to checktwin (e.g. "--quick" or "--only vif").
 # sanitize (not part of all: it is slow): compute-sanitizer memcheck, racecheck, initcheck and
@@ -45,6 +45,15 @@ if has golden; then
       echo "$run t$t graph: $r1 | nograph: $r2"
     done
   done 2>&1 | tee -a "$OUT/summary.txt"
+fi
+if has float; then
+  step "golden float models with --backend cuda (motion3's raced position not compared, as on the CPU)"
+  GOLDEN_RUNS="vmaf_float_v0.6.1 vmaf_float_v0.6.1neg vmaf_float_b_v0.6.3 vmaf_float_4k_v0.6.1" \
+    VMAF_GOLDEN_RACE=motion3 "$0" golden > /dev/null
+fi
+if has seeds; then
+  step "the seeds' whole set, --backend cuda vs cpu, every clip"
+  for t in 0 2; do bench/seeds_check.sh build/clips $t; done 2>&1 | tee -a "$OUT/summary.txt"
 fi
 if has client; then
   step "cuda_client (FFmpeg libvmaf_cuda-style: own CUcontext, device pictures, default model)"

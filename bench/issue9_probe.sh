@@ -2,7 +2,8 @@
 # Issue 9 probes on the GPU machine: where the CLI's time goes at 4K and 1080p (whole
 # process, files in the page cache), next to the in-memory rate. Prints one line per run.
 set -u
-K4=/tmp/4k; R=$K4/jetty_3840x2160_420p_ref.yuv; D=$K4/jetty_3840x2160_420p_dis.yuv
+K4=/tmp/4k; mkdir -p $K4; R=$K4/jetty_3840x2160_420p_ref.yuv; D=$K4/jetty_3840x2160_420p_dis.yuv
+[ -f $R ] || python3 ../shared/tools/make-4k.py ../shared/data/clips $K4 120 > /dev/null
 J=/tmp/1080; mkdir -p $J
 [ -f $J/jetty_1920x1080_420p_600_ref.yuv ] || python3 ../shared/tools/pingpong.py ../shared/data/clips jetty_1920x1080_420p 600 $J > /dev/null
 JR=$J/jetty_1920x1080_420p_600_ref.yuv; JD=$J/jetty_1920x1080_420p_600_dis.yuv

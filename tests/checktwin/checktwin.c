@@ -373,6 +373,18 @@ static int finish(Run *run, const char *path)
     return err;
 }
 
+/* A run that failed before its output: close its context and free its models. */
+static int finish_failed(Run *run)
+{
+    if (run->v) vmaf_close(run->v);
+    run->v = NULL;
+    if (run->collection) vmaf_model_collection_destroy(run->collection);
+    else if (run->model) vmaf_model_destroy(run->model);
+    run->model = NULL;
+    run->collection = NULL;
+    return 0;
+}
+
 /* Both outputs equal, ignoring the "fps" line. */
 static int same_output(const char *a, const char *b, char *why, size_t why_sz)
 {
@@ -422,13 +434,21 @@ void checktwin_case(CheckEnv *env, const CheckCase *c)
     if (c->graph) unsetenv("VMAF_CUDA_NO_GRAPH");
     else setenv("VMAF_CUDA_NO_GRAPH", "1", 1);
     Run cpu = { .source = SRC_PAGEABLE }, gpu = { .source = c->source };
-    int err = open_run(&cpu, c, NULL, seed, env->clips);
-    if (!err) err = open_run(&gpu, c, env->state, seed, env->clips);
-    if (!err) err = feed(&cpu, c, c->frames);
-    if (!err) err = feed(&gpu, c, c->frames);
-    const int e1 = cpu.v ? finish(&cpu, cpu_path) : err;
-    const int e2 = gpu.v ? finish(&gpu, gpu_path) : err;
+    /* each side on its own: a case the CPU refuses (e.g. options invalid for a tiny frame)
+     * must be refused by the CUDA context at the same step with the same error */
+    int cpu_stage = 1, gpu_stage = 1;
+    int cpu_err = open_run(&cpu, c, NULL, seed, env->clips);
+    if (!cpu_err) cpu_stage = 2, cpu_err = feed(&cpu, c, c->frames);
+    int gpu_err = open_run(&gpu, c, env->state, seed, env->clips);
+    if (!gpu_err) gpu_stage = 2, gpu_err = feed(&gpu, c, c->frames);
+    const int e1 = cpu_err ? finish_failed(&cpu) : finish(&cpu, cpu_path);
+    const int e2 = gpu_err ? finish_failed(&gpu) : finish(&gpu, gpu_path);
     env->n_cases++;
+    if (cpu_err && cpu_err == gpu_err && cpu_stage == gpu_stage) {
+        env->n_refused++; /* refused alike: what the CPU path does, the twin does */
+        return;
+    }
+    const int err = cpu_err ? cpu_err : gpu_err;
     if (err || e1 || e2 || !same_output(cpu_path, gpu_path, why, sizeof(why))) {
         env->n_failed++;
         printf("FAIL %ux%u %s %u-bit frames %u subsample %u threads %u graph %d source %d "
@@ -439,7 +459,9 @@ void checktwin_case(CheckEnv *env, const CheckCase *c)
                c->features && c->features[0] && c->features[1] ? ",..." : "",
                c->clip ? c->clip->name : "-", c->clip ? dist_name(c->distortion) : "-",
                err || e1 || e2 ? "error " : "", why, (unsigned long long)seed);
-        if (err || e1 || e2) printf("     errors %d %d %d\n", err, e1, e2);
+        if (err || e1 || e2)
+            printf("     errors: cpu %d (step %d) cuda %d (step %d), finish %d %d\n", cpu_err,
+                   cpu_stage, gpu_err, gpu_stage, e1, e2);
         fflush(stdout);
     }
 }
@@ -550,11 +572,12 @@ int main(int argc, char **argv)
     const double t0 = now_s();
     for (unsigned i = 0; i < sizeof(families) / sizeof(families[0]); i++) {
         if (only && strcmp(only, families[i].name)) continue;
-        const unsigned cases = env.n_cases, failed = env.n_failed;
+        const unsigned cases = env.n_cases, failed = env.n_failed, refused = env.n_refused;
         const double t = now_s();
         families[i].run(&env);
-        printf("checktwin: %-12s %4u cases, %u failed (%.1f s)\n", families[i].name,
-               env.n_cases - cases, env.n_failed - failed, now_s() - t);
+        printf("checktwin: %-12s %4u cases, %u failed, %u refused alike (%.1f s)\n",
+               families[i].name, env.n_cases - cases, env.n_failed - failed,
+               env.n_refused - refused, now_s() - t);
         fflush(stdout);
     }
     printf("checktwin: %u cases, %u failed (%.1f s)\n", env.n_cases, env.n_failed, now_s() - t0);

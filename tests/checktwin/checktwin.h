@@ -63,7 +63,7 @@ typedef struct CheckEnv {
     const char *clips;           /* decompressed clips (NAME_ref.yuv), or NULL: no real content */
     uint64_t seed;
     bool quick, bench;
-    unsigned n_cases, n_failed;
+    unsigned n_cases, n_failed, n_refused;
 } CheckEnv;
 
 /** Run one case on the CPU and on the GPU and compare the outputs; counts and reports. */
