@@ -796,7 +796,9 @@ int video_input_skip(VideoInput *in, unsigned n, char *err, size_t err_sz)
 
 int video_input_can_read_at(const VideoInput *in)
 {
-    return in && in->regular && (!in->y4m || in->y4m_fixed);
+    /* pictures deeper than the file (mixed-depth presets) are widened in order only */
+    const int widened = in && in->pic_bpc && in->pic_bpc != in->info.bpc;
+    return in && in->regular && (!in->y4m || in->y4m_fixed) && !widened;
 }
 
 unsigned long long video_input_next_index(const VideoInput *in)
@@ -881,6 +883,15 @@ int video_input_read_at(VideoInput *in, unsigned long long index, VmafPicture *p
             if (in->bps == 2 && host_is_big_endian())
                 for (unsigned y = 0; y < in->ph[p]; y++)
                     swap16(dst + (ptrdiff_t)y * stride, row / 2);
+            /* out-of-range samples would give wrong scores (as read_plane refuses them) */
+            VmafSampleRangeError e;
+            if (vmaf_sample_range_scan(dst, stride, in->pw[p], in->ph[p], in->info.bpc, &e)) {
+                static const char *const plane_name[3] = { "Y", "U", "V" };
+                set_err(err, err_sz, "%s: frame %llu, plane %u (%s): sample %u at x=%u, y=%u is "
+                        "above the %u-bit maximum %u", in->path, index, p, plane_name[p],
+                        e.value, e.x, e.y, in->info.bpc, (1u << in->info.bpc) - 1);
+                return -EINVAL;
+            }
         }
         off += (off_t)(frow * in->fh[p]);
     }
