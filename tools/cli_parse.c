@@ -293,20 +293,6 @@ static void replace_feature(const char *app, CliSettings *s, const char *spec)
     add_feature(app, s, f);
 }
 
-static void set_model(const char *app, CliSettings *s, const char *spec)
-{
-    CliModel m = parse_model(app, spec);
-    for (unsigned i = 0; i < s->model_cnt; i++) {
-        if (strcmp(s->model[i].name, m.name)) continue;
-        for (unsigned j = 0; j < s->model[i].overload_cnt; j++)
-            vmaf_feature_dictionary_free(&s->model[i].overload[j].opts);
-        free(s->model[i].buf);
-        s->model[i] = m;
-        return;
-    }
-    add_model(app, s, m);
-}
-
 /* --aom_ctc vN.0: v1.0 and v2.0 are the same; v3.0 adds cambi; v6.0 allows the two inputs
  * different bit depths; v7.0 scores float_ssim at scale 1. */
 static void parse_aom_ctc(const char *app, CliSettings *s, const char *v)

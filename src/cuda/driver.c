@@ -27,6 +27,18 @@ int vmaf_cuda_driver_load(VmafCudaDriver *drv)
     }
     VMAF_CUDA_DRIVER_FUNCTIONS(VMAF_CUDA_DRIVER_RESOLVE)
 #undef VMAF_CUDA_DRIVER_RESOLVE
+#define VMAF_CUDA_DRIVER_OPTIONAL(name)                                                  \
+    {                                                                                    \
+        void *fn = NULL;                                                                 \
+        CUdriverProcAddressQueryResult found;                                            \
+        if (get(#name, &fn, 12040, CU_GET_PROC_ADDRESS_DEFAULT, &found) != CUDA_SUCCESS) \
+            fn = NULL;                                                                   \
+        memcpy(&drv->name, &fn, sizeof(fn));                                             \
+    }
+    VMAF_CUDA_DRIVER_OPTIONAL(cuModuleGetFunctionCount)
+    VMAF_CUDA_DRIVER_OPTIONAL(cuModuleEnumerateFunctions)
+    VMAF_CUDA_DRIVER_OPTIONAL(cuFuncGetName)
+#undef VMAF_CUDA_DRIVER_OPTIONAL
     if (drv->cuInit(0) != CUDA_SUCCESS) goto fail;
     return 0;
 fail:

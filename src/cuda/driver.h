@@ -26,6 +26,10 @@
 
 typedef struct VmafCudaDriver {
     void *lib;
+    /* optional (driver 12.4+; NULL where missing): list a module's kernels by name */
+    __typeof__(&cuModuleGetFunctionCount) cuModuleGetFunctionCount;
+    __typeof__(&cuModuleEnumerateFunctions) cuModuleEnumerateFunctions;
+    __typeof__(&cuFuncGetName) cuFuncGetName;
 #define VMAF_CUDA_DRIVER_MEMBER(name) __typeof__(&name) name;
     VMAF_CUDA_DRIVER_FUNCTIONS(VMAF_CUDA_DRIVER_MEMBER)
 #undef VMAF_CUDA_DRIVER_MEMBER

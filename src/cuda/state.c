@@ -34,6 +34,16 @@ int vmaf_cuda_pop(VmafCudaState *s)
 
 int vmaf_cuda_kernel(VmafCudaState *s, const char *name, CUfunction *fn)
 {
+    if (s->kernel) {
+        for (unsigned i = 0; i < s->kernel_cnt; i++) {
+            if (!strcmp(s->kernel[i].name, name)) {
+                *fn = s->kernel[i].fn;
+                return 0;
+            }
+        }
+        vmaf_log(vmaf_log_thread_level(), VMAF_LOG_LEVEL_ERROR, "cuda: kernel %s not found\n", name);
+        return -ENOENT;
+    }
     for (unsigned i = 0; i < s->module_cnt; i++)
         if (s->drv.cuModuleGetFunction(fn, s->module[i], name) == CUDA_SUCCESS) return 0;
     vmaf_log(vmaf_log_thread_level(), VMAF_LOG_LEVEL_ERROR, "cuda: kernel %s not found\n", name);
@@ -51,6 +61,36 @@ void vmaf_cuda_host_free(VmafCudaState *s, void *buf)
     if (buf) vmaf_cuda_result(&s->drv, s->drv.cuMemFreeHost(buf), "cuMemFreeHost");
 }
 
+/* The table of every kernel by name (context current); none where the driver cannot list. */
+static int list_kernels(VmafCudaState *s)
+{
+    const VmafCudaDriver *d = &s->drv;
+    if (!d->cuModuleGetFunctionCount || !d->cuModuleEnumerateFunctions || !d->cuFuncGetName)
+        return 0;
+    unsigned total = 0, count[VMAF_CUDA_MAX_MODULES];
+    for (unsigned i = 0; i < s->module_cnt; i++) {
+        VMAF_CUDA_TRY(d, d->cuModuleGetFunctionCount(&count[i], s->module[i]));
+        total += count[i];
+    }
+    CUfunction *fn = calloc(total ? total : 1, sizeof(*fn));
+    s->kernel = calloc(total ? total : 1, sizeof(*s->kernel));
+    if (!fn || !s->kernel) {
+        free(fn);
+        return -ENOMEM;
+    }
+    int err = 0;
+    for (unsigned i = 0, at = 0; !err && i < s->module_cnt; at += count[i], i++)
+        err = vmaf_cuda_result(d, d->cuModuleEnumerateFunctions(fn + at, count[i], s->module[i]),
+                               "cuModuleEnumerateFunctions");
+    for (unsigned k = 0; !err && k < total; k++) {
+        err = vmaf_cuda_result(d, d->cuFuncGetName(&s->kernel[k].name, fn[k]), "cuFuncGetName");
+        s->kernel[k].fn = fn[k];
+    }
+    free(fn);
+    if (!err) s->kernel_cnt = total;
+    return err;
+}
+
 static void state_destroy(VmafCudaState *s)
 {
     if (s->ctx) {
@@ -61,6 +101,7 @@ static void state_destroy(VmafCudaState *s)
         if (s->own_primary) s->drv.cuDevicePrimaryCtxRelease(s->dev);
     }
     vmaf_cuda_driver_unload(&s->drv);
+    free(s->kernel);
     free(s);
 }
 
@@ -116,6 +157,7 @@ VMAF_EXPORT int vmaf_cuda_state_init(VmafCudaState **out, VmafCudaConfiguration 
                                vmaf_cuda_images[i].name);
         if (!err) s->module_cnt++;
     }
+    if (!err) err = list_kernels(s);
     vmaf_cuda_pop(s);
     if (err) {
         state_destroy(s);

@@ -19,6 +19,13 @@ struct VmafCudaState {
     bool own_primary;       /* we retained device 0's primary context */
     CUmodule module[VMAF_CUDA_MAX_MODULES];
     unsigned module_cnt;
+    /* every kernel of the modules by name, where the driver can list them (no failing
+     * cuModuleGetFunction probes then: compute-sanitizer reports each as an API error) */
+    struct VmafCudaKernelName {
+        const char *name;
+        CUfunction fn;
+    } *kernel;
+    unsigned kernel_cnt;
     atomic_int refs;        /* the creator + every context that imported it */
     /* start-up phases of vmaf_cuda_state_init (ms), printed with VMAF_CUDA_PROFILE=1 */
     double init_driver_ms, init_context_ms, init_modules_ms;
