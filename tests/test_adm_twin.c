@@ -219,7 +219,7 @@ static int pic_alloc(Pic *p, unsigned w, unsigned h, unsigned bpc)
     p->w = w;
     p->h = h;
     p->bpc = bpc;
-    p->stride = (size_t)w * (bpc > 8 ? 2 : 1) + 7; /* an odd stride */
+    p->stride = ((size_t)w + 7) * (bpc > 8 ? 2 : 1); /* an odd number of samples */
     p->data = calloc(p->stride, h);
     return p->data ? 0 : -1;
 }

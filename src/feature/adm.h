@@ -45,7 +45,9 @@
  * line into the next line of the work row buffer. The work buffers below keep the
  * reference's layout so those reads (and the reads of row/column -1 the reference's index
  * tables make for lines of 3 or 4 samples) see the same values; all buffers start zeroed,
- * which is what the golden scores reflect. Reference libvmaf crashes on pictures of 16 rows
+ * which is what the golden scores reflect. Past the last line of the row buffer the scale-0
+ * DWT reads zeros (cleared per DWT) and scales 1..3 what the previous scale's last row left,
+ * so a frame's scores never depend on an earlier frame (nor on the thread count). Reference libvmaf crashes on pictures of 16 rows
  * or columns or fewer; Twin VMAF scores them with the same rules, reading only its own
  * buffers (the picture rows those rules would read outside the picture are reflected).
  */
