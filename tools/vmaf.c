@@ -95,8 +95,9 @@ static int check_output_writable(const char *path)
             return -EISDIR;
         }
         if (!access(path, W_OK)) return 0; /* a device or pipe, written directly */
-        fprintf(stderr, "cannot write output file %s: %s\n", path, strerror(errno));
-        return -errno;
+        const int err = errno;
+        fprintf(stderr, "cannot write output file %s: %s\n", path, strerror(err));
+        return -err;
     }
     const size_t n = strlen(path) + 16;
     char *tmp = malloc(n);
