@@ -14,7 +14,7 @@
 static void predict(const VmafModel *m, const uint8_t *data, size_t size, uint64_t flags)
 {
     VmafFeatureCollector *fc;
-    if (vmaf_feature_collector_init(&fc, VMAF_LOG_LEVEL_NONE)) return;
+    if (vmaf_feature_collector_init(&fc, VMAF_LOG_LEVEL_NONE, false)) return;
     for (unsigned i = 0; i < m->n_features; i++) {
         const double v = size ? (double)data[i % size] / 37.0 - 1.0 : 0.5;
         vmaf_feature_collector_append(fc, m->feature[i].collector_name, v, 0,
