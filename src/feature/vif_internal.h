@@ -10,6 +10,7 @@
 #include <stdint.h>
 
 #include "vif.h"
+#include "vif_device.h"
 
 #if defined(__GNUC__)
 #define VIF_INLINE static inline __attribute__((always_inline))
@@ -32,25 +33,11 @@ enum {
 /* ------------------------------------------------------------------------------------- */
 /* Log2                                                                                  */
 
-static inline int bit_length(uint64_t v)
-{
-#if defined(__GNUC__)
-    return 64 - __builtin_clzll(v);
-#else
-    int n = 0;
-    while (v) {
-        n++;
-        v >>= 1;
-    }
-    return n;
-#endif
-}
-
-/* L(v) of vif.h, for v >= 2^17 (so the shift b is at least 2). */
+/* L(v) of vif.h, for v >= 2^17 (so the shift b is at least 2): the one definition, shared
+ * with the CUDA twin (vif_device.h). */
 VIF_INLINE int32_t vif_log2(const uint16_t *table, uint64_t v)
 {
-    const int b = bit_length(v) - 16;
-    return table[(v >> b) - VMAF_VIF_LOG2_TABLE_FIRST] + VMAF_VIF_LOG2_ONE * b;
+    return vif_dev_log2(table, v);
 }
 
 /* ------------------------------------------------------------------------------------- */
@@ -90,16 +77,11 @@ typedef struct Plane {
     int w, h;
 } Plane;
 
-/* Reflect-101 index into [0, n), periodic so that any offset is defined; n = 1 gives 0. */
+/* Reflect-101 index into [0, n), periodic so that any offset is defined; n = 1 gives 0
+ * (vif_device.h's, which the twin uses too). */
 static inline int mirror(int i, int n)
 {
-    if (n == 1)
-        return 0;
-    const int period = 2 * (n - 1);
-    i %= period;
-    if (i < 0)
-        i += period;
-    return i < n ? i : period - i;
+    return vif_dev_mirror(i, n);
 }
 
 /* Row pointers of the fw rows centred on row i (mirrored). */
