@@ -407,8 +407,7 @@ static int start(VmafContext *vmaf, const VmafPicture *ref)
     }
     if (vmaf->cuda_state && !vmaf->cfg.gpumask)
         return vmaf_cuda_backend_create(&vmaf->cuda, vmaf->cuda_state, &geo, vmaf->inst,
-                                        vmaf->inst_cnt, vmaf->cfg.n_subsample,
-                                        vmaf->workers != NULL, vmaf->fc);
+                                        vmaf->inst_cnt, vmaf->cfg.n_subsample, vmaf->fc);
     return 0;
 }
 

@@ -86,7 +86,6 @@ struct VmafCudaBackend {
     VmafFeatureCollector *fc;
     Twin twin[MAX_TWINS];
     unsigned n_twins, n_subsample;
-    bool threaded; /* the context has worker threads (the store order depends on it) */
     Slot slot[N_SLOTS];
     unsigned long long seq;
     bool chroma, use_graph, profile, twins_ready;
@@ -591,7 +590,7 @@ static int create_locked(VmafCudaBackend *b, VmafFeatureInstance **inst, unsigne
 
 int vmaf_cuda_backend_create(VmafCudaBackend **out, VmafCudaState *state,
                              const VmafFeatureGeometry *geometry, VmafFeatureInstance **inst,
-                             unsigned inst_cnt, unsigned n_subsample, bool threaded,
+                             unsigned inst_cnt, unsigned n_subsample,
                              VmafFeatureCollector *fc)
 {
     *out = NULL;
@@ -601,7 +600,6 @@ int vmaf_cuda_backend_create(VmafCudaBackend **out, VmafCudaState *state,
     b->g = *geometry;
     b->fc = fc;
     b->n_subsample = n_subsample;
-    b->threaded = threaded;
     const char *no_graph = getenv("VMAF_CUDA_NO_GRAPH");
     const char *profile = getenv("VMAF_CUDA_PROFILE");
     b->use_graph = !(no_graph && *no_graph && strcmp(no_graph, "0"));

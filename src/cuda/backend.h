@@ -20,7 +20,7 @@ typedef struct VmafCudaBackend VmafCudaBackend;
  */
 int vmaf_cuda_backend_create(VmafCudaBackend **backend, VmafCudaState *state,
                              const VmafFeatureGeometry *geometry, VmafFeatureInstance **inst,
-                             unsigned inst_cnt, unsigned n_subsample, bool threaded,
+                             unsigned inst_cnt, unsigned n_subsample,
                              VmafFeatureCollector *fc);
 
 /** Enqueue a frame (holding references to both pictures until it is collected). */

@@ -41,10 +41,10 @@ VMAF_EXPORT int vmaf_cuda_fetch_preallocated_picture(VmafContext *v, VmafPicture
 }
 
 int vmaf_cuda_backend_create(VmafCudaBackend **b, VmafCudaState *s, const VmafFeatureGeometry *g,
-                             VmafFeatureInstance **inst, unsigned n, unsigned sub, bool threaded,
+                             VmafFeatureInstance **inst, unsigned n, unsigned sub,
                              VmafFeatureCollector *fc)
 {
-    (void)s, (void)g, (void)inst, (void)n, (void)sub, (void)threaded, (void)fc;
+    (void)s, (void)g, (void)inst, (void)n, (void)sub, (void)fc;
     *b = NULL;
     return 0;
 }
