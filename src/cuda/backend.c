@@ -584,7 +584,13 @@ static int create_locked(VmafCudaBackend *b, VmafFeatureInstance **inst, unsigne
         VMAF_CUDA_TRY(d, d->cuStreamCreate(&sl->stream, CU_STREAM_NON_BLOCKING));
         VMAF_CUDA_TRY(d, d->cuEventCreate(&sl->uploaded, CU_EVENT_DISABLE_TIMING));
         VMAF_CUDA_TRY(d, d->cuEventCreate(&sl->done, CU_EVENT_DISABLE_TIMING));
+        /* Zeroed once: the first frames' temporal twins read slots no frame has filled yet
+         * (motion's previous reference at frame 0), results they discard, but never
+         * uninitialised memory (compute-sanitizer initcheck). */
+        for (int p = 0; p < 2; p++)
+            VMAF_CUDA_TRY(d, d->cuMemsetD8Async(sl->buf[p], 0, l.size, sl->stream));
     }
+    for (unsigned s = 0; s < N_SLOTS; s++) VMAF_CUDA_TRY(d, d->cuStreamSynchronize(b->slot[s].stream));
     return 0;
 }
 
@@ -743,7 +749,12 @@ int vmaf_cuda_pool_config(VmafCudaState *s, int device_memory,
 
 int vmaf_cuda_twin_alloc(VmafCudaState *s, size_t bytes, CUdeviceptr *ptr)
 {
-    return vmaf_cuda_result(&s->drv, s->drv.cuMemAlloc(ptr, bytes ? bytes : 1), "cuMemAlloc");
+    int err = vmaf_cuda_result(&s->drv, s->drv.cuMemAlloc(ptr, bytes ? bytes : 1), "cuMemAlloc");
+    /* zeroed, so that no kernel ever reads uninitialised memory (initcheck) */
+    if (!err) err = vmaf_cuda_result(&s->drv, s->drv.cuMemsetD8Async(*ptr, 0, bytes ? bytes : 1, NULL),
+                                     "cuMemsetD8");
+    if (!err) err = vmaf_cuda_result(&s->drv, s->drv.cuStreamSynchronize(NULL), "cuStreamSynchronize");
+    return err;
 }
 
 void vmaf_cuda_twin_free(VmafCudaState *s, CUdeviceptr ptr)
