@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "libvmaf/libvmaf.h"
+#include "libvmaf/libvmaf_cuda.h"
 
 #include "json.h"
 
@@ -372,6 +373,28 @@ static void test_model_files(void)
     }
 }
 
+/* Device selection (Twin VMAF extension): bad arguments are errors, a device beyond the
+ * driver's count is -ENODEV, and the count agrees with what a state can be made on. */
+static void test_cuda_devices(void)
+{
+    VmafCudaState *s = (VmafCudaState *)&s;
+    CHECK(vmaf_cuda_state_init_device(&s, -1) == -EINVAL, "negative device");
+    CHECK(vmaf_cuda_state_init_device(NULL, 0) == -EINVAL, "NULL state");
+    CHECK(vmaf_cuda_device_count(NULL) == -EINVAL, "NULL count");
+    int n = -1;
+    const int err = vmaf_cuda_device_count(&n);
+    CHECK(err == 0 || err == -ENODEV || err == -ENOSYS, "count: %d", err);
+    CHECK(err ? n == 0 : n >= 0, "count %d", n);
+    s = (VmafCudaState *)&s;
+    CHECK(vmaf_cuda_state_init_device(&s, n + 1000) == (err == -ENOSYS ? -ENOSYS : -ENODEV),
+          "device beyond the count");
+    CHECK(s == NULL || err == -ENOSYS, "no state left behind");
+    if (n > 0) {
+        CHECK(!vmaf_cuda_state_init_device(&s, n - 1), "last device");
+        if (s) vmaf_cuda_state_free(s);
+    }
+}
+
 int main(int argc, char **argv)
 {
     snprintf(scratch, sizeof(scratch), "%s", argc > 1 ? argv[1] : ".");
@@ -383,6 +406,7 @@ int main(int argc, char **argv)
     test_output_names();
     test_option_numbers();
     test_model_files();
+    test_cuda_devices();
     printf("hardening: %d checks, %d failed\n", checks, failures);
     return failures != 0;
 }

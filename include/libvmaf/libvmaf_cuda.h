@@ -33,6 +33,20 @@ typedef struct VmafCudaConfiguration {
 int vmaf_cuda_state_init(VmafCudaState **cu_state, VmafCudaConfiguration cfg);
 
 /**
+ * Twin VMAF extension: a state on the primary context of CUDA device `device` (0-based, in
+ * the driver's order), for running one context per GPU of a host.
+ * @return 0; -EINVAL (negative device), -ENODEV (no driver, or fewer devices), as above
+ */
+int vmaf_cuda_state_init_device(VmafCudaState **cu_state, int device);
+
+/**
+ * Twin VMAF extension: the number of CUDA devices the driver sees (*count 0 on failure).
+ * @return 0 (also when the driver sees no device); -ENODEV (no driver could be loaded),
+ *         -ENOSYS (built without CUDA), -EINVAL (NULL count)
+ */
+int vmaf_cuda_device_count(int *count);
+
+/**
  * Attach a state to a context (before the first picture). Twins then replace their CPU
  * extractors unless cfg.gpumask is nonzero. One state may serve several contexts, of any
  * geometry, at once; each context keeps its own device frames and streams.

@@ -105,9 +105,11 @@ static void state_destroy(VmafCudaState *s)
     free(s);
 }
 
-VMAF_EXPORT int vmaf_cuda_state_init(VmafCudaState **out, VmafCudaConfiguration cfg)
+/* A state on the caller's context, or (cu_ctx NULL) on the primary context of `device`. */
+static int state_init(VmafCudaState **out, void *cu_ctx, int device)
 {
-    if (!out) return -EINVAL;
+    if (!out || device < 0) return -EINVAL;
+    *out = NULL;
     VmafCudaState *s = calloc(1, sizeof(*s));
     if (!s) return -ENOMEM;
     atomic_init(&s->refs, 1);
@@ -121,17 +123,17 @@ VMAF_EXPORT int vmaf_cuda_state_init(VmafCudaState **out, VmafCudaConfiguration 
     }
     const double t1 = vmaf_cuda_now_ms();
     s->init_driver_ms = t1 - t0;
-    if (cfg.cu_ctx) {
-        s->ctx = cfg.cu_ctx;
+    if (cu_ctx) {
+        s->ctx = cu_ctx;
         err = vmaf_cuda_push(s);
         if (!err) err = vmaf_cuda_result(&s->drv, s->drv.cuCtxGetDevice(&s->dev), "cuCtxGetDevice");
     } else {
         int n = 0;
-        if (s->drv.cuDeviceGetCount(&n) != CUDA_SUCCESS || n < 1) {
+        if (s->drv.cuDeviceGetCount(&n) != CUDA_SUCCESS || n <= device) {
             state_destroy(s);
             return -ENODEV;
         }
-        err = vmaf_cuda_result(&s->drv, s->drv.cuDeviceGet(&s->dev, 0), "cuDeviceGet");
+        err = vmaf_cuda_result(&s->drv, s->drv.cuDeviceGet(&s->dev, device), "cuDeviceGet");
         if (!err)
             err = vmaf_cuda_result(&s->drv, s->drv.cuDevicePrimaryCtxRetain(&s->ctx, s->dev),
                                    "cuDevicePrimaryCtxRetain");
@@ -165,6 +167,29 @@ VMAF_EXPORT int vmaf_cuda_state_init(VmafCudaState **out, VmafCudaConfiguration 
     }
     s->init_modules_ms = vmaf_cuda_now_ms() - t2;
     *out = s;
+    return 0;
+}
+
+VMAF_EXPORT int vmaf_cuda_state_init(VmafCudaState **out, VmafCudaConfiguration cfg)
+{
+    return state_init(out, cfg.cu_ctx, 0);
+}
+
+VMAF_EXPORT int vmaf_cuda_state_init_device(VmafCudaState **out, int device)
+{
+    return state_init(out, NULL, device);
+}
+
+VMAF_EXPORT int vmaf_cuda_device_count(int *count)
+{
+    if (!count) return -EINVAL;
+    *count = 0;
+    VmafCudaDriver drv;
+    int err = vmaf_cuda_driver_load(&drv);
+    if (err) return err;
+    int n = 0;
+    if (drv.cuDeviceGetCount(&n) == CUDA_SUCCESS) *count = n;
+    vmaf_cuda_driver_unload(&drv);
     return 0;
 }
 

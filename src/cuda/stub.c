@@ -13,6 +13,20 @@ VMAF_EXPORT int vmaf_cuda_state_init(VmafCudaState **s, VmafCudaConfiguration cf
     return -ENOSYS;
 }
 
+VMAF_EXPORT int vmaf_cuda_state_init_device(VmafCudaState **s, int device)
+{
+    if (!s || device < 0) return -EINVAL;
+    *s = NULL;
+    return -ENOSYS;
+}
+
+VMAF_EXPORT int vmaf_cuda_device_count(int *count)
+{
+    if (!count) return -EINVAL;
+    *count = 0;
+    return -ENOSYS;
+}
+
 VMAF_EXPORT int vmaf_cuda_import_state(VmafContext *v, VmafCudaState *s)
 {
     (void)v;
