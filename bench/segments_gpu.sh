@@ -5,18 +5,18 @@
 # throughputs. Run from the project root on the GPU machine after a build, ../shared present.
 #   bench/segments_gpu.sh [FRAMES=120] [SEGMENTS=8]
 # MODEL (default version=vmaf_4k_v0.6.1), THREADS (default 0: --threads for every process),
-# W (scratch folder, default /tmp/seg4k) can be set in the environment.
+# W (scratch folder, default /tmp/seg4k), BACKEND (default cuda) can be set in the environment.
 set -u
 N=${1:-120}; K=${2:-8}
 W=${W:-/tmp/seg4k}; VMAF=${VMAF:-build/tools/vmaf}
-MODEL=${MODEL:-version=vmaf_4k_v0.6.1}; THREADS=${THREADS:-0}
+MODEL=${MODEL:-version=vmaf_4k_v0.6.1}; THREADS=${THREADS:-0}; BACKEND=${BACKEND:-cuda}
 mkdir -p "$W"
 REF=$W/jetty_3840x2160_420p_ref.yuv; DIS=$W/jetty_3840x2160_420p_dis.yuv
 FRAME=$((3840 * 2160 * 3 / 2))
 if [ ! -f "$REF" ] || [ $(( $(stat -c %s "$REF") / FRAME )) -ne "$N" ]; then
   python3 ../shared/tools/make-4k.py ../shared/data/clips "$W" "$N" || { echo "FAIL make-4k.py"; exit 1; }
 fi
-ARGS=(-r "$REF" -d "$DIS" -w 3840 -h 2160 -p 420 -b 8 --backend cuda --threads "$THREADS"
+ARGS=(-r "$REF" -d "$DIS" -w 3840 -h 2160 -p 420 -b 8 --backend "$BACKEND" --threads "$THREADS"
       -m "$MODEL" -q)
 now() { date +%s.%N; }
 cat "$REF" "$DIS" > /dev/null # page cache: both runs read from memory
