@@ -12,6 +12,7 @@
 #include "picture_pool.h"
 #include "thread_pool.h"
 #include "cuda/backend.h"
+#include "model.h"
 
 struct VmafContext {
     VmafConfiguration cfg;
@@ -45,7 +46,33 @@ struct VmafContext {
     VmafPicture prev_ref, prev_prev_ref;
     unsigned pic_cnt;
     bool flushed;
+
+    /* models registered, in order, where they came from (for segment results) */
+    struct VmafContextModel {
+        const void *owner;  /* the model or collection */
+        bool collection;
+        VmafModelSource source;
+    } *model;
+    unsigned model_cnt;
+
+    struct {
+        bool set;           /* vmaf_segment_set() was called */
+        unsigned first, last;
+        bool no_prediction;
+        bool any;           /* a picture came: [read_first, read_end) */
+        unsigned read_first, read_end;
+        unsigned title_frames; /* 0: unknown */
+        bool title_exact;      /* exactly title_frames, else at least */
+    } segment;
 };
+
+/** Remember a model or collection registered with the context (segment.c). */
+int vmaf_context_record_model(VmafContext *vmaf, const void *owner, bool collection,
+                              const VmafModelSource *source);
+void vmaf_context_free_models(VmafContext *vmaf);
+
+/** The segment's rule for a picture at index (in order, consecutive): 0 or -EINVAL. */
+int vmaf_context_segment_picture(VmafContext *vmaf, unsigned index);
 
 /**
  * Register an extractor instance with options (takes ownership of opts, also on failure);

@@ -18,6 +18,10 @@ struct VmafFeatureCollector {
     clock_t begin, end;
     enum VmafLogLevel log_level;
     bool threaded;
+    bool segment;                 /* stores outside [keep_first, keep_last) are dropped */
+    unsigned keep_first, keep_last;
+    bool cpu_set;                 /* cpu seconds given (a merge), not measured */
+    double cpu_seconds;
 };
 
 /* The sort key of a store (see feature_collector.h): compared field by field. */
@@ -122,9 +126,16 @@ static int grow_vector(VmafFeatureVector *v, unsigned index)
     return 0;
 }
 
+static bool keeps(const VmafFeatureCollector *fc, unsigned index)
+{
+    return !fc->segment || (index >= fc->keep_first && index < fc->keep_last);
+}
+
 static int append_locked(VmafFeatureCollector *fc, const char *name, double value,
                          unsigned index, VmafStoreOrder order)
 {
+    /* a context frame's score: dropped before it can create a vector or set its order */
+    if (!keeps(fc, index)) return 0;
     VmafFeatureVector *v = find_vector(fc, name);
     if (!v) {
         v = create_vector(fc, name, order);
@@ -191,6 +202,7 @@ int vmaf_feature_collector_set_aggregate(VmafFeatureCollector *fc, const char *n
                                          double value, VmafStoreOrder order)
 {
     if (!fc || !name) return -EINVAL;
+    if (fc->segment) return 0; /* a segment's aggregate covers part of the title: the merge's */
     int err = 0;
     pthread_mutex_lock(&fc->lock);
     for (unsigned i = 0; i < fc->agg_cnt; i++) {
@@ -265,10 +277,40 @@ int vmaf_feature_collector_sorted(VmafFeatureCollector *fc, VmafFeatureVector **
     return 0;
 }
 
+void vmaf_feature_collector_keep(VmafFeatureCollector *fc, unsigned first, unsigned last)
+{
+    pthread_mutex_lock(&fc->lock);
+    fc->segment = true;
+    fc->keep_first = first;
+    fc->keep_last = last;
+    pthread_mutex_unlock(&fc->lock);
+}
+
+bool vmaf_feature_collector_keeps(VmafFeatureCollector *fc, unsigned index)
+{
+    pthread_mutex_lock(&fc->lock);
+    const bool k = keeps(fc, index);
+    pthread_mutex_unlock(&fc->lock);
+    return k;
+}
+
+bool vmaf_feature_collector_threaded(const VmafFeatureCollector *fc)
+{
+    return fc->threaded;
+}
+
+void vmaf_feature_collector_set_cpu_seconds(VmafFeatureCollector *fc, double seconds)
+{
+    pthread_mutex_lock(&fc->lock);
+    fc->cpu_set = true;
+    fc->cpu_seconds = seconds;
+    pthread_mutex_unlock(&fc->lock);
+}
+
 double vmaf_feature_collector_cpu_seconds(VmafFeatureCollector *fc)
 {
     pthread_mutex_lock(&fc->lock);
-    const double s = (double)(fc->end - fc->begin) / CLOCKS_PER_SEC;
+    const double s = fc->cpu_set ? fc->cpu_seconds : (double)(fc->end - fc->begin) / CLOCKS_PER_SEC;
     pthread_mutex_unlock(&fc->lock);
     return s;
 }
@@ -298,6 +340,11 @@ int vmaf_feature_sink_get(VmafFeatureSink *sink, const char *name, double *value
 {
     if (!sink || !name) return -EINVAL;
     return vmaf_feature_collector_get_score(sink->fc, sink_name(sink, name), value, index);
+}
+
+bool vmaf_feature_sink_keeps(const VmafFeatureSink *sink, unsigned index)
+{
+    return sink && vmaf_feature_collector_keeps(sink->fc, index);
 }
 
 int vmaf_feature_sink_set_aggregate(VmafFeatureSink *sink, const char *name, double value)

@@ -82,7 +82,14 @@ int vmaf_feature_collector_set_aggregate(VmafFeatureCollector *fc, const char *n
 int vmaf_feature_collector_sorted(VmafFeatureCollector *fc, VmafFeatureVector ***vec,
                                   unsigned *cnt, VmafAggregate ***agg, unsigned *agg_cnt);
 
-/** CPU seconds between the first and the last store (for the fps field). */
+/** CPU seconds between the first and the last store (for the fps field), or as set. */
 double vmaf_feature_collector_cpu_seconds(VmafFeatureCollector *fc);
+
+/** A segment's collector: scores outside [first, last) and every aggregate are dropped. */
+void vmaf_feature_collector_keep(VmafFeatureCollector *fc, unsigned first, unsigned last);
+bool vmaf_feature_collector_keeps(VmafFeatureCollector *fc, unsigned index);
+bool vmaf_feature_collector_threaded(const VmafFeatureCollector *fc);
+/** A merge's fps: the parts' CPU seconds, summed. */
+void vmaf_feature_collector_set_cpu_seconds(VmafFeatureCollector *fc, double seconds);
 
 #endif /* VMAF_SRC_FEATURE_COLLECTOR_H */

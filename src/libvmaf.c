@@ -78,6 +78,7 @@ VMAF_EXPORT int vmaf_close(VmafContext *vmaf)
     vmaf_feature_collector_destroy(vmaf->fc);
     for (unsigned i = 0; i < vmaf->score_name_cnt; i++) free(vmaf->score_name[i].name);
     free(vmaf->score_name);
+    vmaf_context_free_models(vmaf);
     if (vmaf->cuda_state) vmaf_cuda_state_unref(vmaf->cuda_state);
     free(vmaf);
     return 0;
@@ -439,6 +440,10 @@ VMAF_EXPORT int vmaf_read_pictures(VmafContext *vmaf, VmafPicture *ref, VmafPict
     if (err) goto unref;
     err = atomic_load(&vmaf->worker_err);
     if (err) goto unref;
+    if (vmaf->segment.set) {
+        err = vmaf_context_segment_picture(vmaf, index);
+        if (err) goto unref;
+    }
     if (!vmaf->geometry.set) {
         err = start(vmaf, ref);
         if (err) goto unref;
@@ -505,6 +510,9 @@ static int flush_context(VmafContext *vmaf)
     for (unsigned i = 0; !err && i < vmaf->inst_cnt; i++) {
         VmafFeatureInstance *inst = vmaf->inst[i];
         if (!inst->fex->flush) continue;
+        /* over part of a title it would be wrong: the segment merge runs it over all */
+        if (vmaf->segment.set && inst->fex->flags & VMAF_FEATURE_EXTRACTOR_FLUSH_AT_MERGE)
+            continue;
         VmafFeatureSink sink = {
             .fc = vmaf->fc,
             .provided = inst->fex->provided_features,

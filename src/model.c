@@ -51,6 +51,7 @@ VMAF_EXPORT void vmaf_model_destroy(VmafModel *model)
         vmaf_dictionary_free(&model->feature[i].opts);
     }
     free(model->feature);
+    vmaf_model_source_clear(&model->source);
     vmaf_svm_free(model->svm);
     free(model->name);
     free(model);
@@ -170,6 +171,11 @@ static int load_model(VmafModel **model, const VmafModelConfig *cfg, const char 
     if (err) return err;
     err = vmaf_model_from_json(model, cfg, root, src);
     vmaf_json_free(root);
+    if (!err) err = vmaf_model_source_set(&(*model)->source, cfg, version, path);
+    if (err && *model) {
+        vmaf_model_destroy(*model);
+        *model = NULL;
+    }
     return err;
 }
 
@@ -196,6 +202,14 @@ static int load_collection(VmafModel **model, VmafModelCollection **collection,
     if (err) return err;
     err = vmaf_model_collection_from_json(model, collection, cfg, root, src);
     vmaf_json_free(root);
+    if (!err) err = vmaf_model_source_set(&(*collection)->source, cfg, version, path);
+    if (!err) err = vmaf_model_source_set(&(*model)->source, cfg, version, path);
+    if (err) {
+        vmaf_model_destroy(*model);
+        vmaf_model_collection_destroy(*collection);
+        *model = NULL;
+        *collection = NULL;
+    }
     return err;
 }
 
@@ -221,6 +235,7 @@ VMAF_EXPORT void vmaf_model_collection_destroy(VmafModelCollection *model_collec
     for (unsigned i = 0; i < model_collection->cnt; i++)
         vmaf_model_destroy(model_collection->model[i]);
     free(model_collection->model);
+    vmaf_model_source_clear(&model_collection->source);
     free(model_collection->name);
     free(model_collection);
 }
@@ -274,6 +289,7 @@ VMAF_EXPORT int vmaf_model_feature_overload(VmafModel *model, const char *fex_na
     int err = -EINVAL;
     unsigned matched = 0;
     if (model && fex_name && opts_dict) err = overload(model, fex_name, opts_dict, &matched);
+    if (!err) err = vmaf_model_source_add_overload(&model->source, fex_name, opts_dict);
     if (!err && !matched)
         vmaf_log(VMAF_MODEL_LOG_LEVEL, VMAF_LOG_LEVEL_WARNING,
                  "model %s: uses no feature of extractor \"%s\"; its options are ignored\n",
@@ -295,6 +311,9 @@ VMAF_EXPORT int vmaf_model_collection_feature_overload(VmafModel *model,
             unsigned matched;
             err = overload(mc->model[i], fex_name, opts_dict, &matched);
         }
+        if (!err)
+            err = vmaf_model_source_add_overload(&(*model_collection)->source, fex_name,
+                                                 opts_dict);
         if (!err) {
             /* entry "0" takes the dictionary, and warns if nothing matched */
             err = vmaf_model_feature_overload(model, fex_name, opts_dict);
@@ -302,5 +321,74 @@ VMAF_EXPORT int vmaf_model_collection_feature_overload(VmafModel *model,
         }
     }
     vmaf_dictionary_free(&opts_dict);
+    return err;
+}
+
+/* ---- sources (for the segment merge) -------------------------------------------------- */
+
+void vmaf_model_source_clear(VmafModelSource *src)
+{
+    free(src->version);
+    free(src->path);
+    free(src->cfg_name);
+    for (unsigned i = 0; i < src->overload_cnt; i++) {
+        free(src->overload[i].fex_name);
+        vmaf_dictionary_free(&src->overload[i].opts);
+    }
+    free(src->overload);
+    memset(src, 0, sizeof(*src));
+}
+
+static int dup_or_null(const char *s, char **out)
+{
+    *out = NULL;
+    if (!s) return 0;
+    *out = strdup(s);
+    return *out ? 0 : -ENOMEM;
+}
+
+int vmaf_model_source_set(VmafModelSource *src, const VmafModelConfig *cfg,
+                          const char *version, const char *path)
+{
+    vmaf_model_source_clear(src);
+    char *abs = path ? realpath(path, NULL) : NULL;
+    int err = dup_or_null(version, &src->version);
+    if (!err) err = dup_or_null(abs ? abs : path, &src->path);
+    free(abs);
+    if (!err && cfg) err = dup_or_null(cfg->name, &src->cfg_name);
+    if (cfg) src->cfg_flags = cfg->flags;
+    if (err) vmaf_model_source_clear(src);
+    return err;
+}
+
+int vmaf_model_source_add_overload(VmafModelSource *src, const char *fex_name,
+                                   const VmafDictionary *opts)
+{
+    VmafModelOverload *list = realloc(src->overload, (src->overload_cnt + 1) * sizeof(*list));
+    if (!list) return -ENOMEM;
+    src->overload = list;
+    VmafModelOverload *o = &list[src->overload_cnt];
+    *o = (VmafModelOverload){ 0 };
+    int err = dup_or_null(fex_name, &o->fex_name);
+    if (!err) err = vmaf_dictionary_copy(opts, &o->opts);
+    if (err) {
+        free(o->fex_name);
+        vmaf_dictionary_free(&o->opts);
+        return err;
+    }
+    src->overload_cnt++;
+    return 0;
+}
+
+int vmaf_model_source_copy(const VmafModelSource *from, VmafModelSource *to)
+{
+    *to = (VmafModelSource){ .cfg_flags = from->cfg_flags };
+    int err = dup_or_null(from->version, &to->version);
+    if (!err) err = dup_or_null(from->path, &to->path);
+    if (!err) err = dup_or_null(from->cfg_name, &to->cfg_name);
+    for (unsigned i = 0; !err && i < from->overload_cnt; i++)
+        err = vmaf_model_source_add_overload(to, from->overload[i].fex_name,
+                                             from->overload[i].opts);
+    if (err) vmaf_model_source_clear(to);
     return err;
 }

@@ -44,8 +44,9 @@ VMAF_EXPORT int vmaf_use_features_from_model(VmafContext *vmaf, VmafModel *model
     /* the model's score must not share an output name with a feature or another score */
     const char *name = model->name;
     int err = vmaf_context_claim_score_names(vmaf, model, &name, 1);
-    if (err) return err;
-    return register_model_features(vmaf, model);
+    if (!err) err = register_model_features(vmaf, model);
+    if (!err) err = vmaf_context_record_model(vmaf, model, false, &model->source);
+    return err;
 }
 
 enum { BAGGING, STDDEV, CI_LO, CI_HI, BOOTSTRAP_OUTPUTS };
@@ -69,6 +70,7 @@ VMAF_EXPORT int vmaf_use_features_from_model_collection(VmafContext *vmaf,
     int err = vmaf_context_claim_score_names(vmaf, mc, names, n);
     free(names);
     for (unsigned i = 0; !err && i < mc->cnt; i++) err = register_model_features(vmaf, mc->model[i]);
+    if (!err) err = vmaf_context_record_model(vmaf, mc, true, &mc->source);
     return err;
 }
 

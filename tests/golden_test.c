@@ -9,6 +9,10 @@
  *
  * golden_test VMAF DATA_DIR MODELS_DIR CLIPS_DIR WORK_DIR RUN THREADS [--as motion_v2]
  *   CLIPS_DIR holds the decompressed NAME_ref.yuv / NAME_dis.yuv.
+ *
+ * VMAF_GOLDEN_SEGMENTS=K: each clip with a golden file is scored as K segments (fewer when
+ * the title is shorter), `vmaf ... --segment A:B -o part`, merged with `vmaf --merge`, and the
+ * merged file must equal the golden file in the same way.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -31,6 +35,7 @@ typedef struct Ctx {
     const char *ignore, *race;
     int unordered;
     const char *as; /* a sibling extractor checked against this run's golden files */
+    unsigned segments; /* VMAF_GOLDEN_SEGMENTS */
     unsigned values, clips_ok, refusals, skipped, failures;
 } Ctx;
 
@@ -295,14 +300,80 @@ done:
     return ret;
 }
 
+/* The value of "--NAME N" in the run's arguments, or 0. */
+static unsigned run_option(const char *args, const char *name)
+{
+    char pattern[64];
+    snprintf(pattern, sizeof(pattern), "--%s ", name);
+    const char *p = strstr(args, pattern);
+    return p ? (unsigned)strtoul(p + strlen(pattern), NULL, 0) : 0;
+}
+
+/*
+ * The run as segments: argv (ending in NULL, with "-o out" in it) once per segment with
+ * "--segment A:B" and the part as output, then `vmaf --merge` of the parts into out.
+ */
+static int run_segments(const Ctx *c, char **argv, const char *out, const char *errp,
+                        unsigned frames, const char *args)
+{
+    const unsigned skip_ref = run_option(args, "frame_skip_ref");
+    const unsigned skip_dist = run_option(args, "frame_skip_dist");
+    const unsigned skip = skip_ref > skip_dist ? skip_ref : skip_dist;
+    unsigned n = frames > skip ? frames - skip : 0;
+    const unsigned cnt = run_option(args, "frame_cnt");
+    if (cnt && cnt < n) n = cnt;
+    const unsigned k = c->segments < n ? c->segments : n;
+    if (!k) return 1;
+
+    char part[64][1100], range[64][32];
+    char *merge_argv[MAX_ARGS + 64];
+    unsigned m = 0;
+    merge_argv[m++] = argv[0];
+    merge_argv[m++] = "--merge";
+    int argc = 0;
+    while (argv[argc]) argc++;
+    char *seg_argv[MAX_ARGS + 3];
+    for (unsigned i = 0; i < k && i < 64; i++) {
+        const unsigned a = (unsigned)((unsigned long long)i * n / k);
+        const unsigned b = (unsigned)((unsigned long long)(i + 1) * n / k);
+        snprintf(part[i], sizeof(part[i]), "%.1000s.part%u", out, i);
+        snprintf(range[i], sizeof(range[i]), "%u:%u", a, b);
+        unlink(part[i]);
+        for (int j = 0; j < argc; j++) seg_argv[j] = !strcmp(argv[j], out) ? part[i] : argv[j];
+        seg_argv[argc] = "--segment";
+        seg_argv[argc + 1] = range[i];
+        seg_argv[argc + 2] = NULL;
+        const int rc = exec_cli(seg_argv, errp);
+        if (rc) {
+            printf("segment %s of %u frames: exit status %d\n", range[i], n, rc);
+            return rc;
+        }
+        merge_argv[m++] = part[i];
+    }
+    /* the parts in reverse order: the merge must not depend on it */
+    for (unsigned i = 0; i < k / 2; i++) {
+        char *t = merge_argv[2 + i];
+        merge_argv[2 + i] = merge_argv[2 + k - 1 - i];
+        merge_argv[2 + k - 1 - i] = t;
+    }
+    const char *tail[] = { "--json", "--precision", "max", "-o", out };
+    for (unsigned i = 0; i < 5; i++) merge_argv[m++] = (char *)tail[i];
+    merge_argv[m] = NULL;
+    const int rc = exec_cli(merge_argv, errp);
+    if (rc) printf("merge of %u segments: exit status %d\n", k, rc);
+    return rc;
+}
+
 static void check_clip(Ctx *c, const char *clip, const char *w, const char *h, const char *fmt,
                        const char *bits, unsigned frames, const char *run_args_text)
 {
     char ref[1024], dis[1024], out[1024], errp[1024], golden[1024];
     snprintf(ref, sizeof(ref), "%s/%s_ref.yuv", c->clips, clip);
     snprintf(dis, sizeof(dis), "%s/%s_dis.yuv", c->clips, clip);
-    snprintf(out, sizeof(out), "%s/%s.%s%s.t%s.json", c->work, clip, c->run, c->as ? "_v2" : "",
-             c->threads);
+    char seg[16] = "";
+    if (c->segments) snprintf(seg, sizeof(seg), ".seg%u", c->segments);
+    snprintf(out, sizeof(out), "%s/%s.%s%s.t%s%s.json", c->work, clip, c->run,
+             c->as ? "_v2" : "", c->threads, seg);
     snprintf(errp, sizeof(errp), "%.1000s.stderr", out);
     snprintf(golden, sizeof(golden), "%s/golden/%s.%s.json", c->data, clip, c->run);
     unlink(out);
@@ -324,9 +395,11 @@ static void check_clip(Ctx *c, const char *clip, const char *w, const char *h, c
         argv[n++] = tok;
     argv[n] = NULL;
 
-    const int rc = exec_cli(argv, errp);
     struct stat st;
     const int have_golden = !stat(golden, &st);
+    const int rc = c->segments && have_golden
+                       ? run_segments(c, argv, out, errp, frames, run_args_text)
+                       : exec_cli(argv, errp);
     if (!have_golden && in_skip_list(c, clip)) {
         /* the same command again, into a second file */
         char again[1100];
@@ -382,6 +455,8 @@ int main(int argc, char **argv)
     c.ignore = getenv("VMAF_GOLDEN_IGNORE");
     c.unordered = getenv("VMAF_GOLDEN_UNORDERED") && atoi(getenv("VMAF_GOLDEN_UNORDERED"));
     c.race = getenv("VMAF_GOLDEN_RACE");
+    c.segments = getenv("VMAF_GOLDEN_SEGMENTS") ? (unsigned)atoi(getenv("VMAF_GOLDEN_SEGMENTS")) : 0;
+    if (c.segments > 64) c.segments = 64;
     mkdir(c.work, 0755);
     char args[2048];
     if (run_args(&c, args, sizeof(args))) return 2;
@@ -413,6 +488,7 @@ int main(int argc, char **argv)
         check_clip(&c, clip, w, h, fmt, bits, frames, args);
     }
     fclose(f);
+    if (c.segments) printf("as %u segments, merged: ", c.segments);
     printf("golden %s%s%s --threads %s: %u clips, %u matched exactly (%u values), %u refused as "
            "expected, %u defined where the reference is not (SKIP.tsv), %u failed%s%s%s%s%s\n",
            c.run, c.as ? " as " : "", c.as ? c.as : "", c.threads, clips, c.clips_ok, c.values,

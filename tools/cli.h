@@ -52,6 +52,11 @@ typedef struct CliSettings {
     unsigned frame_cnt, frame_skip_ref, frame_skip_dist;
     bool no_prediction, quiet, common_bitdepth;
     enum CliBackend backend;
+    bool segment;                     /* --segment A:B: score frames [A, B), write a part */
+    unsigned segment_first, segment_last;
+    bool merge;                       /* --merge PART...: merge parts into -o */
+    char *const *merge_part;          /* points into argv */
+    unsigned merge_cnt;
 } CliSettings;
 
 /**

@@ -25,6 +25,8 @@ enum {
     ARG_FRAME_SKIP_DIST,
     ARG_PRECISION,
     ARG_BACKEND,
+    ARG_SEGMENT,
+    ARG_MERGE,
 };
 
 static const char short_opts[] = "r:d:w:h:p:b:m:o:nvq";
@@ -54,6 +56,8 @@ static const struct option long_opts[] = {
     { "frame_skip_dist", 1, NULL, ARG_FRAME_SKIP_DIST },
     { "precision", 1, NULL, ARG_PRECISION },
     { "backend", 1, NULL, ARG_BACKEND },
+    { "segment", 1, NULL, ARG_SEGMENT },
+    { "merge", 0, NULL, ARG_MERGE },
     { "no_prediction", 0, NULL, 'n' },
     { "version", 0, NULL, 'v' },
     { "quiet", 0, NULL, 'q' },
@@ -99,6 +103,8 @@ static void usage(const char *app, const char *reason, ...)
             " --frame_skip_ref $unsigned:  skip the first N frames in reference\n"
             " --frame_skip_dist $unsigned: skip the first N frames in distorted\n"
             " --subsample: $unsigned       compute scores only every N frames\n"
+            " --segment A:B:               score frames A..B-1 only; -o gets a segment result\n"
+            " --merge PART... -o OUT:      merge segment results: the whole title's output\n"
             " --aom_ctc $version:          AOM common test conditions preset (v1.0..v7.0)\n"
             " --nflx_ctc $version:         Netflix common test conditions preset (v1.0)\n"
             " --quiet/-q:                  disable FPS meter when run in a TTY\n"
@@ -326,6 +332,23 @@ static void parse_nflx_ctc(const char *app, CliSettings *s, const char *v)
     preset_feature(app, s, "cambi");
 }
 
+/* --segment A:B, A < B, both unsigned (decimal or 0x hex). */
+static void parse_segment(const char *app, CliSettings *s, const char *arg)
+{
+    const char *colon = strchr(arg, ':');
+    char first[32];
+    const size_t n = colon ? (size_t)(colon - arg) : 0;
+    if (!colon || !n || n >= sizeof(first) || !colon[1] || strchr(colon + 1, ':'))
+        bad_argument(app, arg, ARG_SEGMENT, "A:B, the frames A..B-1 (A < B)");
+    memcpy(first, arg, n);
+    first[n] = '\0';
+    s->segment_first = parse_unsigned(app, first, ARG_SEGMENT);
+    s->segment_last = parse_unsigned(app, colon + 1, ARG_SEGMENT);
+    if (s->segment_first >= s->segment_last)
+        bad_argument(app, arg, ARG_SEGMENT, "A:B with A < B (the frames A..B-1)");
+    s->segment = true;
+}
+
 void cli_parse(int argc, char *const *argv, CliSettings *s)
 {
     const char *app = argv[0];
@@ -370,6 +393,8 @@ void cli_parse(int argc, char *const *argv, CliSettings *s)
         case ARG_FRAME_SKIP_DIST:
             s->frame_skip_dist = parse_unsigned(app, optarg, ARG_FRAME_SKIP_DIST);
             break;
+        case ARG_SEGMENT: parse_segment(app, s, optarg); break;
+        case ARG_MERGE: s->merge = true; break;
         case 'n': s->no_prediction = true; break;
         case 'q': s->quiet = true; break;
         case 'v':
@@ -383,7 +408,21 @@ void cli_parse(int argc, char *const *argv, CliSettings *s)
         default: break;
         }
     }
+    if (s->merge) {
+        if (optind == argc) usage(app, "--merge needs the segment results to merge");
+        if (!s->output_path) usage(app, "--merge needs an output file (-o/--output)");
+        if (s->path_ref || s->path_dist || s->segment || s->use_yuv || s->model_cnt ||
+            s->feature_cnt)
+            usage(app, "--merge takes segment results, an output file and its format only: "
+                       "the parts recorded everything else");
+        s->merge_part = argv + optind;
+        s->merge_cnt = (unsigned)(argc - optind);
+        if (!s->output_fmt) s->output_fmt = VMAF_OUTPUT_FORMAT_XML;
+        return;
+    }
     if (optind < argc) usage(app, "Unexpected argument \"%s\"", argv[optind]);
+    if (s->segment && !s->output_path)
+        usage(app, "--segment needs an output file (-o/--output) for its segment result");
 
     if (!s->output_fmt) s->output_fmt = VMAF_OUTPUT_FORMAT_XML;
     if (!s->path_ref) usage(app, "Reference .y4m or .yuv (-r/--reference) is required");

@@ -467,6 +467,52 @@ static void print_phases(const Phases *p)
     fprintf(stderr, "; total %.1f ms\n", prev - p->t[PH_MAIN]);
 }
 
+/*
+ * --segment A:B: declare the segment, seek both inputs to its first frame of context and say
+ * how many frames to read (0: to the end of the input). -EINVAL with a message when A is past
+ * the title, or B past --frame_cnt.
+ */
+static int start_segment(VmafContext *vmaf, const CliSettings *c, VideoInput *ref_in,
+                         VideoInput *dist_in, unsigned *first_index, unsigned *frame_limit)
+{
+    const unsigned a = c->segment_first, b = c->segment_last;
+    if (c->frame_cnt && b > c->frame_cnt) {
+        fprintf(stderr, "--segment %u:%u ends after the title's last frame (--frame_cnt %u)\n",
+                a, b, c->frame_cnt);
+        return -EINVAL;
+    }
+    unsigned before, after;
+    int err = vmaf_segment_context(vmaf, &before, &after);
+    if (!err) err = vmaf_segment_set(vmaf, a, b);
+    if (!err && c->no_prediction) err = vmaf_segment_set_prediction(vmaf, 0);
+    if (err) {
+        fprintf(stderr, "problem setting up segment %u:%u: %s\n", a, b, strerror(-err));
+        return -EINVAL;
+    }
+    const unsigned start = a - (before < a ? before : a);
+    unsigned end = b + after < b ? UINT32_MAX : b + after; /* at most the title's end */
+    if (c->frame_cnt && end > c->frame_cnt) end = c->frame_cnt;
+    VideoInput *const in[2] = { ref_in, dist_in };
+    for (unsigned i = 0; i < 2; i++) {
+        char msg[512];
+        const int n = video_input_skip(in[i], start, msg, sizeof(msg));
+        if (n < 0) {
+            fprintf(stderr, "%s\n", msg);
+            return n;
+        }
+        if ((unsigned)n < start) {
+            fprintf(stderr, "--segment %u:%u starts after the last frame of the %s input "
+                    "(it has %d frames after any --frame_skip)\n", a, b,
+                    i ? "distorted" : "reference", n);
+            return -EINVAL;
+        }
+    }
+    *first_index = start;
+    /* one frame more, when the title may go on: not scored, it says whether it does */
+    *frame_limit = end - start + (!c->frame_cnt || end < c->frame_cnt);
+    return 0;
+}
+
 static int score(CliSettings *c, VideoInput *ref_in, VideoInput *dist_in, int istty, Phases *ph)
 {
     VideoInfo info, dist_info;
@@ -516,10 +562,20 @@ static int score(CliSettings *c, VideoInput *ref_in, VideoInput *dist_in, int is
         status = read_status(err);
         goto close;
     }
+    /* --segment A:B: frames [A - before, B + after) of the title, within it */
+    unsigned first_index = 0, frame_limit = c->frame_cnt;
+    bool title_continues = false;
+    if (c->segment) {
+        err = start_segment(vmaf, c, ref_in, dist_in, &first_index, &frame_limit);
+        if (err) {
+            status = err == -EINVAL ? EXIT_SETUP : read_status(err);
+            goto close;
+        }
+    }
 
     /* both inputs are read ahead on their own threads, into pool pictures */
     FrameReader *reader;
-    err = frame_reader_start(&reader, vmaf, ref_in, dist_in, c->frame_cnt, depth,
+    err = frame_reader_start(&reader, vmaf, ref_in, dist_in, frame_limit, depth,
                              depth > READ_AHEAD ? read_workers() : 1);
     if (err) {
         fprintf(stderr, "could not start the input readers: %s\n", strerror(-err));
@@ -529,9 +585,9 @@ static int score(CliSettings *c, VideoInput *ref_in, VideoInput *dist_in, int is
     phase(ph, PH_READERS);
     const clock_t t0 = clock();
     double fps = 0.;
-    unsigned index = 0;
+    unsigned index = first_index;
     for (;; index++) {
-        if (c->frame_cnt && index >= c->frame_cnt) break;
+        if (frame_limit && index - first_index >= frame_limit) break;
         VmafPicture ref, dist;
         int r1, r2;
         frame_reader_next(reader, &ref, &r1, &dist, &r2);
@@ -548,6 +604,14 @@ static int score(CliSettings *c, VideoInput *ref_in, VideoInput *dist_in, int is
                         r1 ? c->path_ref : c->path_dist);
             if (r1 == 1) vmaf_picture_unref(&ref);
             if (r2 == 1) vmaf_picture_unref(&dist);
+            break;
+        }
+        if (c->segment && index - first_index == frame_limit - 1 &&
+            (!c->frame_cnt || index < c->frame_cnt) && index >= c->segment_last) {
+            /* the probe frame (start_segment): the title is longer than what was read */
+            vmaf_picture_unref(&ref);
+            vmaf_picture_unref(&dist);
+            title_continues = true;
             break;
         }
         if (istty && !c->quiet) show_progress(index, t0, &fps);
@@ -572,7 +636,13 @@ static int score(CliSettings *c, VideoInput *ref_in, VideoInput *dist_in, int is
     phase(ph, PH_LOOP);
     if (istty && !c->quiet) fprintf(stderr, "\n");
     if (status) goto close;
-    if (!index) {
+    if (c->segment && index < c->segment_last) {
+        fprintf(stderr, "--segment %u:%u ends after the last frame of the input (it has %u "
+                "frames after any --frame_skip)\n", c->segment_first, c->segment_last, index);
+        status = EXIT_SETUP;
+        goto close;
+    }
+    if (index == first_index) {
         fprintf(stderr, "no frames to score\n");
         status = EXIT_SETUP;
         goto close;
@@ -585,6 +655,16 @@ static int score(CliSettings *c, VideoInput *ref_in, VideoInput *dist_in, int is
         goto close;
     }
     phase(ph, PH_FLUSH);
+
+    if (c->segment) { /* the merge predicts and pools, over the whole title */
+        if (vmaf_segment_set_title_frames(vmaf, title_continues ? index + 1 : index,
+                                          !title_continues) ||
+            vmaf_segment_write(vmaf, c->output_path)) {
+            fprintf(stderr, "problem writing segment result %s\n", c->output_path);
+            status = EXIT_SETUP;
+        }
+        goto close;
+    }
 
     if (!c->no_prediction &&
         score_models(vmaf, c, &models, index, istty && (!c->quiet || !c->output_path))) {
@@ -602,6 +682,30 @@ close:
     return status;
 }
 
+/* --merge PART... -o OUTPUT: the library checks the parts and writes OUTPUT. */
+static int merge_parts(const CliSettings *c)
+{
+    struct stat out, in;
+    const bool exists = !stat(c->output_path, &out) && S_ISREG(out.st_mode);
+    for (unsigned i = 0; exists && i < c->merge_cnt; i++) {
+        if (stat(c->merge_part[i], &in) || in.st_dev != out.st_dev || in.st_ino != out.st_ino)
+            continue;
+        fprintf(stderr, "output file %s is the segment result %s: refusing to overwrite it\n",
+                c->output_path, c->merge_part[i]);
+        return EXIT_SETUP;
+    }
+    if (check_output_writable(c->output_path)) return EXIT_SETUP;
+    const int err = vmaf_segment_merge_with_precision((const char *const *)c->merge_part,
+                                                      c->merge_cnt, c->output_path,
+                                                      c->output_fmt, c->precision);
+    if (err) {
+        fprintf(stderr, "could not merge the %u segment result%s into %s: %s\n", c->merge_cnt,
+                c->merge_cnt > 1 ? "s" : "", c->output_path, strerror(-err));
+        return EXIT_SETUP;
+    }
+    return 0;
+}
+
 int main(int argc, char *argv[])
 {
     const char *profile = getenv("VMAF_CUDA_PROFILE");
@@ -614,6 +718,10 @@ int main(int argc, char *argv[])
 
     int status = EXIT_SETUP;
     VideoInput *ref = NULL, *dist = NULL;
+    if (c.merge) {
+        status = merge_parts(&c);
+        goto done;
+    }
     if (c.output_path && (check_output_not_input(&c) || check_output_writable(c.output_path)))
         goto done;
     if (open_input(&c, c.path_ref, &ref) || open_input(&c, c.path_dist, &dist)) goto done;

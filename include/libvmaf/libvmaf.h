@@ -169,6 +169,81 @@ int vmaf_write_output(VmafContext *vmaf, const char *output_path,
 /** The version string ("git describe" of the build, or "3.2.0"). */
 const char *vmaf_version(void);
 
+/* ---- Segments: score a title in pieces, anywhere, and merge them ---------------------------
+ *
+ * A title of N frames is cut into segments [first, last); each is scored by its own context
+ * (any process, host, GPU) and written as a segment result; vmaf_segment_merge() turns the
+ * results into exactly the output file that one run over the whole title writes: every value,
+ * the metric order, the pooled values, the aggregates (apsnr), the model scores and bootstrap.
+ *
+ * A segment context reads the frames of context its extractors need around the segment
+ * (motion's previous frame or two, float_motion's next one, ...): their scores are computed
+ * and dropped. Cross-frame results (motion2/motion3 of the integer motion, apsnr) are not
+ * computed by segments but by the merge, through the extractor's own flush, from the merged
+ * per-frame scores and the counters each part recorded.
+ *
+ * The merge re-creates the models from what the parts recorded (built-in version or file
+ * path -- made absolute -- name, flags, overloads, collection) and scores them as the vmaf
+ * CLI does: each model pooled (mean) over all frames in registration order, then each
+ * collection. Models must come from vmaf_model_load*() / vmaf_model_collection_load*().
+ *
+ * Additions to the contract of issue #15 (all extra, nothing changed):
+ * vmaf_segment_set_prediction(), vmaf_segment_set_title_frames(),
+ * vmaf_segment_merge_with_precision().
+ */
+
+/**
+ * Frames of context the registered extractors need around a segment: call after every model
+ * and feature is registered, before the first picture. The values depend on the options
+ * (e.g. motion_five_frame_window needs two frames before).
+ */
+int vmaf_segment_context(VmafContext *vmaf, unsigned *frames_before, unsigned *frames_after);
+
+/**
+ * This context scores frames [first, last) of a title (first < last). Call before the first
+ * vmaf_read_pictures(). The caller then passes pictures with their title frame index as
+ * `index`, from first - min(before, first) up to min(last + after, title length) - 1, in
+ * order, then flushes with vmaf_read_pictures(vmaf, NULL, NULL, 0). Scores of context frames
+ * are not kept; n_subsample counts title indices.
+ */
+int vmaf_segment_set(VmafContext *vmaf, unsigned first, unsigned last);
+
+/**
+ * Whether the merge writes model scores (default 1). 0 is the CLI's --no_prediction: the
+ * models' extractors run, their scores are not predicted. Call before vmaf_segment_write().
+ */
+int vmaf_segment_set_prediction(VmafContext *vmaf, int predict);
+
+/**
+ * Optional: what the caller knows of the title's length, recorded in the segment result: it
+ * has exactly `frames` frames (exact = 1), or at least `frames` (exact = 0, e.g. a frame past
+ * the segment's context was seen). The merge refuses parts that contradict the title the
+ * parts tile (so a missing last segment is found). Call before vmaf_segment_write().
+ */
+int vmaf_segment_set_title_frames(VmafContext *vmaf, unsigned frames, int exact);
+
+/**
+ * After the flush: write the segment result to path (a JSON file of Twin VMAF's own; every
+ * double as the hex of its 64 bits, so the merge is exact). Refused (-EINVAL, with a message)
+ * when the frames passed did not cover the segment and its context before it.
+ */
+int vmaf_segment_write(VmafContext *vmaf, const char *path);
+
+/**
+ * Merge segment results (any order of parts) into the output file a single run of the whole
+ * title writes, in format fmt, numbers as the reference prints them. A missing or
+ * overlapping part, or one that differs from the others (library version, extractors and
+ * their options, models, n_subsample, threading mode, geometry, context), is refused with a
+ * clear message and -EINVAL; nothing is written then.
+ */
+int vmaf_segment_merge(const char *const *parts, unsigned n_parts, const char *output_path,
+                       enum VmafOutputFormat fmt);
+
+/** vmaf_segment_merge() with the CLI's --precision: < 0 the reference format, 1..17 %.<p>g. */
+int vmaf_segment_merge_with_precision(const char *const *parts, unsigned n_parts,
+                                      const char *output_path, enum VmafOutputFormat fmt,
+                                      int precision);
+
 #ifdef __cplusplus
 }
 #endif

@@ -28,7 +28,16 @@ enum VmafFeatureExtractorFlags {
     VMAF_FEATURE_EXTRACTOR_TEMPORAL = 1 << 0,
     /** Needs the previous reference pictures (frame.prev_ref / prev_prev_ref); never subsampled. */
     VMAF_FEATURE_EXTRACTOR_PREV_REF = 1 << 1,
+    /**
+     * flush() reads only the scores in the sink, the options and the flush counters: a
+     * segment does not call it; the segment merge calls it once over the merged scores of the
+     * whole title (after adding up every part's counters with add_counters).
+     */
+    VMAF_FEATURE_EXTRACTOR_FLUSH_AT_MERGE = 1 << 2,
 };
+
+/** Most flush counters an extractor keeps (VmafFeatureExtractor.n_counters). */
+#define VMAF_FEATURE_MAX_COUNTERS 8
 
 typedef struct VmafFeatureGeometry {
     enum VmafPixelFormat pix_fmt;
@@ -64,7 +73,33 @@ typedef struct VmafFeatureExtractor {
     int (*flush)(void *priv, VmafFeatureSink *sink);
     /** Optional. Free what init allocated; called even if init failed or never ran. */
     void (*close)(void *priv);
+
+    /**
+     * Optional (NULL: none). Frames of context a segment needs around its frames for this
+     * extractor's kept scores to equal a whole run's, with the options in priv (called
+     * before init): `before` frames preceding the segment, `after` frames following it.
+     */
+    void (*context)(const void *priv, unsigned *before, unsigned *after);
+
+    /**
+     * FLUSH_AT_MERGE only, optional: n_counters cross-frame sums that flush needs, gathered
+     * over the kept frames only (vmaf_feature_sink_keeps). get_counters reads them after a
+     * segment; add_counters adds a part's into a fresh instance before the merge's flush.
+     * Integer sums, so their order does not matter.
+     */
+    unsigned n_counters;
+    void (*get_counters)(const void *priv, uint64_t *counters);
+    void (*add_counters)(void *priv, const uint64_t *counters);
 } VmafFeatureExtractor;
+
+/** The context an extractor instance needs (0 and 0 when it declares none). */
+static inline void vmaf_feature_extractor_context(const VmafFeatureExtractor *fex,
+                                                  const void *priv, unsigned *before,
+                                                  unsigned *after)
+{
+    *before = *after = 0;
+    if (fex->context) fex->context(priv, before, after);
+}
 
 /**
  * Append a score. `name` is the unsuffixed name; when it is one of the extractor's provided
@@ -77,6 +112,12 @@ int vmaf_feature_sink_append(VmafFeatureSink *sink, const char *name, double val
 /** Read back a score this extractor wrote (same name mapping). -EINVAL if absent. */
 int vmaf_feature_sink_get(VmafFeatureSink *sink, const char *name, double *value,
                           unsigned index);
+
+/**
+ * Whether a score at `index` is kept: false for the context frames of a segment (their
+ * scores are dropped). Extractors that sum over frames for flush sum only kept frames.
+ */
+bool vmaf_feature_sink_keeps(const VmafFeatureSink *sink, unsigned index);
 
 /** Set an aggregate (one value per sequence, e.g. apsnr_y). */
 int vmaf_feature_sink_set_aggregate(VmafFeatureSink *sink, const char *name, double value);

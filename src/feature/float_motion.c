@@ -337,6 +337,18 @@ static int float_motion_flush(void *priv, VmafFeatureSink *sink)
                                     clip_max(blended, o->max_val), s->index);
 }
 
+/*
+ * A frame's score compares its blur with the previous frame's (one before); motion2 of frame
+ * i is the smaller of the scores of i and i+1, stored when frame i+1 is scored (one after).
+ * The last frame's comes from flush, which a segment ending inside the title replaces by its
+ * frame after (the flush's store then falls on that dropped frame).
+ */
+static void float_motion_context(const void *priv, unsigned *before, unsigned *after)
+{
+    const FloatMotionState *s = priv;
+    *before = *after = s->opt.force_zero ? 0 : 1;
+}
+
 static const char *const float_motion_features[] = {
     "VMAF_feature_motion_score",
     "VMAF_feature_motion2_score",
@@ -354,4 +366,5 @@ const VmafFeatureExtractor vmaf_fex_float_motion = {
     .extract = float_motion_extract,
     .flush = float_motion_flush,
     .close = float_motion_close,
+    .context = float_motion_context,
 };

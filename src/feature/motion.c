@@ -414,6 +414,9 @@ static int motion_extract(MotionState *s, const MotionNames *names,
     if (vmaf_motion_needs_sad(s, frame->index)) {
         const VmafPicture *cur = frame->ref;
         const VmafPicture *prev = s->opt.five_frame_window ? frame->prev_prev_ref : frame->prev_ref;
+        /* the first context frames of a segment have no earlier frame; their score is dropped */
+        if (!prev && !vmaf_feature_sink_keeps(sink, frame->index))
+            return vmaf_motion_store(s, names, 0, frame->index, sink);
         if (!prev || !cur || !s->row_buf || !luma_matches(s, cur) || !luma_matches(s, prev))
             return -EINVAL;
         sad = vmaf_motion_sad(prev->data[0], prev->stride[0], cur->data[0], cur->stride[0],
@@ -486,6 +489,15 @@ static int motion_flush(MotionState *s, const MotionNames *names, VmafFeatureSin
     return 0;
 }
 
+/* A kept frame needs the frame it is compared with (one back, two with the five-frame
+ * window); motion2/motion3 come from the merged SADs at the merge (FLUSH_AT_MERGE). */
+static void motion_context(const void *priv, unsigned *before, unsigned *after)
+{
+    const MotionState *s = priv;
+    *before = s->opt.force_zero ? 0 : s->opt.five_frame_window ? 2 : 1;
+    *after = 0;
+}
+
 static int extract_v1(void *priv, const VmafFeatureFrame *frame, VmafFeatureSink *sink)
 {
     return motion_extract(priv, &vmaf_motion_names_v1, frame, sink);
@@ -511,11 +523,12 @@ const VmafFeatureExtractor vmaf_fex_motion = {
     .priv_size = sizeof(MotionState),
     .options = motion_options,
     .provided_features = provided_v1,
-    .flags = VMAF_FEATURE_EXTRACTOR_PREV_REF,
+    .flags = VMAF_FEATURE_EXTRACTOR_PREV_REF | VMAF_FEATURE_EXTRACTOR_FLUSH_AT_MERGE,
     .init = motion_init,
     .extract = extract_v1,
     .flush = flush_v1,
     .close = motion_close,
+    .context = motion_context,
 };
 
 const VmafFeatureExtractor vmaf_fex_motion_v2 = {
@@ -523,9 +536,10 @@ const VmafFeatureExtractor vmaf_fex_motion_v2 = {
     .priv_size = sizeof(MotionState),
     .options = motion_options,
     .provided_features = provided_v2,
-    .flags = VMAF_FEATURE_EXTRACTOR_PREV_REF,
+    .flags = VMAF_FEATURE_EXTRACTOR_PREV_REF | VMAF_FEATURE_EXTRACTOR_FLUSH_AT_MERGE,
     .init = motion_init,
     .extract = extract_v2,
     .flush = flush_v2,
     .close = motion_close,
+    .context = motion_context,
 };

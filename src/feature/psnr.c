@@ -94,7 +94,7 @@ int vmaf_psnr_store(PsnrState *s, const uint64_t sse[3], const VmafPicture *geom
 {
     for (unsigned p = 0; p < s->n_planes; p++) {
         const unsigned w = geometry->w[p], h = geometry->h[p];
-        if (s->enable_apsnr) {
+        if (s->enable_apsnr && vmaf_feature_sink_keeps(sink, index)) {
             s->total_sse[p] += sse[p];
             s->total_pixels[p] += (uint64_t)w * h;
         }
@@ -139,6 +139,25 @@ static int psnr_flush(void *priv, VmafFeatureSink *sink)
     return 0;
 }
 
+/* apsnr sums SSE and pixel counts over the title: a segment's sums are added at the merge. */
+static void psnr_get_counters(const void *priv, uint64_t *c)
+{
+    const PsnrState *s = priv;
+    for (unsigned p = 0; p < 3; p++) {
+        c[p] = s->total_sse[p];
+        c[3 + p] = s->total_pixels[p];
+    }
+}
+
+static void psnr_add_counters(void *priv, const uint64_t *c)
+{
+    PsnrState *s = priv;
+    for (unsigned p = 0; p < 3; p++) {
+        s->total_sse[p] += c[p];
+        s->total_pixels[p] += c[3 + p];
+    }
+}
+
 static const char *const psnr_features[] = { "psnr_y", "psnr_cb", "psnr_cr", NULL };
 
 const VmafFeatureExtractor vmaf_fex_psnr = {
@@ -146,8 +165,11 @@ const VmafFeatureExtractor vmaf_fex_psnr = {
     .priv_size = sizeof(PsnrState),
     .options = psnr_options,
     .provided_features = psnr_features,
-    .flags = VMAF_FEATURE_EXTRACTOR_TEMPORAL,
+    .flags = VMAF_FEATURE_EXTRACTOR_TEMPORAL | VMAF_FEATURE_EXTRACTOR_FLUSH_AT_MERGE,
     .init = psnr_init,
     .extract = psnr_extract,
     .flush = psnr_flush,
+    .n_counters = 6,
+    .get_counters = psnr_get_counters,
+    .add_counters = psnr_add_counters,
 };

@@ -250,6 +250,14 @@ static void speed_temporal_close(void *priv)
     s->prev_ref = s->prev_dis = NULL;
 }
 
+/* A frame is compared with the previous one (the first frame a context sees scores 0). */
+static void speed_temporal_context(const void *priv, unsigned *before, unsigned *after)
+{
+    (void)priv;
+    *before = 1;
+    *after = 0;
+}
+
 static const char *const speed_temporal_features[] = {
     "Speed_temporal_feature_speed_temporal_score",
     NULL,
@@ -264,4 +272,5 @@ const VmafFeatureExtractor vmaf_fex_speed_temporal = {
     .init = speed_temporal_init,
     .extract = speed_temporal_extract,
     .close = speed_temporal_close,
+    .context = speed_temporal_context,
 };

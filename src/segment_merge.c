@@ -1,0 +1,489 @@
+/*
+ * vmaf_segment_merge(): segment results (segment.c) into the output of one run.
+ *
+ * The parts are checked against each other (same configuration, segments that tile [0, N)
+ * with the context they needed), then a context is rebuilt as the single run's would be after
+ * its last frame: the same extractor instances in the same positions, every kept score stored
+ * with the order key it had, the FLUSH_AT_MERGE extractors flushed over the whole title (with
+ * the parts' counters added up), the models loaded again and scored as the CLI scores them.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "libvmaf/libvmaf.h"
+
+#include "context.h"
+#include "json.h"
+#include "log.h"
+#include "output.h"
+#include "segment.h"
+
+#include "export.h"
+
+#define LOG_LEVEL VMAF_LOG_LEVEL_INFO
+
+typedef struct Part {
+    const char *path;
+    VmafJson *root;
+    unsigned first, last, read_first, read_end, before, after;
+} Part;
+
+typedef struct Merge {
+    Part *part;
+    unsigned n;
+    VmafContext *vmaf;
+    VmafModel *model[64];
+    VmafModelCollection *collection[64];
+    unsigned model_cnt;
+} Merge;
+
+static int refuse(const char *fmt, ...) VMAF_PRINTF(1, 2);
+
+static int refuse(const char *fmt, ...)
+{
+    char msg[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof(msg), fmt, ap);
+    va_end(ap);
+    vmaf_log(LOG_LEVEL, VMAF_LOG_LEVEL_ERROR, "segment merge: %s\n", msg);
+    return -EINVAL;
+}
+
+static int get_unsigned(const VmafJson *j, unsigned *out)
+{
+    if (!j || j->type != VMAF_JSON_NUMBER || j->number < 0 || j->number > 4294967295.0 ||
+        j->number != floor(j->number))
+        return -EINVAL;
+    *out = (unsigned)j->number;
+    return 0;
+}
+
+static int get_pair(const VmafJson *j, unsigned *a, unsigned *b)
+{
+    if (!j || j->type != VMAF_JSON_ARRAY || j->cnt != 2) return -EINVAL;
+    if (get_unsigned(j->items[0], a) || get_unsigned(j->items[1], b)) return -EINVAL;
+    return 0;
+}
+
+static int get_hex(const VmafJson *j, uint64_t *out)
+{
+    if (!j || j->type != VMAF_JSON_STRING || strlen(j->string) != 16) return -EINVAL;
+    char *end;
+    *out = strtoull(j->string, &end, 16);
+    return *end ? -EINVAL : 0;
+}
+
+static int get_double(const VmafJson *j, double *out)
+{
+    uint64_t bits;
+    if (get_hex(j, &bits)) return -EINVAL;
+    memcpy(out, &bits, sizeof(*out));
+    return 0;
+}
+
+static bool json_equal(const VmafJson *a, const VmafJson *b)
+{
+    if (!a || !b) return a == b;
+    if (a->type != b->type || a->cnt != b->cnt) return false;
+    switch (a->type) {
+    case VMAF_JSON_NULL: return true;
+    case VMAF_JSON_BOOL: return a->boolean == b->boolean;
+    case VMAF_JSON_NUMBER: return a->number == b->number;
+    case VMAF_JSON_STRING: return !strcmp(a->string, b->string);
+    default: break;
+    }
+    for (unsigned i = 0; i < a->cnt; i++) {
+        if (a->type == VMAF_JSON_OBJECT && strcmp(a->keys[i], b->keys[i])) return false;
+        if (!json_equal(a->items[i], b->items[i])) return false;
+    }
+    return true;
+}
+
+static const VmafJson *typed(const VmafJson *root, const char *key, enum VmafJsonType type)
+{
+    const VmafJson *j = vmaf_json_get(root, key);
+    return j && j->type == type ? j : NULL;
+}
+
+static int load_part(Part *p)
+{
+    char err[600];
+    if (vmaf_json_parse_file(&p->root, p->path, err, sizeof(err)))
+        return refuse("cannot read segment part %s: %s", p->path, err);
+    const VmafJson *magic = vmaf_json_get(p->root, VMAF_SEGMENT_MAGIC);
+    unsigned format;
+    if (get_unsigned(magic, &format))
+        return refuse("%s is not a segment result (vmaf --segment writes them)", p->path);
+    if (format != VMAF_SEGMENT_FORMAT)
+        return refuse("%s has segment format %u; this library reads format %d", p->path, format,
+                      VMAF_SEGMENT_FORMAT);
+    static const char *const arrays[] = { "extractors", "models", "metrics" };
+    for (unsigned i = 0; i < 3; i++)
+        if (!typed(p->root, arrays[i], VMAF_JSON_ARRAY))
+            return refuse("segment part %s has no \"%s\" list", p->path, arrays[i]);
+    if (get_unsigned(vmaf_json_get(p->root, "first"), &p->first) ||
+        get_unsigned(vmaf_json_get(p->root, "last"), &p->last) || p->first >= p->last ||
+        get_pair(vmaf_json_get(p->root, "frames_read"), &p->read_first, &p->read_end) ||
+        get_pair(vmaf_json_get(p->root, "context"), &p->before, &p->after))
+        return refuse("segment part %s: bad frame range", p->path);
+    return 0;
+}
+
+/* What every part must share: the configuration, not the frames or the values. */
+static int check_same(const Part *a, const Part *b)
+{
+    static const char *const keys[] = { "version", "context", "n_subsample", "threaded",
+                                         "geometry", "prediction", "models" };
+    static const char *const what[] = { "library version", "frames of context", "--subsample",
+                                        "threading mode (--threads 0 or not)",
+                                        "frame size or format", "prediction (-n or not)",
+                                        "models" };
+    for (unsigned i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
+        if (json_equal(vmaf_json_get(a->root, keys[i]), vmaf_json_get(b->root, keys[i])))
+            continue;
+        return refuse("segment parts %s and %s differ in their %s: they are not parts of one run",
+                      a->path, b->path, what[i]);
+    }
+    const VmafJson *ea = vmaf_json_get(a->root, "extractors");
+    const VmafJson *eb = vmaf_json_get(b->root, "extractors");
+    bool same = ea->cnt == eb->cnt;
+    for (unsigned i = 0; same && i < ea->cnt; i++)
+        same = json_equal(vmaf_json_get(ea->items[i], "name"), vmaf_json_get(eb->items[i], "name")) &&
+               json_equal(vmaf_json_get(ea->items[i], "options"),
+                          vmaf_json_get(eb->items[i], "options"));
+    if (!same)
+        return refuse("segment parts %s and %s ran other features or feature options: they are "
+                      "not parts of one run", a->path, b->path);
+    return 0;
+}
+
+/* Sorted by first frame, they must tile [0, N), each with the context it needed. */
+static int check_frames(Merge *m)
+{
+    for (unsigned i = 1; i < m->n; i++) {
+        Part x = m->part[i];
+        unsigned j = i;
+        for (; j > 0 && m->part[j - 1].first > x.first; j--) m->part[j] = m->part[j - 1];
+        m->part[j] = x;
+    }
+    const unsigned n_frames = m->part[m->n - 1].last;
+    for (unsigned i = 0; i < m->n; i++) {
+        const Part *p = &m->part[i];
+        const unsigned expect = i ? m->part[i - 1].last : 0;
+        if (p->first > expect)
+            return refuse("no part scores frames %u..%u (missing segment %u:%u)", expect,
+                          p->first - 1, expect, p->first);
+        if (p->first < expect)
+            return refuse("segment parts %s and %s both score frames %u..%u (overlapping "
+                          "segments)", m->part[i - 1].path, p->path, p->first,
+                          (expect < p->last ? expect : p->last) - 1);
+        const VmafJson *title = typed(p->root, "title_frames", VMAF_JSON_ARRAY);
+        unsigned frames;
+        if (title && (title->cnt != 2 || get_unsigned(title->items[0], &frames) ||
+                      title->items[1]->type != VMAF_JSON_BOOL))
+            return refuse("segment part %s: bad title_frames", p->path);
+        if (title && (title->items[1]->boolean ? frames != n_frames : frames > n_frames))
+            return refuse("segment part %s is of a title of %s%u frames, the parts end at frame "
+                          "%u: %s", p->path, title->items[1]->boolean ? "" : "at least ",
+                          frames, n_frames - 1,
+                          frames > n_frames ? "the last segments are missing"
+                                            : "parts of another title");
+        const unsigned need_first = p->first - (p->before < p->first ? p->before : p->first);
+        const unsigned need_end = p->last + p->after < n_frames ? p->last + p->after : n_frames;
+        if (p->read_first > need_first || p->read_end < need_end)
+            return refuse("segment part %s (frames %u..%u) read frames %u..%u; its extractors "
+                          "need %u..%u (%u before, %u after, title of %u frames)", p->path,
+                          p->first, p->last - 1, p->read_first, p->read_end - 1, need_first,
+                          need_end - 1, p->before, p->after, n_frames);
+    }
+    return 0;
+}
+
+static int dictionary_from(const VmafJson *list, VmafDictionary **dict)
+{
+    *dict = NULL;
+    if (!list || list->type != VMAF_JSON_ARRAY) return -EINVAL;
+    for (unsigned i = 0; i < list->cnt; i++) {
+        const VmafJson *kv = list->items[i];
+        if (kv->type != VMAF_JSON_ARRAY || kv->cnt != 2 || kv->items[0]->type != VMAF_JSON_STRING ||
+            kv->items[1]->type != VMAF_JSON_STRING)
+            return -EINVAL;
+        int err = vmaf_dictionary_set(dict, kv->items[0]->string, kv->items[1]->string, 0);
+        if (err) return err;
+    }
+    return 0;
+}
+
+static int add_instance(VmafContext *vmaf, const VmafJson *e, const char *path)
+{
+    const VmafJson *name = typed(e, "name", VMAF_JSON_STRING);
+    const VmafFeatureExtractor *fex = name ? vmaf_feature_extractor_by_name(name->string) : NULL;
+    if (!fex)
+        return refuse("segment part %s names an extractor this library does not have (%s)",
+                      path, name ? name->string : "no name");
+    VmafDictionary *opts;
+    int err = dictionary_from(vmaf_json_get(e, "options"), &opts);
+    if (err) {
+        vmaf_dictionary_free(&opts);
+        return refuse("segment part %s: bad options of extractor %s", path, fex->name);
+    }
+    VmafFeatureInstance *inst;
+    err = vmaf_feature_instance_create(&inst, fex, opts, LOG_LEVEL);
+    if (err) return err;
+    if (vmaf->inst_cnt == vmaf->inst_cap) {
+        const unsigned cap = vmaf->inst_cap ? 2 * vmaf->inst_cap : 8;
+        VmafFeatureInstance **list = realloc(vmaf->inst, cap * sizeof(*list));
+        if (!list) {
+            vmaf_feature_instance_destroy(inst);
+            return -ENOMEM;
+        }
+        vmaf->inst = list;
+        vmaf->inst_cap = cap;
+    }
+    vmaf->inst[vmaf->inst_cnt++] = inst;
+    return 0;
+}
+
+static const char *string_or_null(const VmafJson *j, const char *key)
+{
+    const VmafJson *v = typed(j, key, VMAF_JSON_STRING);
+    return v ? v->string : NULL;
+}
+
+/* Load one recorded model (or collection) again, with its overloads, and register it. */
+static int load_model(Merge *m, const VmafJson *e, const char *path)
+{
+    const char *version = string_or_null(e, "version"), *file = string_or_null(e, "path");
+    const VmafJson *coll = typed(e, "collection", VMAF_JSON_BOOL);
+    const VmafJson *overloads = typed(e, "overloads", VMAF_JSON_ARRAY);
+    unsigned flags;
+    if ((!version && !file) || !coll || !overloads || get_unsigned(vmaf_json_get(e, "flags"), &flags) ||
+        m->model_cnt >= sizeof(m->model) / sizeof(m->model[0]))
+        return refuse("segment part %s: bad model entry", path);
+    VmafModelConfig cfg = { .name = string_or_null(e, "name"), .flags = flags };
+    const unsigned k = m->model_cnt++;
+    const char *label = version ? version : file;
+    int err;
+    if (coll->boolean)
+        err = version ? vmaf_model_collection_load(&m->model[k], &m->collection[k], &cfg, version)
+                      : vmaf_model_collection_load_from_path(&m->model[k], &m->collection[k],
+                                                             &cfg, file);
+    else
+        err = version ? vmaf_model_load(&m->model[k], &cfg, version)
+                      : vmaf_model_load_from_path(&m->model[k], &cfg, file);
+    if (err) return refuse("cannot load model %s again (recorded in %s)", label, path);
+    for (unsigned i = 0; i < overloads->cnt; i++) {
+        const char *fex = string_or_null(overloads->items[i], "extractor");
+        VmafDictionary *opts;
+        err = dictionary_from(vmaf_json_get(overloads->items[i], "options"), &opts);
+        if (err || !fex) {
+            vmaf_dictionary_free(&opts);
+            return refuse("segment part %s: bad overload of model %s", path, label);
+        }
+        err = coll->boolean
+                  ? vmaf_model_collection_feature_overload(m->model[k], &m->collection[k], fex, opts)
+                  : vmaf_model_feature_overload(m->model[k], fex, opts);
+        if (err) return refuse("model %s refuses its recorded overload of %s", label, fex);
+    }
+    err = coll->boolean ? vmaf_use_features_from_model_collection(m->vmaf, m->collection[k])
+                        : vmaf_use_features_from_model(m->vmaf, m->model[k]);
+    if (err) return refuse("model %s: cannot register it again", label);
+    return 0;
+}
+
+static int build_context(Merge *m, enum VmafOutputFormat fmt)
+{
+    const Part *p0 = &m->part[0];
+    unsigned subsample, geo[4];
+    const VmafJson *geometry = typed(p0->root, "geometry", VMAF_JSON_ARRAY);
+    const VmafJson *threaded = typed(p0->root, "threaded", VMAF_JSON_BOOL);
+    if (get_unsigned(vmaf_json_get(p0->root, "n_subsample"), &subsample) || !threaded ||
+        !geometry || geometry->cnt != 4)
+        return refuse("segment part %s: bad configuration", p0->path);
+    for (unsigned i = 0; i < 4; i++)
+        if (get_unsigned(geometry->items[i], &geo[i]))
+            return refuse("segment part %s: bad geometry", p0->path);
+
+    const VmafConfiguration cfg = { .log_level = LOG_LEVEL, .n_subsample = subsample };
+    int err = vmaf_init(&m->vmaf, cfg);
+    if (err) return err;
+    VmafContext *vmaf = m->vmaf;
+    /* the single run's store order depends on its threading mode */
+    vmaf_feature_collector_destroy(vmaf->fc);
+    vmaf->fc = NULL;
+    err = vmaf_feature_collector_init(&vmaf->fc, LOG_LEVEL, threaded->boolean);
+    if (err) return err;
+
+    const VmafJson *ext = vmaf_json_get(p0->root, "extractors");
+    for (unsigned i = 0; i < ext->cnt; i++) {
+        err = add_instance(vmaf, ext->items[i], p0->path);
+        if (err) return err;
+    }
+    const VmafJson *models = vmaf_json_get(p0->root, "models");
+    for (unsigned i = 0; i < models->cnt; i++) {
+        err = load_model(m, models->items[i], p0->path);
+        if (err) return err;
+    }
+    if (vmaf->inst_cnt != ext->cnt)
+        return refuse("segment part %s: its models need extractors it did not run", p0->path);
+    err = vmaf_output_check_names(vmaf, fmt);
+    if (err) return err;
+
+    vmaf->geometry.set = true;
+    vmaf->geometry.pix_fmt = (enum VmafPixelFormat)geo[0];
+    vmaf->geometry.bpc = geo[1];
+    vmaf->geometry.w = geo[2];
+    vmaf->geometry.h = geo[3];
+    vmaf->pic_cnt = m->part[m->n - 1].last;
+    return 0;
+}
+
+static int store_part(VmafContext *vmaf, const Part *p)
+{
+    const VmafJson *metrics = vmaf_json_get(p->root, "metrics");
+    for (unsigned j = 0; j < metrics->cnt; j++) {
+        const VmafJson *e = metrics->items[j];
+        const VmafJson *name = typed(e, "name", VMAF_JSON_STRING);
+        const VmafJson *order = typed(e, "order", VMAF_JSON_ARRAY);
+        const VmafJson *values = typed(e, "values", VMAF_JSON_ARRAY);
+        unsigned o[5];
+        bool ok = name && order && order->cnt == 5 && values && values->cnt == p->last - p->first;
+        for (unsigned k = 0; ok && k < 5; k++) ok = !get_unsigned(order->items[k], &o[k]);
+        if (!ok) return refuse("segment part %s: bad metric entry %u", p->path, j);
+        const VmafStoreOrder key = { .phase = o[0], .index = o[1], .ext = o[2], .seq = o[3],
+                                     .temporal = o[4] != 0 };
+        for (unsigned k = 0; k < values->cnt; k++) {
+            if (values->items[k]->type == VMAF_JSON_NULL) continue;
+            double v;
+            if (get_double(values->items[k], &v))
+                return refuse("segment part %s: bad value of %s", p->path, name->string);
+            int err = vmaf_feature_collector_append(vmaf->fc, name->string, v, p->first + k, key);
+            if (err) return err;
+        }
+    }
+    return 0;
+}
+
+/* The flush of each FLUSH_AT_MERGE extractor, over the title, with the parts' counters. */
+static int flush_merged(Merge *m)
+{
+    VmafContext *vmaf = m->vmaf;
+    const VmafFeatureGeometry geo = {
+        .pix_fmt = vmaf->geometry.pix_fmt, .bpc = vmaf->geometry.bpc,
+        .w = vmaf->geometry.w, .h = vmaf->geometry.h, .log_level = LOG_LEVEL,
+    };
+    for (unsigned i = 0; i < vmaf->inst_cnt; i++) {
+        VmafFeatureInstance *inst = vmaf->inst[i];
+        if (!(inst->fex->flags & VMAF_FEATURE_EXTRACTOR_FLUSH_AT_MERGE) || !inst->fex->flush)
+            continue;
+        int err = vmaf_feature_instance_init(inst, &geo);
+        if (err) return err;
+        const unsigned n = inst->fex->add_counters ? inst->fex->n_counters : 0;
+        for (unsigned k = 0; n && k < m->n; k++) {
+            const VmafJson *ext = vmaf_json_get(m->part[k].root, "extractors");
+            const VmafJson *c = typed(ext->items[i], "counters", VMAF_JSON_ARRAY);
+            uint64_t counter[VMAF_FEATURE_MAX_COUNTERS];
+            bool ok = c && c->cnt == n && n <= VMAF_FEATURE_MAX_COUNTERS;
+            for (unsigned t = 0; ok && t < n; t++) ok = !get_hex(c->items[t], &counter[t]);
+            if (!ok)
+                return refuse("segment part %s: bad counters of %s", m->part[k].path,
+                              inst->fex->name);
+            inst->fex->add_counters(inst->priv, counter);
+        }
+        VmafFeatureSink sink = {
+            .fc = vmaf->fc,
+            .provided = inst->fex->provided_features,
+            .mapped = inst->mapped,
+            .order = vmaf_store_order(VMAF_STORE_PHASE_FLUSH, inst->fex, i, 0),
+        };
+        err = inst->fex->flush(inst->priv, &sink);
+        if (err) return refuse("%s: flush over the merged frames failed (%s)", inst->fex->name,
+                               strerror(-err));
+    }
+    vmaf->flushed = true;
+    return 0;
+}
+
+/* As the CLI does: every model pooled over all frames, then every collection. */
+static int score_models(Merge *m)
+{
+    const unsigned last = m->vmaf->pic_cnt - 1;
+    for (unsigned i = 0; i < m->model_cnt; i++) {
+        double score;
+        int err = vmaf_score_pooled(m->vmaf, m->model[i], VMAF_POOL_METHOD_MEAN, &score, 0, last);
+        if (err) return refuse("cannot score model %s over the merged frames", m->model[i]->name);
+    }
+    for (unsigned i = 0; i < m->model_cnt; i++) {
+        if (!m->collection[i]) continue;
+        VmafModelCollectionScore score = { 0 };
+        int err = vmaf_score_pooled_model_collection(m->vmaf, m->collection[i],
+                                                     VMAF_POOL_METHOD_MEAN, &score, 0, last);
+        if (err)
+            return refuse("cannot score model collection %s over the merged frames",
+                          m->collection[i]->name);
+    }
+    return 0;
+}
+
+static int merge(Merge *m, const char *output_path, enum VmafOutputFormat fmt, int precision)
+{
+    for (unsigned i = 0; i < m->n; i++) {
+        int err = load_part(&m->part[i]);
+        if (err) return err;
+        if (i && (err = check_same(&m->part[0], &m->part[i]))) return err;
+    }
+    int err = check_frames(m);
+    if (!err) err = build_context(m, fmt);
+    double cpu = 0.;
+    for (unsigned i = 0; !err && i < m->n; i++) {
+        err = store_part(m->vmaf, &m->part[i]);
+        double s;
+        if (!get_double(vmaf_json_get(m->part[i].root, "cpu_seconds"), &s)) cpu += s;
+    }
+    if (err) return err;
+    vmaf_feature_collector_set_cpu_seconds(m->vmaf->fc, cpu);
+    err = flush_merged(m);
+    if (err) return err;
+    const VmafJson *prediction = typed(m->part[0].root, "prediction", VMAF_JSON_BOOL);
+    if (!prediction || prediction->boolean) {
+        err = score_models(m);
+        if (err) return err;
+    }
+    return vmaf_write_output_with_precision(m->vmaf, output_path, fmt, precision);
+}
+
+VMAF_EXPORT int vmaf_segment_merge_with_precision(const char *const *parts, unsigned n_parts,
+                                                  const char *output_path,
+                                                  enum VmafOutputFormat fmt, int precision)
+{
+    if (!parts || !n_parts || !output_path) return -EINVAL;
+    if (fmt <= VMAF_OUTPUT_FORMAT_NONE || fmt > VMAF_OUTPUT_FORMAT_SUB) return -EINVAL;
+    for (unsigned i = 0; i < n_parts; i++)
+        if (!parts[i]) return -EINVAL;
+    Merge m = { .n = n_parts };
+    m.part = calloc(n_parts, sizeof(*m.part));
+    if (!m.part) return -ENOMEM;
+    for (unsigned i = 0; i < n_parts; i++) m.part[i].path = parts[i];
+    const int err = merge(&m, output_path, fmt, precision);
+    for (unsigned i = 0; i < m.model_cnt; i++) {
+        vmaf_model_destroy(m.model[i]);
+        vmaf_model_collection_destroy(m.collection[i]);
+    }
+    if (m.vmaf) vmaf_close(m.vmaf);
+    for (unsigned i = 0; i < n_parts; i++) vmaf_json_free(m.part[i].root);
+    free(m.part);
+    return err;
+}
+
+VMAF_EXPORT int vmaf_segment_merge(const char *const *parts, unsigned n_parts,
+                                   const char *output_path, enum VmafOutputFormat fmt)
+{
+    return vmaf_segment_merge_with_precision(parts, n_parts, output_path, fmt,
+                                             VMAF_OUTPUT_PRECISION_DEFAULT);
+}
