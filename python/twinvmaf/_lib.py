@@ -114,8 +114,11 @@ _OPTIONAL = {
     "vmaf_cuda_fetch_preallocated_picture": (_I, [_P, ctypes.POINTER(VmafPicture)]),
     "vmaf_segment_context": (_I, [_P, ctypes.POINTER(_U), ctypes.POINTER(_U)]),
     "vmaf_segment_set": (_I, [_P, _U, _U]),
+    "vmaf_segment_set_prediction": (_I, [_P, _I]),
+    "vmaf_segment_set_title_frames": (_I, [_P, _U, _I]),
     "vmaf_segment_write": (_I, [_P, _S]),
     "vmaf_segment_merge": (_I, [ctypes.POINTER(_S), _U, _S, _I]),
+    "vmaf_segment_merge_with_precision": (_I, [ctypes.POINTER(_S), _U, _S, _I, _I]),
 }
 
 

@@ -279,6 +279,16 @@ class Context:
         self._need("segment_set")
         _check(self.lib.segment_set(self.ptr, first, last), f"bad segment {first}:{last}")
 
+    def segment_set_prediction(self, predict):
+        self._need("segment_set_prediction")
+        _check(self.lib.segment_set_prediction(self.ptr, 1 if predict else 0),
+               "problem setting the segment's prediction")
+
+    def segment_set_title_frames(self, frames, exact=True):
+        self._need("segment_set_title_frames")
+        _check(self.lib.segment_set_title_frames(self.ptr, frames, 1 if exact else 0),
+               "problem recording the title's length")
+
     def segment_write(self, path):
         self._need("segment_write")
         _check(self.lib.segment_write(self.ptr, os.fspath(path).encode()),

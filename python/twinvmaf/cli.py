@@ -4,7 +4,7 @@
                    [--feature SPEC ...] [-n] [--threads N] [--subsample N] [--frame_cnt N]
                    [--frame_skip_ref N] [--frame_skip_dist N] [--backend cpu|cuda|auto]
                    [--xml|--json|--csv|--sub] [--segment A:B] -o OUT
-    twinvmaf-score --merge PART... -o OUT [--xml|--json|--csv|--sub]
+    twinvmaf-score --merge PART... -o OUT [--xml|--json|--csv|--sub] [--precision max|N]
 """
 import argparse
 import sys
@@ -32,6 +32,8 @@ def main(argv=None):
     p.add_argument("--pictures", default="pool", choices=("pool", "alloc"))
     for f in ("xml", "json", "csv", "sub"):
         p.add_argument(f"--{f}", dest="fmt", action="store_const", const=f)
+    p.add_argument("--precision", help="max or 1..17 (with --merge only: single runs write "
+                   "the reference's format, the library exports no other)")
     p.add_argument("--segment")
     p.add_argument("--merge", nargs="+")
     p.add_argument("-o", "--output")
@@ -41,8 +43,12 @@ def main(argv=None):
         if a.merge:
             if not a.output:
                 p.error("--merge needs -o")
-            merge(a.merge, a.output, fmt)
+            prec = None if a.precision is None else 17 if a.precision == "max" else a.precision
+            merge(a.merge, a.output, fmt, precision=prec)
             return 0
+        if a.precision is not None:
+            p.error("--precision: only with --merge (vmaf_write_output_with_precision is not "
+                    "exported)")
         if not a.reference or not a.distorted:
             p.error("-r and -d are required")
         raw = (a.width, a.height, a.pixel_format, a.bitdepth)

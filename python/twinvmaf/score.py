@@ -268,24 +268,35 @@ def score_segment(reference, distorted, first, last, part, geometry=None, option
         try:
             before, after = ctx.segment_context()
             ctx.segment_set(first, last)
+            if opts.no_prediction:
+                ctx.segment_set_prediction(False)
             t.feed(ctx, first - min(before, first), min(last + after, t.frames))
             ctx.flush()
+            # the reader knows the title's exact length: the merge then finds a missing part
+            ctx.segment_set_title_frames(t.frames, True)
             ctx.segment_write(part)
         finally:
             ctx.close()
         return t.frames
 
 
-def merge(parts, output, fmt="xml", lib=None):
-    """Merge segment results (any order is refused by the library if they do not tile the
-    title) into the title's output file, equal to a single run's."""
+def merge(parts, output, fmt="xml", lib=None, precision=None):
+    """Merge segment results (in any order; parts that do not tile the title, or differ in
+    options, are refused) into the title's output file, equal to a single run's. precision:
+    None the reference's number format, 1..17 %.<precision>g (the CLI's --precision)."""
     lib = lib if isinstance(lib, _lib.Library) else _lib.load(lib)
     if not lib.has("segment_merge"):
         raise VmafError(f"{lib.path} has no segment API (vmaf_segment_merge)")
     import ctypes
     enc = [os.fspath(p).encode() for p in parts]
     arr = (ctypes.c_char_p * len(enc))(*enc)
-    err = lib.segment_merge(arr, len(enc), os.fspath(output).encode(), _fmt(fmt))
+    if precision is None:
+        err = lib.segment_merge(arr, len(enc), os.fspath(output).encode(), _fmt(fmt))
+    else:
+        if not lib.has("segment_merge_with_precision") or not 1 <= int(precision) <= 17:
+            raise VmafError(f"precision {precision!r}: 1..17, with vmaf_segment_merge_with_precision")
+        err = lib.segment_merge_with_precision(arr, len(enc), os.fspath(output).encode(),
+                                               _fmt(fmt), int(precision))
     if err:
         raise VmafError(f"problem merging {len(enc)} segment files into {output}: "
                         f"{_lib.strerror(err)}", err)

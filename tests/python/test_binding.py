@@ -102,6 +102,73 @@ for clip in clips:
             ["-r", mr, "-d", md], {"features": ["psnr"]}, ["--feature", "psnr"])
 
 
+# segments: score_segment() parts merged == the single CLI run (and the CLI's own parts merge
+# into the same file through twinvmaf.merge)
+def segmented(label, clip, opts, cli_args, cuts, fmt="json"):
+    name = clip[0]
+    sref, sdis = clip_paths(clips_dir, name)
+    sg = clip[1:5]
+    whole = os.path.join(scratch, f"{label}.cli.{fmt}")
+    run_cli(cli, ["-r", sref, "-d", sdis] + raw_flags(clip) + cli_args +
+            ["--backend", "cpu", f"--{fmt}", "-o", whole])
+    parts, cli_parts = [], []
+    o = dict(opts, output_format=fmt, backend="cpu")
+    try:
+        for a, b in zip(cuts, cuts[1:]):
+            parts.append(os.path.join(scratch, f"{label}.{a}_{b}.part"))
+            twinvmaf.score_segment(sref, sdis, a, b, parts[-1], sg, o)
+            cli_parts.append(parts[-1] + ".cli")
+            run_cli(cli, ["-r", sref, "-d", sdis] + raw_flags(clip) + cli_args +
+                    ["--backend", "cpu", "--segment", f"{a}:{b}", "-o", cli_parts[-1]])
+        merged = os.path.join(scratch, f"{label}.merged.{fmt}")
+        twinvmaf.merge(list(reversed(parts)), merged, fmt)
+        t.check(same_output(merged, whole, fmt), f"{label}: {len(parts)} segments merged")
+        merged_cli = os.path.join(scratch, f"{label}.merged_cli_parts.{fmt}")
+        twinvmaf.merge(cli_parts, merged_cli, fmt)
+        t.check(same_output(merged_cli, whole, fmt), f"{label}: the CLI's parts merged")
+    except twinvmaf.VmafError as e:
+        t.check(f"raised: {e}", label)
+
+
+for clip in clips:
+    n = clip[5]
+    cuts = sorted({0, 1, n // 3, n // 2, n - 1, n})
+    segmented(f"seg_{clip[0]}", clip, {"features": ["psnr"]}, ["--feature", "psnr"], cuts)
+segmented("seg_boats_t2_bootstrap_xml", boats,
+          {"models": ["version=vmaf_b_v0.6.3"], "threads": 2,
+           "features": ["motion=motion_five_frame_window=true", "float_motion"]},
+          ["-m", "version=vmaf_b_v0.6.3", "--threads", "2", "--feature",
+           "motion=motion_five_frame_window=true", "--feature", "float_motion"],
+          [0, 5, 6, 13, 24], "xml")
+segmented("seg_boats_features_only", boats, {"no_prediction": True, "features": ["psnr"]},
+          ["-n", "--feature", "psnr"], [0, 12, 24], "csv")
+# the twinvmaf-score entry point: --segment and --merge as the CLI's
+import subprocess
+tool = os.path.join(os.path.dirname(sys.executable), "twinvmaf-score")
+kite = next(c for c in clips if c[0].startswith("kite"))
+kr, kd = clip_paths(clips_dir, kite[0])
+kparts = [os.path.join(scratch, f"tool_{a}.part") for a in (0, 5)]
+p = [subprocess.run([tool, "-r", kr, "-d", kd] + raw_flags(kite) + ["--backend", "cpu",
+                     "--segment", s, "-o", o], capture_output=True, text=True)
+     for s, o in (("0:5", kparts[0]), ("5:12", kparts[1]))]
+kout, kcli = (os.path.join(scratch, f"tool_merged.{k}.json") for k in ("py", "cli"))
+p.append(subprocess.run([tool, "--merge"] + kparts + ["--json", "--precision", "max", "-o", kout],
+                        capture_output=True, text=True))
+run_cli(cli, ["-r", kr, "-d", kd] + raw_flags(kite) + ["--json", "--precision", "max", "-o", kcli])
+bad = [x.stderr for x in p if x.returncode]
+t.check(bad[0] if bad else same_output(kout, kcli, "json"),
+        "twinvmaf-score --segment + --merge --precision max == vmaf --precision max")
+
+missing = os.path.join(scratch, "gap_0_8.part")
+try:
+    twinvmaf.score_segment(ref, dis, 0, 8, missing, g)
+    twinvmaf.merge([missing], os.path.join(scratch, "missing_parts.json"), "json")
+    t.check("merge of a part that does not tile the title was accepted", "merge refuses a gap")
+except twinvmaf.VmafError as e:
+    t.check(None if not os.path.exists(os.path.join(scratch, "missing_parts.json")) else
+            "file written", f"merge refuses a gap ({e})")
+
+
 # bad inputs: clear errors, nothing written
 def refused(label, fn, words):
     out = os.path.join(scratch, label + ".json")
