@@ -1,0 +1,302 @@
+"""Scoring a title, or one segment of it, as the `vmaf` CLI does (tools/vmaf.c)."""
+import os
+import sys
+
+from . import _lib
+from .binding import Context, ModelSpec, parse_feature, output_format as _fmt
+from ._lib import VmafError
+from .video import VideoFile, geometry_from
+
+DEFAULT_MODEL = "version=vmaf_v0.6.1"
+READ_AHEAD = 2  # the CLI's in-order read depth: only sizes the picture pool
+
+
+class Options:
+    """What the CLI's flags say, beyond the inputs: models, features and processing."""
+
+    FIELDS = ("models", "features", "no_prediction", "threads", "subsample", "backend",
+              "frame_cnt", "frame_skip_ref", "frame_skip_dist", "cpumask", "gpumask",
+              "output_format", "log_level", "pictures")
+
+    def __init__(self, models=None, features=(), no_prediction=False, threads=0, subsample=0,
+                 backend="auto", frame_cnt=0, frame_skip_ref=0, frame_skip_dist=0, cpumask=0,
+                 gpumask=0, output_format="xml", log_level=_lib.LOG_INFO, pictures="pool"):
+        if models is None:  # the CLI: the default model unless -n
+            models = [] if no_prediction else [DEFAULT_MODEL]
+        elif isinstance(models, (str, dict, ModelSpec)):
+            models = [models]
+        self.models = [ModelSpec.parse(m) for m in models]
+        names = [m.name for m in self.models]
+        if len(set(names)) != len(names):
+            raise VmafError(f"two models are named the same ({', '.join(names)}); give name=")
+        self.features = [parse_feature(f) for f in features]
+        self.no_prediction = bool(no_prediction)
+        for k in ("threads", "subsample", "frame_cnt", "frame_skip_ref", "frame_skip_dist",
+                  "cpumask", "gpumask"):
+            v = locals()[k]
+            if not isinstance(v, int) or isinstance(v, bool) or v < 0:
+                raise VmafError(f"option {k}={v!r}: must be an unsigned integer")
+            setattr(self, k, v)
+        if backend not in ("cpu", "cuda", "auto"):
+            raise VmafError(f"backend {backend!r} is not one of cpu, cuda, auto")
+        if pictures not in ("pool", "alloc"):
+            raise VmafError(f"pictures {pictures!r} is not one of pool, alloc")
+        self.backend, self.pictures, self.log_level = backend, pictures, log_level
+        _fmt(output_format)  # checked here, before any scoring
+        self.output_format = output_format
+
+    @classmethod
+    def from_any(cls, opts):
+        if isinstance(opts, Options):
+            return opts
+        return cls(**(opts or {}))
+
+    def to_dict(self):
+        d = {k: getattr(self, k) for k in self.FIELDS}
+        d["models"] = [m.to_cli() for m in self.models]
+        d["features"] = [(n, list(o)) for n, o in self.features]
+        return d
+
+    def cli_args(self):
+        """The `vmaf` flags that mean the same (for comparisons and messages)."""
+        a = []
+        if self.no_prediction:
+            a.append("-n")
+        for m in self.models:
+            a += ["-m", m.to_cli()]
+        for name, opts in self.features:
+            a += ["--feature", name + "".join(
+                ("=" if i == 0 else ":") + f"{k}={_opt(v)}" for i, (k, v) in enumerate(opts))]
+        for k in ("threads", "subsample", "frame_cnt", "frame_skip_ref", "frame_skip_dist"):
+            if getattr(self, k):
+                a += [f"--{k}", str(getattr(self, k))]
+        a += ["--backend", self.backend, f"--{self.output_format}"]
+        return a
+
+
+def _opt(v):
+    return ("true" if v else "false") if isinstance(v, bool) else str(v)
+
+
+def _same_file(a, b):
+    try:
+        sa, sb = os.stat(a), os.stat(b)
+    except OSError:
+        return False
+    return sa.st_dev == sb.st_dev and sa.st_ino == sb.st_ino
+
+
+def check_output(path, inputs):
+    """Refuse an output path that is an input, a directory or not creatable, before scoring."""
+    path = os.fspath(path)
+    if os.path.isdir(path):
+        raise VmafError(f"cannot write output file {path}: it is a directory")
+    for what, p in zip(("reference", "distorted"), inputs):
+        if _same_file(path, p):
+            raise VmafError(f"output file {path} is the {what} input {p}: refusing to overwrite it")
+    d = os.path.dirname(os.path.abspath(path))
+    if not os.access(d, os.W_OK | os.X_OK):
+        raise VmafError(f"cannot write output file {path}: cannot create a file in {d}")
+
+
+class Title:
+    """A (reference, distorted) pair opened as the CLI opens it, with its common frame count."""
+
+    def __init__(self, reference, distorted, geometry=None, options=None):
+        self.opts = Options.from_any(options)
+        g = geometry_from(geometry)
+        self.ref = VideoFile(reference, g)
+        try:
+            self.dist = VideoFile(distorted, g)
+        except BaseException:
+            self.ref.close()
+            raise
+        a, b = self.ref.geometry, self.dist.geometry
+        if a != b:
+            self.close()
+            raise VmafError(f"videos are incompatible: reference {a}, distorted {b}")
+        self.geometry = a
+        o = self.opts
+        self.ref_avail = max(self.ref.frames - o.frame_skip_ref, 0)
+        self.dist_avail = max(self.dist.frames - o.frame_skip_dist, 0)
+        n = min(self.ref_avail, self.dist_avail)
+        if o.frame_cnt:
+            n = min(n, o.frame_cnt)
+        self.frames = n
+        # the CLI reads both inputs at frame n; a truncated frame there is an error
+        if not o.frame_cnt or n < o.frame_cnt:
+            for f, avail in ((self.ref, self.ref_avail), (self.dist, self.dist_avail)):
+                if avail == n and f.truncated:
+                    self.close()
+                    raise VmafError(f"{f.path}: truncated frame {n + (o.frame_skip_ref if f is self.ref else o.frame_skip_dist)}", -5)
+        self.shorter = None
+        if n < (o.frame_cnt or n + 1) and self.ref_avail != self.dist_avail:
+            short, long_ = (self.ref, self.dist) if self.ref_avail < self.dist_avail else \
+                (self.dist, self.ref)
+            self.shorter = f'"{short.path}" ended before "{long_.path}".'
+        if not n:
+            self.close()
+            raise VmafError("no frames to score")
+
+    def close(self):
+        self.ref.close()
+        self.dist.close()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    def context(self, lib):
+        """A context set up as the CLI's: backend, picture pool, models, then features."""
+        o = self.opts
+        ctx = Context(lib, threads=o.threads, subsample=o.subsample, log_level=o.log_level,
+                      cpumask=o.cpumask, gpumask=o.gpumask)
+        try:
+            if o.backend != "cpu" and not o.gpumask:
+                ctx.use_cuda(required=o.backend == "cuda")
+            if o.pictures == "pool" or ctx.cuda:
+                cnt = (2 * (o.threads + 1) + 1 if o.threads else 4) + 2 * READ_AHEAD
+                ctx.preallocate(self.geometry, cnt)
+            for m in o.models:
+                ctx.add_model(m)
+            for name, opts in o.features:
+                ctx.use_feature((name, opts))
+        except BaseException:
+            ctx.close()
+            raise
+        return ctx
+
+    def feed(self, ctx, first, end):
+        """Frames first..end-1 (title indices) into ctx."""
+        o = self.opts
+        for index in range(first, end):
+            ref = ctx.picture(self.geometry)
+            try:
+                dist = ctx.picture(self.geometry)
+            except BaseException:
+                ctx.unref(ref)
+                raise
+            try:
+                self.ref.read_into(o.frame_skip_ref + index, ref)
+                self.dist.read_into(o.frame_skip_dist + index, dist)
+            except BaseException:
+                ctx.unref(ref)
+                ctx.unref(dist)
+                raise
+            ctx.read_pictures(ref, dist, index)  # owns both pictures now
+            _test_hook(index, first, end)
+
+
+def _test_hook(index, first, end):
+    """Tests only: TWINVMAF_TEST_PAUSE=DIR makes the first segment that reaches its middle
+    frame write DIR/pid and wait there (up to 120 s) to be killed, once (DIR/claimed)."""
+    d = os.environ.get("TWINVMAF_TEST_PAUSE")
+    if not d or first == 0 or index != (first + end) // 2:
+        return
+    try:
+        fd = os.open(os.path.join(d, "claimed"), os.O_CREAT | os.O_EXCL | os.O_WRONLY)
+    except FileExistsError:
+        return
+    os.write(fd, f"{first}:{end}\n".encode())
+    os.close(fd)
+    with open(os.path.join(d, "pid.tmp"), "w") as f:
+        f.write(str(os.getpid()))
+    os.rename(os.path.join(d, "pid.tmp"), os.path.join(d, "pid"))
+    import time
+    time.sleep(120)
+
+
+def _score_models(ctx, frames):
+    """As the CLI: every model pooled over all frames (this stores the per-frame scores, so
+    the output lists them after the features), then every collection."""
+    pooled = {}
+    for m in ctx.models:
+        pooled[m.spec.name] = ctx.score_pooled(m, _lib.POOL_MEAN, 0, frames - 1)
+    for m in ctx.models:
+        if m.collection.value:
+            pooled[m.spec.name + "_bagging"] = ctx.score_pooled_collection(
+                m, _lib.POOL_MEAN, 0, frames - 1)["bagging_score"]
+    return pooled
+
+
+def score(reference, distorted, output=None, geometry=None, options=None, lib=None, **kw):
+    """Score a title as `vmaf -r REF -d DIS ... -o output` does and write the same file.
+
+    geometry: None for Y4M inputs, else (width, height, '420'|'422'|'444'|'400', bits) or a
+    dict with those keys. options: an Options, a dict of its fields, or keywords here
+    (models=['version=vmaf_v0.6.1'], features=['psnr', ...], threads=0, output_format='xml',
+    ...). Returns the pooled mean of each model ({name: score}); raises VmafError.
+    """
+    opts = Options.from_any(options) if not kw else Options(**{**(options or {}), **kw})
+    lib = lib if isinstance(lib, _lib.Library) else _lib.load(lib)
+    if output is not None:
+        check_output(output, (reference, distorted))
+    with Title(reference, distorted, geometry, opts) as t:
+        ctx = t.context(lib)
+        try:
+            t.feed(ctx, 0, t.frames)
+            if t.shorter:
+                print(t.shorter, file=sys.stderr)
+            ctx.flush()
+            pooled = {} if opts.no_prediction else _score_models(ctx, t.frames)
+            if output is not None:
+                ctx.write_output(output, opts.output_format)
+            return pooled
+        finally:
+            ctx.close()
+
+
+def frame_count(reference, distorted, geometry=None, options=None):
+    """The number of frames the CLI would score (after skips and frame_cnt); raises on bad input."""
+    with Title(reference, distorted, geometry, options) as t:
+        return t.frames
+
+
+def score_segment(reference, distorted, first, last, part, geometry=None, options=None, lib=None,
+                  **kw):
+    """Score title frames first..last-1 with the context the extractors need around them, and
+    write the segment result `part` (the CLI's `--segment first:last -o part`)."""
+    opts = Options.from_any(options) if not kw else Options(**{**(options or {}), **kw})
+    lib = lib if isinstance(lib, _lib.Library) else _lib.load(lib)
+    check_output(part, (reference, distorted))
+    with Title(reference, distorted, geometry, opts) as t:
+        if not 0 <= first < last <= t.frames:
+            raise VmafError(f"segment {first}:{last} is not within the title's {t.frames} frames")
+        ctx = t.context(lib)
+        try:
+            before, after = ctx.segment_context()
+            ctx.segment_set(first, last)
+            if opts.no_prediction:
+                ctx.segment_set_prediction(False)
+            t.feed(ctx, first - min(before, first), min(last + after, t.frames))
+            ctx.flush()
+            # the reader knows the title's exact length: the merge then finds a missing part
+            ctx.segment_set_title_frames(t.frames, True)
+            ctx.segment_write(part)
+        finally:
+            ctx.close()
+        return t.frames
+
+
+def merge(parts, output, fmt="xml", lib=None, precision=None):
+    """Merge segment results (in any order; parts that do not tile the title, or differ in
+    options, are refused) into the title's output file, equal to a single run's. precision:
+    None the reference's number format, 1..17 %.<precision>g (the CLI's --precision)."""
+    lib = lib if isinstance(lib, _lib.Library) else _lib.load(lib)
+    if not lib.has("segment_merge"):
+        raise VmafError(f"{lib.path} has no segment API (vmaf_segment_merge)")
+    import ctypes
+    enc = [os.fspath(p).encode() for p in parts]
+    arr = (ctypes.c_char_p * len(enc))(*enc)
+    if precision is None:
+        err = lib.segment_merge(arr, len(enc), os.fspath(output).encode(), _fmt(fmt))
+    else:
+        if not lib.has("segment_merge_with_precision") or not 1 <= int(precision) <= 17:
+            raise VmafError(f"precision {precision!r}: 1..17, with vmaf_segment_merge_with_precision")
+        err = lib.segment_merge_with_precision(arr, len(enc), os.fspath(output).encode(),
+                                               _fmt(fmt), int(precision))
+    if err:
+        raise VmafError(f"problem merging {len(enc)} segment files into {output}: "
+                        f"{_lib.strerror(err)}", err)
