@@ -10,8 +10,8 @@
  *    border); the 9x9 kernel equals a naive evaluation in the reference's structure, bit
  *    for bit, in every build.
  * 4. The SSIM means equal a naive evaluation in the reference's structure (whole-plane
- *    horizontal pass, then vertical, then the per-pixel terms written out again), bit for
- *    bit, in every build, at sizes from 1x1 (nothing summed: 0/(n_w n_h) with its sign, or
+ *    horizontal pass, then vertical, then the per-pixel terms written out again; the sums
+ *    in ssim_device.h's order, written out again), bit for bit, in every build, at sizes from 1x1 (nothing summed: 0/(n_w n_h) with its sign, or
  *    NaN) to odd sizes above the window.
  * 5. Known answers: identical black frames give ssim = l = c = s = 1 exactly; identical
  *    textured frames give 1 to float precision; enable_db on identical frames gives
@@ -266,6 +266,33 @@ static void naive_convolve(const float *img, int w, int h, const float *g, float
     free(cache);
 }
 
+/* ssim_device.h's order, written out: segments of 32 by the tree, rows serially, rows into
+ * 32 lanes by y mod 32, the lanes by the tree. */
+static double tree32(double *v, int n)
+{
+    for (int off = 16; off >= 1; off /= 2)
+        for (int j = 0; j < off; j++)
+            if (j + off < n) v[j] += v[j + off];
+    return v[0];
+}
+
+static double order_sum(const double *t, int dw, int dh)
+{
+    double lanes[32] = { 0 };
+    for (int y = 0; y < dh; y++) {
+        double row = 0.0;
+        for (int x0 = 0; x0 < dw; x0 += 32) {
+            const int n = dw - x0 < 32 ? dw - x0 : 32;
+            double v[32];
+            for (int j = 0; j < n; j++)
+                v[j] = t[y * dw + x0 + j];
+            row += tree32(v, n);
+        }
+        lanes[y % 32] += row;
+    }
+    return tree32(lanes, dh < 32 ? dh : 32);
+}
+
 static void naive_means(const float *ref, const float *cmp, int w, int h, VmafSsimMeans *m)
 {
     float g[11];
@@ -290,6 +317,9 @@ static void naive_means(const float *ref, const float *cmp, int w, int h, VmafSs
         }
         for (int k = 0; k < 5; k++)
             naive_convolve(q[k], w, h, g, o[k]);
+        double *t[4];
+        for (int k = 0; k < 4; k++)
+            t[k] = malloc((size_t)dw * dh * sizeof(double));
         for (int i = 0; i < dw * dh; i++) {
             float a = o[2][i], b = o[3][i], ab = o[4][i];
             a -= o[0][i] * o[0][i];
@@ -303,15 +333,21 @@ static void naive_means(const float *ref, const float *cmp, int w, int h, VmafSs
             const double c = (2.0 * r + C2) / (a + b + C2);
             const float abc = (ab < 0.0f && r <= 0.0f) ? 0.0f : ab;
             const double s = (abc + C3) / (r + C3);
-            sum += l * c * s;
-            ls += l;
-            cs += c;
-            ss += s;
+            t[0][i] = l * c * s;
+            t[1][i] = l;
+            t[2][i] = c;
+            t[3][i] = s;
         }
+        sum = order_sum(t[0], dw, dh);
+        ls = order_sum(t[1], dw, dh);
+        cs = order_sum(t[2], dw, dh);
+        ss = order_sum(t[3], dw, dh);
         for (int k = 0; k < 5; k++) {
             free(q[k]);
             free(o[k]);
         }
+        for (int k = 0; k < 4; k++)
+            free(t[k]);
     }
     m->ssim = (float)(sum / (double)(dw * dh));
     m->l = (float)(ls / (double)(dw * dh));
@@ -322,7 +358,8 @@ static void naive_means(const float *ref, const float *cmp, int w, int h, VmafSs
 static void test_means(void)
 {
     static const int sizes[][2] = { { 1, 1 }, { 10, 40 }, { 9, 9 }, { 11, 11 }, { 12, 30 },
-                                    { 37, 23 }, { 64, 64 }, { 101, 19 } };
+                                    { 37, 23 }, { 64, 64 }, { 101, 19 }, { 120, 77 },
+                                    { 75, 43 } };
     VmafSsimWorkspace ws;
     CHECK(!vmaf_ssim_workspace_init(&ws, 128), "workspace");
     rng_state = 5;

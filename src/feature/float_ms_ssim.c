@@ -12,18 +12,6 @@
 #include "feature_extractor.h"
 #include "ssim.h"
 
-typedef struct FloatMsSsimState {
-    /* options */
-    bool enable_lcs, enable_db, clip_db;
-    /* from init */
-    int w, h;
-    enum VmafLogLevel log_level;
-    double max_db;
-    VmafSsimPlane ref[VMAF_SSIM_SCALES], cmp[VMAF_SSIM_SCALES];
-    float lpf[VMAF_SSIM_LPF * VMAF_SSIM_LPF];
-    VmafSsimWorkspace ws;
-} FloatMsSsimState;
-
 static const VmafOption float_ms_ssim_options[] = {
     { .name = "enable_lcs", .help = "also write the luminance, contrast and structure per scale",
       .offset = offsetof(FloatMsSsimState, enable_lcs), .type = VMAF_OPT_TYPE_BOOL,
@@ -109,28 +97,36 @@ static int float_ms_ssim_extract(void *priv, const VmafFeatureFrame *frame,
     }
     if (err) return err;
 
+    VmafSsimMeans m[VMAF_SSIM_SCALES];
+    for (int k = 0; k < VMAF_SSIM_SCALES; k++) {
+        err = vmaf_ssim_means(VMAF_FLOAT_IMPL_BEST, &s->ws, s->ref[k].data, s->cmp[k].data,
+                              s->ref[k].stride, s->ref[k].w, s->ref[k].h, &m[k]);
+        if (err) return err;
+    }
+    return vmaf_float_ms_ssim_store(s, m, frame->index, sink);
+}
+
+int vmaf_float_ms_ssim_store(const FloatMsSsimState *s, const VmafSsimMeans m[VMAF_SSIM_SCALES],
+                             unsigned index, VmafFeatureSink *sink)
+{
     double msssim = 1.0;
     double l[VMAF_SSIM_SCALES], c[VMAF_SSIM_SCALES], cs[VMAF_SSIM_SCALES];
     for (int k = 0; k < VMAF_SSIM_SCALES; k++) {
-        VmafSsimMeans m;
-        err = vmaf_ssim_means(VMAF_FLOAT_IMPL_BEST, &s->ws, s->ref[k].data, s->cmp[k].data,
-                              s->ref[k].stride, s->ref[k].w, s->ref[k].h, &m);
-        if (err) return err;
-        msssim *= pow(m.l, vmaf_ms_ssim_alpha[k]) * pow(m.c, vmaf_ms_ssim_beta[k]) *
-                  pow(m.s, vmaf_ms_ssim_gamma[k]);
-        l[k] = m.l;
-        c[k] = m.c;
-        cs[k] = m.s;
+        msssim *= pow(m[k].l, vmaf_ms_ssim_alpha[k]) * pow(m[k].c, vmaf_ms_ssim_beta[k]) *
+                  pow(m[k].s, vmaf_ms_ssim_gamma[k]);
+        l[k] = m[k].l;
+        c[k] = m[k].c;
+        cs[k] = m[k].s;
         if (msssim == INFINITY) { /* the reference's error case */
             vmaf_log(s->log_level, VMAF_LOG_LEVEL_ERROR,
-                     "float_ms_ssim: infinite score at frame %u\n", frame->index);
+                     "float_ms_ssim: infinite score at frame %u\n", index);
             return -EINVAL;
         }
     }
 
     double score = msssim;
     if (s->enable_db) score = vmaf_ssim_to_db(score, s->max_db);
-    err = vmaf_feature_sink_append(sink, "float_ms_ssim", score, frame->index);
+    int err = vmaf_feature_sink_append(sink, "float_ms_ssim", score, index);
     if (err || !s->enable_lcs) return err;
     const double *terms[3] = { l, c, cs };
     static const char letter[3] = { 'l', 'c', 's' };
@@ -138,7 +134,7 @@ static int float_ms_ssim_extract(void *priv, const VmafFeatureFrame *frame,
         for (int k = 0; !err && k < VMAF_SSIM_SCALES; k++) {
             char name[32];
             snprintf(name, sizeof(name), "float_ms_ssim_%c_scale%d", letter[t], k);
-            err = vmaf_feature_sink_append(sink, name, terms[t][k], frame->index);
+            err = vmaf_feature_sink_append(sink, name, terms[t][k], index);
         }
     }
     return err;

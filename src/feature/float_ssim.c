@@ -12,21 +12,6 @@
 #include "feature_extractor.h"
 #include "ssim.h"
 
-typedef struct FloatSsimState {
-    /* options */
-    bool enable_lcs, enable_db, clip_db;
-    int scale_option;
-    /* from init */
-    int w, h, scale;
-    int dec_w, dec_h; /* size after decimation; 0 rows or columns is an empty plane */
-    double max_db;
-    VmafSsimPlane ref, cmp;         /* the converted luma */
-    VmafSsimPlane ref_dec, cmp_dec; /* decimated, when scale > 1 */
-    /* scale x scale taps of 1 / scale^2 */
-    float kernel_taps[VMAF_SSIM_MAX_FACTOR * VMAF_SSIM_MAX_FACTOR];
-    VmafSsimWorkspace ws;
-} FloatSsimState;
-
 static const VmafOption float_ssim_options[] = {
     { .name = "enable_lcs", .help = "also write the mean luminance, contrast and structure",
       .offset = offsetof(FloatSsimState, enable_lcs), .type = VMAF_OPT_TYPE_BOOL,
@@ -90,8 +75,8 @@ static void load_luma(const VmafPicture *pic, VmafSsimPlane *p)
     vmaf_ssim_plane_fill_margins(p);
 }
 
-static int store(const FloatSsimState *s, const VmafSsimMeans *m, unsigned index,
-                 VmafFeatureSink *sink)
+int vmaf_float_ssim_store(const FloatSsimState *s, const VmafSsimMeans *m, unsigned index,
+                          VmafFeatureSink *sink)
 {
     double score = m->ssim;
     if (s->enable_db) score = vmaf_ssim_to_db(score, s->max_db);
@@ -119,7 +104,7 @@ static int float_ssim_extract(void *priv, const VmafFeatureFrame *frame, VmafFea
     if (s->scale > 1 && (!s->dec_w || !s->dec_h)) {
         err = vmaf_ssim_means(VMAF_FLOAT_IMPL_BEST, &s->ws, NULL, NULL, 0, s->dec_w, s->dec_h, &m);
         if (err) return err;
-        return store(s, &m, frame->index, sink);
+        return vmaf_float_ssim_store(s, &m, frame->index, sink);
     }
     if (s->scale > 1) {
         err = vmaf_ssim_decimate(VMAF_FLOAT_IMPL_BEST, &s->ws, &s->ref, s->scale,
@@ -134,7 +119,7 @@ static int float_ssim_extract(void *priv, const VmafFeatureFrame *frame, VmafFea
     err = vmaf_ssim_means(VMAF_FLOAT_IMPL_BEST, &s->ws, a->data, b->data, a->stride, a->w, a->h,
                           &m);
     if (err) return err;
-    return store(s, &m, frame->index, sink);
+    return vmaf_float_ssim_store(s, &m, frame->index, sink);
 }
 
 static const char *const float_ssim_features[] = { "float_ssim", NULL };

@@ -7,13 +7,16 @@
  * 11 rows per quantity, and each output row is made from the ring as soon as its 11 rows are
  * in; every output sum still receives its products in tap order, in double, so the bits are
  * the reference's. The compiler vectorizes across outputs (float products widened to double,
- * no reassociation); the sums of the per-pixel terms stay serial in row-major order.
+ * no reassociation). The per-pixel terms are summed in ssim_device.h's order (segments,
+ * rows, lanes), which the GPU twin reproduces; the reference's single serial sum differs from
+ * it by a few ulps of a double, below the float rounding of the means on every golden run.
  */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "ssim.h"
+#include "ssim_device.h"
 
 enum { QUANTITIES = 5 }; /* ref, cmp, ref*ref, cmp*cmp, ref*cmp */
 
@@ -74,6 +77,16 @@ void vmaf_ssim_workspace_close(VmafSsimWorkspace *ws)
     free(ws->win);
     free(ws->terms);
     memset(ws, 0, sizeof(*ws));
+}
+
+void vmaf_ssim_means_from_sums(const double sums[4], int nw, int nh, VmafSsimMeans *out)
+{
+    /* the reference's int product; 64-bit here so that huge planes do not overflow */
+    const double count = (double)((long long)nw * nh);
+    out->ssim = (float)(sums[0] / count);
+    out->l = (float)(sums[1] / count);
+    out->c = (float)(sums[2] / count);
+    out->s = (float)(sums[3] / count);
 }
 
 /* ---- kernels (inlined into a plain and an AVX2 build) -------------------------------- */
@@ -139,14 +152,16 @@ VMAF_FLOAT_INLINE void products_row(const float *VMAF_FLOAT_RESTRICT a,
     }
 }
 
-VMAF_FLOAT_INLINE void means_kernel(VmafSsimWorkspace *ws, const float *ref, const float *cmp,
-                                    ptrdiff_t stride, int w, int h, VmafSsimMeans *out)
+VMAF_FLOAT_INLINE void sums_kernel(VmafSsimWorkspace *ws, const float *ref, const float *cmp,
+                                   ptrdiff_t stride, int w, int h, double sums[4])
 {
     const int nw = w - (VMAF_SSIM_WINDOW - 1), nh = h - (VMAF_SSIM_WINDOW - 1);
     const VmafSsimConst k = vmaf_ssim_const();
     float g[VMAF_SSIM_WINDOW];
     vmaf_ssim_window(g);
-    double ssim_sum = 0.0, l_sum = 0.0, c_sum = 0.0, s_sum = 0.0;
+    for (int q = 0; q < VMAF_SSIM_SUMS; q++)
+        sums[q] = 0.0;
+    double lanes[VMAF_SSIM_SUMS][VMAF_SSIM_LANES] = { { 0.0 } };
 
     if (nw > 0 && nh > 0) {
         const size_t n = (size_t)ws->max_w + 1;
@@ -178,20 +193,28 @@ VMAF_FLOAT_INLINE void means_kernel(VmafSsimWorkspace *ws, const float *ref, con
                 window_column(g, rows, nw, win[q]);
             }
             pixel_row(&k, (const float *const *)win, nw, tl, tc, ts);
-            for (int x = 0; x < nw; x++) {
-                ssim_sum += tl[x] * tc[x] * ts[x];
-                l_sum += tl[x];
-                c_sum += tc[x];
-                s_sum += ts[x];
+            /* ssim_device.h's order: segments by the tree, rows serially, rows into lanes */
+            double row[VMAF_SSIM_SUMS] = { 0.0, 0.0, 0.0, 0.0 };
+            for (int x0 = 0; x0 < nw; x0 += VMAF_SSIM_SEGMENT) {
+                const int cnt = nw - x0 < VMAF_SSIM_SEGMENT ? nw - x0 : VMAF_SSIM_SEGMENT;
+                double v[VMAF_SSIM_SUMS][VMAF_SSIM_SEGMENT];
+                for (int j = 0; j < cnt; j++) {
+                    const int x = x0 + j;
+                    v[0][j] = tl[x] * tc[x] * ts[x];
+                    v[1][j] = tl[x];
+                    v[2][j] = tc[x];
+                    v[3][j] = ts[x];
+                }
+                for (int q = 0; q < VMAF_SSIM_SUMS; q++)
+                    row[q] += vmaf_ssim_tree(v[q], cnt);
             }
+            for (int q = 0; q < VMAF_SSIM_SUMS; q++)
+                lanes[q][y % VMAF_SSIM_LANES] += row[q];
         }
+        const int n_lanes = nh < VMAF_SSIM_LANES ? nh : VMAF_SSIM_LANES;
+        for (int q = 0; q < VMAF_SSIM_SUMS; q++)
+            sums[q] = vmaf_ssim_tree(lanes[q], n_lanes);
     }
-    /* the reference's int product; 64-bit here so that huge planes do not overflow */
-    const double count = (double)((long long)nw * nh);
-    out->ssim = (float)(ssim_sum / count);
-    out->l = (float)(l_sum / count);
-    out->c = (float)(c_sum / count);
-    out->s = (float)(s_sum / count);
 }
 
 VMAF_FLOAT_INLINE void decimate_kernel(VmafSsimWorkspace *ws, const VmafSsimPlane *src,
@@ -226,10 +249,10 @@ VMAF_FLOAT_INLINE void decimate_kernel(VmafSsimWorkspace *ws, const VmafSsimPlan
 
 /* ---- builds ------------------------------------------------------------------------- */
 
-static void means_plain(VmafSsimWorkspace *ws, const float *ref, const float *cmp,
-                        ptrdiff_t stride, int w, int h, VmafSsimMeans *out)
+static void sums_plain(VmafSsimWorkspace *ws, const float *ref, const float *cmp,
+                       ptrdiff_t stride, int w, int h, double sums[4])
 {
-    means_kernel(ws, ref, cmp, stride, w, h, out);
+    sums_kernel(ws, ref, cmp, stride, w, h, sums);
 }
 
 static void decimate_plain(VmafSsimWorkspace *ws, const VmafSsimPlane *src, int factor,
@@ -240,10 +263,10 @@ static void decimate_plain(VmafSsimWorkspace *ws, const VmafSsimPlane *src, int 
 
 #ifdef VMAF_FLOAT_HAVE_AVX2
 VMAF_FLOAT_TARGET_AVX2
-static void means_avx2(VmafSsimWorkspace *ws, const float *ref, const float *cmp,
-                       ptrdiff_t stride, int w, int h, VmafSsimMeans *out)
+static void sums_avx2(VmafSsimWorkspace *ws, const float *ref, const float *cmp,
+                      ptrdiff_t stride, int w, int h, double sums[4])
 {
-    means_kernel(ws, ref, cmp, stride, w, h, out);
+    sums_kernel(ws, ref, cmp, stride, w, h, sums);
 }
 
 VMAF_FLOAT_TARGET_AVX2
@@ -254,20 +277,31 @@ static void decimate_avx2(VmafSsimWorkspace *ws, const VmafSsimPlane *src, int f
 }
 #endif
 
-int vmaf_ssim_means(enum VmafFloatImpl impl, VmafSsimWorkspace *ws, const float *ref,
-                    const float *cmp, ptrdiff_t stride, int w, int h, VmafSsimMeans *out)
+int vmaf_ssim_sums(enum VmafFloatImpl impl, VmafSsimWorkspace *ws, const float *ref,
+                   const float *cmp, ptrdiff_t stride, int w, int h, double sums[4])
 {
     const int err = vmaf_float_impl_resolve(&impl);
     if (err) return err;
     if (w > ws->max_w || w < 0 || h < 0) return -EINVAL; /* 0 rows or columns: empty */
 #ifdef VMAF_FLOAT_HAVE_AVX2
     if (impl == VMAF_FLOAT_IMPL_AVX2) {
-        means_avx2(ws, ref, cmp, stride, w, h, out);
+        sums_avx2(ws, ref, cmp, stride, w, h, sums);
         return 0;
     }
 #endif
-    means_plain(ws, ref, cmp, stride, w, h, out);
+    sums_plain(ws, ref, cmp, stride, w, h, sums);
     return 0;
+}
+
+int vmaf_ssim_means(enum VmafFloatImpl impl, VmafSsimWorkspace *ws, const float *ref,
+                    const float *cmp, ptrdiff_t stride, int w, int h, VmafSsimMeans *out)
+{
+    double sums[VMAF_SSIM_SUMS];
+    const int err = vmaf_ssim_sums(impl, ws, ref, cmp, stride, w, h, sums);
+    if (!err)
+        vmaf_ssim_means_from_sums(sums, w - (VMAF_SSIM_WINDOW - 1), h - (VMAF_SSIM_WINDOW - 1),
+                                  out);
+    return err;
 }
 
 int vmaf_ssim_decimate(enum VmafFloatImpl impl, VmafSsimWorkspace *ws, const VmafSsimPlane *src,

@@ -20,7 +20,8 @@
  *   c = (2.0 r + C2) / (s1 + s2 + C2)                             numerator and quotient double
  *   s = (s12' + C3) / (r + C3)        s12' = 0 when s12 < 0 and r <= 0, else s12 (float)
  * C1 = (0.01f * 255)^2, C2 = (0.03f * 255)^2, C3 = C2 / 2 (float; 255 at every bit depth).
- * The means: sum in double, row-major, of l c s, of l, of c and of s, each divided by
+ * The means: sum in double (the reference: row-major and serially; here in the order of
+ * ssim_device.h, see there) of l c s, of l, of c and of s, each divided by
  * (double)(n_w * n_h) and rounded to float (n = w - 10 as an int: for a plane narrower than
  * 11 nothing is summed and the quotient is 0/(n_w n_h), e.g. -0 or NaN, as the reference's).
  *
@@ -183,6 +184,9 @@ VMAF_SSIM_FN double vmaf_ssim_max_db(int clip_db, unsigned bpc, unsigned w, unsi
 }
 
 #ifndef __CUDACC__
+#include <stdbool.h>
+
+#include "feature_extractor.h"
 
 /** The four means of one SSIM evaluation (floats, as the reference returns them). */
 typedef struct VmafSsimMeans {
@@ -233,6 +237,50 @@ int vmaf_ssim_means(enum VmafFloatImpl impl, VmafSsimWorkspace *ws, const float 
  */
 int vmaf_ssim_decimate(enum VmafFloatImpl impl, VmafSsimWorkspace *ws, const VmafSsimPlane *src,
                        int factor, const float *k, int kw, VmafSsimPlane *dst);
+
+/** The four sums of vmaf_ssim_means (l c s, l, c, s; ssim_device.h's order); 0 if empty. */
+int vmaf_ssim_sums(enum VmafFloatImpl impl, VmafSsimWorkspace *ws, const float *ref,
+                   const float *cmp, ptrdiff_t stride, int w, int h, double sums[4]);
+
+/** The means from the four sums of a plane whose window outputs are nw x nh. */
+void vmaf_ssim_means_from_sums(const double sums[4], int nw, int nh, VmafSsimMeans *out);
+
+/** float_ssim's instance (float_ssim.c; its GPU twin reads it). */
+typedef struct FloatSsimState {
+    /* options */
+    bool enable_lcs, enable_db, clip_db;
+    int scale_option;
+    /* from init */
+    int w, h, scale;
+    int dec_w, dec_h; /* size after decimation; 0 rows or columns is an empty plane */
+    double max_db;
+    VmafSsimPlane ref, cmp;         /* the converted luma */
+    VmafSsimPlane ref_dec, cmp_dec; /* decimated, when scale > 1 */
+    /* scale x scale taps of 1 / scale^2 */
+    float kernel_taps[VMAF_SSIM_MAX_FACTOR * VMAF_SSIM_MAX_FACTOR];
+    VmafSsimWorkspace ws;
+} FloatSsimState;
+
+/** float_ms_ssim's instance (float_ms_ssim.c; its GPU twin reads it). */
+typedef struct FloatMsSsimState {
+    /* options */
+    bool enable_lcs, enable_db, clip_db;
+    /* from init */
+    int w, h;
+    enum VmafLogLevel log_level;
+    double max_db;
+    VmafSsimPlane ref[VMAF_SSIM_SCALES], cmp[VMAF_SSIM_SCALES];
+    float lpf[VMAF_SSIM_LPF * VMAF_SSIM_LPF];
+    VmafSsimWorkspace ws;
+} FloatMsSsimState;
+
+/** Write float_ssim's outputs of one frame from its means (CPU path and twin). */
+int vmaf_float_ssim_store(const FloatSsimState *s, const VmafSsimMeans *m, unsigned index,
+                          VmafFeatureSink *sink);
+
+/** Write float_ms_ssim's outputs of one frame from the means of its five scales. */
+int vmaf_float_ms_ssim_store(const FloatMsSsimState *s, const VmafSsimMeans m[VMAF_SSIM_SCALES],
+                             unsigned index, VmafFeatureSink *sink);
 
 /** Size of one side after decimation by factor (the reference's w/f + (w&1)). */
 static inline int vmaf_ssim_decimated(int n, int factor)

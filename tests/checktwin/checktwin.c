@@ -543,6 +543,7 @@ static const Family families[] = {
     { "adm", checktwin_adm },
     { "speed", checktwin_speed },
     { "float", checktwin_float },
+    { "ssim", checktwin_ssim },
 };
 
 int main(int argc, char **argv)

@@ -248,6 +248,26 @@ typedef struct FloatAdmCudaArgs {
     unsigned row_cap;
 } FloatAdmCudaArgs;
 
+/* float_ssim / float_ms_ssim: (decimate) one thread per output of the decimated planes;
+ * (tile) one block per tile of window outputs: the five quantities' passes, the terms and one
+ * tree-summed segment per tile row; (rows) one thread per (sum, row) adding its segments;
+ * (plane) one warp per sum: 32 lanes of rows, then the tree (ssim_device.h, ssim.cu). */
+typedef struct SsimCudaArgs {
+    vmaf_devptr src[2];            /* ref, cmp: samples or float planes */
+    unsigned long long src_stride; /* bytes */
+    int src_kind;                  /* VmafSsimSource's kind */
+    float src_scale;               /* 1 / vmaf_float_sample_divisor(bpc) */
+    int w, h;                      /* the source planes */
+    vmaf_devptr dst[2];            /* decimate: float planes, dst_stride bytes per row */
+    unsigned long long dst_stride;
+    int dst_w, dst_h, factor, kw;
+    int n_seg;                     /* segments per row of window outputs */
+    vmaf_devptr partials;          /* double [4][h - 10][n_seg] */
+    vmaf_devptr rows;              /* double [4][h - 10] */
+    vmaf_devptr sums;              /* double [4] */
+    float taps[100];               /* decimate: kw x kw, row-major */
+} SsimCudaArgs;
+
 /* The recorder keeps each launch's argument struct inline (VMAF_CUDA_MAX_KERNEL_ARGS bytes). */
 #define VMAF_CUDA_MAX_KERNEL_ARGS 1024
 #ifndef __cplusplus
@@ -267,6 +287,7 @@ _Static_assert(sizeof(FloatStatsCudaArgs) <= VMAF_CUDA_MAX_KERNEL_ARGS, "FloatSt
 _Static_assert(sizeof(FloatMotionCudaArgs) <= VMAF_CUDA_MAX_KERNEL_ARGS, "FloatMotionCudaArgs too large");
 _Static_assert(sizeof(FloatVifCudaArgs) <= VMAF_CUDA_MAX_KERNEL_ARGS, "FloatVifCudaArgs too large");
 _Static_assert(sizeof(FloatAdmCudaArgs) <= VMAF_CUDA_MAX_KERNEL_ARGS, "FloatAdmCudaArgs too large");
+_Static_assert(sizeof(SsimCudaArgs) <= VMAF_CUDA_MAX_KERNEL_ARGS, "SsimCudaArgs too large");
 #endif
 
 #endif /* VMAF_FEATURE_CUDA_KERNEL_ARGS_H */
