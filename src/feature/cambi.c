@@ -286,7 +286,7 @@ static int validate_luma(const VmafPicture *pic, enum VmafLogLevel log_level)
 }
 
 /* Nearest-neighbour resampling positions, in the reference's float arithmetic. */
-static void resample_positions(unsigned in, unsigned out, unsigned *pos)
+void vmaf_cambi_resample_positions(unsigned in, unsigned out, unsigned *pos)
 {
     const float ratio = (float)in / out;
     float x = ratio / 2 - 0.5;
@@ -300,14 +300,15 @@ static void resample_positions(unsigned in, unsigned out, unsigned *pos)
 }
 
 /* Luma resampled to out_w x out_h and brought to 10 bits, then anti-dithered below 10. */
-static void preprocess(const VmafPicture *pic, uint16_t *out, ptrdiff_t stride, unsigned out_w,
-                       unsigned out_h, unsigned enc_bitdepth, unsigned *pos_x, unsigned *pos_y)
+void vmaf_cambi_preprocess(const VmafPicture *pic, uint16_t *out, ptrdiff_t stride,
+                           unsigned out_w, unsigned out_h, unsigned enc_bitdepth,
+                           unsigned *pos_x, unsigned *pos_y)
 {
     const unsigned in_w = pic->w[0], in_h = pic->h[0], bpc = pic->bpc;
     const bool same = in_w == out_w && in_h == out_h;
     if (!same) {
-        resample_positions(in_w, out_w, pos_x);
-        resample_positions(in_h, out_h, pos_y);
+        vmaf_cambi_resample_positions(in_w, out_w, pos_x);
+        vmaf_cambi_resample_positions(in_h, out_h, pos_y);
     }
     if (same && bpc == 8 && enc_bitdepth < 10) {
         /* conversion and anti-dithering at once: ((4a + 4b + 4c + 4d) >> 2) = a + b + c + d,
@@ -364,17 +365,7 @@ static void preprocess(const VmafPicture *pic, uint16_t *out, ptrdiff_t stride, 
 
 /* ---- the extractor ------------------------------------------------------------------------ */
 
-typedef struct CambiState {
-    VmafCambiOptions opt;
-    VmafCambiSetup setup;
-    enum VmafLogLevel log_level;
-    uint16_t *image, *mask;
-    ptrdiff_t stride;
-    float *c_values;
-    unsigned *pos_x, *pos_y;
-    VmafCambiScratch scratch;
-    FILE *heatmaps[VMAF_CAMBI_NUM_SCALES];
-} CambiState;
+typedef VmafCambiState CambiState;
 
 static const VmafOption cambi_options[] = {
     { .name = "cambi_max_val", .alias = "cmxv",
@@ -563,13 +554,18 @@ static int score_picture(CambiState *s, unsigned w, unsigned h, unsigned window,
         }
         per_scale[scale] = vmaf_cambi_spatial_pooling(s->c_values, st->topk, w * h);
     }
+    *score = vmaf_cambi_combine(per_scale, window);
+    return 0;
+}
+
+double vmaf_cambi_combine(const double per_scale[VMAF_CAMBI_NUM_SCALES], unsigned window)
+{
     const uint16_t side = (uint16_t)(2 * (window >> 1) + 1);
     const uint16_t pixels_in_window = (uint16_t)(side * side);
     double sum = 0.0;
     for (unsigned scale = 0; scale < VMAF_CAMBI_NUM_SCALES; scale++)
         sum += per_scale[scale] * vmaf_cambi_scale_weights[scale];
-    *score = sum / pixels_in_window;
-    return 0;
+    return sum / pixels_in_window;
 }
 
 static int score_input(CambiState *s, const VmafPicture *pic, bool is_src, unsigned index,
@@ -580,31 +576,36 @@ static int score_input(CambiState *s, const VmafPicture *pic, bool is_src, unsig
     if (err) return err;
     const unsigned w = is_src ? st->src_w : st->enc_w;
     const unsigned h = is_src ? st->src_h : st->enc_h;
-    preprocess(pic, s->image, s->stride, w, h, st->enc_bitdepth, s->pos_x, s->pos_y);
+    vmaf_cambi_preprocess(pic, s->image, s->stride, w, h, st->enc_bitdepth, s->pos_x, s->pos_y);
     return score_picture(s, w, h, is_src ? st->src_window : st->window,
                          s->opt.heatmaps_path && !is_src, index, score);
+}
+
+int vmaf_cambi_store(const VmafCambiOptions *opt, double dist, const double *src,
+                     unsigned index, VmafFeatureSink *sink)
+{
+    const double max_val = opt->max_val;
+    int err = vmaf_feature_sink_append(sink, "Cambi_feature_cambi_score",
+                                       dist < max_val ? dist : max_val, index);
+    if (err || !src) return err;
+    err = vmaf_feature_sink_append(sink, "cambi_source", *src < max_val ? *src : max_val, index);
+    if (err) return err;
+    const double diff = dist - *src;
+    const double combined = 0 > diff ? 0 : diff;
+    return vmaf_feature_sink_append(sink, "cambi_full_reference",
+                                    combined < max_val ? combined : max_val, index);
 }
 
 static int cambi_extract(void *priv, const VmafFeatureFrame *f, VmafFeatureSink *sink)
 {
     CambiState *s = priv;
-    const double max_val = s->opt.max_val;
-    double dist;
+    double dist, src;
     int err = score_input(s, f->dist, false, f->index, &dist);
     if (err) return err;
-    err = vmaf_feature_sink_append(sink, "Cambi_feature_cambi_score",
-                                   dist < max_val ? dist : max_val, f->index);
-    if (err || !s->opt.full_ref) return err;
-
-    double src;
+    if (!s->opt.full_ref) return vmaf_cambi_store(&s->opt, dist, NULL, f->index, sink);
     err = score_input(s, f->ref, true, f->index, &src);
     if (err) return err;
-    err = vmaf_feature_sink_append(sink, "cambi_source", src < max_val ? src : max_val, f->index);
-    if (err) return err;
-    const double diff = dist - src;
-    const double combined = 0 > diff ? 0 : diff;
-    return vmaf_feature_sink_append(sink, "cambi_full_reference",
-                                    combined < max_val ? combined : max_val, f->index);
+    return vmaf_cambi_store(&s->opt, dist, &src, f->index, sink);
 }
 
 static void cambi_close(void *priv)

@@ -193,6 +193,52 @@ double vmaf_cambi_spatial_pooling(float *c_values, double topk, unsigned n);
 /** The reference's own order: quickselect of the k largest, then their double sum / k. */
 double vmaf_cambi_spatial_pooling_reference(float *c_values, int k, unsigned n);
 
+/** k of the top-k pooling of n c-values: clip((int)(topk n), 1, n). */
+int vmaf_cambi_topk_count(double topk, unsigned n);
+
+/** The exact path's mean: a top-k sum of `units` 2^-24 units (below 2^53) over k. */
+double vmaf_cambi_units_mean(uint64_t units, int k);
+
+/** The score from the five scales' pooled means, for a window of window_size. */
+double vmaf_cambi_combine(const double per_scale[VMAF_CAMBI_NUM_SCALES], unsigned window_size);
+
+/** Nearest-neighbour resampling positions from in to out samples (the reference's floats). */
+void vmaf_cambi_resample_positions(unsigned in, unsigned out, unsigned *pos);
+
+#ifndef __CUDACC__
+#include <stdio.h>
+
+#include "feature_extractor.h"
+
+/** The extractor's state (cambi.c); a GPU twin reads opt and setup. */
+typedef struct VmafCambiState {
+    VmafCambiOptions opt;
+    VmafCambiSetup setup;
+    enum VmafLogLevel log_level;
+    uint16_t *image, *mask;
+    ptrdiff_t stride;
+    float *c_values;
+    unsigned *pos_x, *pos_y;
+    VmafCambiScratch scratch;
+    FILE *heatmaps[VMAF_CAMBI_NUM_SCALES];
+} VmafCambiState;
+
+/**
+ * The luma of pic resampled to out_w x out_h (pos_x/pos_y: scratch of out_w/out_h entries),
+ * brought to 10 bits and, for enc_bitdepth below 10, anti-dithered.
+ */
+void vmaf_cambi_preprocess(const VmafPicture *pic, uint16_t *out, ptrdiff_t stride,
+                           unsigned out_w, unsigned out_h, unsigned enc_bitdepth,
+                           unsigned *pos_x, unsigned *pos_y);
+
+/**
+ * Write a frame's scores: the distorted picture's (clipped to max_val) and, with src (full_ref),
+ * cambi_source and cambi_full_reference.
+ */
+int vmaf_cambi_store(const VmafCambiOptions *opt, double dist, const double *src,
+                     unsigned index, VmafFeatureSink *sink);
+#endif
+
 #ifdef __cplusplus
 }
 #endif

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "cambi.h"
+#include "cambi_device.h"
 
 #if defined(__x86_64__) || defined(__i386__)
 #include <immintrin.h>
@@ -172,13 +173,7 @@ void vmaf_cambi_decimate(uint16_t *plane, ptrdiff_t stride, unsigned w, unsigned
 }
 
 /* the value shared by two of the three, else the smallest (symmetric in its arguments) */
-static inline uint16_t mode3(uint16_t a, uint16_t b, uint16_t c)
-{
-    if (a == b || a == c) return a;
-    if (b == c) return b;
-    const uint16_t m = a < b ? a : b;
-    return m < c ? m : c;
-}
+#define mode3 cambi_dev_mode3
 
 static void mode_row_c(const uint16_t *src, uint16_t *dst, unsigned w)
 {
@@ -427,11 +422,8 @@ static void c_values_row_c(const uint16_t *hist, const uint16_t *key, int w,
             for (int d = 0; d < nd; d++) {
                 if (v > r->hi[d] || v < r->lo[d]) continue;
                 const ptrdiff_t off = (ptrdiff_t)(d + 1) * w;
-                const uint32_t p1 = col[off], p2 = col[-off];
-                const uint32_t pm = p1 > p2 ? p1 : p2;
-                const float val =
-                    (float)(int32_t)((uint32_t)vmaf_cambi_contrast_weights[d] * p0 * pm) *
-                    vmaf_cambi_reciprocal[pm + p0];
+                const float val = cambi_dev_c_term((uint32_t)vmaf_cambi_contrast_weights[d], p0,
+                                                   col[off], col[-off], vmaf_cambi_reciprocal);
                 if (val > c) c = val;
             }
         }
@@ -515,14 +507,15 @@ static void quick_select_desc(float *a, int n, int k)
  */
 #define UNIT_LIMIT (1ull << 53)
 
-/* c as a whole number of 2^-24 units; false when it is not one, or too large */
+/* c as a whole number of 2^-24 units; false when it is not one, or too large (negative
+ * values have e >= 256) */
 static inline bool to_units(float c, uint64_t *units)
 {
     uint32_t b;
     memcpy(&b, &c, sizeof(b));
-    const uint32_t e = b >> 23; /* negative values have e >= 256 */
-    if (e < 126 || e > 126 + 29) return false;
-    *units = (uint64_t)((b & 0x7fffffu) | 0x800000u) << (e - 126);
+    unsigned long long u = 0;
+    if (!cambi_dev_units(b, &u)) return false;
+    *units = u;
     return true;
 }
 
@@ -564,16 +557,28 @@ static bool pool_exact(float *c, int n, int k, double *mean)
             total += u;
         }
     }
-    *mean = (double)total * 0x1p-24 / k;
+    *mean = vmaf_cambi_units_mean(total, k);
     return true;
 }
 
-double vmaf_cambi_spatial_pooling(float *c_values, double topk, unsigned n)
+double vmaf_cambi_units_mean(uint64_t units, int k)
+{
+    return (double)units * 0x1p-24 / k;
+}
+
+int vmaf_cambi_topk_count(double topk, unsigned n)
 {
     const int num = (int)n;
     int k = (int)(topk * num);
     if (k < 1) k = 1;
     if (k > num) k = num;
+    return k;
+}
+
+double vmaf_cambi_spatial_pooling(float *c_values, double topk, unsigned n)
+{
+    const int num = (int)n;
+    const int k = vmaf_cambi_topk_count(topk, n);
     double mean;
     if (pool_exact(c_values, num, k, &mean)) return mean;
     return vmaf_cambi_spatial_pooling_reference(c_values, k, n);

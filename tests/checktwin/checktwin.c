@@ -544,6 +544,7 @@ static const Family families[] = {
     { "speed", checktwin_speed },
     { "float", checktwin_float },
     { "ssim", checktwin_ssim },
+    { "cambi", checktwin_cambi },
 };
 
 int main(int argc, char **argv)

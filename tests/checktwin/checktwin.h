@@ -87,5 +87,6 @@ void checktwin_adm(CheckEnv *env);
 void checktwin_speed(CheckEnv *env);
 void checktwin_float(CheckEnv *env);
 void checktwin_ssim(CheckEnv *env);
+void checktwin_cambi(CheckEnv *env);
 
 #endif /* VMAF_TESTS_CHECKTWIN_H */

@@ -13,6 +13,7 @@ extern const VmafCudaTwin vmaf_twin_speed_temporal;
 extern const VmafCudaTwin vmaf_twin_float_psnr, vmaf_twin_float_ansnr, vmaf_twin_float_moment;
 extern const VmafCudaTwin vmaf_twin_float_motion, vmaf_twin_float_vif, vmaf_twin_float_adm;
 extern const VmafCudaTwin vmaf_twin_float_ssim, vmaf_twin_float_ms_ssim;
+extern const VmafCudaTwin vmaf_twin_cambi;
 
 static const VmafCudaTwin *const twins[] = {
     &vmaf_twin_psnr,
@@ -26,6 +27,7 @@ static const VmafCudaTwin *const twins[] = {
     &vmaf_twin_float_psnr, &vmaf_twin_float_ansnr, &vmaf_twin_float_moment,
     &vmaf_twin_float_motion, &vmaf_twin_float_vif, &vmaf_twin_float_adm,
     &vmaf_twin_float_ssim, &vmaf_twin_float_ms_ssim,
+    &vmaf_twin_cambi,
     NULL,
 };
 
