@@ -12,6 +12,7 @@
  *   logc rounded to double.
  * - sin/cos (the IBM routines' table), k = 0..109: sin(k/128) and cos(k/128) each as a
  *   double-double (hi rounded to double, lo = the rest rounded to double).
+ * - atan2 (ours, correctly rounded): atan(i/64), i = 0..64, as double-doubles.
  * The exp tails that glibc ships differ from the correctly rounded ones by one unit in the last
  * place at k = 2, 29 and 44 (its table came from a lower-precision computation): those three
  * are set to the shipped values (EXP_TAIL_FIX); likewise 18 low parts of the sin/cos table
@@ -106,6 +107,14 @@ int main(void)
             printf(" 0x%016" PRIx64 "ull,", bits(v[j]) + (uint64_t)fix);
         }
         printf(" \\\n");
+    }
+    printf("}\n\n");
+    printf("/* atan2: atan(i/64) hi, lo for i = 0..64. */\n");
+    printf("#define VMAF_XM_ATAN_TAB { \\\n");
+    for (int i = 0; i <= 64; i++) {
+        const __float128 v = atanq((__float128)i / 64);
+        printf("    0x%016" PRIx64 "ull, 0x%016" PRIx64 "ull, \\\n", bits((double)v),
+               bits((double)(v - (double)v)));
     }
     printf("}\n\n#endif /* VMAF_FEATURE_XMATH_TABLES_H */\n");
     return 0;

@@ -43,14 +43,17 @@
 
 #include <math.h>
 
-/* The functions of the colour conversion and the difference: xmath.h's exp, pow, sin, cos (glibc's
- * bits on every host and on the GPU) unless VMAF_CIEDE_LIBM is defined (tests only: the host's
- * libm, to compare with). powf(x, 7) is xpowf.h's where the tree has it. */
+/* The functions of the colour conversion and the difference are xmath.h's, the same on every
+ * host and on the GPU: exp, pow, sin, cos with glibc 2.36's bits, atan2 correctly rounded (its
+ * float rounding equals glibc's but in astronomically rare cases, see xmath.h); powf(x, 7) is
+ * xpowf.h's where the tree has it (else the host's: then the CUDA twin is not offered).
+ * VMAF_CIEDE_LIBM (tests only) selects the host's libm instead, to compare with. */
 #if defined(VMAF_CIEDE_LIBM)
 #define VMAF_CIEDE_POW pow
 #define VMAF_CIEDE_EXP exp
 #define VMAF_CIEDE_SIN sin
 #define VMAF_CIEDE_COS cos
+#define VMAF_CIEDE_ATAN2 atan2
 #define VMAF_CIEDE_POWF powf
 #else
 #include "xmath.h"
@@ -58,6 +61,7 @@
 #define VMAF_CIEDE_EXP vmaf_xm_exp
 #define VMAF_CIEDE_SIN vmaf_xm_sin
 #define VMAF_CIEDE_COS vmaf_xm_cos
+#define VMAF_CIEDE_ATAN2 vmaf_xm_atan2
 #if defined(__has_include)
 #if __has_include("xpowf.h")
 #include "xpowf.h"
@@ -148,7 +152,7 @@ VMAF_CIEDE_FN double vmaf_ciede_square(float x)
 VMAF_CIEDE_FN float vmaf_ciede_hue(float b, float a_prime)
 {
     if (b == 0.0 && a_prime == 0.0) return 0.0f;
-    float h = (float)atan2(b, a_prime);
+    float h = (float)VMAF_CIEDE_ATAN2(b, a_prime);
     if (h < 0.0) h = (float)(h + 2. * M_PI);
     return h;
 }

@@ -23,6 +23,14 @@
  * (|x| < 0.126, sin) or x = X + r with X = k/128 and sin/cos(X) as double-doubles from a table;
  * up to 2.426265 the same on pi/2 - |x| (pi/2 in two parts); up to 105414350 a Cody-Waite
  * reduction by pi/2 in four parts to a + da and the quadrant.
+ *
+ * atan2 is NOT glibc's algorithm (its table of accurate points cannot be derived): vmaf_xm_atan2
+ * follows glibc's special cases and extreme-ratio branches exactly and computes every other
+ * case in double-double (relative error below 2^-95), i.e. correctly rounded unless the exact
+ * value lies within ~2^-42 units in the last place of a rounding boundary. glibc's atan2 is
+ * within 0.56 units, so the two can differ in the last bit; ciede rounds the result to float,
+ * where they differ only if in addition that bit decides the rounding to float (about 2^-29 of
+ * those cases): tests/test_xmath.c counts both on large samples.
  */
 #ifndef VMAF_FEATURE_XMATH_H
 #define VMAF_FEATURE_XMATH_H
@@ -53,7 +61,9 @@ typedef struct VmafXmLogEntry {
 static const uint64_t vmaf_xm_exp_tab_h[256] = VMAF_XM_EXP_TAB;
 static const VmafXmLogEntry vmaf_xm_log_tab_h[128] = VMAF_XM_POW_LOG_TAB;
 static const uint64_t vmaf_xm_sincos_tab_h[440] = VMAF_XM_SINCOS_TAB;
+static const uint64_t vmaf_xm_atan_tab_h[130] = VMAF_XM_ATAN_TAB;
 #if defined(__CUDACC__)
+static __device__ const uint64_t vmaf_xm_atan_tab_d[130] = VMAF_XM_ATAN_TAB;
 static __device__ const uint64_t vmaf_xm_exp_tab_d[256] = VMAF_XM_EXP_TAB;
 static __device__ const VmafXmLogEntry vmaf_xm_log_tab_d[128] = VMAF_XM_POW_LOG_TAB;
 static __device__ const uint64_t vmaf_xm_sincos_tab_d[440] = VMAF_XM_SINCOS_TAB;
@@ -62,10 +72,12 @@ static __device__ const uint64_t vmaf_xm_sincos_tab_d[440] = VMAF_XM_SINCOS_TAB;
 #define VMAF_XM_EXP_TAB_ vmaf_xm_exp_tab_d
 #define VMAF_XM_LOG_TAB_ vmaf_xm_log_tab_d
 #define VMAF_XM_SINCOS_TAB_ vmaf_xm_sincos_tab_d
+#define VMAF_XM_ATAN_TAB_ vmaf_xm_atan_tab_d
 #else
 #define VMAF_XM_EXP_TAB_ vmaf_xm_exp_tab_h
 #define VMAF_XM_LOG_TAB_ vmaf_xm_log_tab_h
 #define VMAF_XM_SINCOS_TAB_ vmaf_xm_sincos_tab_h
+#define VMAF_XM_ATAN_TAB_ vmaf_xm_atan_tab_h
 #endif
 
 VMAF_XM_FN uint64_t vmaf_xm_bits(double d)
@@ -340,6 +352,134 @@ VMAF_XM_FN double vmaf_xm_cos(double x)
         return vmaf_xm_do_sincos(a, da, n + 1);
     }
     return NAN;
+}
+
+/* Double-double arithmetic (values hi + lo, |lo| <= ulp(hi) / 2). */
+typedef struct VmafXmDd {
+    double hi, lo;
+} VmafXmDd;
+
+VMAF_XM_FN VmafXmDd vmaf_xm_dd_fast_sum(double a, double b) /* |a| >= |b| or a = 0 */
+{
+    VmafXmDd r;
+    r.hi = a + b;
+    r.lo = b - (r.hi - a);
+    return r;
+}
+
+VMAF_XM_FN VmafXmDd vmaf_xm_dd_sum(double a, double b)
+{
+    VmafXmDd r;
+    r.hi = a + b;
+    const double bb = r.hi - a;
+    r.lo = (a - (r.hi - bb)) + (b - bb);
+    return r;
+}
+
+VMAF_XM_FN VmafXmDd vmaf_xm_dd_add(VmafXmDd a, VmafXmDd b)
+{
+    VmafXmDd s = vmaf_xm_dd_sum(a.hi, b.hi);
+    const VmafXmDd t = vmaf_xm_dd_sum(a.lo, b.lo);
+    s = vmaf_xm_dd_fast_sum(s.hi, s.lo + t.hi);
+    return vmaf_xm_dd_fast_sum(s.hi, s.lo + t.lo);
+}
+
+VMAF_XM_FN VmafXmDd vmaf_xm_dd_neg(VmafXmDd a)
+{
+    a.hi = -a.hi;
+    a.lo = -a.lo;
+    return a;
+}
+
+VMAF_XM_FN VmafXmDd vmaf_xm_dd_mul(VmafXmDd a, VmafXmDd b)
+{
+    const double p = a.hi * b.hi;
+    const double e = vmaf_xm_fma(a.hi, b.hi, -p);
+    return vmaf_xm_dd_fast_sum(p, e + (a.hi * b.lo + a.lo * b.hi));
+}
+
+VMAF_XM_FN VmafXmDd vmaf_xm_dd_div(VmafXmDd a, VmafXmDd b)
+{
+    const double q1 = a.hi / b.hi;
+    const VmafXmDd r = vmaf_xm_dd_add(a, vmaf_xm_dd_neg(vmaf_xm_dd_mul((VmafXmDd){ q1, 0.0 }, b)));
+    const double q2 = r.hi / b.hi;
+    const VmafXmDd r2 =
+        vmaf_xm_dd_add(r, vmaf_xm_dd_neg(vmaf_xm_dd_mul((VmafXmDd){ q2, 0.0 }, b)));
+    const double q3 = r2.hi / b.hi;
+    const VmafXmDd q = vmaf_xm_dd_fast_sum(q1, q2);
+    return vmaf_xm_dd_add(q, (VmafXmDd){ q3, 0.0 });
+}
+
+/* pi/2 and pi in double-double; glibc's rounded multiples of pi/4. */
+#define VMAF_XM_PI2_HI 0x1.921fb54442d18p0
+#define VMAF_XM_PI2_LO 0x1.1a62633145c07p-54
+#define VMAF_XM_PI_HI 0x1.921fb54442d18p1
+#define VMAF_XM_PI_LO 0x1.1a62633145c07p-53
+#define VMAF_XM_PI4 0x1.921fb54442d18p-1
+#define VMAF_XM_PI34 0x1.2d97c7f3321d2p1
+
+/* atan(u) for u = uh + ul in [0, 1], double-double: atan(i/64) + atan(t), t = (u - i/64) /
+ * (1 + u i/64), |t| <= 1/128, by its series to t^17 (truncation below 2^-105 relative). */
+VMAF_XM_FN VmafXmDd vmaf_xm_atan_dd(VmafXmDd u)
+{
+    const int i = (int)(u.hi * 64.0 + 0.5);
+    const double xi = (double)i * 0x1p-6;
+    const VmafXmDd n = vmaf_xm_dd_sum(u.hi - xi, u.lo); /* u.hi - xi is exact */
+    const VmafXmDd d = vmaf_xm_dd_add((VmafXmDd){ 1.0, 0.0 },
+                                      vmaf_xm_dd_mul(u, (VmafXmDd){ xi, 0.0 }));
+    const VmafXmDd t = vmaf_xm_dd_div(n, d);
+    const VmafXmDd t2 = vmaf_xm_dd_mul(t, t);
+    /* q = -1/3 + t2/5 - t2^2/7 + ...: the first two terms in double-double, the rest in double */
+    const double s = t2.hi;
+    const double rest =
+        s * s * (-1.0 / 7 + s * (1.0 / 9 + s * (-1.0 / 11 + s * (1.0 / 13 + s * (-1.0 / 15 +
+                                                                            s * (1.0 / 17))))));
+    const VmafXmDd third = { -0x1.5555555555555p-2, -0x1.5555555555555p-56 }; /* -1/3 */
+    const VmafXmDd fifth = { 0x1.999999999999ap-3, -0x1.999999999999ap-57 };   /* 1/5 */
+    VmafXmDd q = vmaf_xm_dd_add(vmaf_xm_dd_mul(t2, fifth), (VmafXmDd){ rest, 0.0 });
+    q = vmaf_xm_dd_add(third, q);
+    const VmafXmDd at = vmaf_xm_dd_add(t, vmaf_xm_dd_mul(vmaf_xm_dd_mul(t, t2), q));
+    const VmafXmDd ai = { vmaf_xm_double(VMAF_XM_ATAN_TAB_[2 * i]),
+                          vmaf_xm_double(VMAF_XM_ATAN_TAB_[2 * i + 1]) };
+    return vmaf_xm_dd_add(ai, at);
+}
+
+/** atan2(y, x): glibc's special and extreme cases, otherwise correctly rounded (see top). */
+VMAF_XM_FN double vmaf_xm_atan2(double y, double x)
+{
+    const uint64_t ix = vmaf_xm_bits(x), iy = vmaf_xm_bits(y);
+    const uint32_t ux = (uint32_t)(ix >> 32), uy = (uint32_t)(iy >> 32);
+    if (x != x) return x + y;
+    if (y != y) return y + y;
+    if (y == 0) return (ux & 0x80000000u) ? vmaf_xm_copysign(VMAF_XM_PI_HI, y) : y;
+    if (x == 0) return vmaf_xm_copysign(VMAF_XM_PI2_HI, y);
+    const int xinf = (ix & 0x7fffffffffffffffull) == 0x7ff0000000000000ull;
+    const int yinf = (iy & 0x7fffffffffffffffull) == 0x7ff0000000000000ull;
+    if (xinf) {
+        double r;
+        if (yinf) r = (ux & 0x80000000u) ? VMAF_XM_PI34 : VMAF_XM_PI4;
+        else r = (ux & 0x80000000u) ? VMAF_XM_PI_HI : 0.0;
+        return vmaf_xm_copysign(r, y);
+    }
+    if (yinf) return vmaf_xm_copysign(VMAF_XM_PI2_HI, y);
+    const double ax = fabs(x), ay = fabs(y);
+    const int de = (int)(uy & 0x7ff00000u) - (int)(ux & 0x7ff00000u);
+    if (de >= 59768832) return y > 0 ? VMAF_XM_PI2_HI : -VMAF_XM_PI2_HI;
+    if (de <= -59768832) {
+        if (x > 0) return vmaf_xm_copysign(ay / ax, y);
+        return y > 0 ? VMAF_XM_PI_HI : -VMAF_XM_PI_HI;
+    }
+    if (ax < 0x1p-500 || ay < 0x1p-500 || ax > 0x1p500 || ay > 0x1p500)
+        return NAN; /* not needed by the callers (operands from floats) */
+    const int swap = !(ay < ax);
+    const double num = swap ? ax : ay, den = swap ? ay : ax;
+    VmafXmDd u;
+    u.hi = num / den;
+    u.lo = vmaf_xm_fma(-u.hi, den, num) / den;
+    VmafXmDd a = vmaf_xm_atan_dd(u);
+    if (swap) a = vmaf_xm_dd_add((VmafXmDd){ VMAF_XM_PI2_HI, VMAF_XM_PI2_LO }, vmaf_xm_dd_neg(a));
+    if (x < 0) a = vmaf_xm_dd_add((VmafXmDd){ VMAF_XM_PI_HI, VMAF_XM_PI_LO }, vmaf_xm_dd_neg(a));
+    return vmaf_xm_copysign(a.hi + a.lo, y);
 }
 
 #ifdef __cplusplus
