@@ -181,14 +181,20 @@ VMAF_CIEDE_FN float vmaf_ciede_t(float h)
                    0.20 * VMAF_CIEDE_COS(4.0 * h - 7.0 * M_PI / 20.0));
 }
 
-/** The rotation term R_T. */
-VMAF_CIEDE_FN float vmaf_ciede_rotation(float c_bar_prime, float h_bar_prime)
+/** The rotation angle (radians) of R_T, a function of the mean hue alone. */
+VMAF_CIEDE_FN float vmaf_ciede_theta(float h_bar_prime)
 {
     const float h_degrees = (float)(h_bar_prime * (180.0 / M_PI));
     const float t = (float)((h_degrees - 275.0) * (1.0 / 25.0));
-    const float c7 = VMAF_CIEDE_POWF(c_bar_prime, 7);
     const float theta_degrees = (float)(60.0 * VMAF_CIEDE_EXP(-(t * t)));
-    const float theta = (float)(theta_degrees * (M_PI / 180.0));
+    return (float)(theta_degrees * (M_PI / 180.0));
+}
+
+/** The rotation term R_T. */
+VMAF_CIEDE_FN float vmaf_ciede_rotation(float c_bar_prime, float h_bar_prime)
+{
+    const float c7 = VMAF_CIEDE_POWF(c_bar_prime, 7);
+    const float theta = vmaf_ciede_theta(h_bar_prime);
     return (float)(-2.0 * sqrt(c7 / (c7 + VMAF_CIEDE_POWF(25.0f, 7.0f))) * VMAF_CIEDE_SIN(theta));
 }
 

@@ -13,8 +13,9 @@
  * --fmad=false), so the result does not depend on the compiler either.
  *
  * Domains (the ones the callers use; tests/test_xmath.c checks them against the host's libm):
- * vmaf_xm_exp: |x| < 512 (else NaN). vmaf_xm_pow: x = +0 or a positive normal double, y finite
- * with |y| in [2^-65, 2^63) and |y log x| < 512 (else NaN; +0 gives +0 for y > 0).
+ * vmaf_xm_exp: every double. vmaf_xm_pow: x >= +0 finite, y finite with |y| in [2^-65, 2^63)
+ * (else NaN: negative x, infinities, NaN, tiny or huge y are not supported); x = +0 gives +0
+ * for y > 0 (NaN for y < 0, where glibc divides by zero).
  * vmaf_xm_sin, vmaf_xm_cos: |x| < 105414350 (else NaN; the library reduces larger arguments
  * with another algorithm).
  *
@@ -136,13 +137,35 @@ VMAF_XM_FN double vmaf_xm_fma(double a, double b, double c)
 #define VMAF_XM_A5 (-0x1.2495b9b4845e9p0)
 #define VMAF_XM_A6 0x1.0002b8b263fc3p0
 
-/* exp(x + xtail) for |x| < 512 (0 < |xtail| < 2^-15 |x| or xtail = 0). */
+/* scale (1 + tmp) where the exponent of scale (bits sbits, k = (int32_t)ki) may have
+ * overflowed: |x| in [512, 1024) (glibc's specialcase, its FMA build's operations). */
+VMAF_XM_FN double vmaf_xm_exp_special(double tmp, uint64_t sbits, uint64_t ki)
+{
+    if ((ki & 0x80000000u) == 0) {
+        const double scale = vmaf_xm_double(sbits - (1009ull << 52));
+        return vmaf_xm_fma(scale, tmp, scale) * 0x1p1009;
+    }
+    const double scale = vmaf_xm_double(sbits + (1022ull << 52));
+    const double st = scale * tmp;
+    double y = scale + st;
+    if (y < 1.0) { /* a subnormal result: round once to its precision */
+        double lo = scale - y + st;
+        const double hi = 1.0 + y;
+        lo = 1.0 - hi + y + lo;
+        y = (hi + lo) - 1.0;
+        if (y == 0.0) y = 0.0;
+    }
+    return 0x1p-1022 * y;
+}
+
+/* exp(x + xtail) (0 < |xtail| < 2^-15 |x| or xtail = 0). */
 VMAF_XM_FN double vmaf_xm_exp_inline(double x, double xtail)
 {
-    const uint32_t abstop = (uint32_t)(vmaf_xm_bits(x) >> 52) & 0x7ff;
+    uint32_t abstop = (uint32_t)(vmaf_xm_bits(x) >> 52) & 0x7ff;
     if (abstop - 0x3c9u >= 0x408u - 0x3c9u) {
         if (abstop - 0x3c9u >= 0x80000000u) return 1.0 + x; /* |x| < 2^-54 */
-        return NAN;                                         /* |x| >= 512: not supported */
+        if (abstop >= 0x409u) return (vmaf_xm_bits(x) >> 63) ? 0.0 : INFINITY;
+        abstop = 0; /* |x| in [512, 1024) */
     }
     const double kshift = vmaf_xm_fma(x, VMAF_XM_INVLN2N, VMAF_XM_SHIFT);
     const uint64_t ki = vmaf_xm_bits(kshift);
@@ -156,14 +179,16 @@ VMAF_XM_FN double vmaf_xm_exp_inline(double x, double xtail)
     const double p23 = vmaf_xm_fma(r, VMAF_XM_C3, VMAF_XM_C2);
     const double p45 = vmaf_xm_fma(r, VMAF_XM_C5, VMAF_XM_C4);
     const double tmp = vmaf_xm_fma(r2 * r2, p45, vmaf_xm_fma(r2, p23, r + tail));
+    if (abstop == 0) return vmaf_xm_exp_special(tmp, sbits, ki);
     const double scale = vmaf_xm_double(sbits);
     return vmaf_xm_fma(scale, tmp, scale);
 }
 
-/** e^x as glibc's exp, for |x| < 512 (NaN beyond). */
+/** e^x as glibc's exp for finite x (NaN for NaN). */
 VMAF_XM_FN double vmaf_xm_exp(double x)
 {
     if (!(x == x)) return x;
+    if (fabs(x) > 0x1.fffffffffffffp1023) return x < 0 ? 0.0 : x;
     return vmaf_xm_exp_inline(x, 0.0);
 }
 
@@ -172,15 +197,19 @@ VMAF_XM_FN double vmaf_xm_pow(double x, double y)
 {
     const uint64_t ix = vmaf_xm_bits(x), iy = vmaf_xm_bits(y);
     const uint32_t topx = (uint32_t)(ix >> 52), topy = (uint32_t)(iy >> 52) & 0x7ff;
+    uint64_t ixn = ix;
     if (topx - 1u >= 0x7feu || topy - 0x3beu >= 0x43eu - 0x3beu) {
-        if (ix == 0 && topy - 0x3beu < 0x43eu - 0x3beu && !(iy >> 63)) return 0.0;
-        return NAN; /* outside the supported domain */
+        if (topy - 0x3beu >= 0x43eu - 0x3beu || (ix >> 63) || topx == 0x7ff)
+            return NAN; /* outside the supported domain */
+        if (ix == 0) return (iy >> 63) ? NAN : 0.0;
+        /* subnormal x: normalise, the exponent going negative */
+        ixn = (vmaf_xm_bits(x * 0x1p52) & 0x7fffffffffffffffull) - (52ull << 52);
     }
     /* log x = k ln2 + log c + log1p(r), r = z/c - 1, in hi + lo */
-    const uint64_t tmp = ix - 0x3fe6955500000000ull;
+    const uint64_t tmp = ixn - 0x3fe6955500000000ull;
     const unsigned i = (unsigned)((tmp >> 45) % 128u);
     const int k = (int)((int64_t)tmp >> 52);
-    const uint64_t iz = ix - (tmp & 0xfffull << 52);
+    const uint64_t iz = ixn - (tmp & 0xfffull << 52);
     const double z = vmaf_xm_double(iz), kd = (double)k;
     const double invc = vmaf_xm_double(VMAF_XM_LOG_TAB_[i].invc);
     const double logc = vmaf_xm_double(VMAF_XM_LOG_TAB_[i].logc);
