@@ -43,6 +43,38 @@
 
 #include <math.h>
 
+/* The functions of the colour conversion and the difference are xmath.h's, the same on every
+ * host and on the GPU: exp, pow, sin, cos with glibc 2.36's bits, atan2 correctly rounded (its
+ * float rounding equals glibc's but in astronomically rare cases, see xmath.h); powf(x, 7) is
+ * xpowf.h's where the tree has it (else the host's: then the CUDA twin is not offered).
+ * VMAF_CIEDE_LIBM (tests only) selects the host's libm instead, to compare with. */
+#if defined(VMAF_CIEDE_LIBM)
+#define VMAF_CIEDE_POW pow
+#define VMAF_CIEDE_EXP exp
+#define VMAF_CIEDE_SIN sin
+#define VMAF_CIEDE_COS cos
+#define VMAF_CIEDE_ATAN2 atan2
+#define VMAF_CIEDE_POWF powf
+#else
+#include "xmath.h"
+#define VMAF_CIEDE_POW vmaf_xm_pow
+#define VMAF_CIEDE_EXP vmaf_xm_exp
+#define VMAF_CIEDE_SIN vmaf_xm_sin
+#define VMAF_CIEDE_COS vmaf_xm_cos
+#define VMAF_CIEDE_ATAN2 vmaf_xm_atan2
+#if defined(__has_include)
+#if __has_include("xpowf.h")
+#include "xpowf.h"
+#define VMAF_CIEDE_HAVE_XPOWF 1
+#endif
+#endif
+#if defined(VMAF_CIEDE_HAVE_XPOWF)
+#define VMAF_CIEDE_POWF vmaf_xpowf
+#else
+#define VMAF_CIEDE_POWF powf
+#endif
+#endif
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -65,7 +97,7 @@ typedef struct VmafCiedeLab {
 /** sRGB transfer inverse: a non-linear R, G or B to linear light. */
 VMAF_CIEDE_FN double vmaf_ciede_linear(double c)
 {
-    if (c > 10. / 255.) return pow((c + 0.055) * (1.0 / 1.055), 2.4);
+    if (c > 10. / 255.) return VMAF_CIEDE_POW((c + 0.055) * (1.0 / 1.055), 2.4);
     return c * (1.0 / 12.92);
 }
 
@@ -74,7 +106,7 @@ VMAF_CIEDE_FN float vmaf_ciede_lab_f(double t)
 {
     const double kappa = 24389.0 / 27.0;
     const double epsilon = 216.0 / 24389.0;
-    if (t > epsilon) return (float)pow(t, 1.0 / 3.0);
+    if (t > epsilon) return (float)VMAF_CIEDE_POW(t, 1.0 / 3.0);
     return (float)((kappa * t + 16.0) * (1.0 / 116.0));
 }
 
@@ -120,7 +152,7 @@ VMAF_CIEDE_FN double vmaf_ciede_square(float x)
 VMAF_CIEDE_FN float vmaf_ciede_hue(float b, float a_prime)
 {
     if (b == 0.0 && a_prime == 0.0) return 0.0f;
-    float h = (float)atan2(b, a_prime);
+    float h = (float)VMAF_CIEDE_ATAN2(b, a_prime);
     if (h < 0.0) h = (float)(h + 2. * M_PI);
     return h;
 }
@@ -144,19 +176,26 @@ VMAF_CIEDE_FN float vmaf_ciede_mean_hue(float h1, float h2)
 /** The hue weighting T of the mean hue. */
 VMAF_CIEDE_FN float vmaf_ciede_t(float h)
 {
-    return (float)(1.0 - 0.17 * cos(h - M_PI / 6.0) + 0.24 * cos(2.0 * h) +
-                   0.32 * cos(3.0 * h + M_PI / 30.0) - 0.20 * cos(4.0 * h - 7.0 * M_PI / 20.0));
+    return (float)(1.0 - 0.17 * VMAF_CIEDE_COS(h - M_PI / 6.0) + 0.24 * VMAF_CIEDE_COS(2.0 * h) +
+                   0.32 * VMAF_CIEDE_COS(3.0 * h + M_PI / 30.0) -
+                   0.20 * VMAF_CIEDE_COS(4.0 * h - 7.0 * M_PI / 20.0));
+}
+
+/** The rotation angle (radians) of R_T, a function of the mean hue alone. */
+VMAF_CIEDE_FN float vmaf_ciede_theta(float h_bar_prime)
+{
+    const float h_degrees = (float)(h_bar_prime * (180.0 / M_PI));
+    const float t = (float)((h_degrees - 275.0) * (1.0 / 25.0));
+    const float theta_degrees = (float)(60.0 * VMAF_CIEDE_EXP(-(t * t)));
+    return (float)(theta_degrees * (M_PI / 180.0));
 }
 
 /** The rotation term R_T. */
 VMAF_CIEDE_FN float vmaf_ciede_rotation(float c_bar_prime, float h_bar_prime)
 {
-    const float h_degrees = (float)(h_bar_prime * (180.0 / M_PI));
-    const float t = (float)((h_degrees - 275.0) * (1.0 / 25.0));
-    const float c7 = powf(c_bar_prime, 7);
-    const float theta_degrees = (float)(60.0 * exp(-(t * t)));
-    const float theta = (float)(theta_degrees * (M_PI / 180.0));
-    return (float)(-2.0 * sqrt(c7 / (c7 + powf(25.0f, 7.0f))) * sin(theta));
+    const float c7 = VMAF_CIEDE_POWF(c_bar_prime, 7);
+    const float theta = vmaf_ciede_theta(h_bar_prime);
+    return (float)(-2.0 * sqrt(c7 / (c7 + VMAF_CIEDE_POWF(25.0f, 7.0f))) * VMAF_CIEDE_SIN(theta));
 }
 
 /** CIEDE2000 difference of two colours with weights k_l, k_c, k_h (float, as the reference). */
@@ -168,7 +207,7 @@ VMAF_CIEDE_FN float vmaf_ciede2000_weighted(VmafCiedeLab p, VmafCiedeLab q, floa
     const float c1 = (float)sqrt(vmaf_ciede_square(p.a) + vmaf_ciede_square(p.b));
     const float c2 = (float)sqrt(vmaf_ciede_square(q.a) + vmaf_ciede_square(q.b));
     const float c_bar = (c1 + c2) / 2;
-    const double c_bar7 = pow(c_bar, 7);
+    const double c_bar7 = VMAF_CIEDE_POW(c_bar, 7);
     const double g = 1 - sqrt(c_bar7 / (c_bar7 + 6103515625.0 /* 25^7, exact */));
     const float a1 = (float)(p.a + (p.a / 2) * g);
     const float a2 = (float)(q.a + (q.a / 2) * g);
@@ -182,7 +221,7 @@ VMAF_CIEDE_FN float vmaf_ciede2000_weighted(VmafCiedeLab p, VmafCiedeLab q, floa
     const float h1 = vmaf_ciede_hue(p.b, a1);
     const float h2 = vmaf_ciede_hue(q.b, a2);
     const float dh = vmaf_ciede_delta_hue(c1, c2, h1, h2);
-    const float delta_h = (float)(2.0 * sqrt(c1p * c2p) * sin(dh / 2.0));
+    const float delta_h = (float)(2.0 * sqrt(c1p * c2p) * VMAF_CIEDE_SIN(dh / 2.0));
     const float h_bar = vmaf_ciede_mean_hue(h1, h2);
     const float t = vmaf_ciede_t(h_bar);
     const float s_h = (float)(1.0 + 0.015 * c_bar_prime * t);
