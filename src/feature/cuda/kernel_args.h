@@ -241,6 +241,8 @@ typedef struct FloatAdmCudaArgs {
     float cos_1deg_sq;
     double gain_limit;
     unsigned bypass;
+    unsigned cube;                 /* adm_p_norm == 3.0: terms as x * x * x */
+    float p_norm;                  /* (float)adm_p_norm, the powf exponent otherwise */
     vmaf_devptr rcp;               /* the CPU workspace's RCPSS table */
     vmaf_devptr terms;             /* float [FLOAT_ADM_SUMS][3][term_floats] */
     unsigned long long term_floats;
