@@ -164,11 +164,15 @@ typedef struct FloatStatsCudaArgs {
     float ref_kernel[9], dis_kernel[25]; /* float_ansnr: float_stats.h's kernels */
 } FloatStatsCudaArgs;
 
+/* The float twins' row sums (feature/cuda/row_sums.cuh): blocks of FLOAT_ROW_SUM_THREADS
+ * threads, FLOAT_ROW_SUM_ROWS rows each. */
+enum { FLOAT_ROW_SUM_THREADS = 256, FLOAT_ROW_SUM_ROWS = 16 };
+
 /* float_motion: per plane, the blur of the previous and the current reference in tiles
- * (float_filter.h), one thread per row of |prev - cur| sums; with motion_add_scale1 the
+ * (float_filter.h), the rows' |prev - cur| sums (row_sums.cuh); with motion_add_scale1 the
  * half-size planes and their row sums (float_motion.h, float_motion.cu). */
 enum { FLOAT_MOTION_CUDA_TILE_W = 64, FLOAT_MOTION_CUDA_TILE_H = 16, FLOAT_MOTION_CUDA_RADIUS = 2,
-       FLOAT_MOTION_CUDA_THREADS = 256, FLOAT_MOTION_CUDA_ROW_THREADS = 64 };
+       FLOAT_MOTION_CUDA_THREADS = 256 };
 
 typedef struct FloatMotionCudaArgs {
     vmaf_devptr src[2];           /* samples of this plane: previous, current reference */
@@ -189,10 +193,10 @@ typedef struct FloatMotionCudaArgs {
 
 /* float_vif: per scale, tiles of outputs: the vertical pass of the five quantities (or, to
  * decimate, of each plane at the even rows) into shared memory, then the horizontal pass,
- * the per-pixel statistic and one thread per row summing num and den (float_vif.h,
+ * the per-pixel statistic and the rows' sums of num and den (row_sums.cuh; float_vif.h,
  * float_vif.cu). Shared memory: FLOAT_VIF_CUDA_FILTER floats of taps, then the pass. */
 enum { FLOAT_VIF_CUDA_TILE_W = 32, FLOAT_VIF_CUDA_TILE_H = 8, FLOAT_VIF_CUDA_THREADS = 256,
-       FLOAT_VIF_CUDA_ROW_THREADS = 64, FLOAT_VIF_CUDA_FILTER = 128 };
+       FLOAT_VIF_CUDA_FILTER = 128 };
 
 typedef struct FloatVifCudaArgs {
     vmaf_devptr src[2];            /* ref, dis: samples or float planes */
