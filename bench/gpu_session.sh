@@ -71,7 +71,13 @@ if has bench; then
     --model vmaf_v0.6.1 --backend cuda 2>&1 | tee -a "$OUT/summary.txt"
   build/bench/bench_frames $R $D 3840 2160 --frames 120 --threads "$JOBS" \
     --features psnr,motion,motion_v2,psnr_hvs --backend cuda 2>&1 | tee -a "$OUT/summary.txt"
-  for args in "-n --feature psnr --feature motion --feature motion_v2 --feature psnr_hvs" ""; do
+  # the float model from memory: CPU, then CUDA
+  build/bench/bench_frames $R $D 3840 2160 --frames 30 --threads "$JOBS" --features none \
+    --model vmaf_float_v0.6.1 --backend cpu 2>&1 | tee -a "$OUT/summary.txt"
+  build/bench/bench_frames $R $D 3840 2160 --frames 240 --threads "$JOBS" --features none \
+    --model vmaf_float_v0.6.1 --backend cuda 2>&1 | tee -a "$OUT/summary.txt"
+  for args in "-n --feature psnr --feature motion --feature motion_v2 --feature psnr_hvs" "" \
+              "--model version=vmaf_float_v0.6.1"; do
     for b in cuda cpu; do
       for n in 1 120; do
         s=$(date +%s%N)

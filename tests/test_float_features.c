@@ -405,9 +405,10 @@ static void naive_dwt(const float *src, int stride, int w, int h, Bands *dst, in
     free(hi);
 }
 
+/* powf as glibc computes it (tests/test_xpowf.c checks vmaf_xpowf against glibc) */
 static float naive_power(float x, double p)
 {
-    return p == 3.0 ? x * x * x : powf(x, (float)p);
+    return p == 3.0 ? x * x * x : vmaf_xpowf(x, (float)p);
 }
 
 typedef struct NaiveAdm {
@@ -479,11 +480,11 @@ static float naive_masked(const NaiveAdm *a, double noise_weight)
         for (int j = start_col; j < end_col; j++) naive_masked_pixel(a, a->h - 1, j, last);
     if (bottom > a->h - 1 && right > a->w - 1) naive_masked_pixel(a, a->h - 1, a->w - 1, last);
     for (int b = 0; b < 3; b++) accum[b] += last[b];
-    const float noise = powf((float)((right - left) * (bottom - top) * noise_weight),
-                             (float)(1.0f / a->p));
+    const float noise = vmaf_xpowf((float)((right - left) * (bottom - top) * noise_weight),
+                                   (float)(1.0f / a->p));
     float total = 0;
     float v[3];
-    for (int b = 0; b < 3; b++) v[b] = powf(accum[b], (float)(1.0f / a->p)) + noise;
+    for (int b = 0; b < 3; b++) v[b] = vmaf_xpowf(accum[b], (float)(1.0f / a->p)) + noise;
     total = v[0] + v[1] + v[2];
     return total;
 }
@@ -591,10 +592,10 @@ static void naive_adm(const float *ref, const float *dis, int w, int h, int stri
                     row[b] += naive_power(fabsf(p->rfactor[s][b] * o3[b][i * bs + j]), p->p_norm);
             for (int b = 0; b < 3; b++) dacc[b] += row[b];
         }
-        const float dnoise = powf((float)((w - 2 * left) * (h - 2 * top) * p->noise_weight),
-                                  (float)(1.0f / p->p_norm));
+        const float dnoise = vmaf_xpowf((float)((w - 2 * left) * (h - 2 * top) * p->noise_weight),
+                                        (float)(1.0f / p->p_norm));
         float dv[3];
-        for (int b = 0; b < 3; b++) dv[b] = powf(dacc[b], (float)(1.0f / p->p_norm)) + dnoise;
+        for (int b = 0; b < 3; b++) dv[b] = vmaf_xpowf(dacc[b], (float)(1.0f / p->p_norm)) + dnoise;
         out[s].den = dv[0] + dv[1] + dv[2];
         const float *xr[3] = { cr[0], cr[1], cr[2] }, *xa[3] = { ca[0], ca[1], ca[2] };
         const float *mr3[3] = { mr[0], mr[1], mr[2] }, *ma3[3] = { ma[0], ma[1], ma[2] };

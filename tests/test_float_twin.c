@@ -738,6 +738,8 @@ static int twin_adm_frame(const FloatAdmState *st, const VmafPicture *ref, const
     VmafFloatAdmScale out[VMAF_FLOAT_ADM_SCALES];
     const uint32_t *rcp = st->ws.rcp;
     const float cos1 = vmaf_float_adm_cos_1deg_sq();
+    const bool cube = p->p_norm == 3.0; /* as float_adm_twin.c passes them */
+    const float pf = (float)p->p_norm;
     for (int k = 0; k < VMAF_FLOAT_ADM_SCALES; k++) {
         const int w = (sw + 1) / 2, h = (sh + 1) / 2, lo_only = k == 0 && p->skip_scale0;
         const int a_out = k & 1;
@@ -822,14 +824,15 @@ static int twin_adm_frame(const FloatAdmState *st, const VmafPicture *ref, const
                     const float thr = p->bypass_cm ? 0.0f : vmaf_float_adm_threshold(om, oc, w, w, h, i, j);
                     for (int b = 0; b < 3; b++)
                         sim.terms[q][b][(size_t)kr * nc + kc] =
-                            vmaf_float_adm_cube_term(sim.p[sc + b][(size_t)i * w + j], thr);
+                            vmaf_float_adm_term(sim.p[sc + b][(size_t)i * w + j], thr, cube, pf);
                 }
             }
         for (int kr = 0; kr < dh; kr++)
             for (int kc = 0; kc < dw; kc++)
                 for (int b = 0; b < 3; b++)
-                    sim.terms[2][b][(size_t)kr * dw + kc] = vmaf_float_adm_cube_term(
-                        rf[b] * sim.p[FLOAT_ADM_P_REF + b][(size_t)(in.top + kr) * w + in.left + kc], 0.0f);
+                    sim.terms[2][b][(size_t)kr * dw + kc] = vmaf_float_adm_term(
+                        rf[b] * sim.p[FLOAT_ADM_P_REF + b][(size_t)(in.top + kr) * w + in.left + kc], 0.0f,
+                        cube, pf);
         float value[FLOAT_ADM_SUMS];
         for (int q = 0; q < FLOAT_ADM_SUMS; q++) { /* adm_rows, then collect() */
             const int rn = q < 2 ? nr : (dh > 0 ? dh : 0), cn = q < 2 ? nc : dw;
@@ -902,6 +905,14 @@ static const char *const adm_opts[][11] = {
     { "adm_norm_view_dist", "1.5", "adm_ref_display_height", "2160", "adm_noise_weight", "0.5",
       "adm_f1s1", "0.7", NULL },
     { "adm_csf_scale", "2", "adm_csf_diag_scale", "0.5", "adm_dlm_weight", "0.2", "adm_f2s3", "3", NULL },
+    /* adm_p_norm != 3: every term through vmaf_xpowf (3.00000001 is 3.0f, but not x * x * x) */
+    { "adm_p_norm", "2.5", "debug", "true", NULL },
+    { "adm_p_norm", "1", "adm_noise_weight", "0.5", NULL },
+    { "adm_p_norm", "4", "adm_bypass_cm", "1", "debug", "true", NULL },
+    { "adm_p_norm", "20", "adm_csf_mode", "2", NULL },
+    { "adm_p_norm", "1.5", "adm_skip_scale0", "true", "debug", "true", NULL },
+    { "adm_p_norm", "2", "adm_enhn_gain_limit", "1.2", NULL },
+    { "adm_p_norm", "3.00000001", "debug", "true", NULL },
 };
 enum { N_ADM_OPTS = sizeof(adm_opts) / sizeof(adm_opts[0]) };
 

@@ -27,12 +27,13 @@
  *     (rows i-1, i, i+1 with -1 -> 1 and h -> h-1, columns likewise), the m values of the
  *     other part, except the centre, which adds 0.0666666701 * |c| of the other part in
  *     double; the bands' sums are added H, V, D. x = max(|c| - threshold, 0), summed as
- *     x^3 (x*x*x; powf(x, p) for p != 3) per row in float, the rows in float.
+ *     x^3 (x*x*x; powf(x, (float)p) for p != 3) per row in float, the rows in float.
  *     num (DLM) scores c of r against the masks of a; aim (AIM) c of a against the masks
  *     of r, with noise weight 0.
  *  6. Per band, powf(sum, 1/p) + powf((float)(area * noise_weight), 1/p) (area of the inner
- *     region); the scale's value is H + V + D. The denominator does the same with
- *     |f_b * reference band| and no masking.
+ *     region, 1/p = (float)(1.0f / p)); the scale's value is H + V + D. The denominator
+ *     does the same with |f_b * reference band| and no masking.
+ *  powf is glibc's (the golden files' bits): vmaf_xpowf (xpowf.h), on the CPU and the GPU.
  *  num and den sum the scales in double; each below 1e-10 * w * h / (1920 * 1080) is 0;
  *  adm2 = num / den (1 when den is 0), aim = min(aim_num / aim_den, 1), adm3 = max(adm2 *
  *  dlmw + (1 - aim)(1 - dlmw), min) (with adm_adm3_apply_hm: max(2 adm2 aim / (adm2 + aim),
@@ -64,6 +65,7 @@
 #include <string.h>
 
 #include "float_filter.h"
+#include "xpowf.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -338,12 +340,21 @@ VMAF_FLOAT_TWIN_FN float vmaf_float_adm_threshold(const float *const mask[3],
     return threshold;
 }
 
-/** A masked term for adm_p_norm 3: max(|c| - threshold, 0)^3 as x * x * x. */
-VMAF_FLOAT_TWIN_FN float vmaf_float_adm_cube_term(float c, float threshold)
+/**
+ * x^p as the reference raises a masked or denominator term: x * x * x when adm_p_norm is
+ * 3.0 (cube), else powf(x, (float)adm_p_norm), with glibc's bits (xpowf.h).
+ */
+VMAF_FLOAT_TWIN_FN float vmaf_float_adm_power(float x, bool cube, float p)
+{
+    return cube ? x * x * x : vmaf_xpowf(x, p);
+}
+
+/** A masked term: max(|c| - threshold, 0)^p (vmaf_float_adm_power). */
+VMAF_FLOAT_TWIN_FN float vmaf_float_adm_term(float c, float threshold, bool cube, float p)
 {
     float x = fabsf(c) - threshold;
     x = x < 0.0f ? 0.0f : x;
-    return x * x * x;
+    return vmaf_float_adm_power(x, cube, p);
 }
 
 /**

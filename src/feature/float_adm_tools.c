@@ -272,7 +272,7 @@ VMAF_FLOAT_INLINE void csf(const VmafFloatAdmWorkspace *ws, const float rfactor[
 /* Noise floor of a region: powf(area * weight, 1/p), rounded as the reference passes it. */
 static float noise_floor(int w, int h, double weight, double p_norm)
 {
-    return powf((float)(w * h * weight), (float)(1.0f / p_norm));
+    return vmaf_xpowf((float)(w * h * weight), (float)(1.0f / p_norm));
 }
 
 float vmaf_float_adm_band_value(const float total[3], int area_w, int area_h,
@@ -282,13 +282,13 @@ float vmaf_float_adm_band_value(const float total[3], int area_w, int area_h,
     const float floor = noise_floor(area_w, area_h, noise_weight, p_norm);
     float value[3];
     for (int b = 0; b < 3; b++)
-        value[b] = powf(total[b], root) + floor;
+        value[b] = vmaf_xpowf(total[b], root) + floor;
     return value[0] + value[1] + value[2];
 }
 
 VMAF_FLOAT_INLINE float power(float x, double p_norm)
 {
-    return p_norm == 3.0 ? x * x * x : powf(x, (float)p_norm);
+    return vmaf_float_adm_power(x, p_norm == 3.0, (float)p_norm);
 }
 
 /* Sources of one masked sum: the scored CSF values and the other part's CSF and masks. */
@@ -359,7 +359,7 @@ VMAF_FLOAT_INLINE void inner_terms(const MaskedSum *m, int i, int start, int end
         }
         if (m->p_norm != 3.0)
             for (int k = 0; k < n; k++)
-                out[k] = powf(out[k], (float)m->p_norm);
+                out[k] = vmaf_xpowf(out[k], (float)m->p_norm);
     }
 }
 

@@ -75,13 +75,19 @@ typedef struct VmafFloatMotionOptions {
 
 /* ---- per-element arithmetic shared with the CUDA twin (host and device) ---------------- */
 
+/** The term of a sample pair: |a - b| in float. */
+VMAF_FLOAT_TWIN_FN float vmaf_float_motion_term(float a, float b)
+{
+    return fabsf(a - b);
+}
+
 /** A row's float sum of |a - b|, left to right (the reference adds fabs() in double to a
  * float; a float sum of two floats rounded through double equals the float sum). */
 VMAF_FLOAT_TWIN_FN float vmaf_float_motion_row_sum(const float *a, const float *b, unsigned w)
 {
     float line = 0.0f;
     for (unsigned j = 0; j < w; j++)
-        line += fabsf(a[j] - b[j]);
+        line += vmaf_float_motion_term(a[j], b[j]);
     return line;
 }
 

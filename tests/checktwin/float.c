@@ -80,6 +80,35 @@ void checktwin_float(CheckEnv *env)
             checktwin_case(env, &c);
         }
     }
+    /* adm_p_norm != 3: every masked and denominator term through vmaf_xpowf on the device
+     * (3.00000001 rounds to 3.0f but is not the x * x * x case) */
+    static const char *const pnorm_opts[][2] = {
+        { "float_adm=adm_p_norm=1:debug=true", NULL },
+        { "float_adm=adm_p_norm=1.5:adm_skip_scale0=true", NULL },
+        { "float_adm=adm_p_norm=2:debug=true", NULL },
+        { "float_adm=adm_p_norm=2.5:adm_bypass_cm=1:debug=true", NULL },
+        { "float_adm=adm_p_norm=4:adm_noise_weight=0.5", NULL },
+        { "float_adm=adm_p_norm=20:adm_csf_mode=2:debug=true", NULL },
+        { "float_adm=adm_p_norm=3.00000001:debug=true", NULL },
+    };
+    enum { N_PNORM = sizeof(pnorm_opts) / sizeof(pnorm_opts[0]) };
+    for (unsigned p = 0; p < N_PNORM; p++) {
+        for (unsigned k = 0; k < (env->quick ? 1u : 3u); k++) {
+            const CheckClip *clip = k == 1 ? &checktwin_clips[p % checktwin_n_clips] : NULL;
+            const unsigned *size = sizes[(p + 2 * k) % (sizeof(sizes) / sizeof(sizes[0]))];
+            CheckCase c = { .w = clip ? clip->w : size[0], .h = clip ? clip->h : size[1],
+                            .bpc = clip ? clip->bpc : depths[(p + k) % 6], .frames = 4,
+                            .subsample = k == 2 ? 2 : 1, .fmt = clip ? clip->fmt : fmts[p % 3],
+                            .graph = (p + k) & 1, .features = pnorm_opts[p], .clip = clip,
+                            .distortion = DIST_CODEC,
+                            .source = (enum CheckSource)((p + k) % SRC_COUNT) };
+            if (k == 2 && p % 3 == 0) { /* and a full-HD frame now and then */
+                c.w = 1920;
+                c.h = 1080;
+            }
+            checktwin_case(env, &c);
+        }
+    }
     /* the models: every feature on the GPU, pictures from every source */
     static const char *const models[] = { "vmaf_float_v0.6.1", "vmaf_float_v0.6.1neg",
                                           "vmaf_float_b_v0.6.3", "vmaf_float_4k_v0.6.1" };

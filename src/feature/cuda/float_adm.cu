@@ -2,8 +2,9 @@
 // decouple + CSF over the outer region (RCPSS emulated from the CPU's table); the terms of
 // the masked sums (DLM, AIM) at the visited samples and of the denominator over the inner
 // region; then one thread per (sum, band, visited row) adding the row's terms in float in
-// the CPU's visiting order. The rows are added on the host, in the CPU's order, and the
-// powf steps are the CPU's own (float_adm_tools.c).
+// the CPU's visiting order. The terms are raised to adm_p_norm as the CPU does (x * x * x
+// for 3, else vmaf_xpowf: glibc's powf bits). The rows are added on the host, in the CPU's
+// order, and the band values (powf of the sums) are the CPU's own (float_adm_tools.c).
 #include <stdint.h>
 
 #include "feature/cuda/kernel_args.h"
@@ -111,7 +112,8 @@ extern "C" __global__ void __launch_bounds__(FLOAT_ADM_CUDA_THREADS)
             const float thr = a.bypass ? 0.0f : vmaf_float_adm_threshold(om, oc, w, w, h, i, j);
             for (int b = 0; b < 3; b++)
                 terms[((size_t)q * 3 + b) * n + (size_t)kr * nc + kc] =
-                    vmaf_float_adm_cube_term(plane(a, scored + b)[(size_t)i * w + j], thr);
+                    vmaf_float_adm_term(plane(a, scored + b)[(size_t)i * w + j], thr, a.cube,
+                                        a.p_norm);
         }
     }
     const int dw = a.inner[2] - a.inner[0], dh = a.inner[3] - a.inner[1];
@@ -119,7 +121,8 @@ extern "C" __global__ void __launch_bounds__(FLOAT_ADM_CUDA_THREADS)
         const size_t x = (size_t)(a.inner[1] + kr) * w + a.inner[0] + kc;
         for (int b = 0; b < 3; b++)
             terms[((size_t)2 * 3 + b) * n + (size_t)kr * dw + kc] =
-                vmaf_float_adm_cube_term(a.rfactor[b] * plane(a, FLOAT_ADM_P_REF + b)[x], 0.0f);
+                vmaf_float_adm_term(a.rfactor[b] * plane(a, FLOAT_ADM_P_REF + b)[x], 0.0f, a.cube,
+                                    a.p_norm);
     }
 }
 

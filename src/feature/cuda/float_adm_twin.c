@@ -1,5 +1,6 @@
-/* float_adm on the GPU: the scales' band work and row sums on the device (float_adm.cu);
- * the rows added in the CPU's order, the band values (powf) and the scores from
+/* float_adm on the GPU: the scales' band work, the terms (raised to adm_p_norm with
+ * vmaf_xpowf, glibc's powf bits) and the row sums on the device (float_adm.cu); the rows
+ * added in the CPU's order, the band values (powf of the sums) and the scores from
  * float_adm_tools.c / float_adm.c with the CPU instance's state. The reciprocal is the CPU
  * workspace's RCPSS table (Intel's estimate), so every CPU and the GPU give one score. */
 #include <errno.h>
@@ -8,7 +9,6 @@
 #include "feature/cuda/kernel_args.h"
 #include "feature/cuda/twin.h"
 #include "feature/float_adm.h"
-#include "log.h"
 
 enum { SCALES = VMAF_FLOAT_ADM_SCALES };
 
@@ -29,13 +29,6 @@ static int float_adm_twin_init(void *priv, const void *cpu_priv, VmafCudaTwinSet
     FloatAdmTwin *t = priv;
     const FloatAdmState *a = cpu_priv;
     VmafCudaState *s = setup->state;
-    if (a->params.p_norm != 3.0) {
-        /* powf per sample would need glibc's powf on the device */
-        vmaf_log(setup->geometry.log_level, VMAF_LOG_LEVEL_ERROR,
-                 "float_adm (cuda): adm_p_norm %g is not supported on the GPU (only 3)\n",
-                 a->params.p_norm);
-        return -ENOTSUP;
-    }
     t->n_slots = setup->n_slots;
     t->cos_1deg_sq = vmaf_float_adm_cos_1deg_sq();
     int w = (int)a->w, h = (int)a->h;
@@ -101,7 +94,8 @@ static int float_adm_twin_record(void *priv, const void *cpu_priv, VmafCudaRecor
         .src_w = st->w, .src_h = st->h, .bpc = view->ref->bpc,
         .planes = planes, .plane_floats = t->plane_floats,
         .cos_1deg_sq = t->cos_1deg_sq, .gain_limit = p->enhn_gain_limit,
-        .bypass = p->bypass_cm, .rcp = t->rcp,
+        .bypass = p->bypass_cm, .cube = p->p_norm == 3.0, .p_norm = (float)p->p_norm,
+        .rcp = t->rcp,
         .terms = t->terms + slot * FLOAT_ADM_SUMS * 3 * (t->term_floats + 1) * 4,
         .term_floats = t->term_floats, .row_cap = (unsigned)t->row_cap,
     };

@@ -2,9 +2,11 @@
 // float_filter.h with their reflected halo), then one thread per row adding |prev - cur| in
 // float left to right (float_motion.h); with motion_add_scale1 the half-size planes by the
 // CPU scaler's tables and their row sums. The rows are added on the host in row order.
+// The row sums are row_sums.cuh's: each row's serial sum, with coalesced loads.
 #include <stdint.h>
 
 #include "feature/cuda/kernel_args.h"
+#include "feature/cuda/row_sums.cuh"
 #include "feature/float_motion.h"
 
 enum {
@@ -56,15 +58,24 @@ extern "C" __global__ void __launch_bounds__(FLOAT_MOTION_CUDA_THREADS)
     motion_blur<uint16_t>(a);
 }
 
-// one thread per row of the blurred planes
-extern "C" __global__ void __launch_bounds__(FLOAT_MOTION_CUDA_ROW_THREADS)
+// |prev - cur| of two planes, the terms of vmaf_float_motion_row_sum
+struct MotionTerms {
+    const float *prev, *cur;
+    unsigned long long stride;
+    __device__ void operator()(unsigned i, unsigned j, float out[1]) const
+    {
+        const size_t at = (size_t)i * stride + j;
+        out[0] = vmaf_float_motion_term(prev[at], cur[at]);
+    }
+};
+
+// the rows of the blurred planes
+extern "C" __global__ void __launch_bounds__(FLOAT_ROW_SUM_THREADS)
     vmaf_float_motion_rows(FloatMotionCudaArgs a)
 {
-    const unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
-    if (i >= a.h) return;
-    const float *p = (const float *)a.blur[0] + (size_t)i * a.stride;
-    const float *c = (const float *)a.blur[1] + (size_t)i * a.stride;
-    ((float *)a.rows)[i] = vmaf_float_motion_row_sum(p, c, a.w);
+    const MotionTerms terms = { (const float *)a.blur[0], (const float *)a.blur[1], a.stride };
+    float *const out[1] = { (float *)a.rows };
+    vmaf_row_sums<1>(a.w, a.h, terms, out);
 }
 
 // grid: (columns / threads, dst_h, picture); the blurred plane is read with read_stride
@@ -86,12 +97,11 @@ extern "C" __global__ void __launch_bounds__(FLOAT_MOTION_CUDA_THREADS)
     dst[x] = vmaf_float_motion_bilinear(r1, r2, ci[2 * x], ci[2 * x + 1], cw[2 * x], rw[2 * y]);
 }
 
-extern "C" __global__ void __launch_bounds__(FLOAT_MOTION_CUDA_ROW_THREADS)
+extern "C" __global__ void __launch_bounds__(FLOAT_ROW_SUM_THREADS)
     vmaf_float_motion_scaled_rows(FloatMotionCudaArgs a)
 {
-    const unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
-    if (i >= a.dst_h) return;
-    const float *p = (const float *)a.scaled[0] + (size_t)i * a.scaled_stride;
-    const float *c = (const float *)a.scaled[1] + (size_t)i * a.scaled_stride;
-    ((float *)a.scaled_rows)[i] = vmaf_float_motion_row_sum(p, c, a.dst_w);
+    const MotionTerms terms = { (const float *)a.scaled[0], (const float *)a.scaled[1],
+                                a.scaled_stride };
+    float *const out[1] = { (float *)a.scaled_rows };
+    vmaf_row_sums<1>(a.dst_w, a.dst_h, terms, out);
 }

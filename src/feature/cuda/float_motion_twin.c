@@ -102,8 +102,8 @@ static int float_motion_twin_record(void *priv, const void *cpu_priv, VmafCudaRe
             .block = { FLOAT_MOTION_CUDA_THREADS, 1, 1 },
         };
         const VmafCudaLaunch rows_launch = {
-            .grid = { (a.h + FLOAT_MOTION_CUDA_ROW_THREADS - 1) / FLOAT_MOTION_CUDA_ROW_THREADS, 1, 1 },
-            .block = { FLOAT_MOTION_CUDA_ROW_THREADS, 1, 1 },
+            .grid = { (a.h + FLOAT_ROW_SUM_ROWS - 1) / FLOAT_ROW_SUM_ROWS, 1, 1 },
+            .block = { FLOAT_ROW_SUM_THREADS, 1, 1 },
         };
         err = vmaf_cuda_rec_kernel(rec, t->blur, blur_launch, &a, sizeof(a), "float_motion blur");
         if (!err)
@@ -133,9 +133,8 @@ static int float_motion_twin_record(void *priv, const void *cpu_priv, VmafCudaRe
             .block = { FLOAT_MOTION_CUDA_THREADS, 1, 1 },
         };
         const VmafCudaLaunch srows_launch = {
-            .grid = { (a.dst_h + FLOAT_MOTION_CUDA_ROW_THREADS - 1) / FLOAT_MOTION_CUDA_ROW_THREADS,
-                      1, 1 },
-            .block = { FLOAT_MOTION_CUDA_ROW_THREADS, 1, 1 },
+            .grid = { (a.dst_h + FLOAT_ROW_SUM_ROWS - 1) / FLOAT_ROW_SUM_ROWS, 1, 1 },
+            .block = { FLOAT_ROW_SUM_THREADS, 1, 1 },
         };
         err = vmaf_cuda_rec_kernel(rec, t->scale, scale_launch, &a, sizeof(a), "float_motion scale");
         if (!err)

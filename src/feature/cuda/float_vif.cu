@@ -7,6 +7,7 @@
 #include <stdint.h>
 
 #include "feature/cuda/kernel_args.h"
+#include "feature/cuda/row_sums.cuh"
 #include "feature/float_vif.h"
 
 enum { TW = FLOAT_VIF_CUDA_TILE_W, TH = FLOAT_VIF_CUDA_TILE_H };
@@ -106,16 +107,26 @@ VIF_KERNELS(8, SampleSrc<uint8_t>)
 VIF_KERNELS(16, SampleSrc<uint16_t>)
 VIF_KERNELS(f, FloatSrc)
 
-// one thread per row of the num/den planes
-extern "C" __global__ void __launch_bounds__(FLOAT_VIF_CUDA_ROW_THREADS)
+// num and den of a pixel, the terms of vmaf_float_vif_row_sums
+struct VifTerms {
+    const float *num, *den;
+    unsigned long long stride;
+    __device__ void operator()(unsigned i, unsigned j, float out[2]) const
+    {
+        const size_t at = (size_t)i * stride + j;
+        out[0] = num[at];
+        out[1] = den[at];
+    }
+};
+
+// the rows of the num/den planes (row_sums.cuh: each row's serial sums, coalesced loads)
+extern "C" __global__ void __launch_bounds__(FLOAT_ROW_SUM_THREADS)
     vmaf_float_vif_rows(FloatVifCudaArgs a)
 {
-    const unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
-    if (i >= a.dst_h) return;
-    const float *num = (const float *)a.dst[0] + (size_t)i * a.dst_stride;
-    const float *den = (const float *)a.dst[1] + (size_t)i * a.dst_stride;
+    const VifTerms terms = { (const float *)a.dst[0], (const float *)a.dst[1], a.dst_stride };
     float *rows = (float *)a.rows;
-    vmaf_float_vif_row_sums(num, den, a.dst_w, &rows[i], &rows[a.dst_h + i]);
+    float *const out[2] = { rows, rows + a.dst_h };
+    vmaf_row_sums<2>(a.dst_w, a.dst_h, terms, out);
 }
 
 // vif_prescale: the samples as float planes (src_w x src_h, dst_stride floats)

@@ -195,8 +195,8 @@ static int float_vif_twin_record(void *priv, const void *cpu_priv, VmafCudaRecor
             .shared_bytes = (FLOAT_VIF_CUDA_FILTER +
                              5 * FLOAT_VIF_CUDA_TILE_H * (FLOAT_VIF_CUDA_TILE_W + 2 * R)) * 4,
         };
-        const VmafCudaLaunch lr = { .grid = { blocks(a.dst_h, FLOAT_VIF_CUDA_ROW_THREADS), 1, 1 },
-                                    .block = { FLOAT_VIF_CUDA_ROW_THREADS, 1, 1 } };
+        const VmafCudaLaunch lr = { .grid = { blocks(a.dst_h, FLOAT_ROW_SUM_ROWS), 1, 1 },
+                                    .block = { FLOAT_ROW_SUM_THREADS, 1, 1 } };
         if (!err)
             err = vmaf_cuda_rec_kernel(rec, t->stats[from_float], ls, &a, sizeof(a), "float_vif stats");
         if (!err) err = vmaf_cuda_rec_kernel(rec, t->rows, lr, &a, sizeof(a), "float_vif rows");

@@ -164,11 +164,15 @@ typedef struct FloatStatsCudaArgs {
     float ref_kernel[9], dis_kernel[25]; /* float_ansnr: float_stats.h's kernels */
 } FloatStatsCudaArgs;
 
+/* The float twins' row sums (feature/cuda/row_sums.cuh): blocks of FLOAT_ROW_SUM_THREADS
+ * threads, FLOAT_ROW_SUM_ROWS rows each. */
+enum { FLOAT_ROW_SUM_THREADS = 256, FLOAT_ROW_SUM_ROWS = 16 };
+
 /* float_motion: per plane, the blur of the previous and the current reference in tiles
- * (float_filter.h), one thread per row of |prev - cur| sums; with motion_add_scale1 the
+ * (float_filter.h), the rows' |prev - cur| sums (row_sums.cuh); with motion_add_scale1 the
  * half-size planes and their row sums (float_motion.h, float_motion.cu). */
 enum { FLOAT_MOTION_CUDA_TILE_W = 64, FLOAT_MOTION_CUDA_TILE_H = 16, FLOAT_MOTION_CUDA_RADIUS = 2,
-       FLOAT_MOTION_CUDA_THREADS = 256, FLOAT_MOTION_CUDA_ROW_THREADS = 64 };
+       FLOAT_MOTION_CUDA_THREADS = 256 };
 
 typedef struct FloatMotionCudaArgs {
     vmaf_devptr src[2];           /* samples of this plane: previous, current reference */
@@ -189,10 +193,10 @@ typedef struct FloatMotionCudaArgs {
 
 /* float_vif: per scale, tiles of outputs: the vertical pass of the five quantities (or, to
  * decimate, of each plane at the even rows) into shared memory, then the horizontal pass,
- * the per-pixel statistic and one thread per row summing num and den (float_vif.h,
+ * the per-pixel statistic and the rows' sums of num and den (row_sums.cuh; float_vif.h,
  * float_vif.cu). Shared memory: FLOAT_VIF_CUDA_FILTER floats of taps, then the pass. */
 enum { FLOAT_VIF_CUDA_TILE_W = 32, FLOAT_VIF_CUDA_TILE_H = 8, FLOAT_VIF_CUDA_THREADS = 256,
-       FLOAT_VIF_CUDA_ROW_THREADS = 64, FLOAT_VIF_CUDA_FILTER = 128 };
+       FLOAT_VIF_CUDA_FILTER = 128 };
 
 typedef struct FloatVifCudaArgs {
     vmaf_devptr src[2];            /* ref, dis: samples or float planes */
@@ -241,6 +245,8 @@ typedef struct FloatAdmCudaArgs {
     float cos_1deg_sq;
     double gain_limit;
     unsigned bypass;
+    unsigned cube;                 /* adm_p_norm == 3.0: terms as x * x * x */
+    float p_norm;                  /* (float)adm_p_norm, the powf exponent otherwise */
     vmaf_devptr rcp;               /* the CPU workspace's RCPSS table */
     vmaf_devptr terms;             /* float [FLOAT_ADM_SUMS][3][term_floats] */
     unsigned long long term_floats;
