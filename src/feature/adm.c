@@ -75,19 +75,53 @@ static void bands32(VmafAdmBands32 *b, char *block, const size_t off[4])
     b->d = (int32_t *)(void *)(block + off[3]);
 }
 
-int vmaf_adm_buffers_alloc(VmafAdmBuffers *b, unsigned w, unsigned h)
+/* The compact block of a worker instance (vmaf_adm_buffers_alloc_compact): scales 1..3
+ * write their int32 bands only ceil(h/4) rows deep, except A, which also holds scale 0's
+ * ceil(h/2)-row output; and by then the 20 int16 bands of scale 0 are dead. So the 18
+ * int32 H, V, D bands lie inside the int16 region, each ceil(ceil(h/2)/2) rows of the same
+ * stride, and only the two int32 A bands come after it. Pictures this large make no read
+ * outside a band at any scale (the reads of adm_device.h's note need bands of 1..4 rows),
+ * so what lies around a band is never seen, and the totals equal the full layout's
+ * (tests/test_adm_compact.c). */
+enum { COMPACT_MIN_SIZE = 64 };
+
+static void compact_layout(unsigned h, VmafAdmLayout *l)
+{
+    const size_t row_bytes = l->stride * sizeof(int32_t);
+    const size_t half_h = (h + 1) / 2;
+    const size_t small = (half_h + 1) / 2 * row_bytes;
+    const size_t guard = 2 * row_bytes;
+    const size_t region16 = l->band_bytes / 2 * BANDS_16;
+    size_t top = guard; /* the int16 region starts after the guard (off16[0][0]) */
+    for (int g = 0; g < 6; g++) {
+        l->off32[g][0] = SIZE_MAX;
+        for (int k = 1; k < 4; k++) {
+            l->off32[g][k] = top;
+            top += small;
+        }
+    }
+    /* top <= guard + region16: 18 ceil(half_h / 2) <= 10 half_h for half_h >= 9 */
+    l->off32[0][0] = guard + region16;
+    l->off32[1][0] = guard + region16 + l->band_bytes;
+    l->block_bytes = guard + region16 + 2 * l->band_bytes + guard;
+}
+
+static int buffers_alloc(VmafAdmBuffers *b, unsigned w, unsigned h, bool compact)
 {
     memset(b, 0, sizeof(*b));
     VmafAdmLayout l;
     int err = vmaf_adm_layout(w, h, &l);
     if (err)
         return err;
+    if (compact && w >= COMPACT_MIN_SIZE && h >= COMPACT_MIN_SIZE)
+        compact_layout(h, &l);
     const size_t half_w = (w + 1) / 2;
     b->w = w;
     b->h = h;
     b->simd = vmaf_adm_simd_available();
     b->stride = l.stride;
     b->band_bytes = l.band_bytes;
+    b->block_bytes = l.block_bytes;
     b->block = calloc(1, l.block_bytes);
     /* row buffer: the reference's 4 lines of the picture width in int32, at least 4 lines of
      * the band stride (+2) then 8 of the scale-1 width for the degenerate-row copies
@@ -112,6 +146,16 @@ int vmaf_adm_buffers_alloc(VmafAdmBuffers *b, unsigned w, unsigned h)
     return 0;
 }
 
+int vmaf_adm_buffers_alloc(VmafAdmBuffers *b, unsigned w, unsigned h)
+{
+    return buffers_alloc(b, w, h, false);
+}
+
+int vmaf_adm_buffers_alloc_compact(VmafAdmBuffers *b, unsigned w, unsigned h)
+{
+    return buffers_alloc(b, w, h, true);
+}
+
 void vmaf_adm_buffers_free(VmafAdmBuffers *b)
 {
     free(b->block);
@@ -121,9 +165,7 @@ void vmaf_adm_buffers_free(VmafAdmBuffers *b)
 
 void vmaf_adm_buffers_clear(VmafAdmBuffers *b)
 {
-    const size_t row_bytes = b->stride * sizeof(int32_t);
-    const size_t bands = b->band_bytes / 2 * BANDS_16 + b->band_bytes * BANDS_32;
-    memset(b->block, 0, 4 * row_bytes + bands);
+    memset(b->block, 0, b->block_bytes);
     memset(b->row_block, 0, BUFFER_ALIGN + b->row_bytes);
 }
 
@@ -405,7 +447,7 @@ static int adm_init(void *priv, const VmafFeatureGeometry *g)
     s->h = g->h;
     s->bpc = g->bpc;
     vmaf_adm_scale_factors(&s->opt, s->factors);
-    return vmaf_adm_buffers_alloc(&s->buf, g->w, g->h);
+    return vmaf_adm_buffers_alloc_compact(&s->buf, g->w, g->h);
 }
 
 static void adm_close(void *priv)
