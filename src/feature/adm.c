@@ -75,14 +75,16 @@ static void bands32(VmafAdmBands32 *b, char *block, const size_t off[4])
     b->d = (int32_t *)(void *)(block + off[3]);
 }
 
-/* The compact block of a worker instance (vmaf_adm_buffers_alloc_compact): scales 1..3
- * write their int32 bands only ceil(h/4) rows deep, except A, which also holds scale 0's
- * ceil(h/2)-row output; and by then the 20 int16 bands of scale 0 are dead. So the 18
- * int32 H, V, D bands lie inside the int16 region, each ceil(ceil(h/2)/2) rows of the same
- * stride, and only the two int32 A bands come after it. Pictures this large make no read
- * outside a band at any scale (the reads of adm_device.h's note need bands of 1..4 rows),
- * so what lies around a band is never seen, and the totals equal the full layout's
- * (tests/test_adm_compact.c). */
+/* The compact block of a worker instance (vmaf_adm_buffers_alloc_compact). Within a scale,
+ * ref and dis H, V, D are last read by the denominators, before the CSF writes csf and
+ * mask: so csf takes dis's bands and mask takes ref's. Scales 1..3 write their int32 bands
+ * only ceil(h/4) rows deep, except A, which also holds scale 0's ceil(h/2)-row output; and
+ * by then scale 0's int16 bands are dead: so the int32 H, V, D bands (ceil(ceil(h/2)/2)
+ * rows of the same stride each) lie inside the int16 region, and only the two int32 A bands
+ * come after it. Pictures this large make no read outside a band at any scale (the reads of
+ * adm_device.h's note need bands of 1..4 rows), so what lies around a band is never seen,
+ * and the totals equal the full layout's (tests/test_adm_compact.c, also with garbage in
+ * the block before a frame). */
 enum { COMPACT_MIN_SIZE = 64 };
 
 static void compact_layout(unsigned h, VmafAdmLayout *l)
@@ -91,19 +93,38 @@ static void compact_layout(unsigned h, VmafAdmLayout *l)
     const size_t half_h = (h + 1) / 2;
     const size_t small = (half_h + 1) / 2 * row_bytes;
     const size_t guard = 2 * row_bytes;
-    const size_t region16 = l->band_bytes / 2 * BANDS_16;
-    size_t top = guard; /* the int16 region starts after the guard (off16[0][0]) */
-    for (int g = 0; g < 6; g++) {
+    enum { REF, DIS, R, A, CSF, MASK };
+    /* int16: ref A,H,V,D, dis A,H,V,D, r and a H,V,D (the A bands are never touched) */
+    size_t top = guard;
+    for (int g = REF; g <= A; g++)
+        for (int k = 0; k < 4; k++) {
+            if (k == 0 && g >= R) {
+                l->off16[g][k] = SIZE_MAX;
+                continue;
+            }
+            l->off16[g][k] = top;
+            top += l->band_bytes / 2;
+        }
+    const size_t region = top;
+    /* int32 H, V, D of ref, dis, r, a from the start of that region:
+     * 12 ceil(half_h / 2) <= 7 half_h for half_h >= 6 */
+    top = guard;
+    for (int g = REF; g <= A; g++) {
         l->off32[g][0] = SIZE_MAX;
         for (int k = 1; k < 4; k++) {
             l->off32[g][k] = top;
             top += small;
         }
     }
-    /* top <= guard + region16: 18 ceil(half_h / 2) <= 10 half_h for half_h >= 9 */
-    l->off32[0][0] = guard + region16;
-    l->off32[1][0] = guard + region16 + l->band_bytes;
-    l->block_bytes = guard + region16 + 2 * l->band_bytes + guard;
+    l->off32[REF][0] = region;
+    l->off32[DIS][0] = region + l->band_bytes;
+    for (int k = 0; k < 4; k++) {
+        l->off16[CSF][k] = k ? l->off16[DIS][k] : SIZE_MAX;
+        l->off16[MASK][k] = k ? l->off16[REF][k] : SIZE_MAX;
+        l->off32[CSF][k] = k ? l->off32[DIS][k] : SIZE_MAX;
+        l->off32[MASK][k] = k ? l->off32[REF][k] : SIZE_MAX;
+    }
+    l->block_bytes = region + 2 * l->band_bytes + guard;
 }
 
 static int buffers_alloc(VmafAdmBuffers *b, unsigned w, unsigned h, bool compact)

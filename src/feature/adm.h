@@ -213,10 +213,11 @@ typedef struct VmafAdmBuffers {
 } VmafAdmBuffers;
 
 int vmaf_adm_buffers_alloc(VmafAdmBuffers *b, unsigned w, unsigned h);
-/** The same pipeline in about half the memory (what the extractor's instances use): from
- *  64x64 up, the int32 bands of scales 1..3 other than A share the memory of the (by then
- *  dead) scale-0 int16 bands, so the block no longer has vmaf_adm_layout()'s offsets; the
- *  totals are the same. Smaller pictures get vmaf_adm_buffers_alloc()'s block. */
+/** The same pipeline in a third of the memory (what the extractor's instances use): from
+ *  64x64 up, csf and mask take the bands of dis and ref (dead by then), and the int32 bands
+ *  of scales 1..3 other than A share the memory of the (dead) scale-0 int16 bands, so the
+ *  block no longer has vmaf_adm_layout()'s offsets; the totals are the same. Smaller
+ *  pictures get vmaf_adm_buffers_alloc()'s block. */
 int vmaf_adm_buffers_alloc_compact(VmafAdmBuffers *b, unsigned w, unsigned h);
 void vmaf_adm_buffers_free(VmafAdmBuffers *b);
 /** Zero every buffer (done per frame for pictures of 4 rows or columns or fewer, whose
