@@ -213,7 +213,7 @@ typedef struct VmafAdmBuffers {
 } VmafAdmBuffers;
 
 int vmaf_adm_buffers_alloc(VmafAdmBuffers *b, unsigned w, unsigned h);
-/** The same pipeline in a third of the memory (what the extractor's instances use): from
+/** The same pipeline in under half the memory (what the extractor's instances use): from
  *  64x64 up, csf and mask take the bands of dis and ref (dead by then), and the int32 bands
  *  of scales 1..3 other than A share the memory of the (dead) scale-0 int16 bands, so the
  *  block no longer has vmaf_adm_layout()'s offsets; the totals are the same. Smaller
