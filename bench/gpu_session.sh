@@ -98,6 +98,35 @@ if has bench; then
       echo "reference CUDA 3.1.0, CLI 4K, $n frames, default model: $(( (e - s) / 1000000 )) ms"
     done 2>&1 | tee -a "$OUT/summary.txt"
   fi
+  # reference CPU (libvmaf 3.1.0, static, CPU only), when carried as .refbin/vmaf_ref_cpu
+  # (never committed): next to ours on the CPU path, same threads, same run
+  REF_CPU=.refbin/vmaf_ref_cpu
+  if [ -x $REF_CPU ]; then
+    for bin in build/tools/vmaf $REF_CPU; do
+      extra=; [ $bin = build/tools/vmaf ] && extra="--backend cpu"
+      for n in 1 120; do
+        s=$(date +%s%N)
+        $bin -r $R -d $D -w 3840 -h 2160 -p 420 -b 8 $extra --threads "$JOBS" --frame_cnt $n -q \
+          -o /dev/null > /dev/null 2>&1
+        e=$(date +%s%N)
+        echo "CPU side by side: $bin, CLI 4K, $n frames, default model, --threads $JOBS: $(( (e - s) / 1000000 )) ms"
+      done
+    done 2>&1 | tee -a "$OUT/summary.txt"
+    # peak memory vs threads, ours and the reference (bench/peak_rss.sh), 4K
+    for bin in build/tools/vmaf $REF_CPU; do
+      VMAF_ARGS="--frame_cnt 48 $([ $bin = build/tools/vmaf ] && echo --backend cpu)" \
+        bench/peak_rss.sh $bin $R $D 3840 2160 1 4 16
+    done 2>&1 | tee -a "$OUT/summary.txt"
+  fi
+  # pinning in the fetch (VMAF_CUDA_PIN_AHEAD=0, before) vs ahead in the pool's thread (default)
+  for ahead in 0 16; do
+    s=$(date +%s%N)
+    VMAF_CUDA_PIN_AHEAD=$ahead VMAF_CUDA_PROFILE=1 build/tools/vmaf -r $R -d $D -w 3840 -h 2160 \
+      -p 420 -b 8 --backend cuda --frame_cnt 120 -q -o /dev/null 2> "$OUT/profile_ahead$ahead.log"
+    e=$(date +%s%N)
+    echo "CLI 4K, 120 frames, default model, cuda, VMAF_CUDA_PIN_AHEAD=$ahead: $(( (e - s) / 1000000 )) ms"
+    grep -E "^cli|start-up" "$OUT/profile_ahead$ahead.log" | sed "s/^/  [ahead $ahead] /"
+  done 2>&1 | tee -a "$OUT/summary.txt"
   VMAF_CUDA_PROFILE=1 build/tools/vmaf -r $R -d $D -w 3840 -h 2160 -p 420 -b 8 --backend cuda \
     --frame_cnt 20 -q -o /dev/null 2> "$OUT/profile.log"
   tail -40 "$OUT/profile.log" | tee -a "$OUT/summary.txt"

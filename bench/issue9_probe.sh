@@ -18,7 +18,13 @@ for n in 1 600; do
   echo "1080p default model, $n frames: $(t build/tools/vmaf -r $JR -d $JD -w 1920 -h 1080 -p 420 -b 8 --backend cuda --frame_cnt $n -q -o /dev/null) ms"
   echo "1080p 4 twins, $n frames: $(t build/tools/vmaf -r $JR -d $JD -w 1920 -h 1080 -p 420 -b 8 --backend cuda -n --feature psnr --feature psnr_hvs --feature motion --feature motion_v2 --frame_cnt $n -q -o /dev/null) ms"
 done
-VMAF_CUDA_PROFILE=1 build/tools/vmaf -r $R -d $D -w 3840 -h 2160 -p 420 -b 8 --backend cuda --frame_cnt 120 -q -o /dev/null 2>&1 | grep -E "^cli|start-up"
+# pinning ahead (picture pool thread): 0 = on demand in the fetch (before), 16 = default, 56 = all
+for ahead in 0 16 56; do
+  for n in 1 120; do
+    echo "4K default model, VMAF_CUDA_PIN_AHEAD=$ahead, $n frames: $(VMAF_CUDA_PIN_AHEAD=$ahead t build/tools/vmaf -r $R -d $D -w 3840 -h 2160 -p 420 -b 8 --backend cuda --frame_cnt $n -q -o /dev/null) ms"
+  done
+  VMAF_CUDA_PIN_AHEAD=$ahead VMAF_CUDA_PROFILE=1 build/tools/vmaf -r $R -d $D -w 3840 -h 2160 -p 420 -b 8 --backend cuda --frame_cnt 120 -q -o /dev/null 2>&1 | grep -E "^cli|start-up" | sed "s/^/[ahead $ahead] /"
+done
 python3 - <<'PY'
 import time
 try:

@@ -23,6 +23,12 @@ typedef struct VmafPicturePoolConfig {
     void *cookie;
     void (*release_cookie)(void *cookie); /* optional: the pool is gone, after the last free */
     enum VmafPictureMemory memory; /* what alloc returns; device memory is not zeroed here */
+    /** Buffers a background thread keeps allocated ahead of demand (0: none, a fetch that
+     *  finds no free buffer allocates one itself). For slow allocators (pinning): a fetch
+     *  then takes a ready buffer, and waits for that thread rather than allocating while
+     *  its caller holds others up. The thread stops at the first failed allocation; later
+     *  fetches allocate on demand again, so a failure still reaches a fetch. */
+    unsigned alloc_ahead;
 } VmafPicturePoolConfig;
 
 int vmaf_picture_pool_init(VmafPicturePool **pool, VmafPicturePoolConfig cfg);

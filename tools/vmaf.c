@@ -23,6 +23,9 @@
 /* Frames each input is read ahead of scoring. */
 #define READ_AHEAD 2       /* frames read ahead by the in-order readers (Y4M, pipes) */
 #define MAX_READ_WORKERS 16 /* pread workers for raw files (16 reach the page-cache bound) */
+/* ... on the CPU path: one worker reads a 4K pair in ~3.5 ms, 16 CPU threads score one in
+ * ~24 ms, so 4 workers keep far ahead and the pool holds 2 pictures per worker fewer */
+#define MAX_CPU_READ_WORKERS 4
 
 /* pread workers for raw regular files: one per online CPU, 2..MAX_READ_WORKERS. */
 static unsigned read_workers(void)
@@ -195,7 +198,7 @@ static void warn_not_numbers(VmafContext *vmaf, const VideoInfo *info, unsigned 
 /* --backend: attach a CUDA state (cuda: required; auto: when a device exists), then make the
  * picture pool the reader fills: pinned host memory with CUDA, so uploads start from it. */
 static int setup_backend(VmafContext *vmaf, const CliSettings *c, const VideoInfo *info,
-                         unsigned depth, int verbose)
+                         unsigned *depth_inout, int verbose)
 {
     VmafCudaState *state = NULL;
     int err = 0;
@@ -216,6 +219,8 @@ static int setup_backend(VmafContext *vmaf, const CliSettings *c, const VideoInf
             state = NULL;
         }
     }
+    if (!state && *depth_inout > MAX_CPU_READ_WORKERS + 2) *depth_inout = MAX_CPU_READ_WORKERS + 2;
+    const unsigned depth = *depth_inout;
     /* the context keeps 2 (threads + 1) + 1 (or 4 without threads); the readers 2 per frame
      * in flight. Buffers are allocated on demand, so a short run pays for few. */
     const unsigned cpu_pictures = (c->threads ? 2 * (c->threads + 1) + 1 : 4) + 2 * depth;
@@ -542,8 +547,8 @@ static int score(CliSettings *c, VideoInput *ref_in, VideoInput *dist_in, int is
     int status = 0;
     Models models = { .cnt = 0 };
 
-    const unsigned depth = read_depth(ref_in, dist_in);
-    if (setup_backend(vmaf, c, &info, depth, istty && !c->quiet)) {
+    unsigned depth = read_depth(ref_in, dist_in);
+    if (setup_backend(vmaf, c, &info, &depth, istty && !c->quiet)) {
         status = EXIT_SETUP;
         goto close;
     }
@@ -576,7 +581,7 @@ static int score(CliSettings *c, VideoInput *ref_in, VideoInput *dist_in, int is
     /* both inputs are read ahead on their own threads, into pool pictures */
     FrameReader *reader;
     err = frame_reader_start(&reader, vmaf, ref_in, dist_in, frame_limit, depth,
-                             depth > READ_AHEAD ? read_workers() : 1);
+                             depth > READ_AHEAD ? depth - 2 : 1);
     if (err) {
         fprintf(stderr, "could not start the input readers: %s\n", strerror(-err));
         status = EXIT_SETUP;

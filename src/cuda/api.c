@@ -1,5 +1,6 @@
 /* The public CUDA entry points that touch a VmafContext. */
 #include <errno.h>
+#include <stdlib.h>
 
 #include "libvmaf/libvmaf_cuda.h"
 
@@ -12,6 +13,20 @@
  * reader keeps in flight (the CLI's pread workers). The pool allocates them on demand, so a
  * client that has few pictures out at a time allocates (and pins) few. */
 #define CUDA_POOL_PICTURES 56
+
+/* Pinned pictures a background thread keeps ready beyond demand (VMAF_CUDA_PIN_AHEAD=N
+ * overrides, 0 pins on demand in the fetch): pinning a 4K picture takes ~6 ms, which a
+ * reader's fetch should not pay while the frame-order turn waits on it. */
+#define CUDA_PIN_AHEAD 16
+
+static unsigned pin_ahead(void)
+{
+    const char *env = getenv("VMAF_CUDA_PIN_AHEAD");
+    if (!env || !*env) return CUDA_PIN_AHEAD;
+    char *end;
+    const unsigned long n = strtoul(env, &end, 10);
+    return *end || n > CUDA_POOL_PICTURES ? CUDA_PIN_AHEAD : (unsigned)n;
+}
 
 VMAF_EXPORT int vmaf_cuda_import_state(VmafContext *vmaf, VmafCudaState *state)
 {
@@ -54,6 +69,7 @@ VMAF_EXPORT int vmaf_cuda_preallocate_pictures(VmafContext *vmaf, VmafCudaPictur
         pc.cookie = vmaf->cuda_state;
         pc.release_cookie = pool_state_unref;
         pc.memory = device ? VMAF_PICTURE_MEMORY_DEVICE : VMAF_PICTURE_MEMORY_HOST_PINNED;
+        pc.alloc_ahead = device ? 0 : pin_ahead();
         vmaf_cuda_state_ref(vmaf->cuda_state);
         int err = vmaf_picture_pool_init(&vmaf->pic_pool, pc);
         if (err && !vmaf->pic_pool) vmaf_cuda_state_unref(vmaf->cuda_state);

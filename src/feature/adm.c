@@ -75,19 +75,74 @@ static void bands32(VmafAdmBands32 *b, char *block, const size_t off[4])
     b->d = (int32_t *)(void *)(block + off[3]);
 }
 
-int vmaf_adm_buffers_alloc(VmafAdmBuffers *b, unsigned w, unsigned h)
+/* The compact block of a worker instance (vmaf_adm_buffers_alloc_compact). Within a scale,
+ * ref and dis H, V, D are last read by the denominators, before the CSF writes csf and
+ * mask: so csf takes dis's bands and mask takes ref's. Scales 1..3 write their int32 bands
+ * only ceil(h/4) rows deep, except A, which also holds scale 0's ceil(h/2)-row output; and
+ * by then scale 0's int16 bands are dead: so the int32 H, V, D bands (ceil(ceil(h/2)/2)
+ * rows of the same stride each) lie inside the int16 region, and only the two int32 A bands
+ * come after it. Pictures this large make no read outside a band at any scale (the reads of
+ * adm_device.h's note need bands of 1..4 rows), so what lies around a band is never seen,
+ * and the totals equal the full layout's (tests/test_adm_compact.c, also with garbage in
+ * the block before a frame). */
+enum { COMPACT_MIN_SIZE = 64 };
+
+static void compact_layout(unsigned h, VmafAdmLayout *l)
+{
+    const size_t row_bytes = l->stride * sizeof(int32_t);
+    const size_t half_h = (h + 1) / 2;
+    const size_t small = (half_h + 1) / 2 * row_bytes;
+    const size_t guard = 2 * row_bytes;
+    enum { REF, DIS, R, A, CSF, MASK };
+    /* int16: ref A,H,V,D, dis A,H,V,D, r and a H,V,D (the A bands are never touched) */
+    size_t top = guard;
+    for (int g = REF; g <= A; g++)
+        for (int k = 0; k < 4; k++) {
+            if (k == 0 && g >= R) {
+                l->off16[g][k] = SIZE_MAX;
+                continue;
+            }
+            l->off16[g][k] = top;
+            top += l->band_bytes / 2;
+        }
+    const size_t region = top;
+    /* int32 H, V, D of ref, dis, r, a from the start of that region:
+     * 12 ceil(half_h / 2) <= 7 half_h for half_h >= 6 */
+    top = guard;
+    for (int g = REF; g <= A; g++) {
+        l->off32[g][0] = SIZE_MAX;
+        for (int k = 1; k < 4; k++) {
+            l->off32[g][k] = top;
+            top += small;
+        }
+    }
+    l->off32[REF][0] = region;
+    l->off32[DIS][0] = region + l->band_bytes;
+    for (int k = 0; k < 4; k++) {
+        l->off16[CSF][k] = k ? l->off16[DIS][k] : SIZE_MAX;
+        l->off16[MASK][k] = k ? l->off16[REF][k] : SIZE_MAX;
+        l->off32[CSF][k] = k ? l->off32[DIS][k] : SIZE_MAX;
+        l->off32[MASK][k] = k ? l->off32[REF][k] : SIZE_MAX;
+    }
+    l->block_bytes = region + 2 * l->band_bytes + guard;
+}
+
+static int buffers_alloc(VmafAdmBuffers *b, unsigned w, unsigned h, bool compact)
 {
     memset(b, 0, sizeof(*b));
     VmafAdmLayout l;
     int err = vmaf_adm_layout(w, h, &l);
     if (err)
         return err;
+    if (compact && w >= COMPACT_MIN_SIZE && h >= COMPACT_MIN_SIZE)
+        compact_layout(h, &l);
     const size_t half_w = (w + 1) / 2;
     b->w = w;
     b->h = h;
     b->simd = vmaf_adm_simd_available();
     b->stride = l.stride;
     b->band_bytes = l.band_bytes;
+    b->block_bytes = l.block_bytes;
     b->block = calloc(1, l.block_bytes);
     /* row buffer: the reference's 4 lines of the picture width in int32, at least 4 lines of
      * the band stride (+2) then 8 of the scale-1 width for the degenerate-row copies
@@ -112,6 +167,16 @@ int vmaf_adm_buffers_alloc(VmafAdmBuffers *b, unsigned w, unsigned h)
     return 0;
 }
 
+int vmaf_adm_buffers_alloc(VmafAdmBuffers *b, unsigned w, unsigned h)
+{
+    return buffers_alloc(b, w, h, false);
+}
+
+int vmaf_adm_buffers_alloc_compact(VmafAdmBuffers *b, unsigned w, unsigned h)
+{
+    return buffers_alloc(b, w, h, true);
+}
+
 void vmaf_adm_buffers_free(VmafAdmBuffers *b)
 {
     free(b->block);
@@ -121,9 +186,7 @@ void vmaf_adm_buffers_free(VmafAdmBuffers *b)
 
 void vmaf_adm_buffers_clear(VmafAdmBuffers *b)
 {
-    const size_t row_bytes = b->stride * sizeof(int32_t);
-    const size_t bands = b->band_bytes / 2 * BANDS_16 + b->band_bytes * BANDS_32;
-    memset(b->block, 0, 4 * row_bytes + bands);
+    memset(b->block, 0, b->block_bytes);
     memset(b->row_block, 0, BUFFER_ALIGN + b->row_bytes);
 }
 
@@ -405,7 +468,7 @@ static int adm_init(void *priv, const VmafFeatureGeometry *g)
     s->h = g->h;
     s->bpc = g->bpc;
     vmaf_adm_scale_factors(&s->opt, s->factors);
-    return vmaf_adm_buffers_alloc(&s->buf, g->w, g->h);
+    return vmaf_adm_buffers_alloc_compact(&s->buf, g->w, g->h);
 }
 
 static void adm_close(void *priv)

@@ -199,6 +199,7 @@ typedef struct VmafAdmBuffers {
     size_t stride;        /**< elements per band row */
     size_t band_bytes;    /**< bytes of one int32 band (int16 bands take half) */
     void *block;          /**< the band allocation (with guards) */
+    size_t block_bytes;   /**< its size */
     void *row_block;      /**< the row-buffer allocation (with a guard) */
     /** Vertical-pass rows: scale 0 uses int16 lo|hi of w each, scales 1..3 int32
      *  ref lo|ref hi|dis lo|dis hi of the scale's width each. */
@@ -212,6 +213,12 @@ typedef struct VmafAdmBuffers {
 } VmafAdmBuffers;
 
 int vmaf_adm_buffers_alloc(VmafAdmBuffers *b, unsigned w, unsigned h);
+/** The same pipeline in under half the memory (what the extractor's instances use): from
+ *  64x64 up, csf and mask take the bands of dis and ref (dead by then), and the int32 bands
+ *  of scales 1..3 other than A share the memory of the (dead) scale-0 int16 bands, so the
+ *  block no longer has vmaf_adm_layout()'s offsets; the totals are the same. Smaller
+ *  pictures get vmaf_adm_buffers_alloc()'s block. */
+int vmaf_adm_buffers_alloc_compact(VmafAdmBuffers *b, unsigned w, unsigned h);
 void vmaf_adm_buffers_free(VmafAdmBuffers *b);
 /** Zero every buffer (done per frame for pictures of 4 rows or columns or fewer, whose
  *  index tables reach into buffer content left by an earlier frame). */

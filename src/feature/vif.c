@@ -5,8 +5,8 @@
  * (mirrored row pointers; nothing is padded in memory) into row buffers with mirrored
  * margins, a horizontal pass from those into three sigma rows, and a scalar pass that
  * accumulates the log and non-log sums. Subsampling makes only the even rows and the even
- * columns that the decimation keeps. Every pass reads 16-bit samples: 8-bit input is first
- * widened into a scale-0 image.
+ * columns that the decimation keeps. Every pass reads 16-bit samples: 8-bit input is
+ * widened row by row as the passes reach it (a ring of rows, vif_internal.h).
  *
  * Integer ranges. The reference sums the squares in 64 bits; here the filters run in
  * uint32 lanes, which vectorize well. A square (or product) of two 16-bit values, and a
@@ -76,7 +76,7 @@ int vmaf_vif_workspace_alloc(VmafVifWorkspace **out, unsigned w, unsigned h, uns
     const size_t row = (size_t)w + 2 * PAD;
     const size_t split_row = (size_t)w / 2 + 1 + 2 * SUB_PAD;
     size_t img = 0;
-    for (int s = bpc == 8 ? 0 : 1; s < VMAF_VIF_SCALES; s++)
+    for (int s = 1; s < VMAF_VIF_SCALES; s++)
         img += (size_t)(w >> s) * (h >> s);
     const size_t n32 = 10 * row + 4 * split_row + 3 * (size_t)w;
     ws->block = malloc(n32 * sizeof(uint32_t) + 2 * img * sizeof(uint16_t));
@@ -99,7 +99,7 @@ int vmaf_vif_workspace_alloc(VmafVifWorkspace **out, unsigned w, unsigned h, uns
     p += 3 * (size_t)w;
 
     uint16_t *q = (uint16_t *)p;
-    for (int s = bpc == 8 ? 0 : 1; s < VMAF_VIF_SCALES; s++) {
+    for (int s = 1; s < VMAF_VIF_SCALES; s++) {
         const size_t n = (size_t)(w >> s) * (h >> s);
         ws->img_ref[s] = q;
         ws->img_dis[s] = q + n;
@@ -116,6 +116,17 @@ int vmaf_vif_workspace_alloc(VmafVifWorkspace **out, unsigned w, unsigned h, uns
         for (int r = 0; r < 8; r++)
             ws->row16[r] = (uint16_t *)ws->block16 + r * row16 + MARGIN16;
     }
+    if (bpc == 8) {
+        const size_t pitch = ((size_t)w + 31) / 32 * 32;
+        ws->ring_block = calloc(2 * VIF_RING_ROWS * pitch, sizeof(uint16_t));
+        if (!ws->ring_block) {
+            vmaf_vif_workspace_free(&ws);
+            return -ENOMEM;
+        }
+        ws->ring_ref.rows = ws->ring_block;
+        ws->ring_dis.rows = ws->ring_ref.rows + VIF_RING_ROWS * pitch;
+        ws->ring_ref.pitch = ws->ring_dis.pitch = pitch;
+    }
     ws->best = vif_best_impl();
     vmaf_vif_log2_table_fill(ws->log2_table);
     *out = ws;
@@ -128,6 +139,7 @@ void vmaf_vif_workspace_free(VmafVifWorkspace **ws)
         return;
     free((*ws)->block);
     free((*ws)->block16);
+    free((*ws)->ring_block);
     free(*ws);
     *ws = NULL;
 }
@@ -157,18 +169,13 @@ static uint32_t pair_coefficient(const uint16_t *f, int k, int half)
     return k < half ? f[k] : f[half] / 2u;
 }
 
-/* Widen an 8-bit plane into 16-bit rows. */
-static void widen_plane(const uint8_t *src, ptrdiff_t stride, int w, int h,
-                        uint16_t *restrict dst)
+/* A new frame's 8-bit plane behind a ring: no slot holds one of its rows yet. */
+static void ring_start(VifRowRing *r, const void *src, ptrdiff_t stride)
 {
-    for (int i = 0; i < h; i++, src += stride, dst += w) {
-        int j = 0;
-        for (; j + BLOCK_V <= w; j += BLOCK_V)
-            for (int t = 0; t < BLOCK_V; t++)
-                dst[j + t] = src[j + t];
-        for (; j < w; j++)
-            dst[j] = src[j];
-    }
+    r->src = src;
+    r->stride = stride;
+    for (int k = 0; k < VIF_RING_ROWS; k++)
+        r->row_of[k] = -1;
 }
 
 /* Rounding shift of n vertical sums into a row. */
@@ -523,13 +530,13 @@ VIF_INLINE void vif_compute_kernels(VmafVifWorkspace *ws, const void *ref, ptrdi
     Plane pr, pd;
 
     if (bpc == 8) {
-        widen_plane(ref, ref_stride, w, h, ws->img_ref[0]);
-        widen_plane(dis, dis_stride, w, h, ws->img_dis[0]);
-        pr = (Plane){ ws->img_ref[0], w, w, h };
-        pd = (Plane){ ws->img_dis[0], w, w, h };
+        ring_start(&ws->ring_ref, ref, ref_stride);
+        ring_start(&ws->ring_dis, dis, dis_stride);
+        pr = (Plane){ NULL, 0, w, h, &ws->ring_ref };
+        pd = (Plane){ NULL, 0, w, h, &ws->ring_dis };
     } else {
-        pr = (Plane){ ref, ref_stride / 2, w, h };
-        pd = (Plane){ dis, dis_stride / 2, w, h };
+        pr = (Plane){ ref, ref_stride / 2, w, h, NULL };
+        pd = (Plane){ dis, dis_stride / 2, w, h, NULL };
     }
 
     memset(sums, 0, VMAF_VIF_SCALES * sizeof(*sums));
@@ -570,8 +577,8 @@ VIF_INLINE void vif_compute_kernels(VmafVifWorkspace *ws, const void *ref, ptrdi
             subsample(ws, &pr, &pd, ws->img_ref[s], ws->img_dis[s], 5, shift);
         else
             subsample(ws, &pr, &pd, ws->img_ref[s], ws->img_dis[s], 3, shift);
-        pr = (Plane){ ws->img_ref[s], w2, w2, h2 };
-        pd = (Plane){ ws->img_dis[s], w2, w2, h2 };
+        pr = (Plane){ ws->img_ref[s], w2, w2, h2, NULL };
+        pd = (Plane){ ws->img_dis[s], w2, w2, h2, NULL };
 
         if (fast && fw != 3) {
 #ifdef VIF_HAVE_AVX2

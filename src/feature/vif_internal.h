@@ -43,12 +43,29 @@ VIF_INLINE int32_t vif_log2(const uint16_t *table, uint64_t v)
 /* ------------------------------------------------------------------------------------- */
 /* Workspace                                                                             */
 
+/* 8-bit input is widened row by row as the passes reach it (gather_rows), into a ring of
+ * VIF_RING_ROWS rows per plane, instead of into a whole 16-bit scale-0 image: a window of
+ * rows that a pass asks for lies within 17 consecutive rows (or inside a plane of fewer
+ * rows), so with slot = row % VIF_RING_ROWS >= 17 its rows never share a slot, and a pass
+ * reads each row's 16-bit samples exactly as the image held them. */
+enum { VIF_RING_ROWS = 32 };
+
+typedef struct VifRowRing {
+    const uint8_t *src;
+    ptrdiff_t stride;          /* bytes */
+    uint16_t *rows;            /* VIF_RING_ROWS rows of `pitch` samples */
+    size_t pitch;
+    int row_of[VIF_RING_ROWS]; /* the source row a slot holds; -1: none */
+} VifRowRing;
+
 struct VmafVifWorkspace {
     unsigned w, h, bpc;
     void *block;
-    /* 16-bit images of each scale, rows packed: scale 0 only for 8-bit input (the widened
-     * planes); scales 1..3 are w >> s by h >> s */
+    /* 16-bit images of scales 1..3, w >> s by h >> s, rows packed ([0] unused); 8-bit
+     * scale 0 is read through the rings */
     uint16_t *img_ref[VMAF_VIF_SCALES], *img_dis[VMAF_VIF_SCALES];
+    VifRowRing ring_ref, ring_dis;
+    void *ring_block;
     /* statistic rows of the vertical pass, each with PAD columns of margin on both sides
      * (pointers are to column 0), and the sigma rows of the horizontal pass */
     uint32_t *mu1, *mu2;
@@ -75,6 +92,7 @@ typedef struct Plane {
     const uint16_t *data;
     ptrdiff_t stride; /* samples */
     int w, h;
+    VifRowRing *ring; /* set: 8-bit rows widened through this ring (data unused) */
 } Plane;
 
 /* Reflect-101 index into [0, n), periodic so that any offset is defined; n = 1 gives 0
@@ -84,9 +102,28 @@ static inline int mirror(int i, int n)
     return vif_dev_mirror(i, n);
 }
 
+/* Row `row` of a ring's 8-bit plane as 16-bit samples, widened if its slot holds another. */
+static inline const uint16_t *ring_row(VifRowRing *r, int row, int w)
+{
+    const int slot = row % VIF_RING_ROWS;
+    uint16_t *dst = r->rows + (size_t)slot * r->pitch;
+    if (r->row_of[slot] != row) {
+        const uint8_t *src = r->src + (ptrdiff_t)row * r->stride;
+        for (int j = 0; j < w; j++)
+            dst[j] = src[j];
+        r->row_of[slot] = row;
+    }
+    return dst;
+}
+
 /* Row pointers of the fw rows centred on row i (mirrored). */
 static inline void gather_rows(const Plane *p, int i, int fw, const uint16_t **rows)
 {
+    if (p->ring) {
+        for (int k = 0; k < fw; k++)
+            rows[k] = ring_row(p->ring, mirror(i - fw / 2 + k, p->h), p->w);
+        return;
+    }
     for (int k = 0; k < fw; k++)
         rows[k] = p->data + (ptrdiff_t)mirror(i - fw / 2 + k, p->h) * p->stride;
 }

@@ -1,0 +1,233 @@
+/*
+ * The picture pool's allocation ahead (VmafPicturePoolConfig.alloc_ahead), with a slow
+ * counting allocator standing in for pinning: the ahead thread allocates the buffers, never
+ * more than pic_cnt, fetches take them, an allocation failure still reaches a fetch as an
+ * error (and the pool keeps serving the buffers it has), closing while the thread allocates
+ * neither leaks nor hangs; without alloc_ahead every allocation happens in a fetch.
+ */
+#include <errno.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "picture_pool.h"
+
+static unsigned failures, checks;
+
+#define CHECK(cond, ...)                                                                 \
+    do {                                                                                 \
+        checks++;                                                                        \
+        if (!(cond)) {                                                                   \
+            fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__);                         \
+            fprintf(stderr, __VA_ARGS__);                                                \
+            fputc('\n', stderr);                                                         \
+            failures++;                                                                  \
+        }                                                                                \
+    } while (0)
+
+typedef struct Alloc {
+    atomic_uint calls, live, in_fetch_thread;
+    unsigned fail_from; /* calls from this one on fail (0: never) */
+    pthread_t fetcher;
+    unsigned delay_us;
+} Alloc;
+
+static void sleep_us(unsigned us)
+{
+    struct timespec ts = { 0, (long)us * 1000 };
+    nanosleep(&ts, NULL);
+}
+
+static int slow_alloc(void *cookie, size_t size, void **buf)
+{
+    Alloc *a = cookie;
+    const unsigned n = atomic_fetch_add(&a->calls, 1) + 1;
+    if (pthread_equal(pthread_self(), a->fetcher)) atomic_fetch_add(&a->in_fetch_thread, 1);
+    sleep_us(a->delay_us);
+    if (a->fail_from && n >= a->fail_from) return -ENOMEM;
+    *buf = malloc(size);
+    if (!*buf) return -ENOMEM;
+    atomic_fetch_add(&a->live, 1);
+    return 0;
+}
+
+static void slow_free(void *cookie, void *buf)
+{
+    Alloc *a = cookie;
+    free(buf);
+    atomic_fetch_sub(&a->live, 1);
+}
+
+static VmafPicturePoolConfig config(Alloc *a, unsigned pic_cnt, unsigned ahead)
+{
+    return (VmafPicturePoolConfig){
+        .pic_cnt = pic_cnt, .pix_fmt = VMAF_PIX_FMT_YUV420P, .bpc = 8, .w = 64, .h = 36,
+        .alloc = slow_alloc, .free = slow_free, .cookie = a,
+        .memory = VMAF_PICTURE_MEMORY_HOST, .alloc_ahead = ahead,
+    };
+}
+
+static void init_alloc(Alloc *a, unsigned delay_us, unsigned fail_from)
+{
+    memset(a, 0, sizeof(*a));
+    atomic_init(&a->calls, 0);
+    atomic_init(&a->live, 0);
+    atomic_init(&a->in_fetch_thread, 0);
+    a->fetcher = pthread_self();
+    a->delay_us = delay_us;
+    a->fail_from = fail_from;
+}
+
+/* ahead: all pic_cnt pictures out at once, every allocation by the thread except the first
+ * (made by init); each picture zeroed and usable */
+static void test_ahead_fills(void)
+{
+    enum { N = 12 };
+    Alloc a;
+    init_alloc(&a, 2000, 0);
+    VmafPicturePool *pool = NULL;
+    CHECK(!vmaf_picture_pool_init(&pool, config(&a, N, 4)), "init");
+    if (!pool) return;
+    VmafPicture pic[N];
+    int err = 0;
+    for (unsigned i = 0; i < N && !err; i++) {
+        err = vmaf_picture_pool_fetch(pool, &pic[i]);
+        CHECK(!err, "fetch %u: %d", i, err);
+        if (!err) {
+            const unsigned char *p = pic[i].data[0];
+            CHECK(p[0] == 0 && p[63] == 0, "fetch %u: zeroed", i);
+            memset(pic[i].data[0], 0xab, 64);
+        }
+    }
+    CHECK(atomic_load(&a.calls) == N, "%u allocations for %u pictures", atomic_load(&a.calls), N);
+    CHECK(atomic_load(&a.in_fetch_thread) == 1, "%u allocations in the fetching thread (init's)",
+          atomic_load(&a.in_fetch_thread));
+    for (unsigned i = 0; i < N; i++) vmaf_picture_unref(&pic[i]);
+    /* recycled, nothing new allocated */
+    for (int round = 0; round < 3; round++) {
+        VmafPicture p;
+        CHECK(!vmaf_picture_pool_fetch(pool, &p), "refetch");
+        vmaf_picture_unref(&p);
+    }
+    CHECK(atomic_load(&a.calls) == N, "no allocation when buffers are free");
+    vmaf_picture_pool_close(pool);
+    CHECK(atomic_load(&a.live) == 0, "%u buffers leaked", atomic_load(&a.live));
+}
+
+/* without ahead: allocations happen in the fetching thread, as before */
+static void test_on_demand(void)
+{
+    Alloc a;
+    init_alloc(&a, 0, 0);
+    VmafPicturePool *pool = NULL;
+    CHECK(!vmaf_picture_pool_init(&pool, config(&a, 5, 0)), "init");
+    if (!pool) return;
+    VmafPicture pic[5];
+    for (unsigned i = 0; i < 5; i++) CHECK(!vmaf_picture_pool_fetch(pool, &pic[i]), "fetch");
+    CHECK(atomic_load(&a.in_fetch_thread) == 5, "on demand: %u of 5 in the fetching thread",
+          atomic_load(&a.in_fetch_thread));
+    for (unsigned i = 0; i < 5; i++) vmaf_picture_unref(&pic[i]);
+    vmaf_picture_pool_close(pool);
+    CHECK(atomic_load(&a.live) == 0, "leak");
+}
+
+/* the third allocation fails: the thread stops, the fetch that needs a new buffer gets the
+ * error (its own allocation fails too), the buffers that exist keep being served */
+static void test_failure(void)
+{
+    Alloc a;
+    init_alloc(&a, 500, 3);
+    VmafPicturePool *pool = NULL;
+    CHECK(!vmaf_picture_pool_init(&pool, config(&a, 8, 8)), "init");
+    if (!pool) return;
+    VmafPicture pic[8];
+    unsigned got = 0;
+    int err = 0;
+    while (got < 8 && !(err = vmaf_picture_pool_fetch(pool, &pic[got]))) got++;
+    CHECK(err == -ENOMEM, "fetch after the failure: %d, want -ENOMEM", err);
+    CHECK(got == 2, "%u pictures before the failure, want 2", got);
+    if (got) {
+        vmaf_picture_unref(&pic[got - 1]);
+        CHECK(!vmaf_picture_pool_fetch(pool, &pic[got - 1]), "a returned buffer is served");
+    }
+    for (unsigned i = 0; i < got; i++) vmaf_picture_unref(&pic[i]);
+    vmaf_picture_pool_close(pool);
+    CHECK(atomic_load(&a.live) == 0, "leak after a failure");
+}
+
+/* close while the thread is inside a slow allocation, with a picture still out */
+static void test_close_busy(void)
+{
+    Alloc a;
+    init_alloc(&a, 20000, 0);
+    VmafPicturePool *pool = NULL;
+    CHECK(!vmaf_picture_pool_init(&pool, config(&a, 40, 40)), "init");
+    if (!pool) return;
+    VmafPicture p;
+    CHECK(!vmaf_picture_pool_fetch(pool, &p), "fetch");
+    sleep_us(5000);
+    vmaf_picture_pool_close(pool);
+    const unsigned calls = atomic_load(&a.calls);
+    CHECK(calls < 40, "close stopped the thread (%u allocations)", calls);
+    CHECK(atomic_load(&a.live) >= 1, "the picture out keeps its buffer");
+    vmaf_picture_unref(&p);
+    CHECK(atomic_load(&a.live) == 0, "the last unref frees the pool (%u left)",
+          atomic_load(&a.live));
+}
+
+/* several fetching threads against the thread, pictures going round */
+typedef struct Worker {
+    VmafPicturePool *pool;
+    int err;
+} Worker;
+
+static void *worker_main(void *arg)
+{
+    Worker *w = arg;
+    for (int i = 0; i < 200 && !w->err; i++) {
+        VmafPicture p[2];
+        w->err = vmaf_picture_pool_fetch(w->pool, &p[0]);
+        if (w->err) break;
+        w->err = vmaf_picture_pool_fetch(w->pool, &p[1]);
+        if (!w->err) vmaf_picture_unref(&p[1]);
+        vmaf_picture_unref(&p[0]);
+    }
+    return NULL;
+}
+
+static void test_threads(void)
+{
+    enum { T = 4, N = 8 };
+    Alloc a;
+    init_alloc(&a, 300, 0);
+    VmafPicturePool *pool = NULL;
+    CHECK(!vmaf_picture_pool_init(&pool, config(&a, N, 3)), "init");
+    if (!pool) return;
+    pthread_t th[T];
+    Worker w[T];
+    for (int i = 0; i < T; i++) {
+        w[i] = (Worker){ pool, 0 };
+        pthread_create(&th[i], NULL, worker_main, &w[i]);
+    }
+    for (int i = 0; i < T; i++) {
+        pthread_join(th[i], NULL);
+        CHECK(!w[i].err, "worker %d: %d", i, w[i].err);
+    }
+    CHECK(atomic_load(&a.calls) <= N, "%u allocations, pool of %u", atomic_load(&a.calls), N);
+    vmaf_picture_pool_close(pool);
+    CHECK(atomic_load(&a.live) == 0, "leak");
+}
+
+int main(void)
+{
+    test_ahead_fills();
+    test_on_demand();
+    test_failure();
+    test_close_busy();
+    test_threads();
+    printf("picture_pool: %u checks, %u failures\n", checks, failures);
+    return failures ? 1 : 0;
+}
