@@ -81,7 +81,7 @@ typedef struct Plane {
  * (vif_device.h's, which the twin uses too). */
 static inline int mirror(int i, int n)
 {
-    return vif_dev_mirror(i, n);
+    return vmaf_reflect101(i, n);
 }
 
 /* Row pointers of the fw rows centred on row i (mirrored). */
