@@ -309,7 +309,7 @@ static void twin_blur(const FloatMotionState *m, const VmafPicture *pic, unsigne
             const int cw = tw + 2 * R;
             for (int i = 0; i < (th + 2 * R) * cw; i++) {
                 const int r = i / cw, c = i % cw;
-                const int y = vmaf_float_reflect(y0 - R + r, h), x = vmaf_float_reflect(x0 - R + c, w);
+                const int y = vmaf_reflect101(y0 - R + r, h), x = vmaf_reflect101(x0 - R + c, w);
                 src[r * SW + c] = vmaf_float_sample(sample_at(pic, p, (unsigned)y, (unsigned)x),
                                                     scale, VMAF_FLOAT_SAMPLE_OFFSET);
             }
@@ -468,10 +468,10 @@ static void twin_vif_decimate(const VifSrc *src, int w, int h, const float *f, i
             const int cw = 2 * tw + 2 * R;
             for (int i = 0; i < 2 * th * cw; i++) {
                 const int pic = i / (th * cw), r = (i / cw) % th, c = i % cw;
-                const int x = vmaf_float_reflect(2 * x0 - R + c, w);
+                const int x = vmaf_reflect101(2 * x0 - R + c, w);
                 float acc = 0.0f;
                 for (int k = 0; k < fw; k++)
-                    acc += f[k] * vif_at(src, pic, vmaf_float_reflect(2 * (y0 + r) - R + k, h), x);
+                    acc += f[k] * vif_at(src, pic, vmaf_reflect101(2 * (y0 + r) - R + k, h), x);
                 v[(pic * TH + r) * cw + c] = acc;
             }
             for (int i = 0; i < 2 * th * tw; i++) {
@@ -496,10 +496,10 @@ static void twin_vif_stats(const VifSrc *src, int w, int h, const float *f, int 
             const int cw = tw + 2 * R;
             for (int i = 0; i < th * cw; i++) {
                 const int r = i / cw, c = i % cw;
-                const int x = vmaf_float_reflect(x0 - R + c, w);
+                const int x = vmaf_reflect101(x0 - R + c, w);
                 float acc[5] = { 0 };
                 for (int k = 0; k < fw; k++) {
-                    const int y = vmaf_float_reflect(y0 + r - R + k, h);
+                    const int y = vmaf_reflect101(y0 + r - R + k, h);
                     vmaf_float_vif_tap(f[k], vif_at(src, 0, y, x), vif_at(src, 1, y, x), acc);
                 }
                 for (int q = 0; q < 5; q++) v[(q * TH + r) * cw + c] = acc[q];

@@ -15,34 +15,12 @@
 
 #include "feature/motion.h"
 
+#include "test_util.h"
+
 static const int64_t kernel[5] = {
     VMAF_MOTION_K_OUTER, VMAF_MOTION_K_INNER, VMAF_MOTION_K_CENTER,
     VMAF_MOTION_K_INNER, VMAF_MOTION_K_OUTER,
 };
-
-static uint64_t rng_state = 0x9e3779b97f4a7c15ull;
-
-static uint32_t rng(void)
-{
-    rng_state ^= rng_state << 13;
-    rng_state ^= rng_state >> 7;
-    rng_state ^= rng_state << 17;
-    return (uint32_t)(rng_state >> 16);
-}
-
-/* Reflect until inside [0, n), without repeating the edge sample. */
-static int reflect(int i, int n)
-{
-    if (n == 1)
-        return 0;
-    while (i < 0 || i >= n) {
-        if (i < 0)
-            i = -i;
-        if (i >= n)
-            i = 2 * (n - 1) - i;
-    }
-    return i;
-}
 
 static int64_t floor_div(int64_t a, int64_t b)
 {
@@ -107,7 +85,7 @@ static uint64_t naive_sad(const Frame *prev, const Frame *cur)
         for (int j = 0; j < w; j++) {
             int64_t acc = 0;
             for (int k = 0; k < 5; k++) {
-                const int r = reflect(i + k - 2, h);
+                const int r = test_reflect(i + k - 2, h);
                 acc += kernel[k] * ((int64_t)sample(prev, r, j) - (int64_t)sample(cur, r, j));
             }
             v[(size_t)i * w + j] = floor_div(acc + ((int64_t)1 << (shift - 1)),
@@ -120,7 +98,7 @@ static uint64_t naive_sad(const Frame *prev, const Frame *cur)
         for (int j = 0; j < w; j++) {
             int64_t acc = 0;
             for (int k = 0; k < 5; k++)
-                acc += kernel[k] * v[(size_t)i * w + reflect(j + k - 2, w)];
+                acc += kernel[k] * v[(size_t)i * w + test_reflect(j + k - 2, w)];
             const int64_t x = floor_div(acc + 32768, 65536);
             row += (uint32_t)(x < 0 ? -x : x);
         }
@@ -224,13 +202,13 @@ int main(void)
         { 16, 4 }, { 17, 17 }, { 33, 18 }, { 63, 9 }, { 257, 145 },
     };
     static const unsigned depths[] = { 8, 9, 10, 11, 12, 15, 16 };
-    int failures = 0, cases = 0;
+    rng_state = 0x9e3779b97f4a7c15ull;
 
     for (size_t s = 0; s < sizeof(sizes) / sizeof(sizes[0]); s++) {
         for (size_t d = 0; d < sizeof(depths) / sizeof(depths[0]); d++) {
             for (int p = 0; p < PAT_COUNT; p++) {
                 failures += run_case(sizes[s][0], sizes[s][1], depths[d], (enum Pattern)p);
-                cases++;
+                checks++;
             }
         }
     }
@@ -239,7 +217,7 @@ int main(void)
     failures += run_case(70000, 3, 16, PAT_ZERO_MAX);
     failures += run_case(70000, 3, 16, PAT_MAX_ZERO);
     failures += run_case(70001, 4, 8, PAT_BINARY);
-    cases += 3;
+    checks += 3;
 
     /* Identical frames give exactly 0, and the score of a known SAD. */
     {
@@ -258,9 +236,9 @@ int main(void)
             fprintf(stderr, "FAIL blend: %g\n", b);
             failures++;
         }
-        cases += 3;
+        checks += 3;
     }
 
-    printf("test_motion: %d/%d cases passed\n", cases - failures, cases);
+    printf("test_motion: %d/%d checks passed\n", checks - failures, checks);
     return failures != 0;
 }

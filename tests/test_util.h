@@ -1,7 +1,9 @@
-/* Shared by the standalone unit tests: a counting CHECK and a seeded xorshift generator. */
+/* Shared by the standalone unit tests: a counting CHECK, a seeded xorshift generator, a
+ * reference reflection and the synthetic frame patterns. */
 #ifndef VMAF_TESTS_TEST_UTIL_H
 #define VMAF_TESTS_TEST_UTIL_H
 
+#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -28,6 +30,79 @@ static inline uint32_t rng(void)
     rng_state ^= rng_state >> 7;
     rng_state ^= rng_state << 17;
     return (uint32_t)(rng_state >> 16);
+}
+
+/* Reflect until inside [0, n), without repeating the edge sample; n = 1 gives 0. Written as
+ * a loop, apart from the library's periodic formula (src/feature/reflect.h), to check it. */
+static inline int test_reflect(int i, int n)
+{
+    if (n == 1)
+        return 0;
+    while (i < 0 || i >= n) {
+        if (i < 0)
+            i = -i;
+        if (i >= n)
+            i = 2 * (n - 1) - i;
+    }
+    return i;
+}
+
+/* Synthetic ref/dis pairs of the VIF tests (and their twins). */
+enum PairPattern {
+    PAIR_RANDOM,    /* both uniform over the full range */
+    PAIR_NEAR,      /* dis = ref + small noise, ref smooth with texture */
+    PAIR_AMPLIFIED, /* dis = ref with doubled contrast: gains above 1 */
+    PAIR_EXTREME,   /* each sample 0 or max */
+    PAIR_SAME,      /* identical textured frames */
+    PAIR_FLAT,      /* identical flat frames */
+    PAIR_MAX,       /* ref all max, dis max or one below: the largest sums */
+    PAIR_COUNT,
+};
+
+static const char *const pair_pattern_name[PAIR_COUNT] = {
+    "random", "near", "amplified", "extreme", "same", "flat", "max",
+};
+
+/* The ref and dis samples at (i, j) of pattern pat for samples up to max, clamped to
+ * [0, max]; flat is the frame's flat value (drawn by the caller before the first sample).
+ * Draws from rng() in the same order for every sample. */
+static inline void test_pattern_pair(enum PairPattern pat, int32_t max, int32_t flat, unsigned i,
+                                     unsigned j, int32_t *ref, int32_t *dis)
+{
+    /* a smooth wave plus texture, in [0, max] */
+    const int32_t wave = (int32_t)((max / 2) * (1 + sin(j * 0.37 + i * 0.11)) / 2) +
+                         (int32_t)(rng() % (uint32_t)(max / 2 + 1));
+    int32_t r, d;
+    switch (pat) {
+    case PAIR_RANDOM:
+        r = (int32_t)(rng() % (uint32_t)(max + 1));
+        d = (int32_t)(rng() % (uint32_t)(max + 1));
+        break;
+    case PAIR_NEAR:
+        r = wave;
+        d = wave + (int32_t)(rng() % (uint32_t)(max / 16 + 1)) - max / 32;
+        break;
+    case PAIR_AMPLIFIED:
+        r = max / 4 + wave / 2;
+        d = 2 * (r - max / 2) + max / 2;
+        break;
+    case PAIR_EXTREME:
+        r = rng() & 1 ? max : 0;
+        d = rng() & 1 ? max : 0;
+        break;
+    case PAIR_SAME:
+        r = d = wave;
+        break;
+    case PAIR_MAX:
+        r = max;
+        d = max - (int32_t)(rng() & 1);
+        break;
+    default:
+        r = d = flat;
+        break;
+    }
+    *ref = r < 0 ? 0 : r > max ? max : r;
+    *dis = d < 0 ? 0 : d > max ? max : d;
 }
 
 #endif /* VMAF_TESTS_TEST_UTIL_H */

@@ -42,20 +42,6 @@ static const uint64_t filter[4][17] = {
     { 10904, 43728, 10904 },
 };
 
-/* Reflect until inside [0, n), without repeating the edge sample; n = 1 gives 0. */
-static int reflect(int i, int n)
-{
-    if (n == 1)
-        return 0;
-    while (i < 0 || i >= n) {
-        if (i < 0)
-            i = -i;
-        if (i >= n)
-            i = 2 * (n - 1) - i;
-    }
-    return i;
-}
-
 typedef struct Image {
     int w, h;
     uint32_t *v; /* w * h values, rows packed */
@@ -73,7 +59,7 @@ static Image image_new(int w, int h)
 
 static uint32_t at(const Image *im, int i, int j)
 {
-    return im->v[(size_t)reflect(i, im->h) * im->w + reflect(j, im->w)];
+    return im->v[(size_t)test_reflect(i, im->h) * im->w + test_reflect(j, im->w)];
 }
 
 /* 2048 log2 as the reference tabulates it: log2f, rounded half away from zero. */
@@ -230,61 +216,14 @@ static void naive_vif(const Image *ref, const Image *dis, unsigned bpc, double e
 /* ------------------------------------------------------------------------------------- */
 /* Frames                                                                                */
 
-enum Pattern {
-    PAT_RANDOM,    /* both uniform over the full range */
-    PAT_NEAR,      /* dis = ref + small noise, ref smooth with texture */
-    PAT_AMPLIFIED, /* dis = ref with doubled contrast: gains above 1 */
-    PAT_EXTREME,   /* each sample 0 or max */
-    PAT_SAME,      /* identical textured frames */
-    PAT_FLAT,      /* identical flat frames */
-    PAT_MAX,       /* ref all max, dis max or one below: the largest sums */
-    PAT_COUNT,
-};
-
-static const char *const pattern_name[PAT_COUNT] = {
-    "random", "near", "amplified", "extreme", "same", "flat", "max",
-};
-
-static void fill(Image *ref, Image *dis, unsigned bpc, enum Pattern pat)
+static void fill(Image *ref, Image *dis, unsigned bpc, enum PairPattern pat)
 {
     const int32_t max = (int32_t)((1u << bpc) - 1);
     const int32_t flat = (int32_t)(rng() % (uint32_t)(max + 1));
     for (int i = 0; i < ref->h; i++) {
         for (int j = 0; j < ref->w; j++) {
-            /* a smooth wave plus texture, in [0, max] */
-            const int32_t wave = (int32_t)((max / 2) * (1 + sin(j * 0.37 + i * 0.11)) / 2) +
-                                 (int32_t)(rng() % (uint32_t)(max / 2 + 1));
             int32_t r, d;
-            switch (pat) {
-            case PAT_RANDOM:
-                r = (int32_t)(rng() % (uint32_t)(max + 1));
-                d = (int32_t)(rng() % (uint32_t)(max + 1));
-                break;
-            case PAT_NEAR:
-                r = wave;
-                d = wave + (int32_t)(rng() % (uint32_t)(max / 16 + 1)) - max / 32;
-                break;
-            case PAT_AMPLIFIED:
-                r = max / 4 + wave / 2;
-                d = 2 * (r - max / 2) + max / 2;
-                break;
-            case PAT_EXTREME:
-                r = rng() & 1 ? max : 0;
-                d = rng() & 1 ? max : 0;
-                break;
-            case PAT_SAME:
-                r = d = wave;
-                break;
-            case PAT_MAX:
-                r = max;
-                d = max - (int32_t)(rng() & 1);
-                break;
-            default:
-                r = d = flat;
-                break;
-            }
-            r = r < 0 ? 0 : r > max ? max : r;
-            d = d < 0 ? 0 : d > max ? max : d;
+            test_pattern_pair(pat, max, flat, (unsigned)i, (unsigned)j, &r, &d);
             ref->v[(size_t)i * ref->w + j] = (uint32_t)r;
             dis->v[(size_t)i * dis->w + j] = (uint32_t)d;
         }
@@ -331,7 +270,7 @@ static const enum VmafVifImpl impls[] = { VMAF_VIF_IMPL_PLAIN, VMAF_VIF_IMPL_AVX
                                            VMAF_VIF_IMPL_BEST };
 static const char *const impl_name[] = { "best", "plain", "avx2", "avx2_madd", "avx512" };
 
-static void run_case(int w, int h, unsigned bpc, enum Pattern pat, double egl, int skip0,
+static void run_case(int w, int h, unsigned bpc, enum PairPattern pat, double egl, int skip0,
                      uint64_t seed)
 {
     rng_state = seed;
@@ -360,7 +299,7 @@ static void run_case(int w, int h, unsigned bpc, enum Pattern pat, double egl, i
                       "seed %" PRIu64 " %dx%d %u-bit %s egl %g skip %d %s scale %d: "
                       "got %" PRId64 " %" PRId64 " %" PRId64 " %" PRId64 ", want %" PRId64
                       " %" PRId64 " %" PRId64 " %" PRId64,
-                      seed, w, h, bpc, pattern_name[pat], egl, skip0, impl_name[impls[k]], s,
+                      seed, w, h, bpc, pair_pattern_name[pat], egl, skip0, impl_name[impls[k]], s,
                       got[s].num_log, got[s].den_log, got[s].num_non_log, got[s].den_non_log,
                       want[s].num_log, want[s].den_log, want[s].num_non_log,
                       want[s].den_non_log);
@@ -389,15 +328,15 @@ static void test_against_naive(void)
     uint64_t seed = 1;
     for (size_t z = 0; z < sizeof(sizes) / sizeof(sizes[0]); z++)
         for (size_t b = 0; b < sizeof(depths) / sizeof(depths[0]); b++)
-            for (int p = 0; p < PAT_COUNT; p++, seed++) {
+            for (int p = 0; p < PAIR_COUNT; p++, seed++) {
                 const double egl = seed % 3 == 0 ? 1.0 : seed % 3 == 1 ? 100.0 : 2.5;
-                run_case(sizes[z][0], sizes[z][1], depths[b], (enum Pattern)p, egl,
+                run_case(sizes[z][0], sizes[z][1], depths[b], (enum PairPattern)p, egl,
                          seed % 5 == 0, seed * 0x9e3779b97f4a7c15ull);
             }
     /* the remaining depths on one size */
     for (unsigned bpc = 13; bpc <= 15; bpc++)
-        for (int p = 0; p < PAT_COUNT; p++, seed++)
-            run_case(33, 21, bpc, (enum Pattern)p, 100.0, 0, seed * 0x9e3779b97f4a7c15ull);
+        for (int p = 0; p < PAIR_COUNT; p++, seed++)
+            run_case(33, 21, bpc, (enum PairPattern)p, 100.0, 0, seed * 0x9e3779b97f4a7c15ull);
 }
 
 /* ------------------------------------------------------------------------------------- */
@@ -409,7 +348,7 @@ static void test_against_naive(void)
 static void anchor_frames(unsigned bpc, int same, Image *ref, Image *dis)
 {
     rng_state = 1000 + (uint64_t)bpc;
-    fill(ref, dis, bpc, PAT_NEAR);
+    fill(ref, dis, bpc, PAIR_NEAR);
     if (!same)
         return;
     for (size_t k = 0; k < (size_t)ref->w * (size_t)ref->h; k++)
@@ -497,11 +436,11 @@ static int dump_anchor(const char *dir, int w, int h, unsigned bpc, int same)
 static void test_identical(void)
 {
     for (unsigned bpc = 8; bpc <= 16; bpc++) {
-        for (int pat = PAT_SAME; pat <= PAT_FLAT; pat++) {
+        for (int pat = PAIR_SAME; pat <= PAIR_FLAT; pat++) {
             const int w = 37, h = 29;
             rng_state = 77 + bpc;
             Image ref = image_new(w, h), dis = image_new(w, h);
-            fill(&ref, &dis, bpc, (enum Pattern)pat);
+            fill(&ref, &dis, bpc, (enum PairPattern)pat);
             ptrdiff_t stride;
             unsigned char *p = pack(&ref, bpc, 3, &stride);
             VmafVifWorkspace *ws = NULL;
@@ -511,7 +450,7 @@ static void test_identical(void)
             for (int s = 0; s < 4; s++) {
                 const float num = vmaf_vif_num(&sums[s]), den = vmaf_vif_den(&sums[s]);
                 const double score = num / den;
-                if (pat == PAT_FLAT) {
+                if (pat == PAIR_FLAT) {
                     CHECK(score == 1.0 && sums[s].den_non_log == (int64_t)(w >> s) * (h >> s),
                           "%u-bit flat, scale %d: %.17g", bpc, s, score);
                 } else {

@@ -226,48 +226,14 @@ static uint32_t get(const Frame *f, const unsigned char *plane, unsigned i, unsi
     return f->bpc == 8 ? row[j] : ((const uint16_t *)row)[j];
 }
 
-enum Pattern { PAT_RANDOM, PAT_NEAR, PAT_AMPLIFIED, PAT_EXTREME, PAT_SAME, PAT_FLAT, PAT_MAX,
-               PAT_COUNT };
-static const char *const pattern_name[PAT_COUNT] = { "random", "near", "amplified", "extreme",
-                                                     "same", "flat", "max" };
-
-static void fill_pattern(Frame *f, enum Pattern pat)
+static void fill_pattern(Frame *f, enum PairPattern pat)
 {
     const int32_t max = (int32_t)((1u << f->bpc) - 1);
     const int32_t flat = (int32_t)(rng() % (uint32_t)(max + 1));
     for (unsigned i = 0; i < f->h; i++) {
         for (unsigned j = 0; j < f->w; j++) {
-            const int32_t wave = (int32_t)((max / 2) * (1 + sin(j * 0.37 + i * 0.11)) / 2) +
-                                 (int32_t)(rng() % (uint32_t)(max / 2 + 1));
             int32_t r, d;
-            switch (pat) {
-            case PAT_RANDOM:
-                r = (int32_t)(rng() % (uint32_t)(max + 1));
-                d = (int32_t)(rng() % (uint32_t)(max + 1));
-                break;
-            case PAT_NEAR:
-                r = wave;
-                d = wave + (int32_t)(rng() % (uint32_t)(max / 16 + 1)) - max / 32;
-                break;
-            case PAT_AMPLIFIED:
-                r = max / 4 + wave / 2;
-                d = 2 * (r - max / 2) + max / 2;
-                break;
-            case PAT_EXTREME:
-                r = rng() & 1 ? max : 0;
-                d = rng() & 1 ? max : 0;
-                break;
-            case PAT_SAME:
-                r = d = wave;
-                break;
-            case PAT_MAX:
-                r = max;
-                d = max - (int32_t)(rng() & 1);
-                break;
-            default:
-                r = d = flat;
-                break;
-            }
+            test_pattern_pair(pat, max, flat, i, j, &r, &d);
             put(f, f->ref, i, j, r);
             put(f, f->dis, i, j, d);
         }
@@ -282,14 +248,14 @@ static const VmafVifOptions option_sets[] = {
 };
 enum { N_OPTION_SETS = sizeof(option_sets) / sizeof(option_sets[0]) };
 
-static void synthetic_case(unsigned w, unsigned h, unsigned bpc, enum Pattern pat,
+static void synthetic_case(unsigned w, unsigned h, unsigned bpc, enum PairPattern pat,
                            const VmafVifOptions *o, uint64_t seed, const uint16_t *table)
 {
     rng_state = seed;
     Frame f = frame_new(w, h, bpc);
     fill_pattern(&f, pat);
     char what[128];
-    snprintf(what, sizeof(what), "seed %" PRIu64 " %s", seed, pattern_name[pat]);
+    snprintf(what, sizeof(what), "seed %" PRIu64 " %s", seed, pair_pattern_name[pat]);
     compare_frame(what, f.ref, f.dis, f.stride, w, h, bpc, o, table);
     frame_free(&f);
 }
@@ -309,21 +275,21 @@ static void test_synthetic(const uint16_t *table, int quick)
     uint64_t seed = 1;
     for (size_t z = 0; z < n_sizes; z++)
         for (size_t b = 0; b < sizeof(depths) / sizeof(depths[0]); b++)
-            for (int p = 0; p < PAT_COUNT; p++, seed++) {
+            for (int p = 0; p < PAIR_COUNT; p++, seed++) {
                 /* every depth at every size; each (size, depth) a few patterns */
-                if ((seed % 3) && !(p == PAT_RANDOM || p == PAT_NEAR))
+                if ((seed % 3) && !(p == PAIR_RANDOM || p == PAIR_NEAR))
                     continue;
                 if (quick && seed % 4)
                     continue;
-                synthetic_case(sizes[z][0], sizes[z][1], depths[b], (enum Pattern)p,
+                synthetic_case(sizes[z][0], sizes[z][1], depths[b], (enum PairPattern)p,
                                &option_sets[seed % N_OPTION_SETS],
                                seed * 0x9e3779b97f4a7c15ull, table);
             }
     /* large planes: many blocks, and every scale with several tiles */
-    synthetic_case(1921, 1081, 10, PAT_NEAR, &option_sets[0], 77, table);
+    synthetic_case(1921, 1081, 10, PAIR_NEAR, &option_sets[0], 77, table);
     if (!quick) {
-        synthetic_case(4096, 72, 8, PAT_NEAR, &option_sets[2], 78, table);
-        synthetic_case(72, 2160, 16, PAT_NEAR, &option_sets[1], 79, table);
+        synthetic_case(4096, 72, 8, PAIR_NEAR, &option_sets[2], 78, table);
+        synthetic_case(72, 2160, 16, PAIR_NEAR, &option_sets[1], 79, table);
     }
 }
 

@@ -45,9 +45,11 @@ static unsigned read_depth(const VideoInput *ref, const VideoInput *dist)
 #define EXIT_USAGE 1
 #define EXIT_SETUP 255
 
+/* A read or flush error err = -errno exits with (-errno) & 0xff, as the reference's
+ * `return err;` from main does (-EINVAL: 234). */
 static int read_status(int err)
 {
-    return (-err) & 0xff;
+    return (int)((unsigned)err & 0xffu);
 }
 
 static const char *pix_fmt_name(enum VmafPixelFormat f)

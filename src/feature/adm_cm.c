@@ -17,6 +17,7 @@
 #include <stdint.h>
 
 #include "adm.h"
+#include "adm_device.h"
 #include "adm_simd.h"
 
 /* Shift counts come from ceil(log2(n) - c) converted like the reference (adm.h: counts
@@ -32,17 +33,10 @@ static uint32_t half_of_power(uint32_t shift)
     return vmaf_adm_to_u32(pow(2, (uint32_t)(shift - 1)));
 }
 
-ADM_INLINE int64_t shr64(int64_t v, uint32_t s)
-{
-    return v >> (s & 63);
-}
-
-/* The reference sums in int64, which wraps for the extreme values of tiny bands; the sums
- * here are uint64 (defined wrap-around) and become int64 for the arithmetic shifts. */
-ADM_INLINE uint64_t row_sum(uint64_t acc, uint32_t round, uint32_t shift)
-{
-    return (uint64_t)((int64_t)(acc + round) >> shift);
-}
+/* The per-element terms (mask centres, cubes, denominator terms, the row totals, the spare
+ * lanes) and the visited rows and columns are adm_device.h's, shared with the GPU twin. The
+ * reference sums in int64, which wraps for the extreme values of tiny bands; the sums here
+ * are uint64 (defined wrap-around) and become int64 for the arithmetic shifts. */
 
 /* The visited pixels: a row group (top row, interior rows, bottom row) and, per row, the
  * column set. `up/mid/down` are row offsets of the 3x3 neighbourhood. */
@@ -55,52 +49,15 @@ typedef struct Neighbourhood {
 
 typedef struct Cm0 {
     const int16_t *src[3], *csf[3], *mask[3];
-    int32_t weight[3];
-    uint32_t cub_shift[3], cub_round[3];
+    uint32_t weight[3];
+    VmafAdmCmParams prm;
 } Cm0;
-
-static const int cm0_sub[3] = { 10, 10, 12 };
-static const int cm0_sq_shift[3] = { 29, 29, 30 };
-static const int64_t cm0_sq_round[3] = { 1 << 28, 1 << 28, 1 << 29 };
-
-/* |csf| / 15 in Q12 rounding, the centre of the mask; the scalar code truncates it to int16,
- * the vector code keeps it in int32 (adm.h). */
-ADM_INLINE int32_t centre0(int32_t c, bool vector)
-{
-    const int32_t scaled = (VMAF_ADM_ONE_BY_15 * (c < 0 ? -c : c) + 2048) >> 12;
-    return vector ? scaled : (int16_t)scaled;
-}
-
-/* Contribution of one orientation: max(|src * weight| - (mask << sub), 0), squared and
- * cubed with the reference's roundings. */
-ADM_INLINE int64_t cube0(int32_t src, int32_t weight, uint32_t thr, int t, uint32_t cub_round,
-                         uint32_t cub_shift)
-{
-    const int32_t v = src * weight;
-    const uint32_t sub = thr << cm0_sub[t];
-    int32_t x = (int32_t)((uint32_t)(v < 0 ? -v : v) - sub);
-    x = x < 0 ? 0 : x;
-    /* x >= 0: the unsigned square rounds like the reference's signed one */
-    const int32_t x_sq =
-        (int32_t)(((uint64_t)(uint32_t)x * (uint32_t)x + (uint64_t)cm0_sq_round[t]) >>
-                  cm0_sq_shift[t]);
-    return shr64((int64_t)x_sq * x + cub_round, cub_shift);
-}
 
 /* A pixel at a band edge: explicit neighbour columns jl, jc, jr (scalar code). */
 static void pixel0(const Cm0 *c, const Neighbourhood *n, int jl, int jc, int jr, uint64_t acc[3])
 {
-    uint32_t thr = 0;
-    for (int t = 0; t < 3; t++) {
-        const int16_t *m = c->mask[t];
-        thr += (uint32_t)(m[n->up + jl] + m[n->up + jc] + m[n->up + jr]);
-        thr += (uint32_t)(m[n->mid + jl] + centre0(c->csf[t][n->mid + jc], false) +
-                          m[n->mid + jr]);
-        thr += (uint32_t)(m[n->down + jl] + m[n->down + jc] + m[n->down + jr]);
-    }
-    for (int t = 0; t < 3; t++)
-        acc[t] += (uint64_t)cube0(c->src[t][n->mid + jc], c->weight[t], thr, t, c->cub_round[t],
-                        c->cub_shift[t]);
+    vmaf_adm_cm0_position(c->src, c->csf, c->mask, n->up, n->mid, n->down, jl, jc, jr, 0,
+                          c->weight, &c->prm, acc);
 }
 
 enum { SPAN = 64 };
@@ -126,38 +83,38 @@ ADM_INLINE void span0(const Cm0 *c, const Neighbourhood *n, int j0, int j1, bool
             const ptrdiff_t j = jb + k;
             uint32_t centre = 0;
             for (int t = 0; t < 3; t++)
-                centre += (uint32_t)(centre0(c->csf[t][n->mid + j], vector) - m[t][n->mid + j]);
+                centre += (uint32_t)(vmaf_adm_centre0(c->csf[t][n->mid + j], vector) -
+                                     m[t][n->mid + j]);
             thr[k] = col[k] + col[k + 1] + col[k + 2] + centre;
         }
         for (int t = 0; t < 3; t++) {
             const int16_t *restrict src = c->src[t] + n->mid + jb;
-            const int32_t weight = c->weight[t];
-            const uint32_t cr = c->cub_round[t], cs = c->cub_shift[t];
+            const int32_t weight = (int32_t)c->weight[t];
+            const uint32_t cr = c->prm.cub_round[t], cs = c->prm.cub_shift[t];
             uint64_t sum = 0;
             for (int k = 0; k < len; k++)
-                sum += (uint64_t)cube0(src[k], weight, thr[k], t, cr, cs);
+                sum += (uint64_t)vmaf_adm_cube0(src[k], weight, thr[k], t, cr, cs);
             acc[t] += sum;
         }
     }
 }
 
-/* One visited row: optional left corner, columns [j0, j1) (vector ones up to vend), optional
- * right corner. */
-ADM_INLINE void row0(const Cm0 *c, const Neighbourhood *n, int w, bool left_corner, int j0,
-                     int vend, int j1, bool right_corner, uint64_t acc[3])
+/* One visited row: optional left corner, columns [start_col, end_col) (vector ones, in a
+ * middle row, up to vend0), optional right corner. */
+ADM_INLINE void row0(const Cm0 *c, const VmafAdmCmRows *r, const Neighbourhood *n, int w,
+                     bool middle, uint64_t acc[3])
 {
-    if (left_corner)
+    const int vend = middle && r->inside ? r->vend0 : r->start_col;
+    if (r->left_corner)
         pixel0(c, n, 1, 0, 1, acc);
-    span0(c, n, j0, vend, true, acc);
+    span0(c, n, r->start_col, vend, true, acc);
     /* the reference computes each group of 14 vector columns in 16 lanes; the 2 spare lanes
      * (weight 0, mask 0) add the bare rounding term, which is not 0 when the saturated
      * 0xFFFFFFFF rounding meets a shift of 0 (bands 15 or 16 wide) */
-    if (vend > j0)
-        for (int t = 0; t < 3; t++)
-            acc[t] += (uint64_t)(2 * ((vend - j0) / 14)) *
-                      (uint64_t)shr64(c->cub_round[t], c->cub_shift[t]);
-    span0(c, n, vend > j0 ? vend : j0, j1, false, acc);
-    if (right_corner)
+    for (int t = 0; t < 3; t++)
+        acc[t] += vmaf_adm_cm_spare(r, middle, 1, c->prm.cub_round[t], c->prm.cub_shift[t]);
+    span0(c, n, vend > r->start_col ? vend : r->start_col, r->end_col, false, acc);
+    if (r->right_corner)
         pixel0(c, n, w - 2, w - 1, w - 1, acc);
 }
 
@@ -187,50 +144,23 @@ ADM_INLINE void vmaf_adm_masked_totals_scale0_impl(const VmafAdmBands16 *src,
         .mask = { mask->h, mask->v, mask->d },
     };
     for (int t = 0; t < 3; t++)
-        c.weight[t] = (int32_t)f->i_rfactor[t];
-    VmafAdmCmParams prm;
-    vmaf_adm_cm_params(w, h, 0, &prm);
-    for (int t = 0; t < 3; t++) {
-        c.cub_shift[t] = prm.cub_shift[t];
-        c.cub_round[t] = prm.cub_round[t];
-    }
-    const uint32_t row_shift = prm.row_shift;
-    const uint32_t row_round = prm.row_round;
-
-    const VmafAdmRegion r = vmaf_adm_region_inner(w, h);
-    const int start_col = r.left > 1 ? r.left : 1;
-    const int end_col = r.right < w - 1 ? r.right : w - 1;
-    const int start_row = r.top > 1 ? r.top : 1;
-    const int end_row = r.bottom < h - 1 ? r.bottom : h - 1;
-    const bool left_corner = r.left <= 0, right_corner = r.right > w - 1;
-    /* vector columns exist only when the region lies strictly inside the band */
-    const bool inside = r.left > 0 && r.right <= w - 1;
-    const int vend_inside = end_col - (end_col - start_col) % 14;
+        c.weight[t] = f->i_rfactor[t];
+    vmaf_adm_cm_params(w, h, 0, &c.prm);
+    const VmafAdmCmRows rows = vmaf_adm_cm_rows(w, h);
+    const int slots = vmaf_adm_cm_slots(&rows);
     const ptrdiff_t s = (ptrdiff_t)stride;
 
     total[0] = total[1] = total[2] = 0;
-    uint64_t acc[3] = { 0, 0, 0 };
-    if (r.top <= 0) {
-        const Neighbourhood n = { s, 0, s };
-        row0(&c, &n, w, left_corner, start_col, start_col, end_col, right_corner, acc);
-    }
-    for (int t = 0; t < 3; t++)
-        total[t] += row_sum(acc[t], row_round, row_shift);
-    for (int i = start_row; i < end_row; i++) {
-        const Neighbourhood n = { (i - 1) * s, i * s, (i + 1) * s };
-        uint64_t a[3] = { 0, 0, 0 };
-        row0(&c, &n, w, left_corner, start_col, inside ? vend_inside : start_col, end_col,
-             right_corner, a);
+    for (int slot = 0; slot < slots; slot++) {
+        int up, mid, down, middle;
+        uint64_t acc[3] = { 0, 0, 0 };
+        if (vmaf_adm_cm_slot_rows(&rows, h, slot, &up, &mid, &down, &middle)) {
+            const Neighbourhood n = { up * s, mid * s, down * s };
+            row0(&c, &rows, &n, w, middle, acc);
+        }
         for (int t = 0; t < 3; t++)
-            total[t] += row_sum(a[t], row_round, row_shift);
+            total[t] += vmaf_adm_cm_row_total(acc[t], c.prm.row_round, c.prm.row_shift);
     }
-    uint64_t b[3] = { 0, 0, 0 };
-    if (r.bottom > h - 1) {
-        const Neighbourhood n = { (h - 2) * s, (h - 1) * s, (h - 1) * s };
-        row0(&c, &n, w, left_corner, start_col, start_col, end_col, right_corner, b);
-    }
-    for (int t = 0; t < 3; t++)
-        total[t] += row_sum(b[t], row_round, row_shift);
 }
 
 ADM_DISPATCH_VOID(vmaf_adm_masked_totals_scale0,
@@ -275,51 +205,14 @@ float vmaf_adm_masked_sum_scale0(const VmafAdmBands16 *src, const VmafAdmBands16
 typedef struct Cm123 {
     const int32_t *src[3], *csf[3], *mask[3];
     uint32_t weight[3];
-    uint32_t cub_shift, cub_round;
+    VmafAdmCmParams prm; /* one cube shift and rounding: [0] */
 } Cm123;
-
-/* (I4_ONE_BY_15 * |c| + (int32)(1u << 31)) >> 32: the reference's rounding constant wraps
- * negative. |c| is a 32-bit abs (INT32_MIN stays negative). */
-ADM_INLINE int64_t centre123(int32_t c)
-{
-    const int32_t ac = (int32_t)(c < 0 ? 0u - (uint32_t)c : (uint32_t)c);
-    return ((int64_t)VMAF_ADM_I4_ONE_BY_15 * ac - 2147483648LL) >> 32;
-}
-
-/* Contribution of one orientation. The scalar code truncates the weighted value to int32 and
- * subtracts the mask in int32 (thr32 = the mask mod 2^32); the vector code keeps both in
- * 64 bits, multiplies by the weight read as a signed int32, and squares the low 32 bits. */
-ADM_INLINE int64_t cube123(int32_t v, uint32_t weight, int64_t thr64, bool vector,
-                           uint32_t cub_round, uint32_t cub_shift)
-{
-    int32_t x;
-    if (vector) {
-        const int64_t xv = ((int64_t)v * (int32_t)weight + (1 << 27)) >> 28;
-        int64_t d = (xv < 0 ? -xv : xv) - thr64;
-        x = (int32_t)(d < 0 ? 0 : d);
-    } else {
-        const int32_t xs = (int32_t)(((int64_t)v * weight + (1 << 27)) >> 28);
-        const uint32_t ax = xs < 0 ? 0u - (uint32_t)xs : (uint32_t)xs;
-        x = (int32_t)(ax - (uint32_t)thr64);
-        x = x < 0 ? 0 : x;
-    }
-    const int32_t x_sq = (int32_t)(((int64_t)x * x + (1 << 29)) >> 30);
-    return shr64((int64_t)x_sq * x + cub_round, cub_shift);
-}
 
 static void pixel123(const Cm123 *c, const Neighbourhood *n, int jl, int jc, int jr,
                      uint64_t acc[3])
 {
-    int64_t thr = 0;
-    for (int t = 0; t < 3; t++) {
-        const int32_t *m = c->mask[t];
-        thr += (int64_t)m[n->up + jl] + m[n->up + jc] + m[n->up + jr] + m[n->mid + jl] +
-               m[n->mid + jr] + m[n->down + jl] + m[n->down + jc] + m[n->down + jr] +
-               centre123(c->csf[t][n->mid + jc]);
-    }
-    for (int t = 0; t < 3; t++)
-        acc[t] += (uint64_t)cube123(c->src[t][n->mid + jc], c->weight[t], thr, false, c->cub_round,
-                          c->cub_shift);
+    vmaf_adm_cm123_position(c->src, c->csf, c->mask, n->up, n->mid, n->down, jl, jc, jr, 0,
+                            c->weight, &c->prm, acc);
 }
 
 ADM_INLINE void span123(const Cm123 *c, const Neighbourhood *n, int j0, int j1, bool vector,
@@ -340,35 +233,36 @@ ADM_INLINE void span123(const Cm123 *c, const Neighbourhood *n, int j0, int j1, 
             const ptrdiff_t j = jb + k;
             int64_t centre = 0;
             for (int t = 0; t < 3; t++)
-                centre += centre123(c->csf[t][n->mid + j]) - m[t][n->mid + j];
+                centre += vmaf_adm_centre123(c->csf[t][n->mid + j]) - m[t][n->mid + j];
             thr[k] = col[k] + col[k + 1] + col[k + 2] + centre;
         }
         for (int t = 0; t < 3; t++) {
             const int32_t *restrict src = c->src[t] + n->mid + jb;
             const uint32_t weight = c->weight[t];
+            const uint32_t cr = c->prm.cub_round[0], cs = c->prm.cub_shift[0];
             uint64_t sum = 0;
             for (int k = 0; k < len; k++)
-                sum += (uint64_t)cube123(src[k], weight, thr[k], vector, c->cub_round,
-                                         c->cub_shift);
+                sum += (uint64_t)vmaf_adm_cube123(src[k], weight, thr[k], vector, cr, cs);
             acc[t] += sum;
         }
     }
 }
 
-ADM_INLINE void row123(const Cm123 *c, const Neighbourhood *n, int w, bool left_corner, int j0,
-                       int vend, int j1, bool right_corner, uint64_t acc[3])
+ADM_INLINE void row123(const Cm123 *c, const VmafAdmCmRows *r, const Neighbourhood *n, int w,
+                       bool middle, uint64_t acc[3])
 {
-    if (left_corner)
+    const int vend = middle && r->inside ? r->vend123 : r->start_col;
+    if (r->left_corner)
         pixel123(c, n, 1, 0, 1, acc);
-    span123(c, n, j0, vend, true, acc);
+    span123(c, n, r->start_col, vend, true, acc);
     /* groups of 6 vector columns in 8 lanes: the 2 spare lanes add the bare rounding term
      * (0 here in practice: vector columns need bands 15 or more wide) */
-    if (vend > j0)
-        for (int t = 0; t < 3; t++)
-            acc[t] += (uint64_t)(2 * ((vend - j0) / 6)) *
-                      (uint64_t)shr64(c->cub_round, c->cub_shift);
-    span123(c, n, vend > j0 ? vend : j0, j1, false, acc);
-    if (right_corner)
+    const uint64_t spare =
+        vmaf_adm_cm_spare(r, middle, 0, c->prm.cub_round[0], c->prm.cub_shift[0]);
+    for (int t = 0; t < 3; t++)
+        acc[t] += spare;
+    span123(c, n, vend > r->start_col ? vend : r->start_col, r->end_col, false, acc);
+    if (r->right_corner)
         pixel123(c, n, w - 2, w - 1, w - 1, acc);
 }
 
@@ -388,46 +282,22 @@ ADM_INLINE void vmaf_adm_masked_totals_scale123_impl(const VmafAdmBands32 *src,
     };
     for (int t = 0; t < 3; t++)
         c.weight[t] = f->i_rfactor[t];
-    VmafAdmCmParams prm;
-    vmaf_adm_cm_params(w, h, 1, &prm);
-    c.cub_shift = prm.cub_shift[0];
-    c.cub_round = prm.cub_round[0];
-    const uint32_t row_shift = prm.row_shift;
-    const uint32_t row_round = prm.row_round;
-
-    const VmafAdmRegion r = vmaf_adm_region_inner(w, h);
-    const int start_col = r.left > 1 ? r.left : 1;
-    const int end_col = r.right < w - 1 ? r.right : w - 1;
-    const int start_row = r.top > 1 ? r.top : 1;
-    const int end_row = r.bottom < h - 1 ? r.bottom : h - 1;
-    const bool left_corner = r.left <= 0, right_corner = r.right > w - 1;
-    const bool inside = r.left > 0 && r.right <= w - 1;
-    const int vend_inside = end_col - (end_col - start_col) % 6;
+    vmaf_adm_cm_params(w, h, 1, &c.prm);
+    const VmafAdmCmRows rows = vmaf_adm_cm_rows(w, h);
+    const int slots = vmaf_adm_cm_slots(&rows);
     const ptrdiff_t s = (ptrdiff_t)stride;
 
     total[0] = total[1] = total[2] = 0;
-    uint64_t acc[3] = { 0, 0, 0 };
-    if (r.top <= 0) {
-        const Neighbourhood n = { s, 0, s };
-        row123(&c, &n, w, left_corner, start_col, start_col, end_col, right_corner, acc);
-    }
-    for (int t = 0; t < 3; t++)
-        total[t] += row_sum(acc[t], row_round, row_shift);
-    for (int i = start_row; i < end_row; i++) {
-        const Neighbourhood n = { (i - 1) * s, i * s, (i + 1) * s };
-        uint64_t a[3] = { 0, 0, 0 };
-        row123(&c, &n, w, left_corner, start_col, inside ? vend_inside : start_col, end_col,
-               right_corner, a);
+    for (int slot = 0; slot < slots; slot++) {
+        int up, mid, down, middle;
+        uint64_t acc[3] = { 0, 0, 0 };
+        if (vmaf_adm_cm_slot_rows(&rows, h, slot, &up, &mid, &down, &middle)) {
+            const Neighbourhood n = { up * s, mid * s, down * s };
+            row123(&c, &rows, &n, w, middle, acc);
+        }
         for (int t = 0; t < 3; t++)
-            total[t] += row_sum(a[t], row_round, row_shift);
+            total[t] += vmaf_adm_cm_row_total(acc[t], c.prm.row_round, c.prm.row_shift);
     }
-    uint64_t b[3] = { 0, 0, 0 };
-    if (r.bottom > h - 1) {
-        const Neighbourhood n = { (h - 2) * s, (h - 1) * s, (h - 1) * s };
-        row123(&c, &n, w, left_corner, start_col, start_col, end_col, right_corner, b);
-    }
-    for (int t = 0; t < 3; t++)
-        total[t] += row_sum(b[t], row_round, row_shift);
 }
 
 ADM_DISPATCH_VOID(vmaf_adm_masked_totals_scale123,
@@ -475,10 +345,8 @@ static const uint32_t den123_final[3] = { 32, 27, 23 };
 ADM_INLINE uint64_t cubes16(const int16_t *restrict p, int j0, int j1)
 {
     uint64_t row = 0;
-    for (int j = j0; j < j1; j++) {
-        const uint32_t a = (uint32_t)(p[j] < 0 ? -p[j] : p[j]);
-        row += (uint64_t)(a * a) * a;
-    }
+    for (int j = j0; j < j1; j++)
+        row += vmaf_adm_den0_term(p[j]);
     return row;
 }
 
@@ -568,10 +436,8 @@ ADM_INLINE void vmaf_adm_den_totals_scale123_impl(const VmafAdmBands32 *ref, int
         for (int i = r.top; i < r.bottom; i++) {
             const int32_t *q = band[t] + (size_t)i * stride;
             uint64_t row = 0;
-            for (int j = r.left; j < r.right; j++) {
-                const uint64_t a = q[j] < 0 ? 0u - (uint32_t)q[j] : (uint32_t)q[j];
-                row += (((a * a + sq_round) >> sq_shift) * a + cub_round) >> (cub_shift & 63);
-            }
+            for (int j = r.left; j < r.right; j++)
+                row += vmaf_adm_den123_term(q[j], sq_shift, sq_round, cub_round, cub_shift);
             acc += (row + row_round) >> (row_shift & 63);
         }
         total[t] = acc;

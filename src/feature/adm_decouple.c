@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "adm.h"
+#include "adm_device.h"
 #include "adm_simd.h"
 
 /* cos^2(1 degree), computed in double and kept as a float like the reference. */
@@ -31,91 +32,33 @@ double vmaf_adm_cos2_1deg(void)
     return cos_1deg_squared();
 }
 
-/* v / 4096 after rounding v to float (the scaling itself is exact). */
-ADM_INLINE double over_4096(int64_t v)
-{
-    return (double)(float)v / 4096.0;
-}
-
-ADM_INLINE double over_4096_32(int32_t v)
-{
-    return (double)(float)v / 4096.0;
-}
-
-/* Angle test in the scalar order: (cos^2 * |o|^2) * |t|^2. */
-ADM_INLINE bool angle_close(int64_t dot, int64_t o_sq, int64_t t_sq, double cos2)
-{
-    const double d = over_4096(dot);
-    return (d >= 0.0) & (d * d >= cos2 * over_4096(o_sq) * over_4096(t_sq));
-}
-
 static inline int vector_end(const VmafAdmRegion *r)
 {
     return r->right - (r->right - r->left) % 16;
 }
 
-/* Enhanced r when the angles agree: min/max of gain * r and t, rounded to nearest-even
- * (vector) or truncated (scalar). Only used when k > 0 and o != 0, so sign(r) = sign(o).
- * gain * r is clamped to the int32 range first, which leaves min(., t) and max(., t)
- * unchanged and lets it convert through int32. */
-ADM_INLINE int32_t enhanced(int32_t o, int32_t r, int32_t t, double gain, bool vector)
-{
-    const double g0 = r * gain;
-    const double g1 = g0 < -2147483648.0 ? -2147483648.0 : g0;
-    const double g = g1 > 2147483647.0 ? 2147483647.0 : g1;
-    if (vector) {
-        const int32_t gi = (int32_t)__builtin_rint(g);
-        return o > 0 ? (gi < t ? gi : t) : (gi > t ? gi : t);
-    }
-    const double m = o > 0 ? (g < t ? g : t) : (g > t ? g : t);
-    return (int32_t)m;
-}
-
-/* Comparisons combined with & rather than && keep the vector kernels free of branches (the
- * compiler may not speculate floating-point operations behind a branch). */
+/* The per-pixel arithmetic is adm_device.h's (shared with the GPU twin); its comparisons
+ * are combined with & rather than && so that the vector loops below stay free of branches
+ * (the compiler may not speculate floating-point operations behind a branch). */
 /* ------------------------------------------------------------------------------------- */
 /* Scale 0                                                                               */
 
-ADM_INLINE int32_t ratio_q15(int32_t o, int32_t t)
+/* Scalar columns [j0, j1) of the row at offset o. */
+static void decouple0_scalar(const VmafAdmBands16 *ref, const VmafAdmBands16 *dis,
+                             const VmafAdmBands16 *r, const VmafAdmBands16 *a, size_t o, int j0,
+                             int j1, double gain, double cos2)
 {
-    /* o = 0 divides by 1 and is replaced by 32768 below (kept branch-free) */
-    const int32_t m = o < 0 ? -o : o;
-    const int32_t q = (int32_t)(1073741824.0 / (double)(m + (m == 0)));
-    const int32_t recip = o < 0 ? -q : q;
-    const int32_t k = (int32_t)(((int64_t)recip * t + 16384) >> 15);
-    const int32_t kc = k < 0 ? 0 : (k > 32768 ? 32768 : k);
-    return o == 0 ? 32768 : kc;
-}
-
-ADM_INLINE int16_t explained0(int32_t o, int32_t t, int32_t close, double gain, bool vector)
-{
-    const int32_t k = ratio_q15(o, t);
-    const int32_t r = (k * o + 16384) >> 15;
-    const int32_t e = enhanced(o, r, t, gain, vector);
-    /* a bit mask rather than ?: keeps e from being sunk into a branch */
-    const int32_t use = -(int32_t)(close & (k > 0) & (o != 0));
-    return (int16_t)((e & use) | (r & ~use));
-}
-
-/* Scalar columns [j0, j1). */
-static void decouple0_scalar(const int16_t *oh, const int16_t *ov, const int16_t *od,
-                             const int16_t *th, const int16_t *tv, const int16_t *td,
-                             int16_t *rh, int16_t *rv, int16_t *rd, int16_t *ah, int16_t *av,
-                             int16_t *ad, int j0, int j1, double gain, double cos2)
-{
+    const int16_t *const rb[3] = { ref->h + o, ref->v + o, ref->d + o };
+    const int16_t *const db[3] = { dis->h + o, dis->v + o, dis->d + o };
     for (int j = j0; j < j1; j++) {
-        const int32_t o_h = oh[j], o_v = ov[j], o_d = od[j];
-        const int32_t t_h = th[j], t_v = tv[j], t_d = td[j];
-        const int64_t dot = (int64_t)o_h * t_h + (int64_t)o_v * t_v;
-        const int64_t o_sq = (int64_t)o_h * o_h + (int64_t)o_v * o_v;
-        const int64_t t_sq = (int64_t)t_h * t_h + (int64_t)t_v * t_v;
-        const int32_t close = angle_close(dot, o_sq, t_sq, cos2);
-        rh[j] = explained0(o_h, t_h, close, gain, false);
-        rv[j] = explained0(o_v, t_v, close, gain, false);
-        rd[j] = explained0(o_d, t_d, close, gain, false);
-        ah[j] = (int16_t)(t_h - rh[j]);
-        av[j] = (int16_t)(t_v - rv[j]);
-        ad[j] = (int16_t)(t_d - rd[j]);
+        int16_t x[3], y[3];
+        vmaf_adm_decouple0_pixel(rb, db, (size_t)j, 0, gain, cos2, x, y);
+        r->h[o + j] = x[0];
+        r->v[o + j] = x[1];
+        r->d[o + j] = x[2];
+        a->h[o + j] = y[0];
+        a->v[o + j] = y[1];
+        a->d[o + j] = y[2];
     }
 }
 
@@ -125,14 +68,8 @@ ADM_INLINE void angle0_vector(const int16_t *restrict oh, const int16_t *restric
                               const int16_t *restrict th, const int16_t *restrict tv,
                               int32_t *restrict close, int n, double cos2)
 {
-    for (int j = 0; j < n; j++) {
-        const int32_t o_h = oh[j], o_v = ov[j], t_h = th[j], t_v = tv[j];
-        const int32_t dot = (int32_t)((uint32_t)(o_h * t_h) + (uint32_t)(o_v * t_v));
-        const int32_t o_sq = (int32_t)((uint32_t)(o_h * o_h) + (uint32_t)(o_v * o_v));
-        const int32_t t_sq = (int32_t)((uint32_t)(t_h * t_h) + (uint32_t)(t_v * t_v));
-        const double d = over_4096_32(dot);
-        close[j] = (d >= 0.0) & (d * d >= over_4096_32(o_sq) * over_4096_32(t_sq) * cos2);
-    }
+    for (int j = 0; j < n; j++)
+        close[j] = vmaf_adm_angle_close(oh[j], ov[j], th[j], tv[j], 1, cos2);
 }
 
 ADM_INLINE void explain0_vector(const int16_t *restrict o, const int16_t *restrict t,
@@ -140,7 +77,7 @@ ADM_INLINE void explain0_vector(const int16_t *restrict o, const int16_t *restri
                                 int16_t *restrict a, int n, double gain)
 {
     for (int j = 0; j < n; j++) {
-        const int16_t x = explained0(o[j], t[j], close[j], gain, true);
+        const int16_t x = vmaf_adm_explained0(o[j], t[j], close[j], gain, 1);
         r[j] = x;
         a[j] = (int16_t)(t[j] - x);
     }
@@ -170,9 +107,7 @@ ADM_INLINE void vmaf_adm_decouple_scale0_impl(const VmafAdmBands16 *ref,
             explain0_vector(ref->v + x, dis->v + x, close, r->v + x, a->v + x, n, gain_limit);
             explain0_vector(ref->d + x, dis->d + x, close, r->d + x, a->d + x, n, gain_limit);
         }
-        decouple0_scalar(ref->h + o, ref->v + o, ref->d + o, dis->h + o, dis->v + o,
-                         dis->d + o, r->h + o, r->v + o, r->d + o, a->h + o, a->v + o,
-                         a->d + o, vend, reg.right, gain_limit, cos2);
+        decouple0_scalar(ref, dis, r, a, o, vend, reg.right, gain_limit, cos2);
     }
 }
 
@@ -185,7 +120,7 @@ ADM_DISPATCH_VOID(vmaf_adm_decouple_scale0,
 #if ADM_HAVE_HAND
 /* Hand-written AVX2 scale 0: eight pixels per step in int32 lanes, the ratio and the angle
  * test in double (4 lanes), each step the same integer/double operations as
- * explained0()/angle0_vector(). Quotients that are exact in double: q * t < 2^45, and
+ * vmaf_adm_explained0()/angle0_vector(). Quotients that are exact in double: q * t < 2^45, and
  * scaling by powers of two (2^-12, 2^-15) is exact, so floor((q t + 2^14) 2^-15) is the
  * int64 shift of the plain code. */
 
@@ -244,7 +179,7 @@ ADM_TARGET_AVX2 static inline __m128i ratio4(__m128i m, __m128i ts)
     return _mm256_cvttpd_epi32(kc);
 }
 
-/* enhanced() (vector) for 4 pixels: rint of r * gain clamped to the int32 range. */
+/* vmaf_adm_enhanced() (vector) for 4 pixels: rint of r * gain clamped to the int32 range. */
 ADM_TARGET_AVX2 static inline __m128i gained4(__m128i r, __m256d gain)
 {
     const __m256d g0 = _mm256_mul_pd(_mm256_cvtepi32_pd(r), gain);
@@ -253,7 +188,7 @@ ADM_TARGET_AVX2 static inline __m128i gained4(__m128i r, __m256d gain)
     return _mm256_cvtpd_epi32(g); /* rounds to nearest-even, as rint() */
 }
 
-/* explained0() (vector) for 8 pixels. */
+/* vmaf_adm_explained0() (vector) for 8 pixels. */
 ADM_TARGET_AVX2 static inline __m256i explain0_x8(__m256i o, __m256i t, __m256i close,
                                                   __m256d gain)
 {
@@ -319,9 +254,7 @@ ADM_TARGET_AVX2 void vmaf_adm_decouple_scale0_simd(const VmafAdmBands16 *ref,
             store8_i16(r->d + x, x_d);
             store8_i16(a->d + x, _mm256_sub_epi32(t_d, x_d));
         }
-        decouple0_scalar(ref->h + o, ref->v + o, ref->d + o, dis->h + o, dis->v + o,
-                         dis->d + o, r->h + o, r->v + o, r->d + o, a->h + o, a->v + o,
-                         a->d + o, vend, reg.right, gain_limit, cos2s);
+        decouple0_scalar(ref, dis, r, a, o, vend, reg.right, gain_limit, cos2s);
     }
 }
 #else
@@ -335,33 +268,6 @@ void vmaf_adm_decouple_scale0_simd(const VmafAdmBands16 *ref, const VmafAdmBands
 
 /* ------------------------------------------------------------------------------------- */
 /* Scales 1..3                                                                           */
-
-/* t / o in Q15, clamped to [0, 1]: |o| >= 2^15 is rounded to its top 15 bits first. */
-static int64_t ratio_q15_wide(int32_t o, int32_t t)
-{
-    if (o == 0)
-        return 32768;
-    const uint32_t mag = o < 0 ? 0u - (uint32_t)o : (uint32_t)o;
-    int shift = 0;
-    uint32_t top = mag;
-    if (mag >= 32768) {
-        shift = 17 - __builtin_clz(mag);
-        top = (uint16_t)((mag + (1u << (shift - 1))) >> shift);
-    }
-    const int64_t sign = o < 0 ? -1 : 1;
-    /* the rounding constant is an int shift in the reference: 2^31 wraps negative */
-    const int64_t round = (int32_t)(1u << (14 + shift));
-    const int64_t k = (((int64_t)vmaf_adm_reciprocal((int32_t)top) * t) * sign + round) >>
-                      (15 + shift);
-    return k < 0 ? 0 : (k > 32768 ? 32768 : k);
-}
-
-static int32_t explained123_wide(int32_t o, int32_t t, bool close, double gain, bool vector)
-{
-    const int64_t k = ratio_q15_wide(o, t);
-    const int32_t r = (int32_t)((k * o + 16384) >> 15);
-    return close && k > 0 && o != 0 ? enhanced(o, r, t, gain, vector) : r;
-}
 
 /* An integral double d with |d| < 2^51 as an int64, without a double -> int64 conversion
  * instruction (AVX2 has none): adding 1.5 * 2^52 places d in the low mantissa bits. */
@@ -413,7 +319,7 @@ ADM_INLINE int32_t explained123_fast(int32_t o, int32_t t, int32_t close, double
     const int32_t k = clamp_q15(floor_to_int64((p + scale * 0.5) / scale));
     /* o = 0 (where the reference sets k = 1) gives r = 0 and no enhancement whatever k is */
     const int32_t r = (int32_t)floor_to_int64(((double)k * o + 16384.0) / 32768.0);
-    const int32_t e = enhanced(o, r, t, gain, vector);
+    const int32_t e = vmaf_adm_enhanced(o, r, t, gain, vector);
     /* a bit mask rather than ?: keeps e from being sunk into a branch */
     const int32_t use = -(int32_t)(close & (k > 0) & (o != 0));
     return (e & use) | (r & ~use);
@@ -468,18 +374,15 @@ static void decouple123_pixel(const int32_t *oh, const int32_t *ov, const int32_
                               int32_t *rh, int32_t *rv, int32_t *rd, int32_t *ah, int32_t *av,
                               int32_t *ad, int j, double gain, double cos2, bool vector)
 {
-    const int32_t o_h = oh[j], o_v = ov[j], o_d = od[j];
-    const int32_t t_h = th[j], t_v = tv[j], t_d = td[j];
-    const int64_t dot = (int64_t)o_h * t_h + (int64_t)o_v * t_v;
-    const int64_t o_sq = (int64_t)o_h * o_h + (int64_t)o_v * o_v;
-    const int64_t t_sq = (int64_t)t_h * t_h + (int64_t)t_v * t_v;
-    const bool close = angle_close(dot, o_sq, t_sq, cos2);
-    rh[j] = explained123_wide(o_h, t_h, close, gain, vector);
-    rv[j] = explained123_wide(o_v, t_v, close, gain, vector);
-    rd[j] = explained123_wide(o_d, t_d, close, gain, vector);
-    ah[j] = (int32_t)((uint32_t)t_h - (uint32_t)rh[j]);
-    av[j] = (int32_t)((uint32_t)t_v - (uint32_t)rv[j]);
-    ad[j] = (int32_t)((uint32_t)t_d - (uint32_t)rd[j]);
+    const int32_t *const rb[3] = { oh, ov, od }, *const db[3] = { th, tv, td };
+    int32_t x[3], y[3];
+    vmaf_adm_decouple123_pixel(rb, db, (size_t)j, vector, gain, cos2, x, y);
+    rh[j] = x[0];
+    rv[j] = x[1];
+    rd[j] = x[2];
+    ah[j] = y[0];
+    av[j] = y[1];
+    ad[j] = y[2];
 }
 
 ADM_INLINE void decouple123_line(const int32_t *oh, const int32_t *ov, const int32_t *od,

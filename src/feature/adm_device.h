@@ -132,6 +132,17 @@ VMAF_ADM_FN int32_t vmaf_adm_taps32(int hi_pass, int32_t a, int32_t b, int32_t c
     return (int32_t)(uint32_t)(uint64_t)((acc + round) >> shift);
 }
 
+/** The outputs A, V, H, D of one scales-1..3 column from the lo and hi line values at its
+ *  four tap positions (horizontal rounding round, shift). */
+VMAF_ADM_FN void vmaf_adm_dwt123_hpass(const int32_t lo[4], const int32_t hi[4], int32_t round,
+                                       int shift, int32_t out[4])
+{
+    out[0] = vmaf_adm_taps32(0, lo[0], lo[1], lo[2], lo[3], round, shift);
+    out[1] = vmaf_adm_taps32(1, lo[0], lo[1], lo[2], lo[3], round, shift);
+    out[2] = vmaf_adm_taps32(0, hi[0], hi[1], hi[2], hi[3], round, shift);
+    out[3] = vmaf_adm_taps32(1, hi[0], hi[1], hi[2], hi[3], round, shift);
+}
+
 /**
  * Scales 1..3 row buffer index line * w + p (lines ref lo, ref hi, dis lo, dis hi):
  * returns 1 with the line and column when it is inside the four lines of this row, 2 when
@@ -180,6 +191,16 @@ VMAF_ADM_FN double vmaf_adm_over_4096(int64_t v)
     return (double)(float)v / 4096.0;
 }
 
+/** The same of an int32 (converted to float directly: vectorizable on the CPU). */
+VMAF_ADM_FN double vmaf_adm_over_4096_32(int32_t v)
+{
+    return (double)(float)v / 4096.0;
+}
+
+/** Enhanced r when the angles agree: min/max of gain * r and t, rounded to nearest-even
+ *  (vector) or truncated (scalar). Used when k > 0 and o != 0, so sign(r) = sign(o);
+ *  gain * r is clamped to the int32 range first, which leaves min(., t) and max(., t)
+ *  unchanged and lets it convert through int32. */
 VMAF_ADM_FN int32_t vmaf_adm_enhanced(int32_t o, int32_t r, int32_t t, double gain, int vector)
 {
     const double g0 = r * gain;
@@ -202,8 +223,9 @@ VMAF_ADM_FN int vmaf_adm_angle_close(int32_t o_h, int32_t o_v, int32_t t_h, int3
         const int32_t dot = (int32_t)((uint32_t)(o_h * t_h) + (uint32_t)(o_v * t_v));
         const int32_t o_sq = (int32_t)((uint32_t)(o_h * o_h) + (uint32_t)(o_v * o_v));
         const int32_t t_sq = (int32_t)((uint32_t)(t_h * t_h) + (uint32_t)(t_v * t_v));
-        const double d = vmaf_adm_over_4096(dot);
-        return (d >= 0.0) & (d * d >= vmaf_adm_over_4096(o_sq) * vmaf_adm_over_4096(t_sq) * cos2);
+        const double d = vmaf_adm_over_4096_32(dot);
+        return (d >= 0.0) &
+               (d * d >= vmaf_adm_over_4096_32(o_sq) * vmaf_adm_over_4096_32(t_sq) * cos2);
     }
     const int64_t dot = (int64_t)o_h * t_h + (int64_t)o_v * t_v;
     const int64_t o_sq = (int64_t)o_h * o_h + (int64_t)o_v * o_v;
@@ -212,22 +234,23 @@ VMAF_ADM_FN int vmaf_adm_angle_close(int32_t o_h, int32_t o_v, int32_t t_h, int3
     return (d >= 0.0) & (d * d >= cos2 * vmaf_adm_over_4096(o_sq) * vmaf_adm_over_4096(t_sq));
 }
 
-/** Scale 0: the explained part r of t given reference o (a = t - r in int16). */
+/** Scale 0: the explained part r of t given reference o (a = t - r in int16). Written
+ *  without branches (o = 0 divides by 1 and then takes k = 1; the enhanced value is chosen
+ *  by a bit mask, which keeps it from being sunk into a branch), so that the CPU's vector
+ *  columns (adm_decouple.c) vectorize. */
 VMAF_ADM_FN int16_t vmaf_adm_explained0(int32_t o, int32_t t, int close, double gain,
                                         int vector)
 {
-    int32_t k = 32768;
-    if (o != 0) {
-        const int32_t m = o < 0 ? -o : o;
-        const int32_t q = (int32_t)(1073741824.0 / (double)m);
-        const int32_t recip = o < 0 ? -q : q;
-        const int32_t kk = (int32_t)(((int64_t)recip * t + 16384) >> 15);
-        k = kk < 0 ? 0 : (kk > 32768 ? 32768 : kk);
-    }
+    const int32_t m = o < 0 ? -o : o;
+    const int32_t q = (int32_t)(1073741824.0 / (double)(m + (m == 0)));
+    const int32_t recip = o < 0 ? -q : q;
+    const int32_t kk = (int32_t)(((int64_t)recip * t + 16384) >> 15);
+    const int32_t kc = kk < 0 ? 0 : (kk > 32768 ? 32768 : kk);
+    const int32_t k = o == 0 ? 32768 : kc;
     const int32_t r = (k * o + 16384) >> 15;
-    if (close && k > 0 && o != 0)
-        return (int16_t)vmaf_adm_enhanced(o, r, t, gain, vector);
-    return (int16_t)r;
+    const int32_t e = vmaf_adm_enhanced(o, r, t, gain, vector);
+    const int32_t use = -(int32_t)(close & (k > 0) & (o != 0));
+    return (int16_t)((e & use) | (r & ~use));
 }
 
 /** Scales 1..3 (int64; |o| >= 2^15 reduced to 15 significant bits). */
@@ -613,13 +636,8 @@ VMAF_ADM_FN void vmaf_adm_dwt123_output(const int32_t *ref, const int32_t *dis,
             }
         }
     }
-    for (int n = 0; n < 2; n++) {
-        const int32_t *lo = line[2 * n], *hi = line[2 * n + 1];
-        out[4 * n + 0] = vmaf_adm_taps32(0, lo[0], lo[1], lo[2], lo[3], rh, sh);
-        out[4 * n + 1] = vmaf_adm_taps32(1, lo[0], lo[1], lo[2], lo[3], rh, sh);
-        out[4 * n + 2] = vmaf_adm_taps32(0, hi[0], hi[1], hi[2], hi[3], rh, sh);
-        out[4 * n + 3] = vmaf_adm_taps32(1, hi[0], hi[1], hi[2], hi[3], rh, sh);
-    }
+    for (int n = 0; n < 2; n++)
+        vmaf_adm_dwt123_hpass(line[2 * n], line[2 * n + 1], rh, sh, out + 4 * n);
 }
 
 /** Decouple of one scale-0 pixel at offset off: r[3], a[3] (H, V, D). */

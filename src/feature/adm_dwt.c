@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "adm.h"
+#include "adm_device.h"
 #include "adm_simd.h"
 
 #define LO vmaf_adm_filter_lo
@@ -31,26 +32,9 @@ bool vmaf_adm_simd_available(void)
 #endif
 }
 
-/* The reference's vector kernels compute output columns 1 .. in groups of `group`
- * positions without mirroring; they reach the last column when half - 1 is a multiple of
- * the group, and then read its taps past the end of the line (adm.h). */
-static bool last_column_unmirrored(int half, int group)
-{
-    return half > group && (half - 1) % group == 0;
-}
-
-/* Picture rows for the scale-0 vertical taps. The index rules reach row -1 (3 or 4 rows)
- * or rows past the end (1 or 2 rows), which for a picture lie outside it: those are
- * reflected back inside instead (the reference reads memory around the picture there). */
-static int picture_row(int i, int k, int h)
-{
-    int r = vmaf_adm_tap(i, k, h);
-    if (r < 0)
-        r = -r;
-    if (r >= h)
-        r = 2 * h - r - 1;
-    return r < 0 ? 0 : r;
-}
+/* The per-element arithmetic (taps, roundings, the index rules at the edges, the unmirrored
+ * last column of the reference's vector kernels, the picture rows of scale 0) is
+ * adm_device.h's, shared with the GPU twin. */
 
 /* Vertical pass of scale 0 over x in [0, w), for 8-bit (T = uint8_t) or wider samples. */
 #define DEFINE_VPASS0(NAME, T)                                                           \
@@ -58,27 +42,16 @@ static int picture_row(int i, int k, int h)
                          const T *restrict r3, int w, unsigned bpc, int16_t *restrict lo,  \
                          int16_t *restrict hi)                                           \
     {                                                                                    \
-        const uint32_t round = 1u << (bpc - 1);                                          \
-        const uint32_t centre = (uint32_t)VMAF_ADM_FILTER_LO_SUM * round;                \
         for (int x = 0; x < w; x++) {                                                    \
-            const int32_t s0 = r0[x], s1 = r1[x], s2 = r2[x], s3 = r3[x];                \
-            /* products fit int32; their sums may not at 16 bits and wrap */             \
-            const uint32_t l = (uint32_t)(LO[0] * s0) + (uint32_t)(LO[1] * s1) +         \
-                               (uint32_t)(LO[2] * s2) + (uint32_t)(LO[3] * s3);          \
-            const uint32_t g = (uint32_t)(HI[0] * s0) + (uint32_t)(HI[1] * s1) +         \
-                               (uint32_t)(HI[2] * s2) + (uint32_t)(HI[3] * s3);          \
-            lo[x] = (int16_t)((int32_t)(l - centre + round) >> bpc);                     \
-            hi[x] = (int16_t)((int32_t)(g + round) >> bpc);                              \
+            int16_t l, g;                                                                \
+            vmaf_adm_vpass0(r0[x], r1[x], r2[x], r3[x], bpc, &l, &g);                    \
+            lo[x] = l;                                                                   \
+            hi[x] = g;                                                                   \
         }                                                                                \
     }
 
 DEFINE_VPASS0(vpass0_u8, uint8_t)
 DEFINE_VPASS0(vpass0_u16, uint16_t)
-
-ADM_INLINE int16_t taps16(const int16_t *f, int32_t a, int32_t b, int32_t c, int32_t d)
-{
-    return (int16_t)((f[0] * a + f[1] * b + f[2] * c + f[3] * d + 32768) >> 16);
-}
 
 /* One scale-0 output column from explicit line positions (any j; positions may lie outside
  * [0, w): they read the neighbouring parts of the row buffer, as the reference does). */
@@ -90,33 +63,34 @@ static void column0(const int16_t *line, int w, const int p[4], size_t j,
         memcpy(&lo[k], line + p[k], sizeof(int16_t));
         memcpy(&hi[k], line + w + p[k], sizeof(int16_t));
     }
-    a[off + j] = taps16(LO, lo[0], lo[1], lo[2], lo[3]);
     if (lo_only)
-        return;
-    dst->v[off + j] = taps16(HI, lo[0], lo[1], lo[2], lo[3]);
-    dst->h[off + j] = taps16(LO, hi[0], hi[1], hi[2], hi[3]);
-    dst->d[off + j] = taps16(HI, hi[0], hi[1], hi[2], hi[3]);
+        a[off + j] = vmaf_adm_taps16(0, lo[0], lo[1], lo[2], lo[3]);
+    else
+        vmaf_adm_dwt0_plain(lo, hi, &a[off + j], &dst->v[off + j], &dst->h[off + j],
+                            &dst->d[off + j]);
 }
 
-/* Columns [1, j1) where every tap lies inside the line: positions 2j-1 .. 2j+2. */
-ADM_INLINE void hpass0_interior(const int16_t *restrict lo, const int16_t *restrict hi, int j1,
-                                int32_t *restrict a, int16_t *restrict v, int16_t *restrict h,
-                                int16_t *restrict d)
+/* Columns [j0, j1) where every tap lies inside the line: positions 2j-1 .. 2j+2 (the
+ * outputs go through locals: stores through restrict pointers keep the loop vectorizable). */
+ADM_INLINE void hpass0_interior(const int16_t *restrict lo, const int16_t *restrict hi, int j0,
+                                int j1, int32_t *restrict a, int16_t *restrict v,
+                                int16_t *restrict h, int16_t *restrict d)
 {
-    for (int j = 1; j < j1; j++) {
-        const int32_t l0 = lo[2 * j - 1], l1 = lo[2 * j], l2 = lo[2 * j + 1], l3 = lo[2 * j + 2];
-        const int32_t h0 = hi[2 * j - 1], h1 = hi[2 * j], h2 = hi[2 * j + 1], h3 = hi[2 * j + 2];
-        a[j] = taps16(LO, l0, l1, l2, l3);
-        v[j] = taps16(HI, l0, l1, l2, l3);
-        h[j] = taps16(LO, h0, h1, h2, h3);
-        d[j] = taps16(HI, h0, h1, h2, h3);
+    for (int j = j0; j < j1; j++) {
+        int32_t aj;
+        int16_t vj, hj, dj;
+        vmaf_adm_dwt0_plain(lo + 2 * j - 1, hi + 2 * j - 1, &aj, &vj, &hj, &dj);
+        a[j] = aj;
+        v[j] = vj;
+        h[j] = hj;
+        d[j] = dj;
     }
 }
 
 ADM_INLINE void hpass0_interior_a(const int16_t *restrict lo, int j1, int32_t *restrict a)
 {
     for (int j = 1; j < j1; j++)
-        a[j] = taps16(LO, lo[2 * j - 1], lo[2 * j], lo[2 * j + 1], lo[2 * j + 2]);
+        a[j] = vmaf_adm_taps16(0, lo[2 * j - 1], lo[2 * j], lo[2 * j + 1], lo[2 * j + 2]);
 }
 
 #if ADM_HAVE_HAND
@@ -208,14 +182,7 @@ ADM_TARGET_AVX2 static void hpass0_interior_hand(const int16_t *restrict lo,
         _mm256_storeu_si256((__m256i *)(d + j),
                             _mm256_permute4x64_epi64(_mm256_packs_epi32(d0, d1), 0xD8));
     }
-    for (; j < j1; j++) {
-        const int32_t q0 = lo[2 * j - 1], q1 = lo[2 * j], q2 = lo[2 * j + 1], q3 = lo[2 * j + 2];
-        const int32_t g0 = hi[2 * j - 1], g1 = hi[2 * j], g2 = hi[2 * j + 1], g3 = hi[2 * j + 2];
-        a[j] = taps16(LO, q0, q1, q2, q3);
-        v[j] = taps16(HI, q0, q1, q2, q3);
-        h[j] = taps16(LO, g0, g1, g2, g3);
-        d[j] = taps16(HI, g0, g1, g2, g3);
-    }
+    hpass0_interior(lo, hi, j, j1, a, v, h, d);
 }
 #define ADM_HAND(call) call
 #else
@@ -233,12 +200,13 @@ ADM_INLINE void dwt_scale0_body(const void *src, ptrdiff_t stride, unsigned bpc,
      * an earlier frame's scales 1..3 left there: a frame's scores never depend on another */
     rows[2 * w] = rows[2 * w + 1] = 0;
     const bool straight_last =
-        !lo_only && last_column_unmirrored(half_w, bpc == 8 ? 32 : 64);
+        !lo_only && vmaf_adm_straight_last(half_w, vmaf_adm_dwt0_group(bpc));
 
     for (int i = 0; i < half_h; i++) {
         const unsigned char *r[4];
         for (int k = 0; k < 4; k++)
-            r[k] = (const unsigned char *)src + (ptrdiff_t)picture_row(i, k, h) * stride;
+            r[k] = (const unsigned char *)src +
+                   (ptrdiff_t)vmaf_adm_picture_row(i, k, h) * stride;
         if (bpc == 8 && hand)
             ADM_HAND(vpass0_u8_hand(r[0], r[1], r[2], r[3], w, lo, hi));
         else if (bpc == 8)
@@ -261,10 +229,10 @@ ADM_INLINE void dwt_scale0_body(const void *src, ptrdiff_t stride, unsigned bpc,
             ADM_HAND(hpass0_interior_hand(lo, hi, half_w - 1, band_a + off, dst->v + off,
                                           dst->h + off, dst->d + off));
         else
-            hpass0_interior(lo, hi, half_w - 1, band_a + off, dst->v + off, dst->h + off,
+            hpass0_interior(lo, hi, 1, half_w - 1, band_a + off, dst->v + off, dst->h + off,
                             dst->d + off);
         for (int k = 0; k < 4; k++)
-            p[k] = straight_last ? 2 * half_w - 3 + k : vmaf_adm_tap(half_w - 1, k, w);
+            p[k] = vmaf_adm_dwt_pos(half_w - 1, k, w, half_w, straight_last);
         column0(rows, w, p, (size_t)half_w - 1, dst, band_a, off, lo_only);
     }
 }
@@ -302,23 +270,11 @@ ADM_DISPATCH_VOID(vmaf_adm_dwt_scale0,
 /* ------------------------------------------------------------------------------------- */
 /* Scales 1..3                                                                           */
 
-static const int32_t round_v123[3] = { 0, 32768, 32768 };
-static const int shift_v123[3] = { 0, 16, 16 };
-static const int32_t round_h123[3] = { 16384, 32768, 16384 };
-static const int shift_h123[3] = { 15, 16, 15 };
-
-ADM_INLINE int32_t taps32(const int16_t *f, int32_t a, int32_t b, int32_t c, int32_t d,
-                          int32_t round, int shift)
-{
-    const int64_t acc = (int64_t)f[0] * a + (int64_t)f[1] * b + (int64_t)f[2] * c +
-                        (int64_t)f[3] * d;
-    return (int32_t)((acc + round) >> shift);
-}
-
 /*
- * The same in int32 lanes (twice as many per vector as int64): with a = 65536 * high + low,
- * low in [-2^15, 2^15), the filter sums of the highs and of the lows each fit int32 (the
- * taps' magnitudes add up to 54822 < 2^16), and a rounding shift of 0, 15 or 16 distributes:
+ * vmaf_adm_taps32() in int32 lanes (twice as many per vector as int64): with
+ * a = 65536 * high + low, low in [-2^15, 2^15), the filter sums of the highs and of the lows
+ * each fit int32 (the taps' magnitudes add up to 54822 < 2^16), and a rounding shift of 0,
+ * 15 or 16 distributes:
  * (65536 H + L + r) >> s = (H << (16 - s)) + ((L + r) >> s). Only the result mod 2^32 is
  * kept, as the reference's (int32_t) cast keeps it.
  */
@@ -381,11 +337,12 @@ static void column123(const int32_t *rows, int w, const int p[4], size_t idx,
             memcpy(&t[l][k], rows + (ptrdiff_t)l * w + p[k], sizeof(int32_t));
     const VmafAdmBands32 *b[2] = { ref, dis };
     for (int n = 0; n < 2; n++) {
-        const int32_t *lo = t[2 * n], *hi = t[2 * n + 1];
-        b[n]->a[idx] = taps32(LO, lo[0], lo[1], lo[2], lo[3], round, shift);
-        b[n]->v[idx] = taps32(HI, lo[0], lo[1], lo[2], lo[3], round, shift);
-        b[n]->h[idx] = taps32(LO, hi[0], hi[1], hi[2], hi[3], round, shift);
-        b[n]->d[idx] = taps32(HI, hi[0], hi[1], hi[2], hi[3], round, shift);
+        int32_t out[4];
+        vmaf_adm_dwt123_hpass(t[2 * n], t[2 * n + 1], round, shift, out);
+        b[n]->a[idx] = out[0];
+        b[n]->v[idx] = out[1];
+        b[n]->h[idx] = out[2];
+        b[n]->d[idx] = out[3];
     }
 }
 
@@ -403,8 +360,9 @@ static const int32_t *input_row(const int32_t *band, int r, int h, size_t stride
 
 #if ADM_HAVE_HAND
 /* Hand-written AVX2 versions: 64-bit products of int32 samples (vpmuldq on the even lanes,
- * and on the odd lanes shifted down), summed in int64 like taps32(). The shifts are at most
- * 16, so a logical 64-bit shift leaves the same low 32 bits as the arithmetic one. */
+ * and on the odd lanes shifted down), summed in int64 like vmaf_adm_taps32(). The shifts
+ * are at most 16, so a logical 64-bit shift leaves the same low 32 bits as the arithmetic
+ * one. */
 ADM_TARGET_AVX2 static inline __m256i taps64(__m256i x0, __m256i x1, __m256i x2, __m256i x3,
                                              const int16_t *f, __m256i round, int shift)
 {
@@ -491,14 +449,15 @@ ADM_INLINE void dwt_scale123_body(const VmafAdmBands32 *ref, const VmafAdmBands3
                                    bool hand)
 {
     const int half_w = (w + 1) / 2, half_h = (h + 1) / 2;
-    const int32_t rv = round_v123[scale - 1], rh = round_h123[scale - 1];
-    const int sv = shift_v123[scale - 1], sh = shift_h123[scale - 1];
+    int32_t rv, rh;
+    int sv, sh;
+    vmaf_adm_dwt123_rounding(scale, &rv, &sv, &rh, &sh);
     int32_t *lo_ref = rows, *hi_ref = rows + w, *lo_dis = rows + 2 * w, *hi_dis = rows + 3 * w;
     /* degenerate input rows are copied past the four lines of scale 1, the widest (and past
      * what its straight last column reads: 4 w1 + 1; stride >= w1): no scale's lines or
      * past-the-end reads reach them, so no frame sees an earlier frame's copies */
     int32_t *scratch = rows + 4 * stride + 2;
-    const bool straight_last = last_column_unmirrored(half_w, 8);
+    const bool straight_last = vmaf_adm_straight_last(half_w, 8);
 
     for (int i = 0; i < half_h; i++) {
         const int32_t *rr[4], *rd[4];

@@ -181,6 +181,100 @@ static void add_den(Planner *p, const VmafAdmDeviceBuffers *b, const VmafAdmLayo
     keep_if_nonempty(p);
 }
 
+/* The scale-0 DWT of both pictures (w x h) into the bands of scale 0. */
+static void add_dwt0(Planner *p, const VmafAdmDeviceBuffers *b, const VmafAdmLayout *l,
+                     const VmafAdmState *s, vmaf_devptr ref, size_t ref_stride, vmaf_devptr dis,
+                     size_t dis_stride, int w, int h)
+{
+    VmafAdmOp *op = add(p, VMAF_ADM_OP_DWT0, "adm dwt0");
+    op->wide = s->bpc > 8;
+    AdmDwt0CudaArgs *a = &op->a.dwt0;
+    a->pic[0] = ref;
+    a->pic[1] = dis;
+    a->pic_stride[0] = ref_stride;
+    a->pic_stride[1] = dis_stride;
+    for (int n = 0; n < 2; n++) {
+        const int g = n ? G_DIS : G_REF;
+        a->a[n] = BAND32(b, l, g, K_A);
+        a->h[n] = BAND16(b, l, g, K_H);
+        a->v[n] = BAND16(b, l, g, K_V);
+        a->d[n] = BAND16(b, l, g, K_D);
+    }
+    a->stride = l->stride;
+    a->w = w;
+    a->h_pic = h;
+    a->lo_only = s->opt.skip_scale0;
+    a->bpc = s->bpc;
+    grid2(op, (w + 1) / 2, (h + 1) / 2, 2);
+}
+
+/* The DWT of scale sc (1..3) of a w x h band A (h1: the height of scale 1's input), then
+ * the copy of what went through temp into the bands. */
+static void add_dwt123(Planner *p, const VmafAdmDeviceBuffers *b, const VmafAdmLayout *l,
+                       unsigned sc, int w, int h, int h1, const int w_in[4])
+{
+    const int half_w = (w + 1) / 2, half_h = (h + 1) / 2;
+    /* band A is computed in place on the CPU: it goes through temp; so do H, V, D when
+     * the index rules read rows past band A (into the H bands) of a 1..3-row scale 1 */
+    const int via_temp = h1 <= 3;
+    const size_t tband = l->stride * sizeof(int32_t) * (size_t)((h1 + 1) / 2);
+    VmafAdmOp *op = add(p, VMAF_ADM_OP_DWT123, "adm dwt");
+    AdmDwt123CudaArgs *a = &op->a.dwt123;
+    a->ref = BAND32(b, l, G_REF, K_A);
+    a->dis = BAND32(b, l, G_DIS, K_A);
+    static const int order[4] = { K_A, K_V, K_H, K_D };
+    for (int n = 0; n < 8; n++) {
+        const int g = n < 4 ? G_REF : G_DIS, k = order[n % 4];
+        a->out[n] = (k == K_A || via_temp) ? b->temp + (size_t)n * tband
+                                           : BAND32(b, l, g, k);
+    }
+    a->last[1] = b->last[1];
+    a->last[2] = b->last[2];
+    a->last_out = sc < 3 ? b->last[sc] : 0;
+    a->stride = l->stride;
+    a->w = w;
+    a->h = h;
+    a->scale = (int)sc;
+    for (int t = 0; t < 4; t++)
+        a->w_in[t] = w_in[t];
+    grid2(op, half_w, half_h, 1);
+
+    op = add(p, VMAF_ADM_OP_COPY, "adm copy");
+    AdmCopyCudaArgs *c = &op->a.copy;
+    c->n = 0;
+    for (int n = 0; n < 8; n++) {
+        const int g = n < 4 ? G_REF : G_DIS, k = order[n % 4];
+        if (k != K_A && !via_temp)
+            continue;
+        c->src[c->n] = b->temp + (size_t)n * tband;
+        c->dst[c->n] = BAND32(b, l, g, k);
+        c->n++;
+    }
+    c->stride = l->stride;
+    c->w = half_w;
+    c->h = half_h;
+    grid2(op, half_w, half_h, 1);
+}
+
+/* The stages after the DWT of scale sc (bands w x h), in the CPU's order: decouple, the
+ * denominator, the masked numerator (CSF of the impairment, masking of the restored part)
+ * and, unless skip_aim, the AIM sums (the other way round). */
+static void add_scale_stages(Planner *p, const VmafAdmDeviceBuffers *b, const VmafAdmLayout *l,
+                             unsigned sc, int w, int h, double gain, double cos2,
+                             const VmafAdmScaleFactors *f, bool skip_aim, vmaf_devptr num,
+                             vmaf_devptr aim, vmaf_devptr den)
+{
+    const int scale0 = sc == 0;
+    add_decouple(p, b, l, scale0, w, h, gain, cos2);
+    add_den(p, b, l, sc, w, h, den);
+    add_csf(p, b, l, scale0, w, h, G_A, G_CSF, G_MASK, f);
+    add_cm(p, b, l, sc, w, h, G_R, G_CSF, G_MASK, f, num);
+    if (!skip_aim) {
+        add_csf(p, b, l, scale0, w, h, G_R, G_MASK, G_CSF, f);
+        add_cm(p, b, l, sc, w, h, G_A, G_MASK, G_CSF, f, aim);
+    }
+}
+
 int vmaf_adm_plan(const VmafAdmState *s, const VmafAdmDeviceBuffers *b, vmaf_devptr ref,
                   size_t ref_stride, vmaf_devptr dis, size_t dis_stride, VmafAdmOp *ops)
 {
@@ -214,94 +308,19 @@ int vmaf_adm_plan(const VmafAdmState *s, const VmafAdmDeviceBuffers *b, vmaf_dev
     int w_in[4] = { 0, 0, 0, 0 };
     const int h1 = (h + 1) / 2;
     for (unsigned sc = 0; sc < VMAF_ADM_SCALES; sc++) {
-        const int half_w = (w + 1) / 2, half_h = (h + 1) / 2;
         if (sc == 0) {
-            op = add(p, VMAF_ADM_OP_DWT0, "adm dwt0");
-            op->wide = s->bpc > 8;
-            AdmDwt0CudaArgs *a = &op->a.dwt0;
-            a->pic[0] = ref;
-            a->pic[1] = dis;
-            a->pic_stride[0] = ref_stride;
-            a->pic_stride[1] = dis_stride;
-            for (int n = 0; n < 2; n++) {
-                const int g = n ? G_DIS : G_REF;
-                a->a[n] = BAND32(b, &l, g, K_A);
-                a->h[n] = BAND16(b, &l, g, K_H);
-                a->v[n] = BAND16(b, &l, g, K_V);
-                a->d[n] = BAND16(b, &l, g, K_D);
-            }
-            a->stride = l.stride;
-            a->w = w;
-            a->h_pic = h;
-            a->lo_only = opt->skip_scale0;
-            a->bpc = s->bpc;
-            grid2(op, half_w, half_h, 2);
-            w = half_w;
-            h = half_h;
-            if (opt->skip_scale0)
-                continue;
-            add_decouple(p, b, &l, 1, w, h, gain, cos2);
-            add_den(p, b, &l, 0, w, h, den);
-            add_csf(p, b, &l, 1, w, h, G_A, G_CSF, G_MASK, &f[0]);
-            add_cm(p, b, &l, 0, w, h, G_R, G_CSF, G_MASK, &f[0], num);
-            if (!opt->skip_aim) {
-                add_csf(p, b, &l, 1, w, h, G_R, G_MASK, G_CSF, &f[0]);
-                add_cm(p, b, &l, 0, w, h, G_A, G_MASK, G_CSF, &f[0], aim);
-            }
+            add_dwt0(p, b, &l, s, ref, ref_stride, dis, dis_stride, w, h);
+        } else {
+            w_in[sc] = w;
+            add_dwt123(p, b, &l, sc, w, h, h1, w_in);
+        }
+        w = (w + 1) / 2;
+        h = (h + 1) / 2;
+        if (sc == 0 && opt->skip_scale0)
             continue;
-        }
-        w_in[sc] = w;
-        /* band A is computed in place on the CPU: it goes through temp; so do H, V, D when
-         * the index rules read rows past band A (into the H bands) of a 1..3-row scale 1 */
-        const int via_temp = h1 <= 3;
-        const size_t tband = l.stride * sizeof(int32_t) * (size_t)((h1 + 1) / 2);
-        op = add(p, VMAF_ADM_OP_DWT123, "adm dwt");
-        AdmDwt123CudaArgs *a = &op->a.dwt123;
-        a->ref = BAND32(b, &l, G_REF, K_A);
-        a->dis = BAND32(b, &l, G_DIS, K_A);
-        static const int order[4] = { K_A, K_V, K_H, K_D };
-        for (int n = 0; n < 8; n++) {
-            const int g = n < 4 ? G_REF : G_DIS, k = order[n % 4];
-            a->out[n] = (k == K_A || via_temp) ? b->temp + (size_t)n * tband
-                                               : BAND32(b, &l, g, k);
-        }
-        a->last[1] = b->last[1];
-        a->last[2] = b->last[2];
-        a->last_out = sc < 3 ? b->last[sc] : 0;
-        a->stride = l.stride;
-        a->w = w;
-        a->h = h;
-        a->scale = (int)sc;
-        for (int t = 0; t < 4; t++)
-            a->w_in[t] = w_in[t];
-        grid2(op, half_w, half_h, 1);
-
-        op = add(p, VMAF_ADM_OP_COPY, "adm copy");
-        AdmCopyCudaArgs *c = &op->a.copy;
-        c->n = 0;
-        for (int n = 0; n < 8; n++) {
-            const int g = n < 4 ? G_REF : G_DIS, k = order[n % 4];
-            if (k != K_A && !via_temp)
-                continue;
-            c->src[c->n] = b->temp + (size_t)n * tband;
-            c->dst[c->n] = BAND32(b, &l, g, k);
-            c->n++;
-        }
-        c->stride = l.stride;
-        c->w = half_w;
-        c->h = half_h;
-        grid2(op, half_w, half_h, 1);
-
-        w = half_w;
-        h = half_h;
-        add_decouple(p, b, &l, 0, w, h, gain, cos2);
-        add_den(p, b, &l, sc, w, h, den + sc * per_scale);
-        add_csf(p, b, &l, 0, w, h, G_A, G_CSF, G_MASK, &f[sc]);
-        add_cm(p, b, &l, sc, w, h, G_R, G_CSF, G_MASK, &f[sc], num + sc * per_scale);
-        if (!opt->skip_aim) {
-            add_csf(p, b, &l, 0, w, h, G_R, G_MASK, G_CSF, &f[sc]);
-            add_cm(p, b, &l, sc, w, h, G_A, G_MASK, G_CSF, &f[sc], aim + sc * per_scale);
-        }
+        const size_t at = sc * per_scale;
+        add_scale_stages(p, b, &l, sc, w, h, gain, cos2, &f[sc], opt->skip_aim, num + at,
+                         aim + at, den + at);
     }
     return p->n;
 }

@@ -25,6 +25,7 @@
 #include <stddef.h>
 
 #include "libvmaf/picture.h"
+#include "reflect.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -55,22 +56,6 @@ static inline size_t vmaf_float_stride(unsigned w)
 VMAF_FLOAT_TWIN_FN float vmaf_float_sample_divisor(unsigned bpc)
 {
     return (float)(1u << (bpc - 8));
-}
-
-/**
- * Reflect index i into [0, n) without repeating the edge sample: ... 2 1 | 0 1 ... n-1 |
- * n-2 ... For |overshoot| < n this is the single reflection the reference uses; beyond it
- * (planes narrower than the filter, where the reference reads outside the plane) the
- * reflection repeats periodically, so every index is defined. n = 1 gives 0.
- */
-VMAF_FLOAT_TWIN_FN int vmaf_float_reflect(int i, int n)
-{
-    if (i >= 0 && i < n) return i;
-    if (n == 1) return 0;
-    const int period = 2 * (n - 1);
-    i %= period;
-    if (i < 0) i += period;
-    return i < n ? i : period - i;
 }
 
 /** One sample as a float: scale = 1 / vmaf_float_sample_divisor(bpc) (a power of two). */
@@ -218,8 +203,8 @@ static inline int vmaf_float_impl_resolve(enum VmafFloatImpl *impl)
 VMAF_FLOAT_INLINE void vmaf_float_reflect_margins(float *row, unsigned n, int radius)
 {
     for (int q = 1; q <= radius; q++) {
-        row[-q] = row[vmaf_float_reflect(-q, (int)n)];
-        row[(int)n - 1 + q] = row[vmaf_float_reflect((int)n - 1 + q, (int)n)];
+        row[-q] = row[vmaf_reflect101(-q, (int)n)];
+        row[(int)n - 1 + q] = row[vmaf_reflect101((int)n - 1 + q, (int)n)];
     }
 }
 
@@ -300,7 +285,7 @@ VMAF_FLOAT_INLINE void vmaf_float_filter_plane_kernel(const float *f, int fw, co
         for (unsigned j = 0; j < w; j++)
             line[j] = 0.0f;
         for (int k = 0; k < fw; k++) {
-            const int y = vmaf_float_reflect(i - radius + k, (int)h);
+            const int y = vmaf_reflect101(i - radius + k, (int)h);
             vmaf_float_accumulate(line, src + y * src_stride, f[k], w);
         }
         vmaf_float_reflect_margins(line, w, radius);

@@ -156,7 +156,7 @@ VMAF_FLOAT_INLINE void scale_sums(VmafFloatVifWorkspace *ws, const VmafFloatVifS
             for (unsigned j = 0; j < w; j++)
                 t[q][j] = 0.0f;
         for (int k = 0; k < fw; k++) {
-            const int y = vmaf_float_reflect((int)i - radius + k, (int)h);
+            const int y = vmaf_reflect101((int)i - radius + k, (int)h);
             const float *a = ref + y * stride, *b = dis + y * stride;
             vmaf_float_accumulate(t[0], a, f[k], w);
             vmaf_float_accumulate(t[1], b, f[k], w);

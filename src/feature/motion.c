@@ -48,7 +48,7 @@ enum {
 
 static int mirror_index(int i, int n)
 {
-    return vmaf_motion_mirror(i, n);
+    return vmaf_reflect101(i, n);
 }
 
 /* The kernel on five consecutive values a..e; exact in int32 when the true sum fits. */

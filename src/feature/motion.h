@@ -24,6 +24,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "reflect.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -43,17 +45,6 @@ enum {
 #else
 #define VMAF_MOTION_FN static inline
 #endif
-
-/* Reflect-101 index into [0, n): ... 2 1 | 0 1 2 ... n-2 n-1 | n-2 n-3 ...
- * Periodic, so also defined for planes narrower than the kernel (n = 1 or 2). */
-VMAF_MOTION_FN int vmaf_motion_mirror(int i, int n)
-{
-    if (n == 1) return 0;
-    const int period = 2 * (n - 1);
-    i %= period;
-    if (i < 0) i += period;
-    return i < n ? i : period - i;
-}
 
 /** Shift of the vertical pass: 8 for 8-bit samples, bpc above. */
 VMAF_MOTION_FN int vmaf_motion_vertical_shift(unsigned bpc)

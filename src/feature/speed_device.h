@@ -19,6 +19,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "reflect.h"
+
 #if defined(__CUDACC__)
 #define VMAF_SPEED_FN static inline __host__ __device__
 #else
@@ -34,17 +36,6 @@ enum {
     VMAF_SPEED_DEV_MAX_SWEEPS = 500, /* VMAF_SPEED_EIGEN_MAX_ITERS */
 };
 #define VMAF_SPEED_DEV_EPS 1e-6 /* VMAF_SPEED_EIGEN_EPS */
-
-/** Reflect-101 into [0, n): -1 -> 1, n -> n-2; periodic, so defined for any i, n >= 1. */
-VMAF_SPEED_FN int vmaf_speed_reflect_index(int i, int n)
-{
-    if (i >= 0 && i < n) return i;
-    if (n == 1) return 0;
-    const int period = 2 * (n - 1);
-    i %= period;
-    if (i < 0) i += period;
-    return i < n ? i : period - i;
-}
 
 /* ---- samples ---------------------------------------------------------------------------- */
 
@@ -85,10 +76,10 @@ VMAF_SPEED_FN float vmaf_speed_dev_sample(const VmafSpeedDevSource *s, unsigned 
         const int col0_ = (int)((OJ) * (STEP)) - radius_;                                   \
         float acc_ = 0.0f;                                                                  \
         for (int k_ = 0; k_ < (WIDTH); k_++) {                                              \
-            const unsigned x_ = (unsigned)vmaf_speed_reflect_index(col0_ + k_, (int)(W));   \
+            const unsigned x_ = (unsigned)vmaf_reflect101(col0_ + k_, (int)(W));   \
             float v_ = 0.0f;                                                                \
             for (int t_ = 0; t_ < (WIDTH); t_++) {                                          \
-                const unsigned y_ = (unsigned)vmaf_speed_reflect_index(row0_ + t_, (int)(H)); \
+                const unsigned y_ = (unsigned)vmaf_reflect101(row0_ + t_, (int)(H)); \
                 v_ += (FILTER)[t_] * (LOAD(y_, x_));                                        \
             }                                                                               \
             acc_ += (FILTER)[k_] * v_;                                                      \

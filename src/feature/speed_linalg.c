@@ -19,17 +19,14 @@
 #include "speed.h"
 #include "speed_device.h"
 
-/* The element functions (norms, Householder steps, the QR sweep) are in speed_device.h,
- * shared with the CUDA twin. */
+/* The element functions (norms, Householder steps, the QR sweep, the QR reflectors) are in
+ * speed_device.h, shared with the CUDA twin. */
 
 #if defined(__GNUC__)
 #define LINALG_INLINE static inline __attribute__((always_inline))
 #else
 #define LINALG_INLINE static inline
 #endif
-
-#define sign_of vmaf_speed_sign
-#define norm_float vmaf_speed_norm
 
 /* ---- eigenvalues ------------------------------------------------------------------------- */
 
@@ -124,21 +121,11 @@ LINALG_INLINE void householder_qr(const float *a, int n, float *p, float *r, flo
     for (int k = 0; k + 1 < n; k++) {
         for (int i = 0; i < n; i++)
             for (int j = 0; j < n; j++)
-                if (i < k || j < k) reduced[i * n + j] = (i == j) ? 1.0f : 0.0f;
-        for (int i = 0; i < n; i++)
-            v[i] = reduced[i * n + k];
-
-        const float norm = norm_float(v, 0, n, 1);
-        v[k] += sign_of(a[k * n + k]) * norm;
-        const float v_norm = norm_float(v, 0, n, 1);
-        for (int i = 0; i < n; i++)
-            v[i] = v[i] / v_norm;
-
+                reduced[i * n + j] = vmaf_speed_dev_reduced_mask(reduced[i * n + j], i, j, k);
+        vmaf_speed_dev_qr_vector(reduced, a, n, k, v);
         for (int i = 0; i < n; i++)
             for (int j = 0; j < n; j++)
-                reflector[i * n + j] = -2 * v[i] * v[j];
-        for (int i = 0; i < n; i++)
-            reflector[i * n + i] += 1;
+                reflector[i * n + j] = vmaf_speed_dev_reflector_entry(v, i, j);
 
         matmul(product, reflector, reduced, n, n, n);
         memcpy(reduced, product, (size_t)n * n * sizeof(float));

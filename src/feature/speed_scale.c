@@ -101,7 +101,7 @@ void vmaf_speed_antialias_filter(float *out, float kernelscale)
  * for |overshoot| < n it is the single reflection the reference uses. */
 int vmaf_speed_reflect(int i, int n)
 {
-    return vmaf_speed_reflect_index(i, n);
+    return vmaf_reflect101(i, n);
 }
 
 /* acc[j] += f * row[j]; fixed-size blocks so that -O2 vectorizes the bulk */

@@ -45,6 +45,7 @@
 
 #include "feature/cuda/kernel_args.h"
 #include "feature/vif.h"
+#include "reflect.h"
 
 #if defined(__CUDACC__)
 #define VIF_DEV_FN static __forceinline__ __host__ __device__
@@ -83,21 +84,6 @@ typedef struct VifDevTile {
     /* vertical pass of the subsampling at tile row 2k */
     uint32_t sx[VIF_CUDA_TILE_H / 2][VIF_DEV_TILE_COLS], sy[VIF_CUDA_TILE_H / 2][VIF_DEV_TILE_COLS];
 } VifDevTile;
-
-/* Reflect-101 index into [0, n), periodic (any offset), n = 1 gives 0: vif_internal.h's
- * mirror() with a fast path for indices already inside. */
-VIF_DEV_FN int vif_dev_mirror(int i, int n)
-{
-    if ((unsigned)i < (unsigned)n)
-        return i;
-    if (n == 1)
-        return 0;
-    const int period = 2 * (n - 1);
-    i %= period;
-    if (i < 0)
-        i += period;
-    return i < n ? i : period - i;
-}
 
 VIF_DEV_FN int vif_dev_bit_length(uint64_t v)
 {
@@ -312,7 +298,7 @@ VIF_DEV_FN void vif_dev_phase_load(VifDevTile *t, const VifCudaArgs *a, int fw, 
     const int i0 = by * VIF_CUDA_TILE_H - hf, j0 = bx * VIF_CUDA_TILE_W - hf;
     for (int e = tid; e < rows * cols; e += VIF_CUDA_THREADS) {
         const int r = e / cols, c = e % cols;
-        const int i = vif_dev_mirror(i0 + r, a->h), j = vif_dev_mirror(j0 + c, a->w);
+        const int i = vmaf_reflect101(i0 + r, a->h), j = vmaf_reflect101(j0 + c, a->w);
         t->x[r][c] = vif_dev_sample(a->ref, a->stride, i, j, wide);
         t->y[r][c] = vif_dev_sample(a->dis, a->stride, i, j, wide);
     }

@@ -99,7 +99,7 @@ typedef struct Plane {
  * (vif_device.h's, which the twin uses too). */
 static inline int mirror(int i, int n)
 {
-    return vif_dev_mirror(i, n);
+    return vmaf_reflect101(i, n);
 }
 
 /* Row `row` of a ring's 8-bit plane as 16-bit samples, widened if its slot holds another. */

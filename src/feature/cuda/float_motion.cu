@@ -29,7 +29,7 @@ __device__ void motion_blur(const FloatMotionCudaArgs &a)
     const vmaf_devptr base = a.src[pic];
     for (int i = threadIdx.x; i < (th + 2 * R) * cw; i += blockDim.x) {
         const int r = i / cw, c = i % cw;
-        const int y = vmaf_float_reflect(y0 - R + r, h), x = vmaf_float_reflect(x0 - R + c, w);
+        const int y = vmaf_reflect101(y0 - R + r, h), x = vmaf_reflect101(x0 - R + c, w);
         const T *row = (const T *)(base + (unsigned long long)y * a.src_stride);
         src[r * SW + c] = vmaf_float_sample(row[x], scale, VMAF_FLOAT_SAMPLE_OFFSET);
     }

@@ -48,10 +48,10 @@ __device__ void vif_stats(const FloatVifCudaArgs &a)
     const int tw = min(TW, w - x0), th = min(TH, h - y0), cw = tw + 2 * R;
     for (int i = threadIdx.x; i < th * cw; i += blockDim.x) {
         const int r = i / cw, c = i % cw;
-        const int x = vmaf_float_reflect(x0 - R + c, w);
+        const int x = vmaf_reflect101(x0 - R + c, w);
         float acc[5] = { 0.0f, 0.0f, 0.0f, 0.0f, 0.0f };
         for (int k = 0; k < fw; k++) {
-            const int y = vmaf_float_reflect(y0 + r - R + k, h);
+            const int y = vmaf_reflect101(y0 + r - R + k, h);
             vmaf_float_vif_tap(f[k], Src::at(a, 0, y, x), Src::at(a, 1, y, x), acc);
         }
         for (int q = 0; q < 5; q++) v[(q * TH + r) * cw + c] = acc[q];
@@ -83,10 +83,10 @@ __device__ void vif_decimate(const FloatVifCudaArgs &a)
     const int cw = 2 * tw + 2 * R; // columns 2 x0 - R ...
     for (int i = threadIdx.x; i < 2 * th * cw; i += blockDim.x) {
         const int pic = i / (th * cw), r = (i / cw) % th, c = i % cw;
-        const int x = vmaf_float_reflect(2 * x0 - R + c, w);
+        const int x = vmaf_reflect101(2 * x0 - R + c, w);
         float acc = 0.0f;
         for (int k = 0; k < fw; k++)
-            acc += f[k] * Src::at(a, pic, vmaf_float_reflect(2 * (y0 + r) - R + k, h), x);
+            acc += f[k] * Src::at(a, pic, vmaf_reflect101(2 * (y0 + r) - R + k, h), x);
         v[(pic * TH + r) * cw + c] = acc;
     }
     __syncthreads();

@@ -22,13 +22,13 @@ __device__ void motion_sad(const MotionCudaArgs &a)
                              VMAF_MOTION_K_INNER, VMAF_MOTION_K_OUTER };
     const T *prow[5], *crow[5];
     for (int t = 0; t < 5; t++) {
-        const int r = vmaf_motion_mirror(row - VMAF_MOTION_RADIUS + t, h);
+        const int r = vmaf_reflect101(row - VMAF_MOTION_RADIUS + t, h);
         prow[t] = (const T *)(a.prev + (unsigned long long)r * a.stride);
         crow[t] = (const T *)(a.cur + (unsigned long long)r * a.stride);
     }
     // vertical pass for columns x0-2 .. x0+n+1 (mirrored)
     for (int i = threadIdx.x; i < n + 2 * VMAF_MOTION_RADIUS; i += blockDim.x) {
-        const int x = vmaf_motion_mirror(x0 - VMAF_MOTION_RADIUS + i, w);
+        const int x = vmaf_reflect101(x0 - VMAF_MOTION_RADIUS + i, w);
         long long acc = 0;
         for (int t = 0; t < 5; t++) acc += k[t] * ((long long)prow[t][x] - (long long)crow[t][x]);
         v[i] = (acc + rnd) >> shift;
