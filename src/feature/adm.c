@@ -94,20 +94,16 @@ static void compact_layout(unsigned h, VmafAdmLayout *l)
     const size_t small = (half_h + 1) / 2 * row_bytes;
     const size_t guard = 2 * row_bytes;
     enum { REF, DIS, R, A, CSF, MASK };
-    /* int16: ref A,H,V,D, dis A,H,V,D, r and a H,V,D (the A bands are never touched) */
+    /* int16: H, V, D of ref, dis, r and a (no stage uses an int16 A band) */
     size_t top = guard;
     for (int g = REF; g <= A; g++)
         for (int k = 0; k < 4; k++) {
-            if (k == 0 && g >= R) {
-                l->off16[g][k] = SIZE_MAX;
-                continue;
-            }
-            l->off16[g][k] = top;
-            top += l->band_bytes / 2;
+            l->off16[g][k] = k ? top : SIZE_MAX;
+            top += k ? l->band_bytes / 2 : 0;
         }
-    const size_t region = top;
-    /* int32 H, V, D of ref, dis, r, a from the start of that region:
-     * 12 ceil(half_h / 2) <= 7 half_h for half_h >= 6 */
+    /* int32 H, V, D of ref, dis, r, a from the start of that region, which is as long as
+     * the longer of the two sets */
+    const size_t region = top > guard + 12 * small ? top : guard + 12 * small;
     top = guard;
     for (int g = REF; g <= A; g++) {
         l->off32[g][0] = SIZE_MAX;

@@ -95,12 +95,20 @@ VMAF_SSIM_FN float vmaf_ssim_decimate_at(const VmafSsimSource *src, int w, int h
                                          const float *k, int kw, int y, int x)
 {
     const int radius = kw / 2, last = radius - (kw % 2 == 0 ? 1 : 0);
+    const int cy = y * f, cx = x * f;
     double acc = 0.0;
     const float *kv = k;
+    if (cy - radius >= 0 && cy + last < h && cx - radius >= 0 && cx + last < w) {
+        /* inside: no reflection (the same samples, products and sums) */
+        for (int v = -radius; v <= last; v++)
+            for (int u = -radius; u <= last; u++, kv++)
+                acc += (double)(vmaf_ssim_source_at(src, cy + v, cx + u) * *kv);
+        return (float)acc;
+    }
     for (int v = -radius; v <= last; v++) {
-        const int sy = vmaf_ssim_reflect(y * f + v, h);
+        const int sy = vmaf_ssim_reflect(cy + v, h);
         for (int u = -radius; u <= last; u++, kv++)
-            acc += (double)(vmaf_ssim_source_at(src, sy, vmaf_ssim_reflect(x * f + u, w)) * *kv);
+            acc += (double)(vmaf_ssim_source_at(src, sy, vmaf_ssim_reflect(cx + u, w)) * *kv);
     }
     return (float)acc;
 }
