@@ -42,7 +42,7 @@ static void *xmalloc(size_t n)
     return p;
 }
 
-static unsigned n_fallbacks, n_cases, n_refused;
+static unsigned n_fallbacks, n_cpu_reference, n_cases, n_refused;
 static bool reverse_order;
 
 /* ---- the device, on the host ---- */
@@ -126,7 +126,7 @@ static bool run_pool(const float *c, unsigned n, unsigned k, CambiDevResult *r)
     r->total_units = p->total_units;
     r->bad = p->bad;
     free(p);
-    return r->bad || r->total_units >= (1ull << 53);
+    return r->bad || r->topk_units >= (1ull << 53);
 }
 
 /* ---- one picture: the twin's pipeline against the CPU's ---- */
@@ -225,6 +225,7 @@ static double twin_vs_cpu(const VmafPicture *pic, const VmafCambiSetup *st, unsi
 
         CambiDevResult r;
         const bool fallback = run_pool(cv, n, (unsigned)kk[s], &r);
+        if (!fallback && r.total_units >= (1ull << 53)) n_cpu_reference++;
         per_cpu[s] = vmaf_cambi_spatial_pooling(cv_cpu, st->topk, n);
         if (fallback) {
             n_fallbacks++;
@@ -275,7 +276,9 @@ static void fill(VmafPicture *pic, enum Pattern pat, uint64_t seed)
             case P_RANDOM: v = rng() & max; break;
             case P_BLOCKS: v = base + (((i / bs) * 7919u + (j / bs) * 104729u + (unsigned)seed) % 4) * (level > 1 ? level / 2 : 1); break;
             case P_RAMP: v = base / 2 + (unsigned)(((uint64_t)(i + j) * 40 * level) / (w + h)); break;
-            case P_STRIPES: v = base + ((i / 8) & 1) * (level > 2 ? level / 4 : 1); break;
+            case P_STRIPES: /* dark (visible steps), one 10-bit level apart from 10 bits on */
+                v = base / 5 + ((i / 8) & 1) * (level > 2 ? level / 4 : 1);
+                break;
             case P_FLAT: v = base; break;
             default: v = (rng() & 1) ? max : 0; break;
             }
@@ -471,6 +474,8 @@ int main(int argc, char **argv)
     opts[n_opts++] = (Opt){ "full_ref=true:cambi_max_val=0.5", o };
     o = defaults(); o.high_res_speedup = 1080; o.vis_lum_threshold = 0.06; o.max_val = 17;
     opts[n_opts++] = (Opt){ "cambi_high_res_speedup=1080:cambi_vis_lum_threshold=0.06:cambi_max_val=17", o };
+    o = defaults(); o.topk = 0.01;
+    opts[n_opts++] = (Opt){ "topk=0.01", o };
 
     static const unsigned sizes[][2] = { { 216, 1 }, { 1, 216 }, { 216, 3 }, { 217, 9 },
                                          { 257, 145 }, { 320, 200 }, { 333, 187 }, { 576, 324 },
@@ -493,6 +498,9 @@ int main(int argc, char **argv)
     if (!quick) {
         synthetic(1920, 1080, 8, P_BLOCKS, seed++, &opts[10]);
         synthetic(3840, 2160, 10, P_STRIPES, seed++, &opts[0]);
+        /* all nonzero c-values reach 2^29 (the CPU leaves its integer path), the top 1% not:
+         * the twin's integer sum must equal the CPU's quickselect-order double sum */
+        synthetic(3840, 2160, 10, P_STRIPES, seed++, &opts[n_opts - 1]);
     }
     /* real content */
     static const struct { const char *name; unsigned w, h, bpc; } real[] = {
@@ -524,8 +532,10 @@ int main(int argc, char **argv)
     CHECK(!clips || n_real >= 8, "real content: only %u frames found under %s", n_real, clips);
     CHECK(n_cases > 100, "only %u cases ran", n_cases);
     CHECK(quick || n_fallbacks > 0, "the 4K stripes did not take the pooling fallback");
+    CHECK(quick || n_cpu_reference > 0, "no scale where only the CPU left its integer path");
     printf("cambi twin (host): %u cases (%u refused by the CPU too), %u pooling fallbacks, "
-           "%u real frames, %d checks, %d failures\n",
-           n_cases, n_refused, n_fallbacks, n_real, checks, failures);
+           "%u scales pooled by the CPU's quickselect and the twin's integers, %u real frames, "
+           "%d checks, %d failures\n",
+           n_cases, n_refused, n_fallbacks, n_cpu_reference, n_real, checks, failures);
     return failures ? 1 : 0;
 }
