@@ -16,7 +16,8 @@
  * flat, extremes) at the smallest accepted sizes, odd sizes and up to 3840x2160, depths
  * 8..16, the options (window size, topk, tvi, vlt, max_log_contrast 0..5, pq, enc and src
  * sizes, enc_bitdepth, high-res speed-up, full_ref); real content from the shared clips
- * (argv[1]: the decompressed clips). The large striped frame takes the pooling fallback.
+ * (argv[1]: the decompressed clips). Large striped frames take the pooling fallback, and
+ * the path where only the CPU leaves its integer sums.
  *
  *   test_cambi_twin CLIPS_DIR [--quick]
  */
@@ -42,7 +43,7 @@ static void *xmalloc(size_t n)
     return p;
 }
 
-static unsigned n_fallbacks, n_cases, n_refused;
+static unsigned n_fallbacks, n_cpu_reference, n_cases, n_refused;
 static bool reverse_order;
 
 /* ---- the device, on the host ---- */
@@ -126,7 +127,7 @@ static bool run_pool(const float *c, unsigned n, unsigned k, CambiDevResult *r)
     r->total_units = p->total_units;
     r->bad = p->bad;
     free(p);
-    return r->bad || r->total_units >= (1ull << 53);
+    return r->bad || r->topk_units >= (1ull << 53);
 }
 
 /* ---- one picture: the twin's pipeline against the CPU's ---- */
@@ -225,6 +226,7 @@ static double twin_vs_cpu(const VmafPicture *pic, const VmafCambiSetup *st, unsi
 
         CambiDevResult r;
         const bool fallback = run_pool(cv, n, (unsigned)kk[s], &r);
+        if (!fallback && r.total_units >= (1ull << 53)) n_cpu_reference++;
         per_cpu[s] = vmaf_cambi_spatial_pooling(cv_cpu, st->topk, n);
         if (fallback) {
             n_fallbacks++;
@@ -275,7 +277,9 @@ static void fill(VmafPicture *pic, enum Pattern pat, uint64_t seed)
             case P_RANDOM: v = rng() & max; break;
             case P_BLOCKS: v = base + (((i / bs) * 7919u + (j / bs) * 104729u + (unsigned)seed) % 4) * (level > 1 ? level / 2 : 1); break;
             case P_RAMP: v = base / 2 + (unsigned)(((uint64_t)(i + j) * 40 * level) / (w + h)); break;
-            case P_STRIPES: v = base + ((i / 8) & 1) * (level > 2 ? level / 4 : 1); break;
+            case P_STRIPES: /* dark (visible steps), one 10-bit level apart from 10 bits on */
+                v = base / 5 + ((i / 8) & 1) * (level > 2 ? level / 4 : 1);
+                break;
             case P_FLAT: v = base; break;
             default: v = (rng() & 1) ? max : 0; break;
             }
@@ -471,6 +475,10 @@ int main(int argc, char **argv)
     opts[n_opts++] = (Opt){ "full_ref=true:cambi_max_val=0.5", o };
     o = defaults(); o.high_res_speedup = 1080; o.vis_lum_threshold = 0.06; o.max_val = 17;
     opts[n_opts++] = (Opt){ "cambi_high_res_speedup=1080:cambi_vis_lum_threshold=0.06:cambi_max_val=17", o };
+    o = defaults(); o.topk = 0.01;
+    opts[n_opts++] = (Opt){ "topk=0.01", o };
+    o = defaults(); o.window_size = 127;
+    opts[n_opts++] = (Opt){ "window_size=127", o }; /* the last one */
 
     static const unsigned sizes[][2] = { { 216, 1 }, { 1, 216 }, { 216, 3 }, { 217, 9 },
                                          { 257, 145 }, { 320, 200 }, { 333, 187 }, { 576, 324 },
@@ -492,7 +500,13 @@ int main(int argc, char **argv)
     /* large frames: 1080p with the speed-up, 4K stripes (the pooling's fallback) */
     if (!quick) {
         synthetic(1920, 1080, 8, P_BLOCKS, seed++, &opts[10]);
-        synthetic(3840, 2160, 10, P_STRIPES, seed++, &opts[0]);
+        /* stripes with a window of 63: the top 60% of the c-values sum past 2^29 (the
+         * twin's fallback); then the top 10%, below 2^29 while all nonzero c-values reach it
+         * (the CPU leaves its integer path, the twin's integer sum must equal its
+         * quickselect-order double sum) */
+        synthetic(2000, 1000, 10, P_STRIPES, seed++, &opts[n_opts - 1]);
+        synthetic(2000, 1000, 10, P_STRIPES, seed++, &opts[1]);
+        synthetic(2001, 999, 8, P_STRIPES, seed++, &opts[n_opts - 1]);
     }
     /* real content */
     static const struct { const char *name; unsigned w, h, bpc; } real[] = {
@@ -523,9 +537,11 @@ int main(int argc, char **argv)
     }
     CHECK(!clips || n_real >= 8, "real content: only %u frames found under %s", n_real, clips);
     CHECK(n_cases > 100, "only %u cases ran", n_cases);
-    CHECK(quick || n_fallbacks > 0, "the 4K stripes did not take the pooling fallback");
+    CHECK(quick || n_fallbacks > 0, "the stripes did not take the pooling fallback");
+    CHECK(quick || n_cpu_reference > 0, "no scale where only the CPU left its integer path");
     printf("cambi twin (host): %u cases (%u refused by the CPU too), %u pooling fallbacks, "
-           "%u real frames, %d checks, %d failures\n",
-           n_cases, n_refused, n_fallbacks, n_real, checks, failures);
+           "%u scales pooled by the CPU's quickselect and the twin's integers, %u real frames, "
+           "%d checks, %d failures\n",
+           n_cases, n_refused, n_fallbacks, n_cpu_reference, n_real, checks, failures);
     return failures ? 1 : 0;
 }

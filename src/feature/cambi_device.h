@@ -29,10 +29,10 @@
  *               nonzero c-value is a whole number of 2^-24 units (checked), the k-th largest
  *               is found by a three-level radix select on the float bits (12, 12, 8 bits;
  *               histograms with integer atomics), and the top-k sum is the units above it
- *               plus the remaining count times its units, all in uint64. Where the CPU leaves
- *               its exact path (a value that is not whole in units, or all nonzero units
- *               reaching 2^53) the twin says so and the host pools that scale's c-values with
- *               the CPU's own function (a download of that scale; documented in cambi_twin.c).
+ *               plus the remaining count times its units, all in uint64. Where that sum
+ *               reaches 2^53 units (a double sum of the top k then depends on its order) the
+ *               host pools that scale's c-values with the CPU's own function (a download of
+ *               that scale; documented in cambi_twin.c).
  */
 #ifndef VMAF_FEATURE_CAMBI_DEVICE_H
 #define VMAF_FEATURE_CAMBI_DEVICE_H

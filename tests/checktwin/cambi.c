@@ -123,4 +123,16 @@ void checktwin_cambi(CheckEnv *env)
         checktwin_case(env, &c);
     }
     heatmaps(env);
+    if (env->bench) {
+        /* 4K real content (the device profile per kernel and scale) */
+        static const char *const plain[] = { "cambi", NULL };
+        static const char *const full[] = { "cambi=full_ref=true", NULL };
+        for (int i = 0; i < 2; i++) {
+            const CheckCase c = { .w = 3840, .h = 2160, .bpc = 10, .frames = 20, .subsample = 1,
+                                  .fmt = VMAF_PIX_FMT_YUV420P, .graph = true,
+                                  .features = i ? full : plain, .clip = jetty,
+                                  .distortion = DIST_CODEC, .source = SRC_PINNED };
+            checktwin_bench(env, &c);
+        }
+    }
 }

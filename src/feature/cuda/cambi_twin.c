@@ -6,12 +6,14 @@
  * total units and a flag come back (24 bytes per picture and scale); collect() finishes with
  * cambi.c's own vmaf_cambi_units_mean / vmaf_cambi_combine / vmaf_cambi_store.
  *
- * Where the CPU's pooling leaves its exact integer path (all nonzero units of a scale reach
- * 2^53, i.e. the scale's c-values sum to 2^29 or more, which takes large, strongly banded
- * frames; or a value not whole in units, which cannot happen), the CPU sums in its
- * quickselect's order, which the device does not reproduce: collect() then downloads that
- * scale's c-values (kept per slot) and pools them with the CPU's own
- * vmaf_cambi_spatial_pooling: the same bits, at the cost of a synchronous copy.
+ * Where the top-k sum is not exact in a double in every order (the k largest c-values of a
+ * scale sum to 2^29 or more: 2^53 units; large, strongly banded frames), the CPU's result
+ * depends on its quickselect's order, which the device does not reproduce: collect() then
+ * downloads that scale's c-values (kept per slot) and pools them with the CPU's own
+ * vmaf_cambi_spatial_pooling: the same bits, at the cost of a synchronous copy. (Below that
+ * the device's integer sum equals the CPU's double sum in any order, also where the CPU
+ * leaves its own integer path because all its nonzero c-values reach 2^29.) A value not
+ * whole in units (impossible: every nonzero c-value is at least 0.5) also falls back.
  *
  * heatmaps_path has no twin (it writes files per frame from the c-values): refused with a
  * message, as float_adm's twin refuses adm_p_norm other than 3.
@@ -180,9 +182,51 @@ static int cambi_twin_init(void *priv, const void *cpu_priv, VmafCudaTwinSetup *
     return err;
 }
 
+/* per-scale labels, so that the profile shows where the time goes */
+static const char *const scale_labels[SCALES] = { "cambi scale 0", "cambi scale 1",
+                                                  "cambi scale 2", "cambi scale 3",
+                                                  "cambi scale 4" };
+static const char *const cv_labels[SCALES] = { "cambi c-values 0", "cambi c-values 1",
+                                               "cambi c-values 2", "cambi c-values 3",
+                                               "cambi c-values 4" };
+
 static unsigned blocks_for(size_t n, unsigned threads)
 {
     return (unsigned)((n + threads - 1) / threads);
+}
+
+/* A picture's c-values in a slot (device address). */
+static CUdeviceptr c_values_at(const CambiTwin *t, unsigned slot, unsigned p)
+{
+    return t->cvals + (slot * t->cv_slot_floats + (p ? t->pic[0].cv_floats : 0)) * 4;
+}
+
+/* The pooling of one scale: three radix levels (histogram + select), the sum, the result. */
+static int record_pool(const CambiTwin *t, VmafCudaRecorder *rec, CUdeviceptr c_values,
+                       size_t n, unsigned k, size_t idx)
+{
+    CambiPoolArgs pa = { .c_values = c_values, .pool = t->pools + idx * sizeof(CambiDevPool),
+                         .result = t->results + idx * sizeof(CambiDevResult),
+                         .n = (unsigned)n, .k = k, .level = 0 };
+    unsigned hb = blocks_for(n, CAMBI_DEV_POOL_THREADS);
+    if (hb > CAMBI_DEV_POOL_BLOCKS) hb = CAMBI_DEV_POOL_BLOCKS;
+    const VmafCudaLaunch grid = { .grid = { hb, 1, 1 }, .block = { CAMBI_DEV_POOL_THREADS, 1, 1 } };
+    const VmafCudaLaunch block = { .grid = { 1, 1, 1 }, .block = { CAMBI_DEV_POOL_THREADS, 1, 1 } };
+    const VmafCudaLaunch single = { .grid = { 1, 1, 1 }, .block = { 1, 1, 1 } };
+    int err = 0;
+    for (unsigned level = 0; !err && level < 3; level++) {
+        pa.level = level;
+        err = vmaf_cuda_rec_kernel(rec, t->fn[K_HIST], grid, &pa, sizeof(pa), "cambi pool hist");
+        if (!err)
+            err = vmaf_cuda_rec_kernel(rec, t->fn[K_SELECT], block, &pa, sizeof(pa),
+                                       "cambi pool select");
+    }
+    if (!err)
+        err = vmaf_cuda_rec_kernel(rec, t->fn[K_SUM], grid, &pa, sizeof(pa), "cambi pool sum");
+    if (!err)
+        err = vmaf_cuda_rec_kernel(rec, t->fn[K_FINISH], single, &pa, sizeof(pa),
+                                   "cambi pool finish");
+    return err;
 }
 
 static int record_picture(CambiTwin *t, VmafCudaRecorder *rec, const VmafCudaPicture *pic,
@@ -193,7 +237,7 @@ static int record_picture(CambiTwin *t, VmafCudaRecorder *rec, const VmafCudaPic
     const CUdeviceptr img[2] = { work + t->off_img[0], work + t->off_img[1] };
     const CUdeviceptr mask[2] = { work + t->off_mask[0], work + t->off_mask[1] };
     const CUdeviceptr flat = work + t->off_flat, keys = work + t->off_keys;
-    const CUdeviceptr cv = t->cvals + (slot * t->cv_slot_floats + (p ? t->pic[0].cv_floats : 0)) * 4;
+    const CUdeviceptr cv = c_values_at(t, slot, p);
     const size_t n0 = (size_t)pl->w * pl->h;
     const VmafCudaLaunch px = { .grid = { blocks_for(n0, CAMBI_DEV_THREADS), 1, 1 },
                                 .block = { CAMBI_DEV_THREADS, 1, 1 } };
@@ -208,6 +252,7 @@ static int record_picture(CambiTwin *t, VmafCudaRecorder *rec, const VmafCudaPic
     if (!err) err = vmaf_cuda_rec_kernel(rec, t->fn[K_FLAT], px, &fa, sizeof(fa), "cambi flat");
     if (!err) err = vmaf_cuda_rec_kernel(rec, t->fn[K_MASK], px, &fa, sizeof(fa), "cambi mask");
 
+    /* the levels alternate between the two image/mask buffers */
     unsigned cur = 0, src_w = pl->w;
     for (unsigned k = 0; !err && k < SCALES; k++) {
         const unsigned w = pl->sw[k], h = pl->sh[k];
@@ -219,7 +264,8 @@ static int record_picture(CambiTwin *t, VmafCudaRecorder *rec, const VmafCudaPic
                                       .keys = keys, .src_w = src_w, .w = w, .h = h,
                                       .step = pl->step[k], .base = t->band_base,
                                       .size = t->band_size };
-        err = vmaf_cuda_rec_kernel(rec, t->fn[K_SCALE], spx, &args, sizeof(args), "cambi scale");
+        err = vmaf_cuda_rec_kernel(rec, t->fn[K_SCALE], spx, &args, sizeof(args),
+                                   scale_labels[k]);
         cur ^= 1;
         src_w = w;
 
@@ -229,28 +275,10 @@ static int record_picture(CambiTwin *t, VmafCudaRecorder *rec, const VmafCudaPic
         const VmafCudaLaunch cl = { .grid = { blocks_for(w, CAMBI_DEV_TW),
                                               blocks_for(h, CAMBI_DEV_SEG), 1 },
                                     .block = { CAMBI_DEV_CV_THREADS, 1, 1 } };
-        if (!err) err = vmaf_cuda_rec_kernel(rec, t->fn[K_CV], cl, &ca, sizeof(ca), "cambi c-values");
-
-        const size_t idx = ((size_t)slot * t->n_pics + p) * SCALES + k;
-        CambiPoolArgs pa = { .c_values = ca.c_values, .pool = t->pools + idx * sizeof(CambiDevPool),
-                             .result = t->results + idx * sizeof(CambiDevResult),
-                             .n = (unsigned)n, .k = (unsigned)pl->k[k], .level = 0 };
-        unsigned hb = blocks_for(n, CAMBI_DEV_POOL_THREADS);
-        if (hb > CAMBI_DEV_POOL_BLOCKS) hb = CAMBI_DEV_POOL_BLOCKS;
-        const VmafCudaLaunch hl = { .grid = { hb, 1, 1 }, .block = { CAMBI_DEV_POOL_THREADS, 1, 1 } };
-        const VmafCudaLaunch one = { .grid = { 1, 1, 1 }, .block = { CAMBI_DEV_POOL_THREADS, 1, 1 } };
-        const VmafCudaLaunch single = { .grid = { 1, 1, 1 }, .block = { 1, 1, 1 } };
-        for (unsigned level = 0; !err && level < 3; level++) {
-            pa.level = level;
-            err = vmaf_cuda_rec_kernel(rec, t->fn[K_HIST], hl, &pa, sizeof(pa), "cambi pool hist");
-            if (!err)
-                err = vmaf_cuda_rec_kernel(rec, t->fn[K_SELECT], one, &pa, sizeof(pa),
-                                           "cambi pool select");
-        }
-        if (!err) err = vmaf_cuda_rec_kernel(rec, t->fn[K_SUM], hl, &pa, sizeof(pa), "cambi pool sum");
         if (!err)
-            err = vmaf_cuda_rec_kernel(rec, t->fn[K_FINISH], single, &pa, sizeof(pa),
-                                       "cambi pool finish");
+            err = vmaf_cuda_rec_kernel(rec, t->fn[K_CV], cl, &ca, sizeof(ca), cv_labels[k]);
+        const size_t idx = ((size_t)slot * t->n_pics + p) * SCALES + k;
+        if (!err) err = record_pool(t, rec, ca.c_values, n, (unsigned)pl->k[k], idx);
     }
     return err;
 }
@@ -281,9 +309,9 @@ static int pool_on_host(CambiTwin *t, VmafCudaState *s, unsigned slot, unsigned 
     const size_t n = (size_t)pl->sw[k] * pl->sh[k];
     float *c = malloc(n * sizeof(float));
     if (!c) return -ENOMEM;
-    const CUdeviceptr src =
-        t->cvals + (slot * t->cv_slot_floats + (p ? t->pic[0].cv_floats : 0) + pl->cv_off[k]) * 4;
-    int err = vmaf_cuda_result(&s->drv, s->drv.cuMemcpyDtoHAsync(c, src, n * sizeof(float), NULL),
+    const CUdeviceptr src = c_values_at(t, slot, p) + pl->cv_off[k] * 4;
+    int err = vmaf_cuda_result(&s->drv,
+                               s->drv.cuMemcpyDtoHAsync(c, src, n * sizeof(float), NULL),
                                "cuMemcpyDtoH");
     const int sync = vmaf_cuda_result(&s->drv, s->drv.cuStreamSynchronize(NULL),
                                       "cuStreamSynchronize");
@@ -299,7 +327,10 @@ static int picture_score(CambiTwin *t, unsigned slot, unsigned p, double *score)
     const CambiDevResult *r = t->host + ((size_t)slot * t->n_pics + p) * SCALES;
     double per_scale[SCALES];
     for (unsigned k = 0; k < SCALES; k++) {
-        if (!r[k].bad && r[k].total_units < (1ull << 53)) {
+        /* below 2^53 units every partial sum of the top k is exact in a double, in any
+         * order: the CPU's quickselect order gives these bits too (the CPU itself takes
+         * that path whenever all its nonzero units reach 2^53) */
+        if (!r[k].bad && r[k].topk_units < (1ull << 53)) {
             per_scale[k] = vmaf_cambi_units_mean(r[k].topk_units, pl->k[k]);
             continue;
         }
