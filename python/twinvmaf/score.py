@@ -116,6 +116,12 @@ class Title:
             self.close()
             raise VmafError(f"videos are incompatible: reference {a}, distorted {b}")
         self.geometry = a
+        try:
+            self.ref.check_first_frame()
+            self.dist.check_first_frame()
+        except BaseException:
+            self.close()
+            raise
         o = self.opts
         self.ref_avail = max(self.ref.frames - o.frame_skip_ref, 0)
         self.dist_avail = max(self.dist.frames - o.frame_skip_dist, 0)

@@ -166,6 +166,24 @@ class VideoFile:
         self._offsets = offsets
         self.frames = len(offsets)
 
+    def check_first_frame(self):
+        """9..15 bits: frame 0's samples must fit the depth (a wrong bit depth given for a
+        file otherwise fails later as the library's 'Invalid argument' for that frame)."""
+        g = self.geometry
+        if g.bitdepth in (8, 16) or not self.frames:
+            return
+        import array
+        import sys
+        a = array.array("H")
+        a.frombytes(os.pread(self.fd, g.frame_bytes, self.offset(0)))
+        if sys.byteorder == "big":
+            a.byteswap()
+        top = max(a) if len(a) else 0
+        if top >> g.bitdepth:
+            raise VmafError(f"{self.path}: frame 0 holds sample value {top}, above the "
+                            f"{g.bitdepth}-bit maximum {(1 << g.bitdepth) - 1} (is the bit "
+                            "depth right?)", -22)
+
     def offset(self, k):
         if self._offsets is not None:
             return self._offsets[k]

@@ -187,6 +187,8 @@ truncated = os.path.join(scratch, "truncated.yuv")
 with open(dis, "rb") as f, open(truncated, "wb") as o:
     o.write(f.read(576 * 324 * 3 // 2 * 5 + 100))
 refused("truncated_input", lambda o: twinvmaf.score(ref, truncated, o, g), ["truncated frame 5"])
+refused("wrong_bit_depth", lambda o: twinvmaf.score(ref, dis, o, (576, 324, "420", 10)),
+        ["above the 10-bit maximum"])
 refused("not_y4m", lambda o: twinvmaf.score(ref, dis, o, None), ["not a Y4M file"])
 refused("bad_model", lambda o: twinvmaf.score(ref, dis, o, g, models=["version=nope"]),
         ["problem loading model: nope"])

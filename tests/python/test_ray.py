@@ -142,7 +142,7 @@ def mode_bad_input(cluster):
          "cannot open"),
         (title("boats_576x324_420p", 0, "truncated", distorted=truncated), "truncated frame 7"),
         (title("boats_576x324_420p", 0, "geometry", geometry=[576, 324, "420", 10]),
-         ""),  # a 10-bit reading of 8-bit files: samples out of range or a truncated frame
+         "above the 10-bit maximum"),  # 8-bit files read as 10-bit
         (title("cups_352x288_444p", 0, "extractor",
                options={"output_format": "json", "features": ["no_such_extractor"]}),
          "no_such_extractor"),
