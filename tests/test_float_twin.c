@@ -490,17 +490,34 @@ static void twin_vif_stats(const VifSrc *src, int w, int h, const float *f, int 
     enum { TW = FLOAT_VIF_CUDA_TILE_W, TH = FLOAT_VIF_CUDA_TILE_H };
     const int R = fw / 2;
     float *v = malloc(5 * TH * (TW + 2 * R) * sizeof(float));
+    /* the staged samples (filters up to 17 taps), NaN where the kernel writes nothing */
+    const bool staged = FLOAT_VIF_CUDA_STAGED(R);
+    float *stage = malloc(FLOAT_VIF_CUDA_STAGE_FLOATS(R) * sizeof(float));
     for (int y0 = 0; y0 < h; y0 += TH)
         for (int x0 = 0; x0 < w; x0 += TW) {
             const int tw = w - x0 < TW ? w - x0 : TW, th = h - y0 < TH ? h - y0 : TH;
-            const int cw = tw + 2 * R;
+            const int cw = tw + 2 * R, sr = th + 2 * R;
+            if (staged) {
+                for (int i = 0; i < FLOAT_VIF_CUDA_STAGE_FLOATS(R); i++) stage[i] = 0.0f / 0.0f;
+                for (int i = 0; i < 2 * sr * cw; i++) {
+                    const int pic = i / (sr * cw), rr = (i / cw) % sr, c = i % cw;
+                    stage[i] = vif_at(src, pic, vmaf_reflect101(y0 - R + rr, h),
+                                      vmaf_reflect101(x0 - R + c, w));
+                }
+            }
             for (int i = 0; i < th * cw; i++) {
                 const int r = i / cw, c = i % cw;
-                const int x = vmaf_reflect101(x0 - R + c, w);
                 float acc[5] = { 0 };
-                for (int k = 0; k < fw; k++) {
-                    const int y = vmaf_reflect101(y0 + r - R + k, h);
-                    vmaf_float_vif_tap(f[k], vif_at(src, 0, y, x), vif_at(src, 1, y, x), acc);
+                if (staged) {
+                    const float *ref = stage + r * cw + c, *dis = ref + sr * cw;
+                    for (int k = 0; k < fw; k++)
+                        vmaf_float_vif_tap(f[k], ref[k * cw], dis[k * cw], acc);
+                } else {
+                    const int x = vmaf_reflect101(x0 - R + c, w);
+                    for (int k = 0; k < fw; k++) {
+                        const int y = vmaf_reflect101(y0 + r - R + k, h);
+                        vmaf_float_vif_tap(f[k], vif_at(src, 0, y, x), vif_at(src, 1, y, x), acc);
+                    }
                 }
                 for (int q = 0; q < 5; q++) v[(q * TH + r) * cw + c] = acc[q];
             }
@@ -512,6 +529,7 @@ static void twin_vif_stats(const VifSrc *src, int w, int h, const float *f, int 
                 vmaf_float_vif_pixel(sc, o[0], o[1], o[2], o[3], o[4], &num[at], &den[at]);
             }
         }
+    free(stage);
     free(v);
 }
 

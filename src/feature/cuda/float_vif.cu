@@ -1,6 +1,7 @@
 // float_vif twin. Per scale: (decimate) filter s on scale s-1 at its even rows and columns;
-// (stats) the five filtered quantities, the statistic of float_vif.h per pixel into num/den
-// planes; (rows) one thread per row adds num and den in float left to right. The rows are
+// (stats) the five filtered quantities (from the tile's samples staged in shared memory,
+// for filters up to 17 taps), the statistic of float_vif.h per pixel into num/den planes;
+// (rows) each row's num and den added in float left to right (row_sums.cuh). The rows are
 // added on the host in row order. Every output gets the CPU's products and sums in the
 // CPU's order: the vertical pass of a tile column is the CPU's column of its row pass, the
 // margins are the same reflection (float_filter.h).
@@ -46,13 +47,32 @@ __device__ void vif_stats(const FloatVifCudaArgs &a)
     const int w = (int)a.src_w, h = (int)a.src_h, fw = a.fw, R = fw / 2;
     const int x0 = blockIdx.x * TW, y0 = blockIdx.y * TH;
     const int tw = min(TW, w - x0), th = min(TH, h - y0), cw = tw + 2 * R;
+    // the samples of the tile and its margin, converted once (sample (pic, rr, c) is the
+    // sample at row reflect(y0 - R + rr), column reflect(x0 - R + c): the vertical pass's
+    // tap k of row r is rr = r + k, so the pass reads the same values as from global memory)
+    const bool staged = FLOAT_VIF_CUDA_STAGED(R);
+    const int sr = th + 2 * R;
+    float *stage = v + 5 * TH * (TW + 2 * R);
+    if (staged) {
+        for (int i = threadIdx.x; i < 2 * sr * cw; i += blockDim.x) {
+            const int pic = i / (sr * cw), rr = (i / cw) % sr, c = i % cw;
+            stage[i] = Src::at(a, pic, vmaf_reflect101(y0 - R + rr, h),
+                               vmaf_reflect101(x0 - R + c, w));
+        }
+        __syncthreads();
+    }
     for (int i = threadIdx.x; i < th * cw; i += blockDim.x) {
         const int r = i / cw, c = i % cw;
-        const int x = vmaf_reflect101(x0 - R + c, w);
         float acc[5] = { 0.0f, 0.0f, 0.0f, 0.0f, 0.0f };
-        for (int k = 0; k < fw; k++) {
-            const int y = vmaf_reflect101(y0 + r - R + k, h);
-            vmaf_float_vif_tap(f[k], Src::at(a, 0, y, x), Src::at(a, 1, y, x), acc);
+        if (staged) {
+            const float *ref = stage + r * cw + c, *dis = ref + sr * cw;
+            for (int k = 0; k < fw; k++) vmaf_float_vif_tap(f[k], ref[k * cw], dis[k * cw], acc);
+        } else {
+            const int x = vmaf_reflect101(x0 - R + c, w);
+            for (int k = 0; k < fw; k++) {
+                const int y = vmaf_reflect101(y0 + r - R + k, h);
+                vmaf_float_vif_tap(f[k], Src::at(a, 0, y, x), Src::at(a, 1, y, x), acc);
+            }
         }
         for (int q = 0; q < 5; q++) v[(q * TH + r) * cw + c] = acc[q];
     }

@@ -193,7 +193,8 @@ static int float_vif_twin_record(void *priv, const void *cpu_priv, VmafCudaRecor
             .grid = { blocks(a.dst_w, FLOAT_VIF_CUDA_TILE_W), blocks(a.dst_h, FLOAT_VIF_CUDA_TILE_H), 1 },
             .block = { FLOAT_VIF_CUDA_THREADS, 1, 1 },
             .shared_bytes = (FLOAT_VIF_CUDA_FILTER +
-                             5 * FLOAT_VIF_CUDA_TILE_H * (FLOAT_VIF_CUDA_TILE_W + 2 * R)) * 4,
+                             5 * FLOAT_VIF_CUDA_TILE_H * (FLOAT_VIF_CUDA_TILE_W + 2 * R) +
+                             (FLOAT_VIF_CUDA_STAGED(R) ? FLOAT_VIF_CUDA_STAGE_FLOATS(R) : 0)) * 4,
         };
         const VmafCudaLaunch lr = { .grid = { blocks(a.dst_h, FLOAT_ROW_SUM_ROWS), 1, 1 },
                                     .block = { FLOAT_ROW_SUM_THREADS, 1, 1 } };

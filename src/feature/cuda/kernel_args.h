@@ -196,7 +196,14 @@ typedef struct FloatMotionCudaArgs {
  * the per-pixel statistic and the rows' sums of num and den (row_sums.cuh; float_vif.h,
  * float_vif.cu). Shared memory: FLOAT_VIF_CUDA_FILTER floats of taps, then the pass. */
 enum { FLOAT_VIF_CUDA_TILE_W = 32, FLOAT_VIF_CUDA_TILE_H = 8, FLOAT_VIF_CUDA_THREADS = 256,
-       FLOAT_VIF_CUDA_FILTER = 128 };
+       FLOAT_VIF_CUDA_FILTER = 128, FLOAT_VIF_CUDA_STAGE_MAX = 4096 };
+/* The stats tile's converted samples of both pictures, (TILE_H + 2R) x (TILE_W + 2R) each:
+ * staged in shared memory after the pass when they take at most FLOAT_VIF_CUDA_STAGE_MAX
+ * floats (filters up to 17 taps: every scale of the default options); wider filters read the
+ * samples from global memory in the vertical pass. */
+#define FLOAT_VIF_CUDA_STAGE_FLOATS(R)                                                        \
+    (2 * (FLOAT_VIF_CUDA_TILE_H + 2 * (R)) * (FLOAT_VIF_CUDA_TILE_W + 2 * (R)))
+#define FLOAT_VIF_CUDA_STAGED(R) (FLOAT_VIF_CUDA_STAGE_FLOATS(R) <= FLOAT_VIF_CUDA_STAGE_MAX)
 
 typedef struct FloatVifCudaArgs {
     vmaf_devptr src[2];            /* ref, dis: samples or float planes */
