@@ -9,6 +9,7 @@
 #include <stdlib.h>
 
 #include "adm.h"
+#include "adm_device.h"
 #include "adm_simd.h"
 
 /* Display visual resolution in pixels per degree (56.55 for 1080 lines at 3 H). */
@@ -178,21 +179,17 @@ static inline int vector_end(const VmafAdmRegion *r, int group)
 }
 
 /* Scale 0: Q21/Q23 weights, rounded back to the Q16 of the DWT output. */
-static const int csf0_shift[3] = { 15, 15, 17 };
-static const int32_t csf0_round[3] = { 16384, 16384, 65535 };
-
+/* Columns [j0, j1) of orientation t: vmaf_adm_csf0() (vector columns derive the mask from
+ * the value before it is truncated to int16), through locals so that the loop vectorizes. */
 ADM_INLINE void csf0_line(const int16_t *restrict src, int16_t *restrict dst,
-                             int16_t *restrict mask, int j0, int j1, uint16_t weight,
-                             int shift, int32_t round, bool vector)
+                          int16_t *restrict mask, int j0, int j1, uint16_t weight, int t,
+                          bool vector)
 {
     for (int j = j0; j < j1; j++) {
-        const int32_t v = (weight * (int32_t)src[j] + round) >> shift;
-        const int16_t v16 = (int16_t)v;
-        dst[j] = v16;
-        /* vector columns derive the mask from v before it is truncated to int16 */
-        const int32_t m = vector ? v : v16;
-        const int32_t am = m < 0 ? -m : m;
-        mask[j] = (int16_t)((VMAF_ADM_FIX_ONE_BY_30 * am + 2048) >> 12);
+        int16_t v, m;
+        vmaf_adm_csf0(src[j], t, weight, vector, &v, &m);
+        dst[j] = v;
+        mask[j] = m;
     }
 }
 
@@ -210,10 +207,8 @@ ADM_INLINE void vmaf_adm_csf_scale0_impl(const VmafAdmBands16 *src, const VmafAd
         const uint16_t weight = (uint16_t)f->i_rfactor[t];
         for (int i = r.top; i < r.bottom; i++) {
             const size_t off = (size_t)i * stride;
-            csf0_line(s[t] + off, o[t] + off, m[t] + off, r.left, vend, weight,
-                      csf0_shift[t], csf0_round[t], true);
-            csf0_line(s[t] + off, o[t] + off, m[t] + off, vend, r.right, weight,
-                      csf0_shift[t], csf0_round[t], false);
+            csf0_line(s[t] + off, o[t] + off, m[t] + off, r.left, vend, weight, t, true);
+            csf0_line(s[t] + off, o[t] + off, m[t] + off, vend, r.right, weight, t, false);
         }
     }
 }
@@ -227,14 +222,14 @@ ADM_DISPATCH_VOID(vmaf_adm_csf_scale0,
 /* Scales 1..3: Q32 weights, rounded by 2^28; the mask rounds with -2^31 before >> 32
  * (the reference's rounding constant 1u << 31 stored in an int32). */
 ADM_INLINE void csf123_line(const int32_t *restrict src, int32_t *restrict dst,
-                               int32_t *restrict mask, int j0, int j1, int64_t weight)
+                            int32_t *restrict mask, int j0, int j1, uint32_t weight,
+                            bool vector)
 {
     for (int j = j0; j < j1; j++) {
-        const int32_t v = (int32_t)((weight * src[j] + (1 << 27)) >> 28);
+        int32_t v, m;
+        vmaf_adm_csf123(src[j], weight, vector, &v, &m);
         dst[j] = v;
-        /* |v| wraps like the reference's 32-bit abs (INT32_MIN stays negative) */
-        const int32_t av = (int32_t)(v < 0 ? 0u - (uint32_t)v : (uint32_t)v);
-        mask[j] = (int32_t)(((int64_t)VMAF_ADM_I4_FIX_ONE_BY_30 * av - 2147483648LL) >> 32);
+        mask[j] = m;
     }
 }
 
@@ -251,12 +246,11 @@ ADM_INLINE void vmaf_adm_csf_scale123_impl(const VmafAdmBands32 *src,
 
     for (int t = 0; t < 3; t++) {
         /* vector columns multiply by the weight read as a signed int32 */
-        const int64_t w_vector = (int32_t)f->i_rfactor[t];
-        const int64_t w_scalar = f->i_rfactor[t];
+        const uint32_t weight = f->i_rfactor[t];
         for (int i = r.top; i < r.bottom; i++) {
             const size_t off = (size_t)i * stride;
-            csf123_line(s[t] + off, o[t] + off, m[t] + off, r.left, vend, w_vector);
-            csf123_line(s[t] + off, o[t] + off, m[t] + off, vend, r.right, w_scalar);
+            csf123_line(s[t] + off, o[t] + off, m[t] + off, r.left, vend, weight, true);
+            csf123_line(s[t] + off, o[t] + off, m[t] + off, vend, r.right, weight, false);
         }
     }
 }

@@ -1,8 +1,9 @@
 /*
- * Twin VMAF — integer ADM per element, for the GPU twin (src/feature/cuda/adm*.cu) and its
- * host test (tests/test_adm_twin.c): the CPU stages' arithmetic (adm_dwt.c, adm_decouple.c,
- * adm_csf.c, adm_cm.c, including the AVX-512 rules of adm.h) as functions of one output
- * element or one band row, valid C11 and CUDA.
+ * Twin VMAF — integer ADM per element: the arithmetic of the CPU stages (adm_dwt.c,
+ * adm_decouple.c, adm_csf.c, adm_cm.c, including the AVX-512 rules of adm.h) as functions of
+ * one output element or one band row, valid C11 and CUDA. The CPU stages call them in their
+ * loops (their hand-written AVX2 paths compute the same integers eight at a time), the GPU
+ * twin (src/feature/cuda/adm*.cu) and its host test (tests/test_adm_twin.c) per thread.
  *
  * Work buffers. The twin keeps the CPU's band block layout (vmaf_adm_layout()), so the reads
  * the index rules make outside a band (rows -1 / past the end of band A for inputs of 1..4

@@ -20,7 +20,7 @@
  */
 VMAF_REFLECT_FN int vmaf_reflect101(int i, int n)
 {
-    if ((unsigned)i < (unsigned)n)
+    if (i >= 0 && i < n)
         return i;
     if (n == 1)
         return 0;

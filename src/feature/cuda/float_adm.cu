@@ -9,23 +9,7 @@
 
 #include "feature/cuda/kernel_args.h"
 #include "feature/float_adm.h"
-
-template <typename T>
-struct SampleSrc {
-    __device__ static float at(const FloatAdmCudaArgs &a, int pic, int y, int x)
-    {
-        const T *row = (const T *)(a.src[pic] + (unsigned long long)y * a.src_stride);
-        return vmaf_float_sample(row[x], 1.0f / vmaf_float_sample_divisor(a.bpc),
-                                 VMAF_FLOAT_SAMPLE_OFFSET);
-    }
-};
-
-struct FloatSrc {
-    __device__ static float at(const FloatAdmCudaArgs &a, int pic, int y, int x)
-    {
-        return ((const float *)(a.src[pic] + (unsigned long long)y * a.src_stride))[x];
-    }
-};
+#include "feature/cuda/float_src.cuh"
 
 __device__ float *plane(const FloatAdmCudaArgs &a, int k)
 {

@@ -10,25 +10,9 @@
 #include "feature/cuda/kernel_args.h"
 #include "feature/cuda/row_sums.cuh"
 #include "feature/float_vif.h"
+#include "feature/cuda/float_src.cuh"
 
 enum { TW = FLOAT_VIF_CUDA_TILE_W, TH = FLOAT_VIF_CUDA_TILE_H };
-
-template <typename T>
-struct SampleSrc {
-    __device__ static float at(const FloatVifCudaArgs &a, int pic, int y, int x)
-    {
-        const T *row = (const T *)(a.src[pic] + (unsigned long long)y * a.src_stride);
-        return vmaf_float_sample(row[x], 1.0f / vmaf_float_sample_divisor(a.bpc),
-                                 VMAF_FLOAT_SAMPLE_OFFSET);
-    }
-};
-
-struct FloatSrc {
-    __device__ static float at(const FloatVifCudaArgs &a, int pic, int y, int x)
-    {
-        return ((const float *)(a.src[pic] + (unsigned long long)y * a.src_stride))[x];
-    }
-};
 
 __device__ float *load_filter(const FloatVifCudaArgs &a, float *smem)
 {
