@@ -177,7 +177,8 @@ static void test_lab(unsigned stride)
     static const unsigned depths[3] = { 10, 12, 16 };
     for (int k = 0; k < 3; k++) {
         const unsigned bpc = depths[k], max = (1u << bpc) - 1, d = 1u << (bpc - 8);
-        const unsigned edge[9] = { 0, 1, 16 * d - 1, 16 * d, 128 * d, 235 * d, 240 * d, max - 1, max };
+        const unsigned edge[9] = { 0,       1,       16 * d - 1, 16 * d, 128 * d,
+                                   235 * d, 240 * d, max - 1,    max };
         for (int i = 0; i < 9 * 9 * 9; i++) {
             const double y = edge[i % 9], u = edge[i / 9 % 9], v = edge[i / 81];
             n++;

@@ -543,6 +543,7 @@ static const Family families[] = {
     { "adm", checktwin_adm },
     { "speed", checktwin_speed },
     { "float", checktwin_float },
+    { "ciede", checktwin_ciede },
 };
 
 int main(int argc, char **argv)

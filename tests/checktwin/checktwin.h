@@ -86,5 +86,6 @@ void checktwin_vif(CheckEnv *env);
 void checktwin_adm(CheckEnv *env);
 void checktwin_speed(CheckEnv *env);
 void checktwin_float(CheckEnv *env);
+void checktwin_ciede(CheckEnv *env);
 
 #endif /* VMAF_TESTS_CHECKTWIN_H */

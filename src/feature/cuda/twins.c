@@ -12,6 +12,7 @@ extern const VmafCudaTwin vmaf_twin_speed_chroma;
 extern const VmafCudaTwin vmaf_twin_speed_temporal;
 extern const VmafCudaTwin vmaf_twin_float_psnr, vmaf_twin_float_ansnr, vmaf_twin_float_moment;
 extern const VmafCudaTwin vmaf_twin_float_motion, vmaf_twin_float_vif, vmaf_twin_float_adm;
+extern const VmafCudaTwin vmaf_twin_ciede;
 
 static const VmafCudaTwin *const twins[] = {
     &vmaf_twin_psnr,
@@ -24,6 +25,7 @@ static const VmafCudaTwin *const twins[] = {
     &vmaf_twin_speed_temporal,
     &vmaf_twin_float_psnr, &vmaf_twin_float_ansnr, &vmaf_twin_float_moment,
     &vmaf_twin_float_motion, &vmaf_twin_float_vif, &vmaf_twin_float_adm,
+    &vmaf_twin_ciede,
     NULL,
 };
 
