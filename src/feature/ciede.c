@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "ciede.h"
+#include "ciede_device.h"
 #include "feature_extractor.h"
 
 /* A cached CIELAB colour: key = Y << 32 | U << 16 | V, LAB_EMPTY when unused. */
@@ -72,37 +73,33 @@ static inline unsigned sample(const VmafPicture *pic, unsigned p, unsigned r, un
     return pic->bpc > 8 ? ((const uint16_t *)row)[c] : row[c];
 }
 
-/* Chroma plane p of pic upsampled to row i of the luma grid (ciede.h). */
+static unsigned chroma_layout(enum VmafPixelFormat fmt)
+{
+    return fmt == VMAF_PIX_FMT_YUV444P   ? VMAF_CIEDE_444
+           : fmt == VMAF_PIX_FMT_YUV420P ? VMAF_CIEDE_420
+                                         : VMAF_CIEDE_422;
+}
+
+static VmafCiedePlanes planes_of(const VmafPicture *pic)
+{
+    VmafCiedePlanes p;
+    for (int k = 0; k < 3; k++) {
+        p.data[k] = (const unsigned char *)pic->data[k];
+        p.stride[k] = (size_t)pic->stride[k];
+        p.w[k] = pic->w[k];
+        p.h[k] = pic->h[k];
+    }
+    return p;
+}
+
+/* Chroma plane p of pic upsampled to row i of the luma grid (ciede_device.h). */
 static void chroma_row(const CiedeState *s, const VmafPicture *pic, unsigned p, unsigned i,
                        float *out)
 {
-    const unsigned cw = pic->w[p], ch = pic->h[p], w = s->w;
-    if (!cw || !ch) {
-        for (unsigned j = 0; j < w; j++)
-            out[j] = 0.0f;
-        return;
-    }
-    switch (s->pix_fmt) {
-    case VMAF_PIX_FMT_YUV444P:
-        for (unsigned j = 0; j < w; j++)
-            out[j] = (float)sample(pic, p, i, j);
-        return;
-    case VMAF_PIX_FMT_YUV420P: {
-        const unsigned r = i / 2 < ch ? i / 2 : ch - 1;
-        for (unsigned j = 0; j < w; j++)
-            out[j] = (float)sample(pic, p, r, j / 2 < cw ? j / 2 : cw - 1);
-        return;
-    }
-    default: { /* 4:2:2, read as the reference reads it */
-        const unsigned stride = (cw + 31u) & ~31u;
-        const unsigned r0 = i / 2;
-        for (unsigned j = 0; j < w; j++) {
-            const unsigned r = r0 + j / stride, c = j % stride;
-            out[j] = (r < ch && c < cw) ? (float)sample(pic, p, r, c) : 0.0f;
-        }
-        return;
-    }
-    }
+    const VmafCiedePlanes planes = planes_of(pic);
+    const unsigned layout = chroma_layout(s->pix_fmt);
+    for (unsigned j = 0; j < s->w; j++)
+        out[j] = vmaf_ciede_chroma_at(&planes, p, s->bpc, layout, i, j);
 }
 
 /* CIELAB of a triple, from the cache or computed (and cached). */
@@ -141,8 +138,14 @@ static int ciede_extract(void *priv, const VmafFeatureFrame *frame, VmafFeatureS
             sum += vmaf_ciede2000(a, b);
         }
     }
-    return vmaf_feature_sink_append(sink, "ciede2000",
-                                    vmaf_ciede_score(sum, (double)(s->w * s->h)), frame->index);
+    return vmaf_ciede_store(s->w, s->h, sum, frame->index, sink);
+}
+
+int vmaf_ciede_store(unsigned w, unsigned h, double sum, unsigned index,
+                     struct VmafFeatureSink *sink)
+{
+    return vmaf_feature_sink_append(sink, "ciede2000", vmaf_ciede_score(sum, (double)(w * h)),
+                                    index);
 }
 
 static const char *const ciede_features[] = { "ciede2000", NULL };

@@ -46,7 +46,7 @@
 /* The functions of the colour conversion and the difference are xmath.h's, the same on every
  * host and on the GPU: exp, pow, sin, cos with glibc 2.36's bits, atan2 correctly rounded (its
  * float rounding equals glibc's but in astronomically rare cases, see xmath.h); powf(x, 7) is
- * xpowf.h's where the tree has it (else the host's: then the CUDA twin is not offered).
+ * xpowf.h's (glibc's FMA build's bits).
  * VMAF_CIEDE_LIBM (tests only) selects the host's libm instead, to compare with. */
 #if defined(VMAF_CIEDE_LIBM)
 #define VMAF_CIEDE_POW pow
@@ -62,17 +62,8 @@
 #define VMAF_CIEDE_SIN vmaf_xm_sin
 #define VMAF_CIEDE_COS vmaf_xm_cos
 #define VMAF_CIEDE_ATAN2 vmaf_xm_atan2
-#if defined(__has_include)
-#if __has_include("xpowf.h")
 #include "xpowf.h"
-#define VMAF_CIEDE_HAVE_XPOWF 1
-#endif
-#endif
-#if defined(VMAF_CIEDE_HAVE_XPOWF)
 #define VMAF_CIEDE_POWF vmaf_xpowf
-#else
-#define VMAF_CIEDE_POWF powf
-#endif
 #endif
 
 #ifdef __cplusplus

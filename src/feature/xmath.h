@@ -388,6 +388,14 @@ typedef struct VmafXmDd {
     double hi, lo;
 } VmafXmDd;
 
+VMAF_XM_FN VmafXmDd vmaf_xm_dd(double hi, double lo)
+{
+    VmafXmDd r;
+    r.hi = hi;
+    r.lo = lo;
+    return r;
+}
+
 VMAF_XM_FN VmafXmDd vmaf_xm_dd_fast_sum(double a, double b) /* |a| >= |b| or a = 0 */
 {
     VmafXmDd r;
@@ -430,13 +438,13 @@ VMAF_XM_FN VmafXmDd vmaf_xm_dd_mul(VmafXmDd a, VmafXmDd b)
 VMAF_XM_FN VmafXmDd vmaf_xm_dd_div(VmafXmDd a, VmafXmDd b)
 {
     const double q1 = a.hi / b.hi;
-    const VmafXmDd r = vmaf_xm_dd_add(a, vmaf_xm_dd_neg(vmaf_xm_dd_mul((VmafXmDd){ q1, 0.0 }, b)));
+    const VmafXmDd r = vmaf_xm_dd_add(a, vmaf_xm_dd_neg(vmaf_xm_dd_mul(vmaf_xm_dd(q1, 0.0), b)));
     const double q2 = r.hi / b.hi;
     const VmafXmDd r2 =
-        vmaf_xm_dd_add(r, vmaf_xm_dd_neg(vmaf_xm_dd_mul((VmafXmDd){ q2, 0.0 }, b)));
+        vmaf_xm_dd_add(r, vmaf_xm_dd_neg(vmaf_xm_dd_mul(vmaf_xm_dd(q2, 0.0), b)));
     const double q3 = r2.hi / b.hi;
     const VmafXmDd q = vmaf_xm_dd_fast_sum(q1, q2);
-    return vmaf_xm_dd_add(q, (VmafXmDd){ q3, 0.0 });
+    return vmaf_xm_dd_add(q, vmaf_xm_dd(q3, 0.0));
 }
 
 /* pi/2 and pi in double-double; glibc's rounded multiples of pi/4. */
@@ -454,8 +462,8 @@ VMAF_XM_FN VmafXmDd vmaf_xm_atan_dd(VmafXmDd u)
     const int i = (int)(u.hi * 64.0 + 0.5);
     const double xi = (double)i * 0x1p-6;
     const VmafXmDd n = vmaf_xm_dd_sum(u.hi - xi, u.lo); /* u.hi - xi is exact */
-    const VmafXmDd d = vmaf_xm_dd_add((VmafXmDd){ 1.0, 0.0 },
-                                      vmaf_xm_dd_mul(u, (VmafXmDd){ xi, 0.0 }));
+    const VmafXmDd d = vmaf_xm_dd_add(vmaf_xm_dd(1.0, 0.0),
+                                      vmaf_xm_dd_mul(u, vmaf_xm_dd(xi, 0.0)));
     const VmafXmDd t = vmaf_xm_dd_div(n, d);
     const VmafXmDd t2 = vmaf_xm_dd_mul(t, t);
     /* q = -1/3 + t2/5 - t2^2/7 + ...: the first two terms in double-double, the rest in double */
@@ -465,7 +473,7 @@ VMAF_XM_FN VmafXmDd vmaf_xm_atan_dd(VmafXmDd u)
                                                                             s * (1.0 / 17))))));
     const VmafXmDd third = { -0x1.5555555555555p-2, -0x1.5555555555555p-56 }; /* -1/3 */
     const VmafXmDd fifth = { 0x1.999999999999ap-3, -0x1.999999999999ap-57 };   /* 1/5 */
-    VmafXmDd q = vmaf_xm_dd_add(vmaf_xm_dd_mul(t2, fifth), (VmafXmDd){ rest, 0.0 });
+    VmafXmDd q = vmaf_xm_dd_add(vmaf_xm_dd_mul(t2, fifth), vmaf_xm_dd(rest, 0.0));
     q = vmaf_xm_dd_add(third, q);
     const VmafXmDd at = vmaf_xm_dd_add(t, vmaf_xm_dd_mul(vmaf_xm_dd_mul(t, t2), q));
     const VmafXmDd ai = { vmaf_xm_double(VMAF_XM_ATAN_TAB_[2 * i]),
@@ -506,8 +514,8 @@ VMAF_XM_FN double vmaf_xm_atan2(double y, double x)
     u.hi = num / den;
     u.lo = vmaf_xm_fma(-u.hi, den, num) / den;
     VmafXmDd a = vmaf_xm_atan_dd(u);
-    if (swap) a = vmaf_xm_dd_add((VmafXmDd){ VMAF_XM_PI2_HI, VMAF_XM_PI2_LO }, vmaf_xm_dd_neg(a));
-    if (x < 0) a = vmaf_xm_dd_add((VmafXmDd){ VMAF_XM_PI_HI, VMAF_XM_PI_LO }, vmaf_xm_dd_neg(a));
+    if (swap) a = vmaf_xm_dd_add(vmaf_xm_dd(VMAF_XM_PI2_HI, VMAF_XM_PI2_LO), vmaf_xm_dd_neg(a));
+    if (x < 0) a = vmaf_xm_dd_add(vmaf_xm_dd(VMAF_XM_PI_HI, VMAF_XM_PI_LO), vmaf_xm_dd_neg(a));
     return vmaf_xm_copysign(a.hi + a.lo, y);
 }
 

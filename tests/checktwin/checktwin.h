@@ -88,5 +88,6 @@ void checktwin_speed(CheckEnv *env);
 void checktwin_float(CheckEnv *env);
 void checktwin_ssim(CheckEnv *env);
 void checktwin_cambi(CheckEnv *env);
+void checktwin_ciede(CheckEnv *env);
 
 #endif /* VMAF_TESTS_CHECKTWIN_H */

@@ -280,6 +280,18 @@ typedef struct SsimCudaArgs {
     vmaf_devptr sums;              /* double [4] */
     float taps[100];               /* decimate: kw x kw, row-major */
 } SsimCudaArgs;
+/* ciede: one thread per pixel writes its CIEDE2000 difference (ciede_device.h); one thread sums
+ * them in double in the CPU's row-major order (ciede.cu). */
+enum { CIEDE_CUDA_THREADS = 128 };
+
+typedef struct CiedeCudaArgs {
+    vmaf_devptr ref[3], dist[3];
+    unsigned long long stride[3]; /* bytes, same for ref and dist */
+    unsigned pw[3], ph[3];        /* plane sizes */
+    unsigned w, h, bpc, layout;   /* layout: VMAF_CIEDE_444/420/422 */
+    vmaf_devptr diff;             /* float [h][w] */
+    vmaf_devptr sum;              /* double */
+} CiedeCudaArgs;
 
 /* The recorder keeps each launch's argument struct inline (VMAF_CUDA_MAX_KERNEL_ARGS bytes). */
 #define VMAF_CUDA_MAX_KERNEL_ARGS 1024
@@ -296,6 +308,7 @@ _Static_assert(sizeof(AdmCsfCudaArgs) <= VMAF_CUDA_MAX_KERNEL_ARGS, "AdmCsfCudaA
 _Static_assert(sizeof(AdmCmCudaArgs) <= VMAF_CUDA_MAX_KERNEL_ARGS, "AdmCmCudaArgs too large");
 _Static_assert(sizeof(AdmDenCudaArgs) <= VMAF_CUDA_MAX_KERNEL_ARGS, "AdmDenCudaArgs too large");
 _Static_assert(sizeof(SpeedCudaArgs) <= VMAF_CUDA_MAX_KERNEL_ARGS, "SpeedCudaArgs too large");
+_Static_assert(sizeof(CiedeCudaArgs) <= VMAF_CUDA_MAX_KERNEL_ARGS, "CiedeCudaArgs too large");
 _Static_assert(sizeof(FloatStatsCudaArgs) <= VMAF_CUDA_MAX_KERNEL_ARGS, "FloatStatsCudaArgs too large");
 _Static_assert(sizeof(FloatMotionCudaArgs) <= VMAF_CUDA_MAX_KERNEL_ARGS, "FloatMotionCudaArgs too large");
 _Static_assert(sizeof(FloatVifCudaArgs) <= VMAF_CUDA_MAX_KERNEL_ARGS, "FloatVifCudaArgs too large");

@@ -14,6 +14,7 @@ extern const VmafCudaTwin vmaf_twin_float_psnr, vmaf_twin_float_ansnr, vmaf_twin
 extern const VmafCudaTwin vmaf_twin_float_motion, vmaf_twin_float_vif, vmaf_twin_float_adm;
 extern const VmafCudaTwin vmaf_twin_float_ssim, vmaf_twin_float_ms_ssim;
 extern const VmafCudaTwin vmaf_twin_cambi;
+extern const VmafCudaTwin vmaf_twin_ciede;
 
 static const VmafCudaTwin *const twins[] = {
     &vmaf_twin_psnr,
@@ -28,6 +29,7 @@ static const VmafCudaTwin *const twins[] = {
     &vmaf_twin_float_motion, &vmaf_twin_float_vif, &vmaf_twin_float_adm,
     &vmaf_twin_float_ssim, &vmaf_twin_float_ms_ssim,
     &vmaf_twin_cambi,
+    &vmaf_twin_ciede,
     NULL,
 };
 

@@ -1,0 +1,95 @@
+/* ciede on the GPU: the per-pixel differences and their row-major double sum on the device
+ * (ciede.cu, with ciede_device.h's functions), the score from ciede.c's vmaf_ciede_store. */
+#include <errno.h>
+#include <string.h>
+
+#include "feature/ciede_device.h"
+#include "feature/cuda/kernel_args.h"
+#include "feature/cuda/twin.h"
+
+typedef struct CiedeTwin {
+    CUfunction diff_kernel, sum_kernel;
+    unsigned w, h, bpc, layout;
+    CUdeviceptr diff; /* float [slot][h][w] */
+    CUdeviceptr sums; /* double [slot] */
+    void *host;       /* pinned: double [slot] */
+} CiedeTwin;
+
+static int ciede_twin_init(void *priv, const void *cpu_priv, VmafCudaTwinSetup *setup)
+{
+    (void)cpu_priv;
+    CiedeTwin *t = priv;
+    const VmafFeatureGeometry *g = &setup->geometry;
+    VmafCudaState *s = setup->state;
+    if (g->pix_fmt == VMAF_PIX_FMT_YUV400P || g->bpc < 8 || g->bpc > 16 || !g->w || !g->h)
+        return -EINVAL; /* the CPU extractor's init has refused it already */
+    t->w = g->w;
+    t->h = g->h;
+    t->bpc = g->bpc;
+    t->layout = g->pix_fmt == VMAF_PIX_FMT_YUV444P   ? VMAF_CIEDE_444
+                : g->pix_fmt == VMAF_PIX_FMT_YUV420P ? VMAF_CIEDE_420
+                                                     : VMAF_CIEDE_422;
+    setup->needs_chroma = true;
+    int err = vmaf_cuda_kernel(s, "vmaf_ciede_diff", &t->diff_kernel);
+    if (!err) err = vmaf_cuda_kernel(s, "vmaf_ciede_sum", &t->sum_kernel);
+    if (!err)
+        err = vmaf_cuda_twin_alloc(s, (size_t)setup->n_slots * g->w * g->h * sizeof(float),
+                                   &t->diff);
+    if (!err) err = vmaf_cuda_twin_alloc(s, (size_t)setup->n_slots * sizeof(double), &t->sums);
+    if (!err) err = vmaf_cuda_host_alloc(s, (size_t)setup->n_slots * sizeof(double), &t->host);
+    return err;
+}
+
+static int ciede_twin_record(void *priv, const void *cpu_priv, VmafCudaRecorder *rec,
+                             const VmafCudaSlotView *view)
+{
+    (void)cpu_priv;
+    CiedeTwin *t = priv;
+    CiedeCudaArgs a = {
+        .w = t->w, .h = t->h, .bpc = t->bpc, .layout = t->layout,
+        .diff = t->diff + (size_t)view->slot * t->w * t->h * sizeof(float),
+        .sum = t->sums + (size_t)view->slot * sizeof(double),
+    };
+    for (int k = 0; k < 3; k++) {
+        a.ref[k] = view->ref->data[k];
+        a.dist[k] = view->dist->data[k];
+        a.stride[k] = view->ref->stride[k];
+        a.pw[k] = view->ref->w[k];
+        a.ph[k] = view->ref->h[k];
+    }
+    const VmafCudaLaunch diff = {
+        .grid = { (t->w + CIEDE_CUDA_THREADS - 1) / CIEDE_CUDA_THREADS, t->h, 1 },
+        .block = { CIEDE_CUDA_THREADS, 1, 1 },
+    };
+    const VmafCudaLaunch sum = { .grid = { 1, 1, 1 }, .block = { 32, 1, 1 } };
+    double *host = (double *)t->host + view->slot;
+    int err = vmaf_cuda_rec_kernel(rec, t->diff_kernel, diff, &a, sizeof(a), "ciede diff");
+    if (!err) err = vmaf_cuda_rec_kernel(rec, t->sum_kernel, sum, &a, sizeof(a), "ciede sum");
+    if (!err) err = vmaf_cuda_rec_download(rec, host, a.sum, sizeof(double), "ciede download");
+    return err;
+}
+
+static int ciede_twin_collect(void *priv, void *cpu_priv, unsigned slot,
+                              const VmafFeatureFrame *frame, VmafFeatureSink *sink)
+{
+    (void)cpu_priv;
+    CiedeTwin *t = priv;
+    return vmaf_ciede_store(t->w, t->h, ((const double *)t->host)[slot], frame->index, sink);
+}
+
+static void ciede_twin_close(void *priv, VmafCudaState *state)
+{
+    CiedeTwin *t = priv;
+    vmaf_cuda_twin_free(state, t->diff);
+    vmaf_cuda_twin_free(state, t->sums);
+    vmaf_cuda_host_free(state, t->host);
+}
+
+const VmafCudaTwin vmaf_twin_ciede = {
+    .name = "ciede",
+    .priv_size = sizeof(CiedeTwin),
+    .init = ciede_twin_init,
+    .record = ciede_twin_record,
+    .collect = ciede_twin_collect,
+    .close = ciede_twin_close,
+};
