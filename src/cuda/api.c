@@ -14,10 +14,12 @@
  * client that has few pictures out at a time allocates (and pins) few. */
 #define CUDA_POOL_PICTURES 56
 
-/* Pinned pictures a background thread keeps ready beyond demand (VMAF_CUDA_PIN_AHEAD=N
- * overrides, 0 pins on demand in the fetch): pinning a 4K picture takes ~6 ms, which a
- * reader's fetch should not pay while the frame-order turn waits on it. */
-#define CUDA_PIN_AHEAD 16
+/* Pinned pictures a background thread keeps ready beyond demand (VMAF_CUDA_PIN_AHEAD=N; the
+ * default 0 pins on demand in the fetch). Measured on an H200, 4K, default model, whole CLI:
+ * N=16 took 453 ms for 1 frame and 713 ms for 120 (N=0: 382 and 770), since pinning costs
+ * per byte (48 buffers, 358 ms) wherever it runs and the thread competes with start-up: off
+ * by default until the pool pins fewer buffers. */
+#define CUDA_PIN_AHEAD 0
 
 static unsigned pin_ahead(void)
 {
