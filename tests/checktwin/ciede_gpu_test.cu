@@ -4,7 +4,8 @@
 //   nvcc -O2 -std=c++17 -arch=sm_90 --fmad=false -Xcompiler -ffp-contract=off -Isrc \
 //        -Isrc/feature -Iinclude -o /tmp/ciede_gpu_test tests/checktwin/ciede_gpu_test.cu
 //   /tmp/ciede_gpu_test
-// Session 3 (H200): 0 of 1048576 differ for every block, while checktwin's ciede cases
+// Session 3 (H200): 0 of 1048576 differ for every block (incl. grid-edge triples and atan2 at
+// signed zeros), while checktwin's ciede cases
 // differed: the twin's difference is in its plumbing (samples, chroma, args, sum), not here.
 #include <cstdio>
 #include <cstdint>
@@ -12,9 +13,10 @@
 #include <cstdlib>
 #include "feature/ciede_device.h"
 
-enum { F_EXP, F_POW24, F_POW13, F_SIN, F_COS, F_ATAN2, F_XPOWF7, F_LAB, F_DE2000, F_N };
+enum { F_EXP, F_POW24, F_POW13, F_SIN, F_COS, F_ATAN2, F_XPOWF7, F_LAB, F_DE2000, F_DE2000_SPECIAL, F_ATAN2_SPECIAL, F_N };
 static const char *names[F_N] = { "xm_exp", "xm_pow(c,2.4)", "xm_pow(t,1/3)", "xm_sin", "xm_cos",
-                                  "xm_atan2", "xpowf(x,7)", "ciede_lab 8-bit", "ciede2000" };
+                                  "xm_atan2", "xpowf(x,7)", "ciede_lab 8-bit", "ciede2000",
+                                  "ciede2000 edges", "xm_atan2 zeros" };
 
 __host__ __device__ double eval(int f, double a, double b, double c, double d, double e, double g)
 {
@@ -24,7 +26,7 @@ __host__ __device__ double eval(int f, double a, double b, double c, double d, d
     case F_POW13: return vmaf_xm_pow(a, 1.0 / 3.0);
     case F_SIN: return vmaf_xm_sin(a);
     case F_COS: return vmaf_xm_cos(a);
-    case F_ATAN2: return vmaf_xm_atan2(a, b);
+    case F_ATAN2: case F_ATAN2_SPECIAL: return vmaf_xm_atan2(a, b);
     case F_XPOWF7: return (double)vmaf_xpowf((float)a, 7.0f);
     case F_LAB: { VmafCiedeLab l = vmaf_ciede_lab(a, b, c, 8); return (double)l.l + 1e3 * l.a + 1e6 * l.b; }
     default: {
@@ -60,6 +62,19 @@ int main()
             case F_ATAN2: v[0] = 256 * v[0] - 128; v[1] = 256 * v[1] - 128; break;
             case F_XPOWF7: v[0] = 128 * v[0]; break;
             case F_LAB: case F_DE2000: for (int k = 0; k < 6; k++) v[k] = (double)(int)(v[k] * 256); break;
+            case F_DE2000_SPECIAL: {
+                /* triples on the grid edges and the neutral axis, where atan2, the hue
+                 * branches and the achromatic cases are taken */
+                static const double q[] = { 0, 1, 16, 127, 128, 129, 235, 240, 254, 255 };
+                for (int k = 0; k < 6; k++) v[k] = (k % 3 == 0) ? (double)(int)(v[k] * 256) : q[(int)(v[k] * 10)];
+                break;
+            }
+            case F_ATAN2_SPECIAL: {
+                static const double z[] = { 0.0, -0.0, 1e-30, -1e-30, 1.0, -1.0, 128.0, -128.0 };
+                v[0] = z[(int)(v[0] * 8)]; v[1] = z[(int)(v[1] * 8)];
+                if (v[2] < 0.5) v[0] = 256 * v[3] - 128;
+                break;
+            }
             default: break;
             }
         }
