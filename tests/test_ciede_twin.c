@@ -21,6 +21,7 @@
 #include "feature/cuda/kernel_args.h"
 #include "libvmaf/libvmaf.h"
 
+#include "test_twin_run.h"
 #include "test_util.h"
 
 static const char *clips_dir;
@@ -99,21 +100,7 @@ static void fill_random(VmafPicture *r, VmafPicture *d, int kind)
 
 static int read_clip(VmafPicture *pic, const char *name, bool dis, unsigned k)
 {
-    char path[1024];
-    snprintf(path, sizeof(path), "%s/%s_%s.yuv", clips_dir, name, dis ? "dis" : "ref");
-    FILE *f = fopen(path, "rb");
-    if (!f) return -ENOENT;
-    const unsigned bps = pic->bpc > 8 ? 2 : 1;
-    size_t frame = 0;
-    for (unsigned p = 0; p < 3; p++) frame += (size_t)pic->w[p] * pic->h[p] * bps;
-    int err = fseek(f, (long)(frame * k), SEEK_SET) ? -EIO : 0;
-    for (unsigned p = 0; !err && p < 3; p++)
-        for (unsigned i = 0; !err && i < pic->h[p]; i++)
-            if (fread((uint8_t *)pic->data[p] + i * pic->stride[p], bps, pic->w[p], f) !=
-                pic->w[p])
-                err = -EIO;
-    fclose(f);
-    return err;
+    return test_read_clip(clips_dir, pic, name, dis, k);
 }
 
 /* `frames` frames through the CPU extractor and the twin's order; returns 0 or an error. */

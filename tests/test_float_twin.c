@@ -35,6 +35,7 @@
 #include "libvmaf/picture.h"
 #include "opt.h"
 
+#include "test_twin_run.h"
 #include "test_util.h"
 
 static const char *clips_dir;
@@ -78,58 +79,7 @@ static void fill(VmafPicture *pic, enum Pattern pat, unsigned frame)
 /* Frame k of a clip file (NAME_ref.yuv / NAME_dis.yuv), its own geometry. */
 static int read_clip(VmafPicture *pic, const char *name, bool dis, unsigned k)
 {
-    char path[1024];
-    snprintf(path, sizeof(path), "%s/%s_%s.yuv", clips_dir, name, dis ? "dis" : "ref");
-    FILE *f = fopen(path, "rb");
-    if (!f) return -ENOENT;
-    const unsigned bps = pic->bpc > 8 ? 2 : 1;
-    size_t frame = 0;
-    for (unsigned p = 0; p < 3; p++) frame += (size_t)pic->w[p] * pic->h[p] * bps;
-    int err = fseek(f, (long)(frame * k), SEEK_SET) ? -EIO : 0;
-    for (unsigned p = 0; !err && p < 3; p++)
-        for (unsigned i = 0; !err && i < pic->h[p]; i++)
-            if (fread((uint8_t *)pic->data[p] + i * pic->stride[p], bps, pic->w[p], f) != pic->w[p])
-                err = -EIO;
-    fclose(f);
-    return err;
-}
-
-/* ---- the CPU extractor through its vtable, and a collector to compare ----------------- */
-
-typedef struct Run {
-    const VmafFeatureExtractor *fex;
-    void *priv;
-    VmafFeatureCollector *fc;
-    VmafFeatureSink sink;
-} Run;
-
-static int run_open(Run *r, const char *name, const char *const *opts,
-                    const VmafFeatureGeometry *g)
-{
-    memset(r, 0, sizeof(*r));
-    r->fex = vmaf_feature_extractor_by_name(name);
-    if (!r->fex) return -EINVAL;
-    r->priv = calloc(1, r->fex->priv_size);
-    int err = r->priv ? vmaf_feature_collector_init(&r->fc, VMAF_LOG_LEVEL_NONE, false) : -ENOMEM;
-    for (const VmafOption *o = r->fex->options; !err && o->name; o++)
-        err = vmaf_option_set(o, r->priv, NULL);
-    for (unsigned k = 0; !err && opts && opts[k]; k += 2) {
-        const VmafOption *o = r->fex->options;
-        while (o->name && strcmp(o->name, opts[k])) o++;
-        err = o->name ? vmaf_option_set(o, r->priv, opts[k + 1]) : -EINVAL;
-    }
-    if (!err) err = r->fex->init(r->priv, g);
-    r->sink.fc = r->fc;
-    r->sink.provided = r->fex->provided_features;
-    r->sink.mapped = (char *const *)r->fex->provided_features;
-    return err;
-}
-
-static void run_close(Run *r)
-{
-    if (r->fex && r->fex->close) r->fex->close(r->priv);
-    free(r->priv);
-    if (r->fc) vmaf_feature_collector_destroy(r->fc);
+    return test_read_clip(clips_dir, pic, name, dis, k);
 }
 
 /* Every name the CPU wrote, every frame, equal in the twin's collector (and vice versa). */
