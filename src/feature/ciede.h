@@ -76,6 +76,10 @@ extern "C" {
 #define VMAF_CIEDE_FN static inline
 #endif
 
+/* The header is compiled as C (the CPU extractor) and as C++ (nvcc, the twin): every libm call
+ * takes a double argument written as such, since C++ would pick the float overload of sqrt or
+ * fabs for a float argument (a float square root where C takes the double one; tests/
+ * test_ciede_cxx.cc compares the two compilations). */
 #ifndef M_PI
 #define M_PI 3.14159265358979323846
 #endif
@@ -160,7 +164,7 @@ VMAF_CIEDE_FN float vmaf_ciede_delta_hue(float c1, float c2, float h1, float h2)
 /** The mean hue H-bar'. */
 VMAF_CIEDE_FN float vmaf_ciede_mean_hue(float h1, float h2)
 {
-    if (fabs(h1 - h2) > M_PI) return (float)(((h1 + h2) + 2.0 * M_PI) / 2.0);
+    if (fabs((double)(h1 - h2)) > M_PI) return (float)(((h1 + h2) + 2.0 * M_PI) / 2.0);
     return (float)((h1 + h2) / 2.0);
 }
 
@@ -186,7 +190,8 @@ VMAF_CIEDE_FN float vmaf_ciede_rotation(float c_bar_prime, float h_bar_prime)
 {
     const float c7 = VMAF_CIEDE_POWF(c_bar_prime, 7);
     const float theta = vmaf_ciede_theta(h_bar_prime);
-    return (float)(-2.0 * sqrt(c7 / (c7 + VMAF_CIEDE_POWF(25.0f, 7.0f))) * VMAF_CIEDE_SIN(theta));
+    return (float)(-2.0 * sqrt((double)(c7 / (c7 + VMAF_CIEDE_POWF(25.0f, 7.0f)))) *
+                   VMAF_CIEDE_SIN(theta));
 }
 
 /** CIEDE2000 difference of two colours with weights k_l, k_c, k_h (float, as the reference). */
@@ -212,7 +217,7 @@ VMAF_CIEDE_FN float vmaf_ciede2000_weighted(VmafCiedeLab p, VmafCiedeLab q, floa
     const float h1 = vmaf_ciede_hue(p.b, a1);
     const float h2 = vmaf_ciede_hue(q.b, a2);
     const float dh = vmaf_ciede_delta_hue(c1, c2, h1, h2);
-    const float delta_h = (float)(2.0 * sqrt(c1p * c2p) * VMAF_CIEDE_SIN(dh / 2.0));
+    const float delta_h = (float)(2.0 * sqrt((double)(c1p * c2p)) * VMAF_CIEDE_SIN(dh / 2.0));
     const float h_bar = vmaf_ciede_mean_hue(h1, h2);
     const float t = vmaf_ciede_t(h_bar);
     const float s_h = (float)(1.0 + 0.015 * c_bar_prime * t);

@@ -545,7 +545,7 @@ static const Family families[] = {
     { "float", checktwin_float },
     { "ssim", checktwin_ssim },
     { "cambi", checktwin_cambi },
-    /* { "ciede", checktwin_ciede }: back with the ciede twin (src/feature/cuda/twins.c) */
+    { "ciede", checktwin_ciede },
 };
 
 int main(int argc, char **argv)

@@ -29,8 +29,7 @@ static const VmafCudaTwin *const twins[] = {
     &vmaf_twin_float_motion, &vmaf_twin_float_vif, &vmaf_twin_float_adm,
     &vmaf_twin_float_ssim, &vmaf_twin_float_ms_ssim,
     &vmaf_twin_cambi,
-    /* &vmaf_twin_ciede: not offered; on an H200 it differed from the CPU in the ~8th digit
-     * (checktwin ciede, session 3): ciede stays on the CPU path until that is found. */
+    &vmaf_twin_ciede,
     NULL,
 };
 
