@@ -446,6 +446,22 @@ static unsigned active_mask(const VmafCudaBackend *b, unsigned index)
     return mask;
 }
 
+/* Host pictures go back to their pool as soon as their upload has completed (the slot's
+ * `uploaded` event), not when the frame's results are collected: the reader then refills
+ * them while the kernels run, so a run keeps (and pins) fewer pictures. */
+static void release_uploaded(VmafCudaBackend *b)
+{
+    const VmafCudaDriver *d = &b->s->drv;
+    for (unsigned k = 0; k < N_SLOTS; k++) {
+        Slot *sl = &b->slot[k];
+        if (!sl->busy || !sl->held[0].ref) continue;
+        if (d->cuEventQuery(sl->uploaded) != CUDA_SUCCESS) continue; /* not yet (or an error,
+                                                                       * which collect reports) */
+        vmaf_picture_unref(&sl->held[0]);
+        vmaf_picture_unref(&sl->held[1]);
+    }
+}
+
 static int submit_locked(VmafCudaBackend *b, const VmafPicture *ref, const VmafPicture *dist,
                          unsigned index)
 {
@@ -462,6 +478,7 @@ static int submit_locked(VmafCudaBackend *b, const VmafPicture *ref, const VmafP
     b->memory = mem;
     b->memory_set = true;
 
+    release_uploaded(b);
     const unsigned si = (unsigned)(b->seq % N_SLOTS);
     Slot *sl = &b->slot[si];
     int err = collect_slot(b, sl);
