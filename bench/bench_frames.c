@@ -119,7 +119,7 @@ int main(int argc, char **argv)
     VmafPicturePoolConfig pc = { .pic_cnt = 2 * MAX_LOADED, .pix_fmt = VMAF_PIX_FMT_YUV420P,
                                  .bpc = 8, .w = w, .h = h };
     if (state) {
-        vmaf_cuda_pool_config(state, 0, &pc.alloc, &pc.free);
+        vmaf_cuda_pool_config(state, 0, &pc.alloc, &pc.free, &pc.alloc_zeroes);
         pc.cookie = state;
         pc.memory = VMAF_PICTURE_MEMORY_HOST_PINNED;
     }

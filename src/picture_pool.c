@@ -36,7 +36,7 @@ static void pool_destroy(VmafPicturePool *pool)
 {
     for (unsigned i = 0; pool->buf && i < pool->alloc_cnt; i++) {
         if (!pool->buf[i]) continue;
-        if (pool->cfg.free) pool->cfg.free(pool->cfg.cookie, pool->buf[i]);
+        if (pool->cfg.free) pool->cfg.free(pool->cfg.cookie, pool->buf[i], pool->size);
         else free(pool->buf[i]);
     }
     if (pool->cfg.release_cookie) pool->cfg.release_cookie(pool->cfg.cookie);
@@ -60,7 +60,8 @@ static int pool_alloc_buffer(VmafPicturePool *pool, void **out)
         err = buf ? 0 : -ENOMEM;
     }
     if (err) return err;
-    if (cfg->memory != VMAF_PICTURE_MEMORY_DEVICE) memset(buf, 0, pool->size);
+    if (cfg->memory != VMAF_PICTURE_MEMORY_DEVICE && !(cfg->alloc && cfg->alloc_zeroes))
+        memset(buf, 0, pool->size);
     *out = buf;
     return 0;
 }

@@ -2,6 +2,7 @@
 #ifndef VMAF_SRC_PICTURE_POOL_H
 #define VMAF_SRC_PICTURE_POOL_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "libvmaf/picture.h"
@@ -19,7 +20,8 @@ typedef struct VmafPicturePoolConfig {
     unsigned bpc, w, h;
     /** Optional allocator (e.g. pinned host or device memory); NULL: aligned_alloc/free. */
     int (*alloc)(void *cookie, size_t size, void **buf);
-    void (*free)(void *cookie, void *buf);
+    void (*free)(void *cookie, void *buf, size_t size); /* size: as given to alloc */
+    bool alloc_zeroes; /* alloc returns zeroed memory (fresh mappings): no memset here */
     void *cookie;
     void (*release_cookie)(void *cookie); /* optional: the pool is gone, after the last free */
     enum VmafPictureMemory memory; /* what alloc returns; device memory is not zeroed here */

@@ -54,8 +54,9 @@ static int slow_alloc(void *cookie, size_t size, void **buf)
     return 0;
 }
 
-static void slow_free(void *cookie, void *buf)
+static void slow_free(void *cookie, void *buf, size_t size)
 {
+    (void)size;
     Alloc *a = cookie;
     free(buf);
     atomic_fetch_sub(&a->live, 1);

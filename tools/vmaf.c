@@ -23,9 +23,10 @@
 /* Frames each input is read ahead of scoring. */
 #define READ_AHEAD 2       /* frames read ahead by the in-order readers (Y4M, pipes) */
 #define MAX_READ_WORKERS 16 /* pread workers for raw files (16 reach the page-cache bound) */
-/* ... on the CPU path: one worker reads a 4K pair in ~3.5 ms, 16 CPU threads score one in
- * ~24 ms, so 4 workers keep far ahead and the pool holds 2 pictures per worker fewer */
-#define MAX_CPU_READ_WORKERS 4
+/* ... on the CPU path: one worker reads a 4K pair in ~3.5 ms (1080p: ~0.9 ms), 16 CPU threads
+ * score one in ~19 ms (1080p: ~4 ms), so 2 workers keep far ahead and the pool holds 2
+ * pictures per worker fewer */
+#define MAX_CPU_READ_WORKERS 2
 /* ... with CUDA: a worker reads a 4K pair in ~3.5 ms (7 GB/s from the page cache), so 6 keep
  * ~1500 pairs/s coming, above the device's rate for the default model, while the pool pins
  * (a one-time ~7 ms per 4K picture) 2 pictures per worker fewer than 16 would */
@@ -455,7 +456,7 @@ static void show_progress(unsigned index, clock_t t0, double *fps)
 
 /* Phases of the run, printed to stderr with VMAF_CUDA_PROFILE=1 (start-up analysis). */
 enum Phase { PH_MAIN, PH_INPUTS, PH_INIT, PH_BACKEND, PH_MODELS, PH_READERS, PH_FIRST_FRAME,
-             PH_FIRST_SCORED, PH_LOOP, PH_FLUSH, PH_PREDICT, PH_WRITE, PH_COUNT };
+             PH_FIRST_SCORED, PH_LOOP, PH_FLUSH, PH_PREDICT, PH_WRITE, PH_CLOSE, PH_COUNT };
 typedef struct Phases {
     bool on;
     double t[PH_COUNT];
@@ -480,6 +481,7 @@ static void print_phases(const Phases *p)
         "main", "parse + open inputs", "vmaf_init", "backend (cuda state, picture pool)",
         "models + features", "readers started", "first frame read", "first frame submitted",
         "remaining frames", "flush", "model prediction", "output written",
+        "closed (context, device state)",
     };
     fprintf(stderr, "cli phases (ms since the previous one):");
     double prev = p->t[PH_MAIN];
@@ -703,6 +705,7 @@ static int score(CliSettings *c, VideoInput *ref_in, VideoInput *dist_in, int is
 close:
     free_models(&models);
     vmaf_close(vmaf);
+    phase(ph, PH_CLOSE);
     return status;
 }
 

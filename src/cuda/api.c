@@ -67,7 +67,7 @@ VMAF_EXPORT int vmaf_cuda_preallocate_pictures(VmafContext *vmaf, VmafCudaPictur
             return -EINVAL;
         }
         const int device = cfg.pic_prealloc_method == VMAF_CUDA_PICTURE_PREALLOCATION_METHOD_DEVICE;
-        vmaf_cuda_pool_config(vmaf->cuda_state, device, &pc.alloc, &pc.free);
+        vmaf_cuda_pool_config(vmaf->cuda_state, device, &pc.alloc, &pc.free, &pc.alloc_zeroes);
         pc.cookie = vmaf->cuda_state;
         pc.release_cookie = pool_state_unref;
         pc.memory = device ? VMAF_PICTURE_MEMORY_DEVICE : VMAF_PICTURE_MEMORY_HOST_PINNED;

@@ -717,18 +717,18 @@ static int pinned_alloc(void *cookie, size_t size, void **buf)
     const double t0 = now_ms();
     int err = vmaf_cuda_push(s);
     if (err) return err;
-    err = vmaf_cuda_host_alloc(s, size, buf);
+    err = vmaf_cuda_host_map(s, size, buf);
     vmaf_cuda_pop(s);
     atomic_fetch_add(&s->pinned_allocs, 1);
     atomic_fetch_add(&s->pinned_alloc_us, (unsigned long long)((now_ms() - t0) * 1e3));
     return err;
 }
 
-static void pinned_free(void *cookie, void *buf)
+static void pinned_free(void *cookie, void *buf, size_t size)
 {
     VmafCudaState *s = cookie;
     if (vmaf_cuda_push(s)) return;
-    vmaf_cuda_host_free(s, buf);
+    vmaf_cuda_host_unmap(s, buf, size);
     vmaf_cuda_pop(s);
 }
 
@@ -745,8 +745,9 @@ static int device_alloc(void *cookie, size_t size, void **buf)
     return err;
 }
 
-static void device_free(void *cookie, void *buf)
+static void device_free(void *cookie, void *buf, size_t size)
 {
+    (void)size;
     VmafCudaState *s = cookie;
     if (vmaf_cuda_push(s)) return;
     s->drv.cuMemFree((CUdeviceptr)(uintptr_t)buf);
@@ -754,11 +755,13 @@ static void device_free(void *cookie, void *buf)
 }
 
 int vmaf_cuda_pool_config(VmafCudaState *s, int device_memory,
-                          int (**alloc)(void *, size_t, void **), void (**free_fn)(void *, void *))
+                          int (**alloc)(void *, size_t, void **),
+                          void (**free_fn)(void *, void *, size_t), bool *zeroes)
 {
     (void)s;
     *alloc = device_memory ? device_alloc : pinned_alloc;
     *free_fn = device_memory ? device_free : pinned_free;
+    *zeroes = !device_memory; /* fresh anonymous mappings (device memory: not zeroed here) */
     return 0;
 }
 

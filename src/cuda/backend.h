@@ -37,6 +37,7 @@ void vmaf_cuda_state_unref(VmafCudaState *s);
 
 /** The pool allocators for vmaf_cuda_preallocate_pictures (pinned host / device memory). */
 int vmaf_cuda_pool_config(VmafCudaState *s, int device_memory,
-                          int (**alloc)(void *, size_t, void **), void (**free_fn)(void *, void *));
+                          int (**alloc)(void *, size_t, void **),
+                          void (**free_fn)(void *, void *, size_t), bool *zeroes);
 
 #endif /* VMAF_CUDA_BACKEND_H */

@@ -14,7 +14,7 @@
     X(cuInit) X(cuDeviceGet) X(cuDeviceGetCount) X(cuDeviceGetName) \
     X(cuDevicePrimaryCtxRetain) X(cuDevicePrimaryCtxRelease) X(cuCtxPushCurrent) \
     X(cuCtxPopCurrent) X(cuCtxGetDevice) X(cuCtxSynchronize) X(cuGetErrorName) \
-    X(cuGetErrorString) X(cuMemAlloc) X(cuMemFree) X(cuMemHostAlloc) X(cuMemFreeHost) \
+    X(cuGetErrorString) X(cuMemAlloc) X(cuMemFree) X(cuMemHostAlloc) X(cuMemFreeHost) X(cuMemHostRegister) X(cuMemHostUnregister) \
     X(cuMemcpyHtoDAsync) X(cuMemcpyDtoHAsync) X(cuMemcpyDtoDAsync) X(cuMemcpy2DAsync) \
     X(cuMemcpy2D) X(cuMemsetD8Async) X(cuStreamCreate) X(cuStreamDestroy) \
     X(cuStreamSynchronize) X(cuStreamWaitEvent) X(cuEventCreate) X(cuEventDestroy) \

@@ -92,8 +92,8 @@ void vmaf_cuda_state_unref(VmafCudaState *s)
 }
 
 int vmaf_cuda_pool_config(VmafCudaState *s, int device, int (**a)(void *, size_t, void **),
-                          void (**f)(void *, void *))
+                          void (**f)(void *, void *, size_t), bool *zeroes)
 {
-    (void)s, (void)device, (void)a, (void)f;
+    (void)s, (void)device, (void)a, (void)f, (void)zeroes;
     return -ENOSYS;
 }
