@@ -2,7 +2,8 @@
  * Where pinned host memory's cost goes on this machine (issue 9): the CUDA driver's start-up
  * steps, then N picture-sized buffers pinned several ways, each line "what: ms" (and GB/s
  * where it is a rate). Loads libcuda.so.1 at run time like the library; exit 77 without it.
- *   pin_probe [BYTES [N]]     (default: one 4K 4:2:0 8-bit picture, 3840 x 2160 x 1.5; N = 24)
+ *   pin_probe [BYTES [N [release]]]   (default: one 4K 4:2:0 8-bit picture, 3840 x 2160 x 1.5;
+ *                                     N = 24; release: release the context before exit, timed)
  */
 #define _GNU_SOURCE
 #include <cuda.h>
@@ -17,7 +18,7 @@
 #define FNS(X)                                                                                \
     X(cuInit) X(cuDeviceGet) X(cuDevicePrimaryCtxRetain) X(cuCtxPushCurrent) X(cuCtxSetCurrent) \
     X(cuMemHostAlloc) X(cuMemFreeHost) X(cuMemHostRegister) X(cuMemHostUnregister)            \
-    X(cuMemAlloc) X(cuMemcpyHtoD) X(cuCtxSynchronize)
+    X(cuMemAlloc) X(cuMemcpyHtoD) X(cuCtxSynchronize) X(cuDevicePrimaryCtxRelease) X(cuMemFree)
 #define DECL(name) static __typeof__(&name) p_##name;
 FNS(DECL)
 
@@ -140,5 +141,14 @@ int main(int argc, char **argv)
     for (unsigned i = 0; i < 4 * (n / 4); i++)
         if (a[i]) p_cuMemFreeHost(a[i]);
     free(a);
+    if (argc > 3 && !strcmp(argv[3], "release")) {
+        p_cuMemFree(dptr);
+        t = now_ms();
+        p_cuDevicePrimaryCtxRelease(dev);
+        printf("primary context release: %.1f ms\n", now_ms() - t);
+        t = now_ms();
+        dlclose(lib);
+        printf("dlclose(libcuda): %.1f ms\n", now_ms() - t);
+    }
     return 0;
 }
