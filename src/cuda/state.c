@@ -86,6 +86,9 @@ int vmaf_cuda_host_map(VmafCudaState *s, size_t size, void **buf)
 #ifdef MADV_HUGEPAGE
     madvise(p, len, MADV_HUGEPAGE); /* advice only: without THP the pages are small */
 #endif
+    /* fault the pages in here, in parallel with other threads, so that the registration
+     * (which holds the driver's lock, blocking every other thread's CUDA calls) only pins */
+    for (size_t off = 0; off < len; off += 4096) ((volatile unsigned char *)p)[off] = 0;
     const int err = vmaf_cuda_result(&s->drv,
                                      s->drv.cuMemHostRegister(p, len, CU_MEMHOSTREGISTER_PORTABLE),
                                      "cuMemHostRegister");

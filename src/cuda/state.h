@@ -50,8 +50,8 @@ void vmaf_cuda_host_free(VmafCudaState *s, void *buf);
 
 /**
  * Pinned host memory for pictures: a fresh anonymous mapping of size rounded up to 2 MiB,
- * 2 MiB-aligned, advised for transparent huge pages, then registered with the driver
- * (cuMemHostRegister). Zeroed. On an H200 host this pins a 4K picture in ~0.4 ms plus
+ * 2 MiB-aligned, advised for transparent huge pages, faulted in, then registered with the
+ * driver (cuMemHostRegister). Zeroed. On an H200 host this pins a 4K picture in ~0.4 ms plus
  * ~2.8 ms of first-touch faults, where cuMemHostAlloc takes ~6 ms plus ~1.2 ms of zeroing
  * (bench/pin_probe). Context must be current. Free with vmaf_cuda_host_unmap(s, buf, size).
  */
