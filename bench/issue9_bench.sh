@@ -1,0 +1,76 @@
+#!/bin/bash
+# Issue 9's figures on the GPU machine, one line each: whole CLI processes (files in the page
+# cache), the median of REPS runs, ours next to reference CUDA 3.1.0 and reference CPU when
+# carried (.refbin/vmaf_ref_cuda_3.1.0, .refbin/vmaf_ref_cpu; never committed):
+# - 4K jetty (make-4k.py), 1 / 120 / 600 frames: default model and the 4 twins (psnr,
+#   psnr_hvs, motion, motion_v2) with --backend cuda; steady state = (t(N) - t(1)) / (N - 1);
+# - 1080p jetty (pingpong.py, 600 frames): the same, steady state over 599 frames;
+# - CPU path, 16 threads, default model, 4K 120 frames, ours vs reference CPU;
+# - peak RSS at 16 threads (bench/peak_rss.sh), 1080p and 4K, ours (CPU path) vs reference CPU;
+# - the phase profile (VMAF_CUDA_PROFILE=1) of a 1-frame and a 120-frame 4K run.
+#   bench/issue9_bench.sh [REPS=3]
+set -u
+REPS=${1:-3}
+K4=/tmp/4k; K6=/tmp/4k600; J=/tmp/1080; mkdir -p $K4 $K6 $J
+[ -f $K4/jetty_3840x2160_420p_ref.yuv ] || python3 ../shared/tools/make-4k.py ../shared/data/clips $K4 120 > /dev/null
+[ -f $K6/jetty_3840x2160_420p_ref.yuv ] || python3 ../shared/tools/make-4k.py ../shared/data/clips $K6 600 > /dev/null
+[ -f $J/jetty_1920x1080_420p_600_ref.yuv ] || python3 ../shared/tools/pingpong.py ../shared/data/clips jetty_1920x1080_420p 600 $J > /dev/null
+R=$K4/jetty_3840x2160_420p_ref.yuv; D=$K4/jetty_3840x2160_420p_dis.yuv
+R6=$K6/jetty_3840x2160_420p_ref.yuv; D6=$K6/jetty_3840x2160_420p_dis.yuv
+JR=$J/jetty_1920x1080_420p_600_ref.yuv; JD=$J/jetty_1920x1080_420p_600_dis.yuv
+cat $R $D $R6 $D6 $JR $JD > /dev/null
+REF_CUDA=.refbin/vmaf_ref_cuda_3.1.0; REF_CPU=.refbin/vmaf_ref_cpu
+TWINS="-n --feature psnr --feature psnr_hvs --feature motion --feature motion_v2"
+# median wall ms of REPS runs of the command
+med() {
+  local ts=() k s e
+  for ((k = 0; k < REPS; k++)); do
+    s=$(date +%s%N); "$@" > /dev/null 2>&1; e=$(date +%s%N); ts+=($(( (e - s) / 1000000 )))
+  done
+  printf '%s\n' "${ts[@]}" | sort -n | sed -n "$(( (REPS + 1) / 2 ))p"
+}
+# line: what, t(1), t(N), N
+steady() {
+  awk -v w="$1" -v a="$2" -v b="$3" -v n="$4" 'BEGIN { d = b - a;
+    printf "%s: 1 frame %d ms, %d frames %d ms, steady state %s fps\n", w, a, n, b,
+           d > 0 ? sprintf("%.0f", (n - 1) * 1000 / d) : "n/a" }'
+}
+for what in default twins; do
+  args=; [ $what = twins ] && args=$TWINS
+  name=$([ $what = twins ] && echo "4 twins" || echo "default model")
+  for bin in build/tools/vmaf $REF_CUDA; do
+    [ -x $bin ] || continue
+    [ $bin = $REF_CUDA ] && [ $what = twins ] && continue # the reference has no psnr_hvs twin
+    extra=; [ $bin = build/tools/vmaf ] && extra="--backend cuda"
+    who=$([ $bin = $REF_CUDA ] && echo "reference CUDA 3.1.0" || echo "ours cuda")
+    t1=$(med $bin -r $R -d $D -w 3840 -h 2160 -p 420 -b 8 $args $extra --frame_cnt 1 -q -o /dev/null)
+    t120=$(med $bin -r $R -d $D -w 3840 -h 2160 -p 420 -b 8 $args $extra --frame_cnt 120 -q -o /dev/null)
+    steady "4K $name, $who" $t1 $t120 120
+    if [ $bin = build/tools/vmaf ]; then
+      t600=$(med $bin -r $R6 -d $D6 -w 3840 -h 2160 -p 420 -b 8 $args $extra -q -o /dev/null)
+      steady "4K $name, $who, 600-frame title" $t1 $t600 600
+    fi
+    t1=$(med $bin -r $JR -d $JD -w 1920 -h 1080 -p 420 -b 8 $args $extra --frame_cnt 1 -q -o /dev/null)
+    t600=$(med $bin -r $JR -d $JD -w 1920 -h 1080 -p 420 -b 8 $args $extra -q -o /dev/null)
+    steady "1080p $name, $who" $t1 $t600 600
+  done
+done
+for bin in build/tools/vmaf $REF_CPU; do
+  [ -x $bin ] || continue
+  extra=; [ $bin = build/tools/vmaf ] && extra="--backend cpu"
+  echo "CPU path 4K default model 120 frames --threads 16, $bin: $(med $bin -r $R -d $D -w 3840 -h 2160 -p 420 -b 8 $extra --threads 16 --frame_cnt 120 -q -o /dev/null) ms"
+done
+for bin in build/tools/vmaf $REF_CPU; do
+  [ -x $bin ] || continue
+  extra=; [ $bin = build/tools/vmaf ] && extra="--backend cpu"
+  VMAF_ARGS="$extra" bench/peak_rss.sh $bin $JR $JD 1920 1080 16
+  VMAF_ARGS="--frame_cnt 48 $extra" bench/peak_rss.sh $bin $R $D 3840 2160 16
+done
+for n in 1 120; do
+  VMAF_CUDA_PROFILE=1 build/tools/vmaf -r $R -d $D -w 3840 -h 2160 -p 420 -b 8 --backend cuda \
+    --frame_cnt $n -q -o /dev/null 2>&1 | grep -E "^cli|start-up|teardown" | sed "s/^/[profile, $n frames] /"
+done
+# read workers with CUDA (default 6): 4K default model, 120 frames
+for w in 4 6 8 12 16; do
+  echo "4K default model cuda 120 frames, VMAF_READ_WORKERS=$w: $(VMAF_READ_WORKERS=$w med build/tools/vmaf -r $R -d $D -w 3840 -h 2160 -p 420 -b 8 --backend cuda --frame_cnt 120 -q -o /dev/null) ms"
+done
