@@ -33,7 +33,7 @@ med() {
 steady() {
   awk -v w="$1" -v a="$2" -v b="$3" -v n="$4" 'BEGIN { d = b - a;
     printf "%s: 1 frame %d ms, %d frames %d ms, steady state %s fps\n", w, a, n, b,
-           d > 0 ? sprintf("%.0f", (n - 1) * 1000 / d) : "n/a" }'
+           (d > 0 ? sprintf("%.0f", (n - 1) * 1000 / d) : "n/a") }'
 }
 for what in default twins; do
   args=; [ $what = twins ] && args=$TWINS
