@@ -10,8 +10,8 @@
  * hardware frames). The CPU run: vmaf_picture_alloc + plane copies. Both write JSON at full
  * precision; the files must be identical apart from the fps line.
  *
- *   cuda_client REF.yuv DIS.yuv W H 420|422|444 BPC OUTDIR [--model VERSION]... [--threads N]
- *               [--frames N]
+ *   cuda_client REF.yuv DIS.yuv W H 420|422|444 BPC OUTDIR [--model VERSION]... [--feature NAME]...
+ *               [--threads N] [--frames N]
  * Exit 0 identical, 1 different or failed, 77 no CUDA driver or device (skipped).
  */
 #include <cuda.h>
@@ -29,7 +29,7 @@
  * coarse for a strict comparison) */
 #include "output.h"
 
-enum { SKIP = 77, MAX_MODELS = 4 };
+enum { SKIP = 77, MAX_MODELS = 4, MAX_FEATURES = 8 };
 
 /* The driver entry points FFmpeg's loader resolves, by their exported (versioned) names. */
 typedef struct Cu {
@@ -70,6 +70,8 @@ typedef struct Opts {
     enum VmafPixelFormat fmt;
     const char *model[MAX_MODELS];
     unsigned n_models;
+    const char *feature[MAX_FEATURES]; /* extractors by name, default options */
+    unsigned n_features;
 } Opts;
 
 /* One frame of a raw file: planes of ceil-sized chroma, read whole. */
@@ -172,6 +174,8 @@ static int run(const Opts *o, Cu *cu, const char *out_path)
         err = vmaf_model_load(&model[i], &mc, o->model[i]);
         if (!err) err = vmaf_use_features_from_model(vmaf, model[i]);
     }
+    for (unsigned i = 0; !err && i < o->n_features; i++)
+        err = vmaf_use_feature(vmaf, o->feature[i], NULL);
     if (!err && cu) {
         CUdevice dev;
         err = cu_check(cu->DeviceGet(&dev, 0), "cuDeviceGet");
@@ -286,7 +290,7 @@ int main(int argc, char **argv)
 {
     if (argc < 8) {
         fprintf(stderr, "usage: cuda_client REF DIS W H 420|422|444 BPC OUTDIR [--model V]... "
-                        "[--threads N] [--frames N]\n");
+                        "[--feature NAME]... [--threads N] [--frames N]\n");
         return 2;
     }
     Opts o = { .ref = argv[1], .dis = argv[2], .w = (unsigned)atoi(argv[3]),
@@ -296,6 +300,8 @@ int main(int argc, char **argv)
             : !strcmp(argv[5], "444") ? VMAF_PIX_FMT_YUV444P : VMAF_PIX_FMT_UNKNOWN;
     for (int i = 8; i + 1 < argc; i += 2) {
         if (!strcmp(argv[i], "--model") && o.n_models < MAX_MODELS) o.model[o.n_models++] = argv[i + 1];
+        else if (!strcmp(argv[i], "--feature") && o.n_features < MAX_FEATURES)
+            o.feature[o.n_features++] = argv[i + 1];
         else if (!strcmp(argv[i], "--threads")) o.threads = (unsigned)atoi(argv[i + 1]);
         else if (!strcmp(argv[i], "--frames")) o.frames = (unsigned)atoi(argv[i + 1]);
         else {
