@@ -320,7 +320,8 @@ SEQ_SUM_FN int seq_sum_walk(const float *v, int first, int count, SeqSumState *s
 /* ---------------------------------------------------------------------------------------- */
 /* Host emulation of cuda/seq_sum.cuh (host only)                                            */
 
-#if !defined(__CUDA_ARCH__)
+/* Plain static inline: under nvcc these are host functions. */
+
 /** The definition: the loop, from s over x[from..n). */
 static inline double vmaf_seq_sum_serial(const float *x, size_t from, size_t n, double s)
 {
@@ -414,6 +415,5 @@ static inline double vmaf_seq_sum_emulate(const float *x, size_t n, SeqSumMap *s
     }
     return seq_sum_value(st);
 }
-#endif
 
 #endif /* VMAF_FEATURE_SEQ_SUM_DEVICE_H */
