@@ -70,10 +70,16 @@ static double ss_half_unit(double s)
     return ldexp(1., e - 1 - 53);
 }
 
+/** v rounded to a float, +-inf beyond the float range (never an out-of-range conversion). */
+static float ss_narrow(double v)
+{
+    return fabs(v) <= 3.4028234663852886e38 ? (float)v : v > 0 ? INFINITY : -INFINITY;
+}
+
 /** v as a float if exactly representable and finite, else a fallback. */
 static float ss_exact_or(double v, float fallback)
 {
-    const float f = (float)v;
+    const float f = ss_narrow(v);
     return (double)f == v && isfinite(f) ? f : fallback;
 }
 
@@ -134,12 +140,12 @@ static void ss_fill(SsRng *r, int kind, float *x, size_t n)
             const double gap = top - s;
             const uint32_t c = ss_below(r, 8);
             if (s == 0.) v = ss_log_uniform(r, -10, 10);
-            else if (c == 0) v = ss_exact_or(gap, (float)gap);               /* exactly onto it */
+            else if (c == 0) v = ss_exact_or(gap, ss_narrow(gap));               /* exactly onto it */
             else if (c == 1) v = ss_exact_or(gap - h, 0.f);                 /* tie: rounds up */
             else if (c == 2) v = ss_exact_or(gap - 3. * h, 0.f);            /* tie below */
             else if (c == 3) v = ss_exact_or(gap + h, 0.f);                 /* past it */
             else if (c == 4) v = ss_exact_or(h, 0.f);                       /* half a unit */
-            else if (c == 5) v = (float)(gap * (1. - ldexp(1., -30)));      /* almost */
+            else if (c == 5) v = ss_narrow(gap * (1. - ldexp(1., -30)));      /* almost */
             else v = ss_tie(r, s, ciede);
             break;
         }
@@ -233,13 +239,13 @@ static float ss_probe(SsRng *r, double s)
     const double h = ss_half_unit(s), gap = 2. * ldexp(1., ilogb(s)) - s;
     switch (ss_below(r, 8)) {
     case 0: return ss_tie(r, s, 0.f);
-    case 1: return ss_exact_or(gap - h, (float)gap);
-    case 2: return ss_exact_or(gap, (float)gap);
-    case 3: return ss_exact_or(gap + h, (float)gap);
+    case 1: return ss_exact_or(gap - h, ss_narrow(gap));
+    case 2: return ss_exact_or(gap, ss_narrow(gap));
+    case 3: return ss_exact_or(gap + h, ss_narrow(gap));
     case 4: return ss_float_of_bits(ss_below(r, 0x7f800000u));
     case 5: return ss_float_of_bits(ss_below(r, 0x7fffffu));
     case 6: return ss_exact_or(h * (double)ss_below(r, 5), 0.f);
-    default: return ss_exact_or(s * ldexp(ss_uniform(r), -(int)ss_below(r, 60)), (float)h);
+    default: return ss_exact_or(s * ldexp(ss_uniform(r), -(int)ss_below(r, 60)), ss_narrow(h));
     }
 }
 

@@ -281,14 +281,32 @@ SEQ_SUM_FN SeqSumMap seq_sum_segment_map(const float *v, int first, int count, i
 #endif
     const uint64_t top = seq_sum_top_bits(exp);
     double c0 = seq_sum_double_of(start0), c1 = seq_sum_double_of(start1);
+    uint32_t high = 0; /* the largest bit pattern: above FLT_MAX's only for NaN, inf or a sign */
+    if (first <= 0 && count >= SEQ_SUM_K) { /* every element live: the common case */
+        SEQ_SUM_UNROLL
+        for (int j = 0; j < SEQ_SUM_K; j++) {
+            const uint32_t b = seq_sum_float_bits(v[j]);
+            const double d = (double)v[j];
+            high = b > high ? b : high;
+            c0 += d;
+            c1 += d;
+        }
+    } else {
+        SEQ_SUM_UNROLL
+        for (int j = 0; j < SEQ_SUM_K; j++) {
+            const float x = j >= first && j < count ? v[j] : 0.f;
+            const uint32_t b = seq_sum_float_bits(x);
+            const double d = (double)x;
+            high = b > high ? b : high;
+            c0 += d;
+            c1 += d;
+        }
+    }
     int invalid = 0;
-    SEQ_SUM_UNROLL
-    for (int j = 0; j < SEQ_SUM_K; j++) {
-        const int live = j >= first && j < count;
-        const float x = live ? v[j] : 0.f;
-        invalid |= seq_sum_bad_float(x);
-        c0 += (double)x;
-        c1 += (double)x;
+    if (high > 0x7f7fffffu) { /* -0 (fine) or an invalid element: look closer */
+        SEQ_SUM_UNROLL
+        for (int j = 0; j < SEQ_SUM_K; j++)
+            invalid |= j >= first && j < count && seq_sum_bad_float(v[j]);
     }
     *bad = invalid;
     const uint64_t b0 = seq_sum_double_bits(c0), b1 = seq_sum_double_bits(c1);

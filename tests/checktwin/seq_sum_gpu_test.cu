@@ -229,9 +229,9 @@ int main(int argc, char **argv)
     compare("timed block sum", 0, seed, big, want, sums[0]);
     compare("timed one-thread sum", 0, seed, big, want, sums[1]);
     for (int s = 0; s < 4; s++) compare("timed concurrent sum", (unsigned)s, seed, big, want, sums[4 + s]);
-    printf("4K frame (%s, %d x %d threads x %d): block sum %.3f ms, one thread %.3f ms, "
+    printf("4K frame (%s, %d x %d threads x %d, L2 prefetch %d): block sum %.3f ms, one thread %.3f ms, "
            "four streams %.3f ms per frame\n",
-           real == 5 ? "jetty x4" : "ciede-like", 1, SEQ_SUM_THREADS, SEQ_SUM_K, ms_block / reps,
+           real == 5 ? "jetty x4" : "ciede-like", 1, SEQ_SUM_THREADS, SEQ_SUM_K, SEQ_SUM_PREFETCH, ms_block / reps,
            ms_one / 3, ms_four / (4. * reps));
     printf("seq_sum_gpu_test (seed %llu): %u sums compared, %u differ\n", seed, compared, mismatches);
     return mismatches ? 1 : 0;

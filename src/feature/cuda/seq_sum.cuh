@@ -8,6 +8,12 @@
 
 #include "feature/seq_sum_device.h"
 
+// L2 prefetch distance in chunks (0: none): one block reads at one SM's rate, so DRAM latency
+// is hidden by prefetching into L2 ahead of the register double buffer.
+#ifndef SEQ_SUM_PREFETCH
+#define SEQ_SUM_PREFETCH 4
+#endif
+
 static_assert(SEQ_SUM_THREADS % 32 == 0 && SEQ_SUM_THREADS <= 1024, "SEQ_SUM_THREADS");
 static_assert(SEQ_SUM_K % 4 == 0, "SEQ_SUM_K");
 
@@ -79,6 +85,12 @@ __device__ void vmaf_seq_sum_block(const float *x, unsigned long long n, double 
     seq_sum_load(x, n, (unsigned long long)tid * SEQ_SUM_K, cur);
     for (unsigned long long base = 0; base < n; base += SEQ_SUM_CHUNK) {
         const unsigned long long seg = base + (unsigned long long)tid * SEQ_SUM_K;
+        if (SEQ_SUM_PREFETCH) { // the 128-byte lines of the chunk SEQ_SUM_PREFETCH ahead
+            const unsigned long long ahead = base + (unsigned long long)SEQ_SUM_PREFETCH * SEQ_SUM_CHUNK;
+            for (unsigned long long e = ahead + (unsigned long long)tid * 32; e < n && e < ahead + SEQ_SUM_CHUNK;
+                 e += (unsigned long long)SEQ_SUM_THREADS * 32)
+                asm volatile("prefetch.global.L2 [%0];" ::"l"(x + e));
+        }
         if (base + SEQ_SUM_CHUNK < n) seq_sum_load(x, n, seg + SEQ_SUM_CHUNK, nxt);
         const int count = seg >= n ? 0 : n - seg < SEQ_SUM_K ? (int)(n - seg) : SEQ_SUM_K;
         int pos = 0; // chunk elements already added
