@@ -29,7 +29,8 @@
  *    is associative, so the maps of a run of elements can be combined in any tree, by a warp
  *    scan. Units saturate at SEQ_SUM_TOP = 2^53 (min(., 2^53) commutes with adding
  *    non-negative numbers, so saturation keeps associativity; a saturated prefix means "this
- *    run crosses from any start" since A >= 2^52 > 0 and A + 2^53 >= 2^53).
+ *    run crosses from any start", as A + 2^53 >= 2^53). Two states of one parity add the
+ *    same units step by step, so if the lower one crosses in a run, so does the higher.
  * 3. Crossings. The partial sums never decrease (x >= 0), so the units a prefix adds never
  *    decrease along the array, and "A + prefix >= 2^53" is false up to the first crossing
  *    element and true from there: one search finds it. That element is added as a double, s
@@ -41,7 +42,6 @@
  *    overflows (n floats sum to below n 2^128).
  * 5. Anything else — NaN, +-inf, a negative element (other than -0) — and the loop itself
  *    finishes the sum from the current s, which is exactly the loop's partial sum there.
- *
  * 6. Cheap maps. seq_sum_elem is the rule of 1. in integers (the definition, which the tests
  *    use); the kernel gets a segment's map with two chains of double additions from the
  *    lowest even and odd states of the binade (seq_sum_segment_map: one conversion and two
