@@ -1,5 +1,6 @@
 /* checktwin family: the ciede twin (every format, 8..16 bits, odd and the smallest sizes,
- * graph on/off, n_subsample, synthetic sources and real content; with other twins beside it). */
+ * graph on/off, n_subsample, synthetic sources and real content, 4K and 8K real frames for the
+ * frame sum; with other twins beside it). */
 #include <stddef.h>
 
 #include "checktwin.h"
@@ -35,6 +36,28 @@ void checktwin_ciede(CheckEnv *env)
                               .subsample = 1,
                               .fmt = i == 1 ? VMAF_PIX_FMT_YUV422P : VMAF_PIX_FMT_YUV420P,
                               .graph = i & 1, .features = alone,
+                              .source = (enum CheckSource)(i % SRC_COUNT) };
+        checktwin_case(env, &c);
+    }
+    /* the frame sum (cuda/seq_sum.cuh) on large real frames: 4K and 8K resampled clips, with
+     * the codec's distortion, quantisation (many zero and repeated differences), blur and
+     * noise (few equal pixels), 8 and 10 bits; a 1-ulp error of the sum shows in the score */
+    static const struct {
+        const char *clip;
+        unsigned w, h;
+        enum CheckDistortion distortion;
+    } sums[] = { { "jetty_1920x1080_420p", 3840, 2160, DIST_CODEC },
+                 { "jetty_1920x1080_420p", 3840, 2160, DIST_QUANT },
+                 { "forest_576x324_420p10", 3840, 2160, DIST_NOISE },
+                 { "jetty_1920x1080_420p", 3841, 2161, DIST_BLUR },
+                 { "jetty_1920x1080_420p", 7680, 4320, DIST_CODEC } };
+    for (unsigned i = 0; i < (env->quick ? 1u : sizeof(sums) / sizeof(sums[0])); i++) {
+        const CheckClip *clip = checktwin_clip(sums[i].clip);
+        if (!clip) continue;
+        const CheckCase c = { .w = sums[i].w, .h = sums[i].h, .bpc = clip->bpc,
+                              .frames = env->quick ? 1 : 2, .subsample = 1, .fmt = clip->fmt,
+                              .graph = i != 3, .features = alone, .clip = clip,
+                              .distortion = sums[i].distortion,
                               .source = (enum CheckSource)(i % SRC_COUNT) };
         checktwin_case(env, &c);
     }

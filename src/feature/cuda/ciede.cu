@@ -1,10 +1,12 @@
 // ciede twin: the per-pixel CIEDE2000 differences (ciede_device.h, the CPU's own functions),
-// then their double sum by one thread in the CPU's row-major order (exact by construction;
-// adding the exact zeros of equal pixels changes nothing, as on the CPU).
+// then their double sum in the CPU's row-major order, by one block that gives the serial
+// loop's bits (seq_sum.cuh; adding the exact zeros of equal pixels changes nothing, as on the
+// CPU, where they are skipped).
 #include <stdint.h>
 
 #include "feature/ciede_device.h"
 #include "feature/cuda/kernel_args.h"
+#include "feature/cuda/seq_sum.cuh"
 
 __device__ VmafCiedePlanes ciede_planes(const CiedeCudaArgs &a, int dist)
 {
@@ -27,13 +29,8 @@ extern "C" __global__ void __launch_bounds__(CIEDE_CUDA_THREADS) vmaf_ciede_diff
     ((float *)a.diff)[(size_t)i * a.w + j] = vmaf_ciede_pixel(&ref, &dis, a.bpc, a.layout, i, j);
 }
 
-// one thread: sum += diff in row-major order, as ciede.c
-extern "C" __global__ void vmaf_ciede_sum(CiedeCudaArgs a)
+// one block of SEQ_SUM_THREADS: sum += diff in row-major order, as ciede.c (diff: 16-byte aligned)
+extern "C" __global__ void __launch_bounds__(SEQ_SUM_THREADS) vmaf_ciede_sum(CiedeCudaArgs a)
 {
-    if (threadIdx.x || blockIdx.x) return;
-    const float *d = (const float *)a.diff;
-    const size_t n = (size_t)a.w * a.h;
-    double sum = 0.;
-    for (size_t k = 0; k < n; k++) sum += d[k];
-    *(double *)a.sum = sum;
+    vmaf_seq_sum_block((const float *)a.diff, (unsigned long long)a.w * a.h, (double *)a.sum);
 }

@@ -1,16 +1,19 @@
 /* ciede on the GPU: the per-pixel differences and their row-major double sum on the device
- * (ciede.cu, with ciede_device.h's functions), the score from ciede.c's vmaf_ciede_store. */
+ * (ciede.cu, with ciede_device.h's functions; the sum by one block, cuda/seq_sum.cuh, with the
+ * serial loop's bits), the score from ciede.c's vmaf_ciede_store. */
 #include <errno.h>
 #include <string.h>
 
 #include "feature/ciede_device.h"
 #include "feature/cuda/kernel_args.h"
 #include "feature/cuda/twin.h"
+#include "feature/seq_sum_device.h"
 
 typedef struct CiedeTwin {
     CUfunction diff_kernel, sum_kernel;
     unsigned w, h, bpc, layout;
-    CUdeviceptr diff; /* float [slot][h][w] */
+    size_t slot_floats; /* w h rounded up to 64: each slot's diff 256-byte aligned (float4 loads) */
+    CUdeviceptr diff;   /* float [slot][slot_floats], [h][w] used */
     CUdeviceptr sums; /* double [slot] */
     void *host;       /* pinned: double [slot] */
 } CiedeTwin;
@@ -26,6 +29,7 @@ static int ciede_twin_init(void *priv, const void *cpu_priv, VmafCudaTwinSetup *
     t->w = g->w;
     t->h = g->h;
     t->bpc = g->bpc;
+    t->slot_floats = ((size_t)g->w * g->h + 63) & ~(size_t)63;
     t->layout = g->pix_fmt == VMAF_PIX_FMT_YUV444P   ? VMAF_CIEDE_444
                 : g->pix_fmt == VMAF_PIX_FMT_YUV420P ? VMAF_CIEDE_420
                                                      : VMAF_CIEDE_422;
@@ -33,7 +37,7 @@ static int ciede_twin_init(void *priv, const void *cpu_priv, VmafCudaTwinSetup *
     int err = vmaf_cuda_kernel(s, "vmaf_ciede_diff", &t->diff_kernel);
     if (!err) err = vmaf_cuda_kernel(s, "vmaf_ciede_sum", &t->sum_kernel);
     if (!err)
-        err = vmaf_cuda_twin_alloc(s, (size_t)setup->n_slots * g->w * g->h * sizeof(float),
+        err = vmaf_cuda_twin_alloc(s, (size_t)setup->n_slots * t->slot_floats * sizeof(float),
                                    &t->diff);
     if (!err) err = vmaf_cuda_twin_alloc(s, (size_t)setup->n_slots * sizeof(double), &t->sums);
     if (!err) err = vmaf_cuda_host_alloc(s, (size_t)setup->n_slots * sizeof(double), &t->host);
@@ -47,7 +51,7 @@ static int ciede_twin_record(void *priv, const void *cpu_priv, VmafCudaRecorder 
     CiedeTwin *t = priv;
     CiedeCudaArgs a = {
         .w = t->w, .h = t->h, .bpc = t->bpc, .layout = t->layout,
-        .diff = t->diff + (size_t)view->slot * t->w * t->h * sizeof(float),
+        .diff = t->diff + (size_t)view->slot * t->slot_floats * sizeof(float),
         .sum = t->sums + (size_t)view->slot * sizeof(double),
     };
     for (int k = 0; k < 3; k++) {
@@ -61,7 +65,7 @@ static int ciede_twin_record(void *priv, const void *cpu_priv, VmafCudaRecorder 
         .grid = { (t->w + CIEDE_CUDA_THREADS - 1) / CIEDE_CUDA_THREADS, t->h, 1 },
         .block = { CIEDE_CUDA_THREADS, 1, 1 },
     };
-    const VmafCudaLaunch sum = { .grid = { 1, 1, 1 }, .block = { 32, 1, 1 } };
+    const VmafCudaLaunch sum = { .grid = { 1, 1, 1 }, .block = { SEQ_SUM_THREADS, 1, 1 } };
     double *host = (double *)t->host + view->slot;
     int err = vmaf_cuda_rec_kernel(rec, t->diff_kernel, diff, &a, sizeof(a), "ciede diff");
     if (!err) err = vmaf_cuda_rec_kernel(rec, t->sum_kernel, sum, &a, sizeof(a), "ciede sum");

@@ -280,8 +280,9 @@ typedef struct SsimCudaArgs {
     vmaf_devptr sums;              /* double [4] */
     float taps[100];               /* decimate: kw x kw, row-major */
 } SsimCudaArgs;
-/* ciede: one thread per pixel writes its CIEDE2000 difference (ciede_device.h); one thread sums
- * them in double in the CPU's row-major order (ciede.cu). */
+/* ciede: one thread per pixel writes its CIEDE2000 difference (ciede_device.h); one block of
+ * SEQ_SUM_THREADS sums them with the bits of the CPU's serial row-major double sum
+ * (ciede.cu, seq_sum.cuh; seq_sum_device.h says why that is exact). */
 enum { CIEDE_CUDA_THREADS = 128 };
 
 typedef struct CiedeCudaArgs {
@@ -289,7 +290,7 @@ typedef struct CiedeCudaArgs {
     unsigned long long stride[3]; /* bytes, same for ref and dist */
     unsigned pw[3], ph[3];        /* plane sizes */
     unsigned w, h, bpc, layout;   /* layout: VMAF_CIEDE_444/420/422 */
-    vmaf_devptr diff;             /* float [h][w] */
+    vmaf_devptr diff;             /* float [h][w], 16-byte aligned */
     vmaf_devptr sum;              /* double */
 } CiedeCudaArgs;
 
