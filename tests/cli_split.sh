@@ -134,6 +134,7 @@ refuse "--cuda_devices with --gpumask" 1 "$O" -- -r "$REF" -d "$DIS" $GEO -n --f
 refuse "--cuda_devices 0,0 with --split 3" 1 "$O" -- -r "$REF" -d "$DIS" $GEO -n --feature psnr --split 3 --cuda_devices 0,0 -o "$O"
 refuse "--split with --segment" 1 "$O" -- -r "$REF" -d "$DIS" $GEO -n --feature psnr --split 2 --segment 0:4 -o "$O"
 refuse "--split with --merge" 1 "$O" -- --merge "$T/a.out" --split 2 -o "$O"
+refuse "--split with cambi's heatmaps_path" 255 "$O" -- -r "$REF" -d "$DIS" $GEO -n --feature cambi=heatmaps_path=$T/hm --split 2 -o "$O"
 mkfifo "$T/pipe"
 (cat "$DIS" > "$T/pipe") 2>/dev/null &
 refuse "--split with a pipe as input" 255 "$O" -- -r "$REF" -d "$T/pipe" $GEO -n --feature psnr --split 2 -o "$O"

@@ -24,6 +24,7 @@
 
 #include "cli.h"
 #include "cli_run.h"
+#include "dict.h"
 #include "segment.h"
 #include "video_input.h"
 
@@ -119,6 +120,24 @@ static int check_regular(const CliSettings *c)
         return EXIT_SETUP;
     }
     return 0;
+}
+
+/* cambi's heatmaps_path: every segment's instance would create (truncate) the same files
+ * while the others write into them. */
+static int check_heatmaps(const CliSettings *c)
+{
+    bool heatmaps = false;
+    for (unsigned i = 0; i < c->feature_cnt; i++)
+        heatmaps |= !strcmp(c->feature[i].name, "cambi") &&
+                    vmaf_dictionary_get(c->feature[i].opts, "heatmaps_path");
+    for (unsigned i = 0; i < c->model_cnt; i++)
+        for (unsigned j = 0; j < c->model[i].overload_cnt; j++)
+            heatmaps |= !strcmp(c->model[i].overload[j].feature, "cambi") &&
+                        vmaf_dictionary_get(c->model[i].overload[j].opts, "heatmaps_path");
+    if (!heatmaps) return 0;
+    fprintf(stderr, "--split: cambi's heatmaps_path is not supported (the segments would each "
+            "create the same heatmap files); score it as one stream\n");
+    return EXIT_SETUP;
 }
 
 /* A read or skip error err = -errno exits as one run's read error does. */
@@ -287,6 +306,7 @@ int cli_split_run(CliSettings *c, VideoInput *ref, VideoInput *dist, int istty)
 {
     int status = check_devices(c);
     if (!status) status = check_regular(c);
+    if (!status) status = check_heatmaps(c);
     if (!status) { /* what every segment would refuse (models, features, names): once */
         CliSettings probe;
         if (cli_copy(c, &probe)) {
