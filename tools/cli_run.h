@@ -74,7 +74,8 @@ int cli_score(CliSettings *c, VideoInput *ref_in, VideoInput *dist_in, CliJob *j
 /**
  * Register the models and features of the settings with a context that will never score,
  * and check the output names: what the run would refuse there, refused once (messages on
- * stderr). 0 or EXIT_SETUP.
+ * stderr). It takes the settings' dictionaries over, as a run does: pass a cli_copy().
+ * 0 or EXIT_SETUP.
  */
 int cli_check_setup(CliSettings *c);
 
