@@ -15,7 +15,6 @@
 #include "cli.h"
 #include "cli_run.h"
 #include "context.h"
-#include "dict.h"
 #include "frame_reader.h"
 #include "model.h"
 #include "feature/feature_extractor.h"
