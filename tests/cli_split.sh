@@ -115,6 +115,8 @@ same_run "10-bit raw, a sample above 1023 in frame 14, --split 5" "--split 5" --
   -r "$R10" -d "$T/bad10.yuv" -w 576 -h 324 -p 420 -b 10 --feature psnr --threads 1 --json
 same_run "10-bit raw, a sample above 1023 in frame 14, --split 5, --frame_cnt 14" "--split 5" -- \
   -r "$R10" -d "$T/bad10.yuv" -w 576 -h 324 -p 420 -b 10 --feature psnr --frame_cnt 14 --json
+same_run "10-bit raw, a sample above 1023 in skipped frame 14, --split 3" "--split 3" -- \
+  -r "$R10" -d "$T/bad10.yuv" -w 576 -h 324 -p 420 -b 10 --feature psnr --frame_skip_dist 15 --json
 same_run "frame too small for cambi, --split 4" "--split 4" -- \
   -r "$CLIPS/tiny_17x17_420p_ref.yuv" -d "$CLIPS/tiny_17x17_420p_dis.yuv" -w 17 -h 17 -p 420 -b 8 --feature cambi -n --threads 2 --json
 same_run "an unknown model, --split 3" "--split 3" -- -r "$REF" -d "$DIS" $GEO -m version=nope --json

@@ -279,6 +279,15 @@ static int skip_frames(VmafContext *vmaf, VideoInput *in, unsigned n, FILE *msg)
     return 0;
 }
 
+/* Skip n frames without reading them (seeking where the file allows). */
+static int seek_frames(VideoInput *in, unsigned n, FILE *msg)
+{
+    char text[512];
+    const int got = video_input_skip(in, n, text, sizeof(text));
+    if (got < 0) fprintf(msg, "%s\n", text);
+    return got < 0 ? got : 0;
+}
+
 /* The models of --model, in order; collection[i] is set where model i is a collection. */
 typedef struct Models {
     VmafModel *model[CLI_MAX_ENTRIES];
@@ -608,8 +617,13 @@ int cli_score(CliSettings *c, VideoInput *ref_in, VideoInput *dist_in, CliJob *j
     }
     phase(ph, PH_MODELS);
 
-    err = skip_frames(vmaf, ref_in, c->frame_skip_ref, msg);
-    if (!err) err = skip_frames(vmaf, dist_in, c->frame_skip_dist, msg);
+    if (job->failed && job->index) { /* --split: segment 0 reads (checks) the skipped frames */
+        err = seek_frames(ref_in, c->frame_skip_ref, msg);
+        if (!err) err = seek_frames(dist_in, c->frame_skip_dist, msg);
+    } else {
+        err = skip_frames(vmaf, ref_in, c->frame_skip_ref, msg);
+        if (!err) err = skip_frames(vmaf, dist_in, c->frame_skip_dist, msg);
+    }
     if (err) {
         status = read_status(err);
         goto close;
