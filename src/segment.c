@@ -277,6 +277,34 @@ static int check_written(VmafContext *vmaf)
     return 0;
 }
 
+/* The segment result's JSON text. */
+static int put_result(FILE *f, VmafContext *vmaf)
+{
+    unsigned before, after;
+    vmaf_segment_context_of(vmaf, &before, &after);
+    fprintf(f, "{\n  \"%s\": %d,\n  \"version\": ", VMAF_SEGMENT_MAGIC, VMAF_SEGMENT_FORMAT);
+    vmaf_segment_put_string(f, vmaf_version());
+    fprintf(f, ",\n  \"first\": %u,\n  \"last\": %u,\n  \"frames_read\": [%u, %u],\n",
+            vmaf->segment.first, vmaf->segment.last, vmaf->segment.read_first,
+            vmaf->segment.read_end);
+    if (vmaf->segment.title_frames)
+        fprintf(f, "  \"title_frames\": [%u, %s],\n", vmaf->segment.title_frames,
+                vmaf->segment.title_exact ? "true" : "false");
+    fprintf(f, "  \"context\": [%u, %u],\n  \"n_subsample\": %u,\n  \"threaded\": %s,\n", before,
+            after, vmaf->cfg.n_subsample > 1 ? vmaf->cfg.n_subsample : 1,
+            vmaf_feature_collector_threaded(vmaf->fc) ? "true" : "false");
+    fprintf(f, "  \"geometry\": [%u, %u, %u, %u],\n  \"prediction\": %s,\n  \"cpu_seconds\": ",
+            (unsigned)vmaf->geometry.pix_fmt, vmaf->geometry.bpc, vmaf->geometry.w,
+            vmaf->geometry.h, vmaf->segment.no_prediction ? "false" : "true");
+    put_double(f, vmaf_feature_collector_cpu_seconds(vmaf->fc));
+    fputs(",\n", f);
+    put_extractors(f, vmaf);
+    put_models(f, vmaf);
+    const int err = put_metrics(f, vmaf);
+    fputs("}\n", f);
+    return err;
+}
+
 VMAF_EXPORT int vmaf_segment_write(VmafContext *vmaf, const char *path)
 {
     if (!vmaf || !path) return -EINVAL;
@@ -301,28 +329,7 @@ VMAF_EXPORT int vmaf_segment_write(VmafContext *vmaf, const char *path)
         free(tmp);
         return err;
     }
-    unsigned before, after;
-    vmaf_segment_context_of(vmaf, &before, &after);
-    fprintf(f, "{\n  \"%s\": %d,\n  \"version\": ", VMAF_SEGMENT_MAGIC, VMAF_SEGMENT_FORMAT);
-    vmaf_segment_put_string(f, vmaf_version());
-    fprintf(f, ",\n  \"first\": %u,\n  \"last\": %u,\n  \"frames_read\": [%u, %u],\n",
-            vmaf->segment.first, vmaf->segment.last, vmaf->segment.read_first,
-            vmaf->segment.read_end);
-    if (vmaf->segment.title_frames)
-        fprintf(f, "  \"title_frames\": [%u, %s],\n", vmaf->segment.title_frames,
-                vmaf->segment.title_exact ? "true" : "false");
-    fprintf(f, "  \"context\": [%u, %u],\n  \"n_subsample\": %u,\n  \"threaded\": %s,\n", before,
-            after, vmaf->cfg.n_subsample > 1 ? vmaf->cfg.n_subsample : 1,
-            vmaf_feature_collector_threaded(vmaf->fc) ? "true" : "false");
-    fprintf(f, "  \"geometry\": [%u, %u, %u, %u],\n  \"prediction\": %s,\n  \"cpu_seconds\": ",
-            (unsigned)vmaf->geometry.pix_fmt, vmaf->geometry.bpc, vmaf->geometry.w,
-            vmaf->geometry.h, vmaf->segment.no_prediction ? "false" : "true");
-    put_double(f, vmaf_feature_collector_cpu_seconds(vmaf->fc));
-    fputs(",\n", f);
-    put_extractors(f, vmaf);
-    put_models(f, vmaf);
-    err = put_metrics(f, vmaf);
-    fputs("}\n", f);
+    err = put_result(f, vmaf);
     if (ferror(f) && !err) err = -EIO;
     if (fclose(f) && !err) err = -EIO;
     if (!err && rename(tmp, path)) err = -errno;
@@ -333,4 +340,34 @@ VMAF_EXPORT int vmaf_segment_write(VmafContext *vmaf, const char *path)
     }
     free(tmp);
     return err;
+}
+
+VMAF_EXPORT int vmaf_segment_write_buffer(VmafContext *vmaf, char **data, size_t *size)
+{
+    if (!vmaf || !data || !size) return -EINVAL;
+    *data = NULL;
+    *size = 0;
+    int err = check_written(vmaf);
+    if (err) return err;
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    if (!f) return -ENOMEM;
+    err = put_result(f, vmaf);
+    if (ferror(f) && !err) err = -ENOMEM;
+    if (fclose(f) && !err) err = -ENOMEM;
+    if (err) {
+        free(buf);
+        vmaf_log(vmaf->cfg.log_level, VMAF_LOG_LEVEL_ERROR,
+                 "could not write the segment result into memory: %s\n", strerror(-err));
+        return err;
+    }
+    *data = buf;
+    *size = len;
+    return 0;
+}
+
+VMAF_EXPORT void vmaf_segment_buffer_free(char *data)
+{
+    free(data);
 }

@@ -28,7 +28,9 @@
 #define LOG_LEVEL VMAF_LOG_LEVEL_INFO
 
 typedef struct Part {
-    const char *path;
+    const char *path;         /* the file, or the name of a part in memory */
+    const char *data;         /* a part in memory (vmaf_segment_merge_buffers), or NULL */
+    size_t size;
     VmafJson *root;
     unsigned first, last, read_first, read_end, before, after;
 } Part;
@@ -114,7 +116,8 @@ static const VmafJson *typed(const VmafJson *root, const char *key, enum VmafJso
 static int load_part(Part *p)
 {
     char err[600];
-    if (vmaf_json_parse_file(&p->root, p->path, err, sizeof(err)))
+    if (p->data ? vmaf_json_parse(&p->root, p->data, p->size, err, sizeof(err))
+                : vmaf_json_parse_file(&p->root, p->path, err, sizeof(err)))
         return refuse("cannot read segment part %s: %s", p->path, err);
     const VmafJson *magic = vmaf_json_get(p->root, VMAF_SEGMENT_MAGIC);
     unsigned format;
@@ -431,7 +434,7 @@ static int score_models(Merge *m)
     return 0;
 }
 
-static int merge(Merge *m, const char *output_path, enum VmafOutputFormat fmt, int precision)
+static int merge(Merge *m, enum VmafOutputFormat fmt, VmafSegmentMergedFn merged, void *arg)
 {
     for (unsigned i = 0; i < m->n; i++) {
         int err = load_part(&m->part[i]);
@@ -455,7 +458,78 @@ static int merge(Merge *m, const char *output_path, enum VmafOutputFormat fmt, i
         err = score_models(m);
         if (err) return err;
     }
-    return vmaf_write_output_with_precision(m->vmaf, output_path, fmt, precision);
+    return merged(arg, m->vmaf, m->model, m->collection, m->model_cnt);
+}
+
+/* Every part is a file (data NULL) or in memory (data[i], size[i]; names[i] in messages). */
+static int merge_parts(const char *const *paths, const char *const *data, const size_t *size,
+                       const char *const *names, unsigned n_parts, enum VmafOutputFormat fmt,
+                       VmafSegmentMergedFn merged, void *arg)
+{
+    if (!n_parts || (!paths && !data) || !merged) return -EINVAL;
+    if (fmt <= VMAF_OUTPUT_FORMAT_NONE || fmt > VMAF_OUTPUT_FORMAT_SUB) return -EINVAL;
+    for (unsigned i = 0; i < n_parts; i++)
+        if (paths ? !paths[i] : !data[i] || !size) return -EINVAL;
+    Merge m = { .n = n_parts };
+    m.part = calloc(n_parts, sizeof(*m.part));
+    char (*label)[32] = data ? calloc(n_parts, sizeof(*label)) : NULL;
+    int err = -ENOMEM;
+    if (m.part && (!data || label)) {
+        for (unsigned i = 0; i < n_parts; i++) {
+            if (paths) {
+                m.part[i].path = paths[i];
+                continue;
+            }
+            snprintf(label[i], sizeof(label[i]), "(part %u in memory)", i);
+            m.part[i].path = names && names[i] ? names[i] : label[i];
+            m.part[i].data = data[i];
+            m.part[i].size = size[i];
+        }
+        err = merge(&m, fmt, merged, arg);
+    }
+    for (unsigned i = 0; i < m.model_cnt; i++) {
+        vmaf_model_destroy(m.model[i]);
+        vmaf_model_collection_destroy(m.collection[i]);
+    }
+    if (m.vmaf) vmaf_close(m.vmaf);
+    for (unsigned i = 0; m.part && i < n_parts; i++) vmaf_json_free(m.part[i].root);
+    free(m.part);
+    free(label);
+    return err;
+}
+
+typedef struct WriteTo {
+    const char *path;
+    enum VmafOutputFormat fmt;
+    int precision;
+} WriteTo;
+
+static int write_merged(void *arg, VmafContext *merged, VmafModel *const *models,
+                        VmafModelCollection *const *collections, unsigned model_cnt)
+{
+    (void)models;
+    (void)collections;
+    (void)model_cnt;
+    const WriteTo *w = arg;
+    return vmaf_write_output_with_precision(merged, w->path, w->fmt, w->precision);
+}
+
+int vmaf_segment_merge_memory(const char *const *data, const size_t *size,
+                              const char *const *names, unsigned n_parts,
+                              enum VmafOutputFormat fmt, VmafSegmentMergedFn merged, void *arg)
+{
+    if (!data || !size) return -EINVAL;
+    return merge_parts(NULL, data, size, names, n_parts, fmt, merged, arg);
+}
+
+VMAF_EXPORT int vmaf_segment_merge_buffers(const char *const *data, const size_t *size,
+                                           const char *const *names, unsigned n_parts,
+                                           const char *output_path, enum VmafOutputFormat fmt,
+                                           int precision)
+{
+    if (!data || !size || !output_path) return -EINVAL;
+    WriteTo w = { .path = output_path, .fmt = fmt, .precision = precision };
+    return merge_parts(NULL, data, size, names, n_parts, fmt, write_merged, &w);
 }
 
 VMAF_EXPORT int vmaf_segment_merge_with_precision(const char *const *parts, unsigned n_parts,
@@ -463,22 +537,8 @@ VMAF_EXPORT int vmaf_segment_merge_with_precision(const char *const *parts, unsi
                                                   enum VmafOutputFormat fmt, int precision)
 {
     if (!parts || !n_parts || !output_path) return -EINVAL;
-    if (fmt <= VMAF_OUTPUT_FORMAT_NONE || fmt > VMAF_OUTPUT_FORMAT_SUB) return -EINVAL;
-    for (unsigned i = 0; i < n_parts; i++)
-        if (!parts[i]) return -EINVAL;
-    Merge m = { .n = n_parts };
-    m.part = calloc(n_parts, sizeof(*m.part));
-    if (!m.part) return -ENOMEM;
-    for (unsigned i = 0; i < n_parts; i++) m.part[i].path = parts[i];
-    const int err = merge(&m, output_path, fmt, precision);
-    for (unsigned i = 0; i < m.model_cnt; i++) {
-        vmaf_model_destroy(m.model[i]);
-        vmaf_model_collection_destroy(m.collection[i]);
-    }
-    if (m.vmaf) vmaf_close(m.vmaf);
-    for (unsigned i = 0; i < n_parts; i++) vmaf_json_free(m.part[i].root);
-    free(m.part);
-    return err;
+    WriteTo w = { .path = output_path, .fmt = fmt, .precision = precision };
+    return merge_parts(parts, NULL, NULL, NULL, n_parts, fmt, write_merged, &w);
 }
 
 VMAF_EXPORT int vmaf_segment_merge(const char *const *parts, unsigned n_parts,

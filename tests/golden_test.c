@@ -370,8 +370,19 @@ static void check_clip(Ctx *c, const char *clip, const char *w, const char *h, c
     char ref[1024], dis[1024], out[1024], errp[1024], golden[1024];
     snprintf(ref, sizeof(ref), "%s/%s_ref.yuv", c->clips, clip);
     snprintf(dis, sizeof(dis), "%s/%s_dis.yuv", c->clips, clip);
-    char seg[16] = "";
+    char seg[64] = "";
     if (c->segments) snprintf(seg, sizeof(seg), ".seg%u", c->segments);
+    /* VMAF_GOLDEN_EXTRA_ARGS (e.g. "--split 3") in the file name: tests running at once with
+     * different extra arguments write different files */
+    const char *x = getenv("VMAF_GOLDEN_EXTRA_ARGS");
+    if (x && *x) {
+        size_t len = strlen(seg);
+        seg[len++] = '.';
+        seg[len++] = 'x';
+        for (; *x && len + 1 < sizeof(seg); x++)
+            if ((*x >= 'a' && *x <= 'z') || (*x >= '0' && *x <= '9')) seg[len++] = *x;
+        seg[len] = '\0';
+    }
     snprintf(out, sizeof(out), "%s/%s.%s%s.t%s%s.json", c->work, clip, c->run,
              c->as ? "_v2" : "", c->threads, seg);
     snprintf(errp, sizeof(errp), "%.1000s.stderr", out);
@@ -489,6 +500,8 @@ int main(int argc, char **argv)
     }
     fclose(f);
     if (c.segments) printf("as %u segments, merged: ", c.segments);
+    if (getenv("VMAF_GOLDEN_EXTRA_ARGS") && *getenv("VMAF_GOLDEN_EXTRA_ARGS"))
+        printf("with %s: ", getenv("VMAF_GOLDEN_EXTRA_ARGS"));
     printf("golden %s%s%s --threads %s: %u clips, %u matched exactly (%u values), %u refused as "
            "expected, %u defined where the reference is not (SKIP.tsv), %u failed%s%s%s%s%s\n",
            c.run, c.as ? " as " : "", c.as ? c.as : "", c.threads, clips, c.clips_ok, c.values,

@@ -8,6 +8,7 @@
 #include "libvmaf/libvmaf.h"
 
 #define CLI_MAX_ENTRIES 32
+#define CLI_MAX_SEGMENTS 64 /* --split N, --cuda_devices entries */
 
 typedef struct CliFeature {
     char *name;                       /* points into buf */
@@ -57,6 +58,10 @@ typedef struct CliSettings {
     bool merge;                       /* --merge PART...: merge parts into -o */
     char *const *merge_part;          /* points into argv */
     unsigned merge_cnt;
+    unsigned split;                   /* --split N (or the --cuda_devices count): the title as
+                                       * N segments scored at once in this process; 0: one */
+    int cuda_device[CLI_MAX_SEGMENTS]; /* --cuda_devices: segment i's CUDA device */
+    unsigned cuda_device_cnt;
 } CliSettings;
 
 /**
@@ -66,5 +71,14 @@ typedef struct CliSettings {
 void cli_parse(int argc, char *const *argv, CliSettings *settings);
 
 void cli_free(CliSettings *settings);
+
+/**
+ * copy = s with dictionaries of its own (a run takes them over; --split runs several): its
+ * strings still point into s, which must outlive it. 0 or -ENOMEM (copy then needs no free).
+ */
+int cli_copy(const CliSettings *s, CliSettings *copy);
+
+/** Free what cli_copy() made. */
+void cli_copy_free(CliSettings *copy);
 
 #endif /* VMAF_TOOLS_CLI_H */

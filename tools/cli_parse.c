@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "dict.h"
 #include "output.h"
 
 enum {
@@ -27,6 +28,8 @@ enum {
     ARG_BACKEND,
     ARG_SEGMENT,
     ARG_MERGE,
+    ARG_SPLIT,
+    ARG_CUDA_DEVICES,
 };
 
 static const char short_opts[] = "r:d:w:h:p:b:m:o:nvq";
@@ -58,6 +61,8 @@ static const struct option long_opts[] = {
     { "backend", 1, NULL, ARG_BACKEND },
     { "segment", 1, NULL, ARG_SEGMENT },
     { "merge", 0, NULL, ARG_MERGE },
+    { "split", 1, NULL, ARG_SPLIT },
+    { "cuda_devices", 1, NULL, ARG_CUDA_DEVICES },
     { "no_prediction", 0, NULL, 'n' },
     { "version", 0, NULL, 'v' },
     { "quiet", 0, NULL, 'q' },
@@ -105,6 +110,7 @@ static void usage(const char *app, const char *reason, ...)
             " --subsample: $unsigned       compute scores only every N frames\n"
             " --segment A:B:               score frames A..B-1 only; -o gets a segment result\n"
             " --merge PART... -o OUT:      merge segment results: the whole title's output\n"
+            " --split N, --cuda_devices L: N segments at once, or one per CUDA device in L (0,1)\n"
             " --aom_ctc $version:          AOM common test conditions preset (v1.0..v7.0)\n"
             " --nflx_ctc $version:         Netflix common test conditions preset (v1.0)\n"
             " --quiet/-q:                  disable FPS meter when run in a TTY\n"
@@ -349,11 +355,38 @@ static void parse_segment(const char *app, CliSettings *s, const char *arg)
     s->segment = true;
 }
 
+/* --split N: 1..CLI_MAX_SEGMENTS segments. */
+static unsigned parse_split(const char *app, const char *arg)
+{
+    uint64_t v;
+    if (parse_u64(arg, 0xffffffffu, &v) || !v || v > CLI_MAX_SEGMENTS)
+        bad_argument(app, arg, ARG_SPLIT, "the number of segments, 1..64");
+    return (unsigned)v;
+}
+
+/* --cuda_devices D[,D...]: device ordinals, repeats allowed (two segments on one device). */
+static void parse_cuda_devices(const char *app, CliSettings *s, const char *arg)
+{
+    static const char *const should_be =
+        "a comma-separated list of 1..64 CUDA device ordinals, e.g. 0,1 or 0,0";
+    char *buf = copy_arg(app, arg), *rest = buf, *item;
+    s->cuda_device_cnt = 0;
+    bool bad = !*arg;
+    while (!bad && (item = strsep(&rest, ","))) {
+        uint64_t v;
+        bad = s->cuda_device_cnt == CLI_MAX_SEGMENTS || parse_u64(item, 0x7fffffff, &v);
+        if (!bad) s->cuda_device[s->cuda_device_cnt++] = (int)v;
+    }
+    free(buf);
+    if (bad) bad_argument(app, arg, ARG_CUDA_DEVICES, should_be);
+}
+
 void cli_parse(int argc, char *const *argv, CliSettings *s)
 {
     const char *app = argv[0];
     memset(s, 0, sizeof(*s));
     s->precision = VMAF_OUTPUT_PRECISION_DEFAULT;
+    bool backend_cpu = false;
     int o;
     while ((o = getopt_long(argc, argv, short_opts, long_opts, NULL)) >= 0) {
         switch (o) {
@@ -377,6 +410,7 @@ void cli_parse(int argc, char *const *argv, CliSettings *s)
             else if (!strcmp(optarg, "cpu")) s->backend = CLI_BACKEND_CPU;
             else if (!strcmp(optarg, "cuda")) s->backend = CLI_BACKEND_CUDA;
             else bad_argument(app, optarg, ARG_BACKEND, "cpu, cuda or auto");
+            backend_cpu = s->backend == CLI_BACKEND_CPU;
             break;
         case 'm': add_model(app, s, parse_model(app, optarg)); break;
         case ARG_FEATURE: add_feature(app, s, parse_feature(app, optarg)); break;
@@ -395,6 +429,8 @@ void cli_parse(int argc, char *const *argv, CliSettings *s)
             break;
         case ARG_SEGMENT: parse_segment(app, s, optarg); break;
         case ARG_MERGE: s->merge = true; break;
+        case ARG_SPLIT: s->split = parse_split(app, optarg); break;
+        case ARG_CUDA_DEVICES: parse_cuda_devices(app, s, optarg); break;
         case 'n': s->no_prediction = true; break;
         case 'q': s->quiet = true; break;
         case 'v':
@@ -412,7 +448,7 @@ void cli_parse(int argc, char *const *argv, CliSettings *s)
         if (optind == argc) usage(app, "--merge needs the segment results to merge");
         if (!s->output_path) usage(app, "--merge needs an output file (-o/--output)");
         if (s->path_ref || s->path_dist || s->segment || s->use_yuv || s->model_cnt ||
-            s->feature_cnt)
+            s->feature_cnt || s->split || s->cuda_device_cnt)
             usage(app, "--merge takes segment results, an output file and its format only: "
                        "the parts recorded everything else");
         s->merge_part = argv + optind;
@@ -423,6 +459,17 @@ void cli_parse(int argc, char *const *argv, CliSettings *s)
     if (optind < argc) usage(app, "Unexpected argument \"%s\"", argv[optind]);
     if (s->segment && !s->output_path)
         usage(app, "--segment needs an output file (-o/--output) for its segment result");
+    if (s->cuda_device_cnt) {
+        if (backend_cpu) usage(app, "--cuda_devices runs on CUDA devices: not with --backend cpu");
+        if (s->gpumask) usage(app, "--cuda_devices needs CUDA, which a nonzero --gpumask disables");
+        if (s->split && s->split != s->cuda_device_cnt)
+            usage(app, "--split %u with %u --cuda_devices: the device list gives the segments "
+                       "(one per entry)", s->split, s->cuda_device_cnt);
+        s->backend = CLI_BACKEND_CUDA;
+        s->split = s->cuda_device_cnt;
+    }
+    if (s->split && s->segment)
+        usage(app, "--split scores the whole title in segments: not with --segment");
 
     if (!s->output_fmt) s->output_fmt = VMAF_OUTPUT_FORMAT_XML;
     if (!s->path_ref) usage(app, "Reference .y4m or .yuv (-r/--reference) is required");
@@ -450,4 +497,34 @@ void cli_free(CliSettings *s)
         vmaf_feature_dictionary_free(&s->feature[i].opts);
         free(s->feature[i].buf);
     }
+}
+
+void cli_copy_free(CliSettings *copy)
+{
+    for (unsigned i = 0; i < copy->model_cnt; i++)
+        for (unsigned j = 0; j < copy->model[i].overload_cnt; j++)
+            vmaf_feature_dictionary_free(&copy->model[i].overload[j].opts);
+    for (unsigned i = 0; i < copy->feature_cnt; i++)
+        vmaf_feature_dictionary_free(&copy->feature[i].opts);
+}
+
+int cli_copy(const CliSettings *s, CliSettings *copy)
+{
+    *copy = *s;
+    int err = 0;
+    for (unsigned i = 0; i < copy->model_cnt; i++)
+        for (unsigned j = 0; j < copy->model[i].overload_cnt; j++) {
+            VmafDictionary **d = &copy->model[i].overload[j].opts;
+            const VmafDictionary *src = *d;
+            *d = NULL;
+            if (src && !err) err = vmaf_dictionary_copy(src, d);
+        }
+    for (unsigned i = 0; i < copy->feature_cnt; i++) {
+        VmafDictionary **d = &copy->feature[i].opts;
+        const VmafDictionary *src = *d;
+        *d = NULL;
+        if (src && !err) err = vmaf_dictionary_copy(src, d);
+    }
+    if (err) cli_copy_free(copy);
+    return err;
 }

@@ -40,6 +40,7 @@ typedef struct Parallel {
 
 struct FrameReader {
     VmafContext *vmaf;
+    FILE *msg;                    /* where read errors are printed */
     unsigned max_frames, depth;
     Parallel par;
     pthread_mutex_t lock;
@@ -82,7 +83,7 @@ static void *reader_main(void *arg)
 
         if (!r->max_frames || k < r->max_frames) {
             e.status = vmaf_fetch_preallocated_picture(r->vmaf, &e.pic);
-            if (e.status) fprintf(stderr, "could not get a picture from the pool: %s\n",
+            if (e.status) fprintf(r->msg, "could not get a picture from the pool: %s\n",
                                   strerror(-e.status));
         }
         pthread_mutex_lock(&r->lock);
@@ -93,7 +94,7 @@ static void *reader_main(void *arg)
         if (!e.status && e.pic.ref) {
             char msg[512];
             e.status = video_input_read(s->in, &e.pic, msg, sizeof(msg));
-            if (e.status < 0) fprintf(stderr, "%s\n", msg);
+            if (e.status < 0) fprintf(r->msg, "%s\n", msg);
             if (e.status != 1) vmaf_picture_unref(&e.pic);
             /* the reader checked every sample while the rows were in cache */
             else vmaf_picture_mark_range_checked(&e.pic);
@@ -113,7 +114,7 @@ static int read_side_at(Side *s, unsigned long long k, Entry *e)
 {
     char msg[512];
     e->status = video_input_read_at(s->in, s->r->par.base[s->which] + k, &e->pic, msg, sizeof(msg));
-    if (e->status < 0) fprintf(stderr, "%s\n", msg);
+    if (e->status < 0) fprintf(s->r->msg, "%s\n", msg);
     if (e->status != 1) vmaf_picture_unref(&e->pic);
     return e->status;
 }
@@ -143,7 +144,7 @@ static void *worker_main(void *arg)
         for (int i = 0; want && i < 2; i++) {
             e[i].status = vmaf_fetch_preallocated_picture(r->vmaf, &e[i].pic);
             if (e[i].status) {
-                fprintf(stderr, "could not get a picture from the pool: %s\n",
+                fprintf(r->msg, "could not get a picture from the pool: %s\n",
                         strerror(-e[i].status));
                 if (i) vmaf_picture_unref(&e[0].pic);
                 e[0].status = e[1].status;
@@ -191,11 +192,12 @@ static int start_parallel(FrameReader *r, unsigned n_workers)
 }
 
 int frame_reader_start(FrameReader **out, VmafContext *vmaf, VideoInput *ref, VideoInput *dist,
-                       unsigned max_frames, unsigned depth, unsigned workers)
+                       unsigned max_frames, unsigned depth, unsigned workers, FILE *msg)
 {
     FrameReader *r = calloc(1, sizeof(*r));
     if (!r) return -ENOMEM;
     r->vmaf = vmaf;
+    r->msg = msg ? msg : stderr;
     r->max_frames = max_frames;
     r->depth = depth ? depth : 1;
     pthread_mutex_init(&r->lock, NULL);

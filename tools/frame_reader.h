@@ -10,6 +10,8 @@
 #ifndef VMAF_TOOLS_FRAME_READER_H
 #define VMAF_TOOLS_FRAME_READER_H
 
+#include <stdio.h>
+
 #include "libvmaf/libvmaf.h"
 
 #include "video_input.h"
@@ -18,9 +20,10 @@ typedef struct FrameReader FrameReader;
 
 /** max_frames 0: until an input ends. depth: frames read ahead (>= 1). workers: reader threads
  *  of the parallel mode (<= 1: the in-order mode). The pool must hold at least 2 * depth
- *  pictures beyond those the context keeps. */
+ *  pictures beyond those the context keeps. Read errors are printed to msg (NULL: stderr). */
 int frame_reader_start(FrameReader **reader, VmafContext *vmaf, VideoInput *ref,
-                       VideoInput *dist, unsigned max_frames, unsigned depth, unsigned workers);
+                       VideoInput *dist, unsigned max_frames, unsigned depth, unsigned workers,
+                       FILE *msg);
 
 /**
  * The next pair, in order. *ref_status / *dist_status: 1 a picture was read (the caller owns

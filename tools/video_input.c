@@ -801,6 +801,14 @@ int video_input_can_read_at(const VideoInput *in)
     return in && in->regular && (!in->y4m || in->y4m_fixed) && !widened;
 }
 
+int video_input_frames_known(const VideoInput *in, unsigned long long *frames)
+{
+    if (!in || !frames || !in->regular || (in->y4m && !in->y4m_fixed))
+        return 0;
+    *frames = in->y4m ? in->y4m_frames : in->raw_frames;
+    return 1;
+}
+
 unsigned long long video_input_next_index(const VideoInput *in)
 {
     return in ? in->frame_idx : 0;

@@ -110,6 +110,13 @@ int video_input_skip(VideoInput *in, unsigned n, char *err, size_t err_sz);
  */
 int video_input_can_read_at(const VideoInput *in);
 
+/**
+ * Whether the number of frames in the file is known without reading it: raw regular files
+ * (from the size) and Y4M regular files that can be read at an index. 1 and *frames set
+ * (frames from the start of the file, skips included), or 0.
+ */
+int video_input_frames_known(const VideoInput *in, unsigned long long *frames);
+
 /** Index of the next frame video_input_read() would return (after skips). */
 unsigned long long video_input_next_index(const VideoInput *in);
 

@@ -13,6 +13,7 @@
 #include "libvmaf/libvmaf_cuda.h"
 
 #include "cli.h"
+#include "cli_run.h"
 #include "context.h"
 #include "frame_reader.h"
 #include "model.h"
@@ -56,10 +57,6 @@ static unsigned read_depth(const VideoInput *ref, const VideoInput *dist)
     return READ_AHEAD;
 }
 
-/* Exit statuses (CONTRACT.md §2). */
-#define EXIT_USAGE 1
-#define EXIT_SETUP 255
-
 /* A read or flush error err = -errno exits with (-errno) & 0xff, as the reference's
  * `return err;` from main does (-EINVAL: 234). */
 static int read_status(int err)
@@ -78,14 +75,14 @@ static const char *pix_fmt_name(enum VmafPixelFormat f)
     }
 }
 
-static int open_input(const CliSettings *c, const char *path, VideoInput **in)
+int cli_open_input(const CliSettings *c, const char *path, VideoInput **in, FILE *msg)
 {
-    char msg[512];
+    char text[512];
     const VideoInfo raw = {
         .w = c->width, .h = c->height, .bpc = c->bitdepth, .pix_fmt = c->pix_fmt,
     };
-    int err = video_input_open(in, path, c->use_yuv ? &raw : NULL, msg, sizeof(msg));
-    if (err) fprintf(stderr, "%s\n", msg);
+    int err = video_input_open(in, path, c->use_yuv ? &raw : NULL, text, sizeof(text));
+    if (err) fprintf(msg, "%s\n", text);
     return err;
 }
 
@@ -215,21 +212,28 @@ static void warn_not_numbers(VmafContext *vmaf, const VideoInfo *info, unsigned 
 /* --backend: attach a CUDA state (cuda: required; auto: when a device exists), then make the
  * picture pool the reader fills: pinned host memory with CUDA, so uploads start from it. */
 static int setup_backend(VmafContext *vmaf, const CliSettings *c, const VideoInfo *info,
-                         unsigned *depth_inout, int verbose)
+                         unsigned *depth_inout, const CliJob *job)
 {
+    FILE *msg = job->msg;
     VmafCudaState *state = NULL;
     int err = 0;
     if (c->backend != CLI_BACKEND_CPU && !c->gpumask) {
-        err = vmaf_cuda_state_init(&state, (VmafCudaConfiguration){ 0 });
+        err = job->device >= 0 ? vmaf_cuda_state_init_device(&state, job->device)
+                               : vmaf_cuda_state_init(&state, (VmafCudaConfiguration){ 0 });
+        if (err && job->device >= 0) {
+            fprintf(msg, "--cuda_devices: no usable CUDA device %d (%s)\n", job->device,
+                    strerror(-err));
+            return err;
+        }
         if (err && c->backend == CLI_BACKEND_CUDA) {
-            fprintf(stderr, "--backend cuda: no usable CUDA device (%s)\n", strerror(-err));
+            fprintf(msg, "--backend cuda: no usable CUDA device (%s)\n", strerror(-err));
             return err;
         }
         if (!err) {
             err = vmaf_cuda_import_state(vmaf, state);
             vmaf_cuda_state_free(state); /* the context holds its own reference */
             if (err) {
-                fprintf(stderr, "problem attaching the CUDA state: %s\n", strerror(-err));
+                fprintf(msg, "problem attaching the CUDA state: %s\n", strerror(-err));
                 return err;
             }
         } else {
@@ -258,39 +262,48 @@ static int setup_backend(VmafContext *vmaf, const CliSettings *c, const VideoInf
         err = vmaf_preallocate_pictures(vmaf, cfg);
     }
     if (err) {
-        fprintf(stderr, "problem preallocating pictures: %s\n", strerror(-err));
+        fprintf(msg, "problem preallocating pictures: %s\n", strerror(-err));
         return err;
     }
-    if (verbose)
+    if (job->verbose)
         fprintf(stderr, "backend: %s\n", state ? "cuda (pinned picture pool)" : "cpu");
     return 0;
 }
 
 /* 1: a frame is in pic; 0: end of file; < 0: error (message printed). */
-static int fetch_frame(VmafContext *vmaf, VideoInput *in, VmafPicture *pic)
+static int fetch_frame(VmafContext *vmaf, VideoInput *in, VmafPicture *pic, FILE *msg)
 {
     int err = vmaf_fetch_preallocated_picture(vmaf, pic);
     if (err) {
-        fprintf(stderr, "could not get a picture from the pool: %s\n", strerror(-err));
+        fprintf(msg, "could not get a picture from the pool: %s\n", strerror(-err));
         return err;
     }
-    char msg[512];
-    const int ret = video_input_read(in, pic, msg, sizeof(msg));
-    if (ret < 0) fprintf(stderr, "%s\n", msg);
+    char text[512];
+    const int ret = video_input_read(in, pic, text, sizeof(text));
+    if (ret < 0) fprintf(msg, "%s\n", text);
     if (ret != 1) vmaf_picture_unref(pic);
     return ret;
 }
 
-static int skip_frames(VmafContext *vmaf, VideoInput *in, unsigned n)
+static int skip_frames(VmafContext *vmaf, VideoInput *in, unsigned n, FILE *msg)
 {
     for (unsigned i = 0; i < n; i++) {
         VmafPicture pic;
-        const int ret = fetch_frame(vmaf, in, &pic);
+        const int ret = fetch_frame(vmaf, in, &pic, msg);
         if (ret < 0) return ret;
         if (!ret) break;
         vmaf_picture_unref(&pic);
     }
     return 0;
+}
+
+/* Skip n frames without reading them (seeking where the file allows). */
+static int seek_frames(VideoInput *in, unsigned n, FILE *msg)
+{
+    char text[512];
+    const int got = video_input_skip(in, n, text, sizeof(text));
+    if (got < 0) fprintf(msg, "%s\n", text);
+    return got < 0 ? got : 0;
 }
 
 /* The models of --model, in order; collection[i] is set where model i is a collection. */
@@ -325,12 +338,12 @@ static bool model_exists(const CliModel *m)
 
 /* A model collection (e.g. vmaf_b_v0.6.3) where the file holds no single model. */
 static int load_collection(VmafContext *vmaf, CliModel *m, VmafModelConfig *cfg,
-                           VmafModel **model, VmafModelCollection **collection)
+                           VmafModel **model, VmafModelCollection **collection, FILE *msg)
 {
     int err = m->version ? vmaf_model_collection_load(model, collection, cfg, m->version)
                          : vmaf_model_collection_load_from_path(model, collection, cfg, m->path);
     if (err) {
-        fprintf(stderr, "problem loading model: %s\n", model_label(m));
+        fprintf(msg, "problem loading model: %s\n", model_label(m));
         return err;
     }
     for (unsigned j = 0; j < m->overload_cnt; j++) {
@@ -338,20 +351,20 @@ static int load_collection(VmafContext *vmaf, CliModel *m, VmafModelConfig *cfg,
                                                      m->overload[j].opts);
         m->overload[j].opts = NULL; /* taken over, also on failure */
         if (err) {
-            fprintf(stderr, "problem overloading feature extractors from model collection: %s\n",
+            fprintf(msg, "problem overloading feature extractors from model collection: %s\n",
                     model_label(m));
             return err;
         }
     }
     err = vmaf_use_features_from_model_collection(vmaf, *collection);
     if (err)
-        fprintf(stderr, "problem loading feature extractors from model collection: %s\n",
+        fprintf(msg, "problem loading feature extractors from model collection: %s\n",
                 model_label(m));
     return err;
 }
 
 /* Each --model: a single model if the file holds one, else a model collection. */
-static int load_models(VmafContext *vmaf, CliSettings *c, Models *models)
+static int load_models(VmafContext *vmaf, CliSettings *c, Models *models, FILE *msg)
 {
     for (unsigned i = 0; i < c->model_cnt; i++) {
         CliModel *m = &c->model[i];
@@ -367,26 +380,26 @@ static int load_models(VmafContext *vmaf, CliSettings *c, Models *models)
         /* -EINVAL: not a usable single model; it may be a collection, unless there is no
          * such file or built-in version (the library has said so once already) */
         if (err == -EINVAL && model_exists(m)) {
-            err = load_collection(vmaf, m, &cfg, model, &models->collection[i]);
+            err = load_collection(vmaf, m, &cfg, model, &models->collection[i], msg);
             if (err) return err;
             continue;
         }
         if (err) {
-            fprintf(stderr, "problem loading model: %s\n", model_label(m));
+            fprintf(msg, "problem loading model: %s\n", model_label(m));
             return err;
         }
         for (unsigned j = 0; j < m->overload_cnt; j++) {
             err = vmaf_model_feature_overload(*model, m->overload[j].feature, m->overload[j].opts);
             m->overload[j].opts = NULL; /* taken over, also on failure */
             if (err) {
-                fprintf(stderr, "problem overloading feature extractors from model: %s\n",
+                fprintf(msg, "problem overloading feature extractors from model: %s\n",
                         model_label(m));
                 return err;
             }
         }
         err = vmaf_use_features_from_model(vmaf, *model);
         if (err) {
-            fprintf(stderr, "problem loading feature extractors from model: %s\n",
+            fprintf(msg, "problem loading feature extractors from model: %s\n",
                     model_label(m));
             return err;
         }
@@ -398,37 +411,38 @@ static int load_models(VmafContext *vmaf, CliSettings *c, Models *models)
  * Pool every model over all frames (this predicts and stores each frame's score, so the
  * output lists the model scores after the features), then every collection.
  */
-static int score_models(VmafContext *vmaf, const CliSettings *c, Models *models,
-                        unsigned frames, bool show)
+static int score_models(VmafContext *vmaf, const CliSettings *c, VmafModel *const *model,
+                        VmafModelCollection *const *collection, unsigned model_cnt,
+                        unsigned frames, bool show, FILE *msg)
 {
-    for (unsigned i = 0; i < models->cnt; i++) {
+    for (unsigned i = 0; i < model_cnt; i++) {
         double score;
-        int err = vmaf_score_pooled(vmaf, models->model[i], VMAF_POOL_METHOD_MEAN, &score, 0,
+        int err = vmaf_score_pooled(vmaf, model[i], VMAF_POOL_METHOD_MEAN, &score, 0,
                                     frames - 1);
         if (err) {
-            fprintf(stderr, "problem generating pooled VMAF score\n");
+            fprintf(msg, "problem generating pooled VMAF score\n");
             return err;
         }
-        if (show) fprintf(stderr, "%s: %f\n", model_label(&c->model[i]), score);
+        if (show) fprintf(msg, "%s: %f\n", model_label(&c->model[i]), score);
     }
-    for (unsigned i = 0; i < models->cnt; i++) {
-        if (!models->collection[i]) continue;
+    for (unsigned i = 0; i < model_cnt; i++) {
+        if (!collection[i]) continue;
         VmafModelCollectionScore score = { 0 };
-        int err = vmaf_score_pooled_model_collection(vmaf, models->collection[i],
+        int err = vmaf_score_pooled_model_collection(vmaf, collection[i],
                                                      VMAF_POOL_METHOD_MEAN, &score, 0, frames - 1);
         if (err) {
-            fprintf(stderr, "problem generating pooled VMAF score\n");
+            fprintf(msg, "problem generating pooled VMAF score\n");
             return err;
         }
         if (show && score.type == VMAF_MODEL_COLLECTION_SCORE_BOOTSTRAP)
-            fprintf(stderr, "%s: %f, ci.p95: [%f, %f], stddev: %f\n", model_label(&c->model[i]),
+            fprintf(msg, "%s: %f, ci.p95: [%f, %f], stddev: %f\n", model_label(&c->model[i]),
                     score.bootstrap.bagging_score, score.bootstrap.ci.p95.lo,
                     score.bootstrap.ci.p95.hi, score.bootstrap.stddev);
     }
     return 0;
 }
 
-static int use_features(VmafContext *vmaf, CliSettings *c)
+static int use_features(VmafContext *vmaf, CliSettings *c, FILE *msg)
 {
     for (unsigned i = 0; i < c->feature_cnt; i++) {
         CliFeature *f = &c->feature[i];
@@ -437,7 +451,7 @@ static int use_features(VmafContext *vmaf, CliSettings *c)
         const int err = vmaf_use_feature(vmaf, f->name, f->opts);
         if (known) f->opts = NULL;
         if (err) {
-            fprintf(stderr, "problem loading feature extractor: %s\n", f->name);
+            fprintf(msg, "problem loading feature extractor: %s\n", f->name);
             return err;
         }
     }
@@ -457,10 +471,10 @@ static void show_progress(unsigned index, clock_t t0, double *fps)
 /* Phases of the run, printed to stderr with VMAF_CUDA_PROFILE=1 (start-up analysis). */
 enum Phase { PH_MAIN, PH_INPUTS, PH_INIT, PH_BACKEND, PH_MODELS, PH_READERS, PH_FIRST_FRAME,
              PH_FIRST_SCORED, PH_LOOP, PH_FLUSH, PH_PREDICT, PH_WRITE, PH_CLOSE, PH_COUNT };
-typedef struct Phases {
+struct Phases {
     bool on;
     double t[PH_COUNT];
-} Phases;
+};
 
 static double mono_ms(void)
 {
@@ -471,7 +485,7 @@ static double mono_ms(void)
 
 static void phase(Phases *p, enum Phase which)
 {
-    if (p->on) p->t[which] = mono_ms();
+    if (p && p->on) p->t[which] = mono_ms();
 }
 
 static void print_phases(const Phases *p)
@@ -499,11 +513,12 @@ static void print_phases(const Phases *p)
  * the title, or B past --frame_cnt.
  */
 static int start_segment(VmafContext *vmaf, const CliSettings *c, VideoInput *ref_in,
-                         VideoInput *dist_in, unsigned *first_index, unsigned *frame_limit)
+                         VideoInput *dist_in, unsigned *first_index, unsigned *frame_limit,
+                         bool *probe, FILE *msg)
 {
     const unsigned a = c->segment_first, b = c->segment_last;
     if (c->frame_cnt && b > c->frame_cnt) {
-        fprintf(stderr, "--segment %u:%u ends after the title's last frame (--frame_cnt %u)\n",
+        fprintf(msg, "--segment %u:%u ends after the title's last frame (--frame_cnt %u)\n",
                 a, b, c->frame_cnt);
         return -EINVAL;
     }
@@ -512,7 +527,7 @@ static int start_segment(VmafContext *vmaf, const CliSettings *c, VideoInput *re
     if (!err) err = vmaf_segment_set(vmaf, a, b);
     if (!err && c->no_prediction) err = vmaf_segment_set_prediction(vmaf, 0);
     if (err) {
-        fprintf(stderr, "problem setting up segment %u:%u: %s\n", a, b, strerror(-err));
+        fprintf(msg, "problem setting up segment %u:%u: %s\n", a, b, strerror(-err));
         return -EINVAL;
     }
     const unsigned start = a - (before < a ? before : a);
@@ -520,14 +535,14 @@ static int start_segment(VmafContext *vmaf, const CliSettings *c, VideoInput *re
     if (c->frame_cnt && end > c->frame_cnt) end = c->frame_cnt;
     VideoInput *const in[2] = { ref_in, dist_in };
     for (unsigned i = 0; i < 2; i++) {
-        char msg[512];
-        const int n = video_input_skip(in[i], start, msg, sizeof(msg));
+        char text[512];
+        const int n = video_input_skip(in[i], start, text, sizeof(text));
         if (n < 0) {
-            fprintf(stderr, "%s\n", msg);
+            fprintf(msg, "%s\n", text);
             return n;
         }
         if ((unsigned)n < start) {
-            fprintf(stderr, "--segment %u:%u starts after the last frame of the %s input "
+            fprintf(msg, "--segment %u:%u starts after the last frame of the %s input "
                     "(it has %d frames after any --frame_skip)\n", a, b,
                     i ? "distorted" : "reference", n);
             return -EINVAL;
@@ -535,12 +550,50 @@ static int start_segment(VmafContext *vmaf, const CliSettings *c, VideoInput *re
     }
     *first_index = start;
     /* one frame more, when the title may go on: not scored, it says whether it does */
-    *frame_limit = end - start + (!c->frame_cnt || end < c->frame_cnt);
+    *probe = !c->frame_cnt || end < c->frame_cnt;
+    *frame_limit = end - start + *probe;
     return 0;
 }
 
-static int score(CliSettings *c, VideoInput *ref_in, VideoInput *dist_in, int istty, Phases *ph)
+CliJob cli_job_default(const CliSettings *c, int istty)
 {
+    return (CliJob){
+        .msg = stderr,
+        .log_level = VMAF_LOG_LEVEL_INFO,
+        .verbose = istty && !c->quiet,
+        .show_scores = istty && (!c->quiet || !c->output_path),
+        .device = -1,
+    };
+}
+
+/* --split: whether an earlier segment failed (this one's result is not needed then). */
+static bool job_cancelled(CliJob *job)
+{
+    if (!job->failed || atomic_load(job->failed) >= job->index) return false;
+    job->cancelled = true;
+    return true;
+}
+
+/* The part of --segment: to its file, or (--split) into the job. */
+static int write_part(VmafContext *vmaf, const CliSettings *c, CliJob *job, unsigned frames,
+                      bool exact)
+{
+    int err = vmaf_segment_set_title_frames(vmaf, frames, exact);
+    if (!err)
+        err = job->part_in_memory ? vmaf_segment_write_buffer(vmaf, &job->part, &job->part_size)
+                                  : vmaf_segment_write(vmaf, c->output_path);
+    if (!err) return 0;
+    if (job->part_in_memory)
+        fprintf(job->msg, "problem keeping the result of segment %u:%u: %s\n", c->segment_first,
+                c->segment_last, strerror(-err));
+    else
+        fprintf(job->msg, "problem writing segment result %s\n", c->output_path);
+    return EXIT_SETUP;
+}
+
+int cli_score(CliSettings *c, VideoInput *ref_in, VideoInput *dist_in, CliJob *job, Phases *ph)
+{
+    FILE *msg = job->msg;
     VideoInfo info, dist_info;
     video_input_info(ref_in, &info);
     video_input_info(dist_in, &dist_info);
@@ -552,7 +605,7 @@ static int score(CliSettings *c, VideoInput *ref_in, VideoInput *dist_in, int is
     }
 
     VmafConfiguration cfg = {
-        .log_level = VMAF_LOG_LEVEL_INFO,
+        .log_level = job->log_level,
         .n_threads = c->threads,
         .n_subsample = c->subsample,
         .cpumask = c->cpumask,
@@ -561,7 +614,7 @@ static int score(CliSettings *c, VideoInput *ref_in, VideoInput *dist_in, int is
     VmafContext *vmaf;
     int err = vmaf_init(&vmaf, cfg);
     if (err) {
-        fprintf(stderr, "problem initializing VMAF context: %s\n", strerror(-err));
+        fprintf(msg, "problem initializing VMAF context: %s\n", strerror(-err));
         return EXIT_SETUP;
     }
     phase(ph, PH_INIT);
@@ -569,30 +622,36 @@ static int score(CliSettings *c, VideoInput *ref_in, VideoInput *dist_in, int is
     Models models = { .cnt = 0 };
 
     unsigned depth = read_depth(ref_in, dist_in);
-    if (setup_backend(vmaf, c, &info, &depth, istty && !c->quiet)) {
+    if (job->read_workers && depth > READ_AHEAD) depth = job->read_workers + 2;
+    if (setup_backend(vmaf, c, &info, &depth, job)) {
         status = EXIT_SETUP;
         goto close;
     }
     phase(ph, PH_BACKEND);
 
-    if (load_models(vmaf, c, &models) || use_features(vmaf, c) ||
+    if (load_models(vmaf, c, &models, msg) || use_features(vmaf, c, msg) ||
         (c->output_path && vmaf_output_check_names(vmaf, c->output_fmt))) {
         status = EXIT_SETUP;
         goto close;
     }
     phase(ph, PH_MODELS);
 
-    err = skip_frames(vmaf, ref_in, c->frame_skip_ref);
-    if (!err) err = skip_frames(vmaf, dist_in, c->frame_skip_dist);
+    if (job->failed && job->index) { /* --split: segment 0 reads (checks) the skipped frames */
+        err = seek_frames(ref_in, c->frame_skip_ref, msg);
+        if (!err) err = seek_frames(dist_in, c->frame_skip_dist, msg);
+    } else {
+        err = skip_frames(vmaf, ref_in, c->frame_skip_ref, msg);
+        if (!err) err = skip_frames(vmaf, dist_in, c->frame_skip_dist, msg);
+    }
     if (err) {
         status = read_status(err);
         goto close;
     }
     /* --segment A:B: frames [A - before, B + after) of the title, within it */
     unsigned first_index = 0, frame_limit = c->frame_cnt;
-    bool title_continues = false;
+    bool title_continues = false, probe = false;
     if (c->segment) {
-        err = start_segment(vmaf, c, ref_in, dist_in, &first_index, &frame_limit);
+        err = start_segment(vmaf, c, ref_in, dist_in, &first_index, &frame_limit, &probe, msg);
         if (err) {
             status = err == -EINVAL ? EXIT_SETUP : read_status(err);
             goto close;
@@ -602,9 +661,9 @@ static int score(CliSettings *c, VideoInput *ref_in, VideoInput *dist_in, int is
     /* both inputs are read ahead on their own threads, into pool pictures */
     FrameReader *reader;
     err = frame_reader_start(&reader, vmaf, ref_in, dist_in, frame_limit, depth,
-                             depth > READ_AHEAD ? depth - 2 : 1);
+                             depth > READ_AHEAD ? depth - 2 : 1, msg);
     if (err) {
-        fprintf(stderr, "could not start the input readers: %s\n", strerror(-err));
+        fprintf(msg, "could not start the input readers: %s\n", strerror(-err));
         status = EXIT_SETUP;
         goto close;
     }
@@ -614,6 +673,10 @@ static int score(CliSettings *c, VideoInput *ref_in, VideoInput *dist_in, int is
     unsigned index = first_index;
     for (;; index++) {
         if (frame_limit && index - first_index >= frame_limit) break;
+        if (job_cancelled(job)) {
+            status = EXIT_SETUP;
+            break;
+        }
         VmafPicture ref, dist;
         int r1, r2;
         frame_reader_next(reader, &ref, &r1, &dist, &r2);
@@ -626,74 +689,83 @@ static int score(CliSettings *c, VideoInput *ref_in, VideoInput *dist_in, int is
         }
         if (!r1 || !r2) {
             if (r1 != r2)
-                fprintf(stderr, "\"%s\" ended before \"%s\".\n", r1 ? c->path_dist : c->path_ref,
+                fprintf(msg, "\"%s\" ended before \"%s\".\n", r1 ? c->path_dist : c->path_ref,
                         r1 ? c->path_ref : c->path_dist);
             if (r1 == 1) vmaf_picture_unref(&ref);
             if (r2 == 1) vmaf_picture_unref(&dist);
             break;
         }
-        if (c->segment && index - first_index == frame_limit - 1 &&
-            (!c->frame_cnt || index < c->frame_cnt) && index >= c->segment_last) {
+        if (probe && index - first_index == frame_limit - 1) {
             /* the probe frame (start_segment): the title is longer than what was read */
             vmaf_picture_unref(&ref);
             vmaf_picture_unref(&dist);
             title_continues = true;
             break;
         }
-        if (istty && !c->quiet) show_progress(index, t0, &fps);
+        if (job->verbose) show_progress(index, t0, &fps);
+        const bool first = index == first_index;
+        if (first && job->gate && job->index) { /* --split: after segment 0's first frame */
+            cli_gate_wait(job->gate);
+            if (job_cancelled(job)) {
+                vmaf_picture_unref(&ref);
+                vmaf_picture_unref(&dist);
+                status = EXIT_SETUP;
+                break;
+            }
+        }
         err = vmaf_read_pictures(vmaf, &ref, &dist, index);
         if (!index) phase(ph, PH_FIRST_SCORED);
+        if (first && job->gate && !job->index) {
+            if (err) cli_mark_failed(job->failed, 0);
+            cli_gate_open(job->gate);
+        }
         if (err) {
-            fprintf(stderr, "%sproblem scoring frame %u: %s\n", istty && !c->quiet ? "\n" : "",
-                    index, strerror(-err));
+            fprintf(msg, "%sproblem scoring frame %u: %s\n", job->verbose ? "\n" : "", index,
+                    strerror(-err));
             status = read_status(err);
             break;
         }
     }
-    if (ph->on) {
+    if (ph && ph->on) {
         FrameReaderStats st;
         frame_reader_stats(reader, &st);
         if (st.workers)
-            fprintf(stderr, "cli readers: %u workers, %u frames ahead; workers fetching pictures "
+            fprintf(msg, "cli readers: %u workers, %u frames ahead; workers fetching pictures "
                     "%.1f ms, reading %.1f ms (summed); scorer waiting for frames %.1f ms\n",
                     st.workers, st.depth, st.fetch_ms, st.read_ms, st.wait_ms);
     }
     frame_reader_stop(reader);
     phase(ph, PH_LOOP);
-    if (istty && !c->quiet) fprintf(stderr, "\n");
+    if (job->verbose) fprintf(msg, "\n");
     if (status) goto close;
     if (c->segment && index < c->segment_last) {
-        fprintf(stderr, "--segment %u:%u ends after the last frame of the input (it has %u "
+        fprintf(msg, "--segment %u:%u ends after the last frame of the input (it has %u "
                 "frames after any --frame_skip)\n", c->segment_first, c->segment_last, index);
         status = EXIT_SETUP;
         goto close;
     }
     if (index == first_index) {
-        fprintf(stderr, "no frames to score\n");
+        fprintf(msg, "no frames to score\n");
         status = EXIT_SETUP;
         goto close;
     }
 
     err = vmaf_read_pictures(vmaf, NULL, NULL, 0);
     if (err) {
-        fprintf(stderr, "problem flushing context: %s\n", strerror(-err));
+        fprintf(msg, "problem flushing context: %s\n", strerror(-err));
         status = read_status(err);
         goto close;
     }
     phase(ph, PH_FLUSH);
 
     if (c->segment) { /* the merge predicts and pools, over the whole title */
-        if (vmaf_segment_set_title_frames(vmaf, title_continues ? index + 1 : index,
-                                          !title_continues) ||
-            vmaf_segment_write(vmaf, c->output_path)) {
-            fprintf(stderr, "problem writing segment result %s\n", c->output_path);
-            status = EXIT_SETUP;
-        }
+        status = write_part(vmaf, c, job, title_continues ? index + 1 : index, !title_continues);
         goto close;
     }
 
     if (!c->no_prediction &&
-        score_models(vmaf, c, &models, index, istty && (!c->quiet || !c->output_path))) {
+        score_models(vmaf, c, models.model, models.collection, models.cnt, index,
+                     job->show_scores, msg)) {
         status = EXIT_SETUP;
         goto close;
     }
@@ -707,6 +779,40 @@ close:
     vmaf_close(vmaf);
     phase(ph, PH_CLOSE);
     return status;
+}
+
+int cli_check_setup(CliSettings *c)
+{
+    VmafContext *vmaf;
+    int err = vmaf_init(&vmaf, (VmafConfiguration){ .log_level = VMAF_LOG_LEVEL_INFO,
+                                                     .n_threads = c->threads,
+                                                     .n_subsample = c->subsample,
+                                                     .cpumask = c->cpumask });
+    if (err) {
+        fprintf(stderr, "problem initializing VMAF context: %s\n", strerror(-err));
+        return EXIT_SETUP;
+    }
+    Models models = { .cnt = 0 };
+    const int status = load_models(vmaf, c, &models, stderr) || use_features(vmaf, c, stderr) ||
+                               (c->output_path && vmaf_output_check_names(vmaf, c->output_fmt))
+                           ? EXIT_SETUP
+                           : 0;
+    free_models(&models);
+    vmaf_close(vmaf);
+    return status;
+}
+
+int cli_finish_merged(VmafContext *merged, const CliSettings *c, VmafModel *const *model,
+                      VmafModelCollection *const *collection, unsigned model_cnt,
+                      const VideoInfo *info, unsigned frames, bool show)
+{
+    /* the merge pooled every model already; this reads the same scores back to show them */
+    if (show && !c->no_prediction &&
+        score_models(merged, c, model, collection, model_cnt, frames, true, stderr))
+        return EXIT_SETUP;
+    warn_not_numbers(merged, info, frames);
+    if (c->output_path && write_output(merged, c)) return EXIT_SETUP;
+    return 0;
 }
 
 /* --merge PART... -o OUTPUT: the library checks the parts and writes OUTPUT. */
@@ -751,10 +857,17 @@ int main(int argc, char *argv[])
     }
     if (c.output_path && (check_output_not_input(&c) || check_output_writable(c.output_path)))
         goto done;
-    if (open_input(&c, c.path_ref, &ref) || open_input(&c, c.path_dist, &dist)) goto done;
+    if (cli_open_input(&c, c.path_ref, &ref, stderr) ||
+        cli_open_input(&c, c.path_dist, &dist, stderr))
+        goto done;
     if (check_compatible(ref, dist, c.common_bitdepth)) goto done;
+    if (c.split) { /* the inputs are counted here; each segment opens its own */
+        status = cli_split_run(&c, ref, dist, istty);
+        goto done;
+    }
     phase(&ph, PH_INPUTS);
-    status = score(&c, ref, dist, istty, &ph);
+    CliJob job = cli_job_default(&c, istty);
+    status = cli_score(&c, ref, dist, &job, &ph);
     print_phases(&ph);
 done:
     if (ref) video_input_close(ref);

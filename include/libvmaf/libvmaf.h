@@ -8,6 +8,7 @@
 #ifndef VMAF_LIBVMAF_H
 #define VMAF_LIBVMAF_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "feature.h"
@@ -189,7 +190,8 @@ const char *vmaf_version(void);
  *
  * Additions to the contract of issue #15 (all extra, nothing changed):
  * vmaf_segment_set_prediction(), vmaf_segment_set_title_frames(),
- * vmaf_segment_merge_with_precision().
+ * vmaf_segment_merge_with_precision(), and the results in memory: vmaf_segment_write_buffer(),
+ * vmaf_segment_buffer_free(), vmaf_segment_merge_buffers().
  */
 
 /**
@@ -228,6 +230,28 @@ int vmaf_segment_set_title_frames(VmafContext *vmaf, unsigned frames, int exact)
  * when the frames passed did not cover the segment and its context before it.
  */
 int vmaf_segment_write(VmafContext *vmaf, const char *path);
+
+/**
+ * vmaf_segment_write() into memory: on success *data holds the segment result (the bytes
+ * vmaf_segment_write() puts in its file, NUL-terminated; *size excludes the NUL), to be
+ * released with vmaf_segment_buffer_free(). On failure *data is NULL and *size 0. For
+ * segments scored in one process (the vmaf CLI's --split) or sent over a network as bytes.
+ */
+int vmaf_segment_write_buffer(VmafContext *vmaf, char **data, size_t *size);
+
+/** Release a result of vmaf_segment_write_buffer(). NULL is a no-op. */
+void vmaf_segment_buffer_free(char *data);
+
+/**
+ * vmaf_segment_merge_with_precision() over segment results in memory: part i is the size[i]
+ * bytes at data[i] (from vmaf_segment_write_buffer(), or a result file's contents); names
+ * (NULL, or NULL entries: "(part i in memory)") name the parts in messages. The same checks,
+ * the same output file, byte for byte.
+ */
+int vmaf_segment_merge_buffers(const char *const *data, const size_t *size,
+                               const char *const *names, unsigned n_parts,
+                               const char *output_path, enum VmafOutputFormat fmt,
+                               int precision);
 
 /**
  * Merge segment results (any order of parts) into the output file a single run of the whole

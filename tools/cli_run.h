@@ -1,0 +1,93 @@
+/*
+ * One scoring run of the vmaf CLI (vmaf.c) and the pieces --split (multi_segment.c) shares
+ * with it: a run of the whole title, or of one segment whose result is written to -o or kept
+ * in memory.
+ */
+#ifndef VMAF_TOOLS_CLI_RUN_H
+#define VMAF_TOOLS_CLI_RUN_H
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#include "libvmaf/libvmaf.h"
+
+#include "cli.h"
+#include "video_input.h"
+
+/* Exit statuses (CONTRACT.md §2). */
+#define EXIT_USAGE 1
+#define EXIT_SETUP 255
+
+typedef struct Phases Phases;
+
+/*
+ * --split: the other segments send their first frame only after the first segment's first
+ * frame was scored, so that what every segment would refuse there (an extractor's init on
+ * the first picture: frame too small, unsupported depth, ...) is refused, and said, once.
+ */
+typedef struct CliGate {
+    pthread_mutex_t lock;
+    pthread_cond_t opened;
+    bool open;
+} CliGate;
+
+void cli_gate_open(CliGate *gate);
+void cli_gate_wait(CliGate *gate);
+
+/** Record that segment index failed: *failed becomes the lowest failed segment. */
+void cli_mark_failed(atomic_uint *failed, unsigned index);
+
+/* What differs between the one-stream run and a segment of --split. */
+typedef struct CliJob {
+    FILE *msg;                  /* the CLI's messages (stderr; a buffer per --split segment) */
+    enum VmafLogLevel log_level;
+    bool verbose;               /* progress and the backend line (stderr a TTY, no -q) */
+    bool show_scores;           /* the per-model pooled line */
+    int device;                 /* CUDA device of the state; < 0: --backend decides (device 0) */
+    unsigned read_workers;      /* pread workers of the raw/Y4M readers; 0: one per CPU */
+    /* --split: the segment result stays in memory (part, part_size: vmaf_segment_buffer_free) */
+    bool part_in_memory;
+    char *part;
+    size_t part_size;
+    unsigned index;             /* this segment of --split */
+    atomic_uint *failed;        /* lowest failed segment (UINT_MAX none): later ones stop */
+    CliGate *gate;              /* opened by segment 0 after its first frame; NULL: none */
+    bool cancelled;             /* out: stopped because an earlier segment failed */
+} CliJob;
+
+/** The one-stream job: messages on stderr, INFO, device by --backend. */
+CliJob cli_job_default(const CliSettings *c, int istty);
+
+/** Open an input of the settings (raw geometry or Y4M); the message goes to msg. */
+int cli_open_input(const CliSettings *c, const char *path, VideoInput **in, FILE *msg);
+
+/**
+ * Score the inputs (opened, compatible) as one run or, with c->segment, one segment; write -o
+ * (or the part into job). Returns the exit status (CONTRACT.md §2). ph may be NULL.
+ */
+int cli_score(CliSettings *c, VideoInput *ref_in, VideoInput *dist_in, CliJob *job,
+              Phases *ph);
+
+/**
+ * Register the models and features of the settings with a context that will never score,
+ * and check the output names: what the run would refuse there, refused once (messages on
+ * stderr). It takes the settings' dictionaries over, as a run does: pass a cli_copy().
+ * 0 or EXIT_SETUP.
+ */
+int cli_check_setup(CliSettings *c);
+
+/**
+ * What a run does after the flush, on the merged context of --split: the per-model pooled
+ * lines (show), the warning about scores that are not numbers, writing -o. The exit status.
+ */
+int cli_finish_merged(VmafContext *merged, const CliSettings *c, VmafModel *const *model,
+                      VmafModelCollection *const *collection, unsigned model_cnt,
+                      const VideoInfo *info, unsigned frames, bool show);
+
+/** --split N / --cuda_devices (multi_segment.c): the whole run; the exit status. */
+int cli_split_run(CliSettings *c, VideoInput *ref, VideoInput *dist, int istty);
+
+#endif /* VMAF_TOOLS_CLI_RUN_H */
