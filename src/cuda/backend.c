@@ -233,7 +233,7 @@ static int record_variant(VmafCudaBackend *b, Slot *sl, unsigned si, Variant *v,
     return 0;
 }
 
-static int build_graph(VmafCudaBackend *b, Slot *sl, Variant *v, const void *src[N_UPLOADS])
+static int build_graph(VmafCudaBackend *b, Variant *v)
 {
     const VmafCudaDriver *d = &b->s->drv;
     VMAF_CUDA_TRY(d, d->cuGraphCreate(&v->graph, 0));
@@ -244,15 +244,14 @@ static int build_graph(VmafCudaBackend *b, Slot *sl, Variant *v, const void *src
         CUresult r = CUDA_SUCCESS;
         switch (op->kind) {
         case OP_UPLOAD:
+        case OP_EVENT:
+            continue; /* the uploads and their event stay outside the graph (launch_graph) */
         case OP_DOWNLOAD: {
             CUDA_MEMCPY3D c;
-            memcpy_params(b, op, op->kind == OP_UPLOAD ? src[op->upload] : NULL, &c);
+            memcpy_params(b, op, NULL, &c);
             r = d->cuGraphAddMemcpyNode(&op->node, v->graph, &prev, ndeps, &c, b->s->ctx);
             break;
         }
-        case OP_EVENT:
-            r = d->cuGraphAddEventRecordNode(&op->node, v->graph, &prev, ndeps, sl->uploaded);
-            break;
         case OP_MEMSET: {
             CUDA_MEMSET_NODE_PARAMS m = {
                 .dst = op->dptr, .pitch = op->bytes, .value = 0, .elementSize = 1,
@@ -334,15 +333,25 @@ static int launch_graph(VmafCudaBackend *b, Slot *sl, Variant *v, const void *sr
 {
     const VmafCudaDriver *d = &b->s->drv;
     if (!v->built) {
-        int err = build_graph(b, sl, v, src);
+        int err = build_graph(b, v);
         if (err) return err;
     }
+    /* Uploads and the `uploaded` event go on the stream directly, before the graph: other
+     * slots' streams wait on that event (cuStreamWaitEvent) and the event must be recorded by
+     * cuEventRecord for that wait to capture this frame's uploads at once; an event node
+     * inside the graph would only be recorded when the graph reaches it. */
     for (unsigned i = 0; i < v->rec.cnt; i++) {
         const Op *op = &v->rec.op[i];
-        if (op->kind != OP_UPLOAD) continue;
-        CUDA_MEMCPY3D c;
-        memcpy_params(b, op, src[op->upload], &c);
-        VMAF_CUDA_TRY(d, d->cuGraphExecMemcpyNodeSetParams(v->exec, op->node, &c, b->s->ctx));
+        if (op->kind == OP_UPLOAD) {
+            if (b->memory == VMAF_PICTURE_MEMORY_DEVICE)
+                VMAF_CUDA_TRY(d, d->cuMemcpyDtoDAsync(op->dptr, (CUdeviceptr)(uintptr_t)src[op->upload],
+                                                      op->bytes, sl->stream));
+            else
+                VMAF_CUDA_TRY(d, d->cuMemcpyHtoDAsync(op->dptr, src[op->upload], op->bytes,
+                                                      sl->stream));
+        } else if (op->kind == OP_EVENT) {
+            VMAF_CUDA_TRY(d, d->cuEventRecord(sl->uploaded, sl->stream));
+        }
     }
     VMAF_CUDA_TRY(d, d->cuGraphLaunch(v->exec, sl->stream));
     return 0;
@@ -446,17 +455,20 @@ static unsigned active_mask(const VmafCudaBackend *b, unsigned index)
     return mask;
 }
 
-/* Host pictures go back to their pool as soon as their upload has completed (the slot's
- * `uploaded` event), not when the frame's results are collected: the reader then refills
- * them while the kernels run, so a run keeps (and pins) fewer pictures. */
+/* Host pictures go back to their pool as soon as the frame's device work has completed (the
+ * slot's `done` event, recorded by cuEventRecord after the launch), not when its results are
+ * collected N_SLOTS frames later: the reader then refills them sooner, so a run keeps (and
+ * pins) fewer pictures. (Not the `uploaded` event: inside a graph it is recorded by an event
+ * node, and a query between the launch and that node's execution would see the previous
+ * frame's record.) */
 static void release_uploaded(VmafCudaBackend *b)
 {
     const VmafCudaDriver *d = &b->s->drv;
     for (unsigned k = 0; k < N_SLOTS; k++) {
         Slot *sl = &b->slot[k];
         if (!sl->busy || !sl->held[0].ref) continue;
-        if (d->cuEventQuery(sl->uploaded) != CUDA_SUCCESS) continue; /* not yet (or an error,
-                                                                       * which collect reports) */
+        if (d->cuEventQuery(sl->done) != CUDA_SUCCESS) continue; /* not yet (or an error,
+                                                                   * which collect reports) */
         vmaf_picture_unref(&sl->held[0]);
         vmaf_picture_unref(&sl->held[1]);
     }

@@ -21,8 +21,8 @@
     X(cuEventRecord) X(cuEventQuery) X(cuEventSynchronize) X(cuEventElapsedTime) X(cuModuleLoadData) \
     X(cuModuleUnload) X(cuModuleGetFunction) X(cuLaunchKernel) X(cuGraphCreate) \
     X(cuGraphDestroy) X(cuGraphAddKernelNode) X(cuGraphAddMemcpyNode) X(cuGraphAddMemsetNode) \
-    X(cuGraphAddEventRecordNode) X(cuGraphInstantiateWithFlags) X(cuGraphExecDestroy) \
-    X(cuGraphLaunch) X(cuGraphExecMemcpyNodeSetParams)
+    X(cuGraphInstantiateWithFlags) X(cuGraphExecDestroy) \
+    X(cuGraphLaunch)
 
 typedef struct VmafCudaDriver {
     void *lib;
