@@ -4,8 +4,8 @@
 // decomposition equals the CPU extractor's vmaf_ssim_sums bit for bit; checktwin compares the
 // final scores, whose float rounding could hide a few ulps of a sum.)
 //
-//   nvcc -O2 -std=c++17 -arch=sm_90 --fmad=false -Xcompiler -ffp-contract=off -Isrc -Iinclude \
-//        -o ssim_gpu_test tests/checktwin/ssim_gpu_test.cu
+//   nvcc -O2 -std=c++17 -arch=sm_90 --fmad=false -Xcompiler -ffp-contract=off -Isrc -Iinclude
+//        -o ssim_gpu_test tests/checktwin/ssim_gpu_test.cu          (one command line)
 //   ssim_gpu_test [--seed N] [--bench]
 //
 // Exit 1 on any mismatch (printing the seed, case and where), 77 without a CUDA device.
