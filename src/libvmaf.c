@@ -158,14 +158,8 @@ int vmaf_context_claim_score_names(VmafContext *vmaf, const void *owner,
     return 0;
 }
 
-static int register_instance(VmafContext *vmaf, VmafFeatureInstance *inst)
+int vmaf_context_append_instance(VmafContext *vmaf, VmafFeatureInstance *inst)
 {
-    for (unsigned i = 0; i < vmaf->inst_cnt; i++) {
-        if (strcmp(vmaf->inst[i]->ident, inst->ident)) continue;
-        /* same extractor with the same feature parameters: silently dropped */
-        vmaf_feature_instance_destroy(inst);
-        return 0;
-    }
     if (vmaf->inst_cnt == vmaf->inst_cap) {
         const unsigned cap = vmaf->inst_cap ? 2 * vmaf->inst_cap : 8;
         VmafFeatureInstance **list = realloc(vmaf->inst, cap * sizeof(*list));
@@ -178,6 +172,17 @@ static int register_instance(VmafContext *vmaf, VmafFeatureInstance *inst)
     }
     vmaf->inst[vmaf->inst_cnt++] = inst;
     return 0;
+}
+
+static int register_instance(VmafContext *vmaf, VmafFeatureInstance *inst)
+{
+    for (unsigned i = 0; i < vmaf->inst_cnt; i++) {
+        if (strcmp(vmaf->inst[i]->ident, inst->ident)) continue;
+        /* same extractor with the same feature parameters: silently dropped */
+        vmaf_feature_instance_destroy(inst);
+        return 0;
+    }
+    return vmaf_context_append_instance(vmaf, inst);
 }
 
 VMAF_EXPORT int vmaf_use_feature(VmafContext *vmaf, const char *feature_name,

@@ -239,18 +239,7 @@ static int add_instance(VmafContext *vmaf, const VmafJson *e, const char *path)
     VmafFeatureInstance *inst;
     err = vmaf_feature_instance_create(&inst, fex, opts, LOG_LEVEL);
     if (err) return err;
-    if (vmaf->inst_cnt == vmaf->inst_cap) {
-        const unsigned cap = vmaf->inst_cap ? 2 * vmaf->inst_cap : 8;
-        VmafFeatureInstance **list = realloc(vmaf->inst, cap * sizeof(*list));
-        if (!list) {
-            vmaf_feature_instance_destroy(inst);
-            return -ENOMEM;
-        }
-        vmaf->inst = list;
-        vmaf->inst_cap = cap;
-    }
-    vmaf->inst[vmaf->inst_cnt++] = inst;
-    return 0;
+    return vmaf_context_append_instance(vmaf, inst); /* every one, in the part's order */
 }
 
 static const char *string_or_null(const VmafJson *j, const char *key)
