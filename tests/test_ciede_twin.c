@@ -28,31 +28,12 @@
 
 static const char *clips_dir;
 
-static unsigned layout_of(enum VmafPixelFormat fmt)
-{
-    return fmt == VMAF_PIX_FMT_YUV444P   ? VMAF_CIEDE_444
-           : fmt == VMAF_PIX_FMT_YUV420P ? VMAF_CIEDE_420
-                                         : VMAF_CIEDE_422;
-}
-
-static VmafCiedePlanes planes_of(const VmafPicture *pic)
-{
-    VmafCiedePlanes p;
-    for (int k = 0; k < 3; k++) {
-        p.data[k] = (const unsigned char *)pic->data[k];
-        p.stride[k] = (size_t)pic->stride[k];
-        p.w[k] = pic->w[k];
-        p.h[k] = pic->h[k];
-    }
-    return p;
-}
-
 /* The twin's score of one frame, in its kernels' order. */
 static double twin_score(const VmafPicture *ref, const VmafPicture *dis, float *diff)
 {
     const unsigned w = ref->w[0], h = ref->h[0], bpc = ref->bpc;
-    const VmafCiedePlanes r = planes_of(ref), d = planes_of(dis);
-    const unsigned layout = layout_of(ref->pix_fmt);
+    const VmafCiedePlanes r = vmaf_ciede_planes_of(ref), d = vmaf_ciede_planes_of(dis);
+    const unsigned layout = vmaf_ciede_layout(ref->pix_fmt);
     const unsigned blocks = (w + CIEDE_CUDA_THREADS - 1) / CIEDE_CUDA_THREADS;
     for (unsigned by = 0; by < h; by++)
         for (unsigned bx = 0; bx < blocks; bx++)

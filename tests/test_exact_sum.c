@@ -96,14 +96,14 @@ static float es_psnr_term(ExactSumRng *r, int k, float scale)
 /** Units of the running accumulator's binade, as a float (ulp), for builders that aim. */
 static float es_ulp_of(float acc)
 {
-    const uint32_t b = exact_sum_bits(acc);
+    const uint32_t b = vmaf_bits_of_float(acc);
     return exact_sum_walkable(b) ? exact_sum_ulp(exact_sum_binade(b)) : 1.f;
 }
 
 /** A term that is exactly (m + 1/2) ulps of acc's binade, or 0 if not representable. */
 static float es_tie_for(ExactSumRng *r, float acc)
 {
-    const uint32_t bits = exact_sum_bits(acc);
+    const uint32_t bits = vmaf_bits_of_float(acc);
     if (!exact_sum_walkable(bits) || exact_sum_binade(bits) < 2) return 0.f;
     const float half_ulp = es_ulp_of(acc) * 0.5f;
     /* mostly small m; large m (terms comparable to acc) rarely, or acc would overflow */
@@ -153,12 +153,12 @@ static void es_case_fill(const ExactSumCase *c, float *t)
             const uint32_t pick = es_below(&r, 16);
             uint32_t bits = pick < 10 ? 1 + es_below(&r, 1u << (1 + es_below(&r, 23)))
                           : pick < 13 ? 0 : 0x800000u + es_below(&r, 0x1000000u);
-            t[i] = exact_sum_float(bits);
+            t[i] = vmaf_float_of_bits(bits);
         }
         return;
     case ES_BITS: { /* half the cases reach +inf, half stay below 1e35 */
-        const uint32_t top = es_below(&r, 2) ? EXACT_SUM_INF_BITS : exact_sum_bits(1e30f);
-        for (i = 0; i < n; i++) t[i] = exact_sum_float((uint32_t)(es_next(&r) % top));
+        const uint32_t top = es_below(&r, 2) ? EXACT_SUM_INF_BITS : vmaf_bits_of_float(1e30f);
+        for (i = 0; i < n; i++) t[i] = vmaf_float_of_bits((uint32_t)(es_next(&r) % top));
         return;
     }
     case ES_BIG_SMALL: {
@@ -192,7 +192,7 @@ static void es_case_fill(const ExactSumCase *c, float *t)
             default: v = es_log_uniform(&r, -8, 8); break;
             }
         } else { /* ES_BOUNDARY */
-            const uint32_t bits = exact_sum_bits(acc);
+            const uint32_t bits = vmaf_bits_of_float(acc);
             const int walk = exact_sum_walkable(bits);
             const int b = walk ? exact_sum_binade(bits) : 1;
             const uint32_t units = walk ? exact_sum_units(bits, b) : 0;
@@ -240,7 +240,7 @@ static ExactSumCase es_case_make(uint64_t base_seed, unsigned case_index)
     c.acc0 = 0.f;
     switch (es_below(&r, 8)) {
     case 0: c.acc0 = es_log_uniform(&r, -20, 40); break;
-    case 1: c.acc0 = exact_sum_float(es_below(&r, EXACT_SUM_INF_BITS)); break;
+    case 1: c.acc0 = vmaf_float_of_bits(es_below(&r, EXACT_SUM_INF_BITS)); break;
     case 2: c.acc0 = -0.f; break;
     default: break;
     }
@@ -292,7 +292,7 @@ static void test_one_term(uint64_t seed)
         float t;
         const float u = exact_sum_ulp(b);
         switch (es_below(&r, 5)) {
-        case 0: t = exact_sum_float(es_below(&r, EXACT_SUM_INF_BITS)); break;
+        case 0: t = vmaf_float_of_bits(es_below(&r, EXACT_SUM_INF_BITS)); break;
         case 1: t = u * (float)es_below(&r, 64) * 0.5f; break;            /* ties and integers */
         case 2: t = ldexpf((float)(2 * es_below(&r, 1u << 20) + 1),        /* tie of any m */
                            (int)es_below(&r, 50) - 25) * u; break;
@@ -300,7 +300,7 @@ static void test_one_term(uint64_t seed)
         default: t = 0.f; break;
         }
         if (!(t >= 0.f) || isinf(t)) t = 0.f;
-        const uint32_t tb = exact_sum_bits(t);
+        const uint32_t tb = vmaf_bits_of_float(t);
         int tie;
         exact_sum_round_term(tb, b, &tie);
         CHECK(tie == (exact_sum_tie_binade(tb) == b && tb != 0), "tie binade t=%a b=%d", t, b);
@@ -328,7 +328,7 @@ static void test_one_term(uint64_t seed)
                   run.add_even, run.add_odd);
         } else {
             crossings++;
-            CHECK(exact_sum_bits(sum) >= ((uint32_t)b + 1) << 23, "no crossing acc=%a t=%a", acc,
+            CHECK(vmaf_bits_of_float(sum) >= ((uint32_t)b + 1) << 23, "no crossing acc=%a t=%a", acc,
                   t);
         }
     }
@@ -354,11 +354,11 @@ static void test_chunks(uint64_t seed)
             t[i] = mode == 2 ? u * es_uniform(&r) * 64.f
                              : ldexpf((float)odd, (int)es_below(&r, 8) - 4) * u * 0.5f;
             if (es_below(&r, 4) == 0) t[i] = 0.f;
-            tie_here |= exact_sum_tie_binade(exact_sum_bits(t[i])) == b;
+            tie_here |= exact_sum_tie_binade(vmaf_bits_of_float(t[i])) == b;
         }
         ExactSumRun composed = exact_sum_run_identity();
         for (int i = 0; i < n; i++)
-            composed = exact_sum_combine(composed, exact_sum_term_run(exact_sum_bits(t[i]), b));
+            composed = exact_sum_combine(composed, exact_sum_term_run(vmaf_bits_of_float(t[i]), b));
         const ExactSumRun sim = exact_sum_chunk_run(t, n, b, 1);
         const uint32_t lowest = b == 1 ? 0 : 1u << 23;
         for (int p = 0; p < 2; p++) {
@@ -400,7 +400,7 @@ static void test_sequences(uint64_t base_seed, unsigned cases, unsigned long_cas
               "base seed %llu case %u (seed %llu, %s, n %zu, acc0 %a): serial %a (0x%08x), "
               "binade %a (0x%08x)", (unsigned long long)base_seed, i,
               (unsigned long long)c.seed, es_kind_name[c.kind], c.n, c.acc0, want,
-              exact_sum_bits(want), got, exact_sum_bits(got));
+              vmaf_bits_of_float(want), got, vmaf_bits_of_float(got));
         total.tiles_identity += st.tiles_identity;
         total.tiles_summary += st.tiles_summary;
         total.tiles_walked += st.tiles_walked;

@@ -50,16 +50,7 @@ static void make_clip(void)
 
 static int picture(VmafPicture *pic, unsigned f, unsigned which)
 {
-    int err = vmaf_picture_alloc(pic, VMAF_PIX_FMT_YUV420P, 8, W, H);
-    if (err) return err;
-    const uint8_t *src = clip[which][f];
-    for (unsigned p = 0; p < 3; p++) {
-        const unsigned pw = p ? W / 2 : W, ph = p ? H / 2 : H;
-        const uint8_t *plane = src + (p ? W * H + (p - 1) * (W / 2) * (H / 2) : 0);
-        for (unsigned y = 0; y < ph; y++)
-            memcpy((uint8_t *)pic->data[p] + y * pic->stride[p], plane + y * pw, pw);
-    }
-    return 0;
+    return test_i420_picture(pic, clip[which][f], W, H);
 }
 
 typedef struct Setup {

@@ -40,16 +40,7 @@ static void make_clip(void)
 
 static int picture(VmafPicture *pic, unsigned f, unsigned which)
 {
-    int err = vmaf_picture_alloc(pic, VMAF_PIX_FMT_YUV420P, 8, W, H);
-    if (err) return err;
-    const uint8_t *src = clip[which][f];
-    for (unsigned p = 0; p < 3; p++) {
-        const unsigned pw = p ? W / 2 : W, ph = p ? H / 2 : H;
-        const uint8_t *plane = src + (p ? W * H + (p - 1) * (W / 2) * (H / 2) : 0);
-        for (unsigned y = 0; y < ph; y++)
-            memcpy((uint8_t *)pic->data[p] + y * pic->stride[p], plane + y * pw, pw);
-    }
-    return 0;
+    return test_i420_picture(pic, clip[which][f], W, H);
 }
 
 /* psnr (apsnr: counters), motion (context before, flush at merge), float_motion (after). */
@@ -82,24 +73,6 @@ static int feed(VmafContext *vmaf, unsigned from, unsigned to)
         if ((err = vmaf_read_pictures(vmaf, &ref, &dis, f))) return err;
     }
     return vmaf_read_pictures(vmaf, NULL, NULL, 0);
-}
-
-static char *slurp(const char *path, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f) return NULL;
-    fseek(f, 0, SEEK_END);
-    const long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *buf = malloc((size_t)n + 1);
-    if (buf && fread(buf, 1, (size_t)n, f) != (size_t)n) {
-        free(buf);
-        buf = NULL;
-    }
-    fclose(f);
-    if (buf) buf[n] = '\0';
-    *len = (size_t)n;
-    return buf;
 }
 
 /* Lines without "fps". */
@@ -169,7 +142,7 @@ int main(int argc, char **argv)
         if (!err) err = vmaf_segment_write_buffer(vmaf, &data[i], &size[i]);
         CHECK(!err, "segment %u: %d", i, err);
         size_t file_len = 0;
-        char *file = slurp(part_path[i], &file_len);
+        char *file = test_slurp(part_path[i], &file_len);
         CHECK(file && data[i] && file_len == size[i] && !memcmp(file, data[i], size[i]) &&
               data[i][size[i]] == '\0', "segment %u: the buffer is the file's bytes", i);
         free(file);
@@ -188,7 +161,7 @@ int main(int argc, char **argv)
                                      17);
     CHECK(!err, "merge of the buffers: %d", err);
     size_t la = 0, lb = 0, ls = 0;
-    char *a = slurp(from_files, &la), *b = slurp(from_buffers, &lb), *s = slurp(single, &ls);
+    char *a = test_slurp(from_files, &la), *b = test_slurp(from_buffers, &lb), *s = test_slurp(single, &ls);
     CHECK(a && b && la == lb && !memcmp(a, b, la), "buffers merged = files merged, byte for byte");
     char *s_cmp = s ? without_fps(s) : NULL, *b_cmp = b ? without_fps(b) : NULL;
     CHECK(s_cmp && b_cmp && strlen(s_cmp) > 100 && !strcmp(s_cmp, b_cmp),

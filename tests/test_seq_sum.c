@@ -47,13 +47,6 @@ static double ss_uniform(SsRng *r) /* [0, 1) */
     return (double)(ss_next(r) >> 11) * (1. / 9007199254740992.);
 }
 
-static float ss_float_of_bits(uint32_t b)
-{
-    float f;
-    memcpy(&f, &b, sizeof(f));
-    return f;
-}
-
 /** A float with a random significand of magnitude 2^[lo, hi). */
 static float ss_log_uniform(SsRng *r, int lo, int hi)
 {
@@ -162,7 +155,7 @@ static void ss_fill(SsRng *r, int kind, float *x, size_t n)
             /* ties of subnormal size need a sum in [2^-96, 2^-95): start there half the time */
             const uint32_t c = k == 0 && ss_below(r, 2) ? 8 : ss_below(r, 8);
             v = c == 8  ? ss_log_uniform(r, -96, -95)
-                : c < 5 ? ss_float_of_bits(1u + ss_below(r, 0x7fffffu))
+                : c < 5 ? vmaf_float_of_bits(1u + ss_below(r, 0x7fffffu))
                 : c < 6 ? ss_log_uniform(r, -126, -120)
                 : c < 7 ? ss_tie(r, s, 0.f)
                         : 0.f;
@@ -172,8 +165,8 @@ static void ss_fill(SsRng *r, int kind, float *x, size_t n)
             v = ciede;
             if (k == bad_at) {
                 const uint32_t c = ss_below(r, 4);
-                v = c == 0 ? ss_float_of_bits(0x7fc00000u) : c == 1 ? ss_float_of_bits(0x7f800000u)
-                    : c == 2 ? -1.5f : ss_float_of_bits(0xff800000u);
+                v = c == 0 ? vmaf_float_of_bits(0x7fc00000u) : c == 1 ? vmaf_float_of_bits(0x7f800000u)
+                    : c == 2 ? -1.5f : vmaf_float_of_bits(0xff800000u);
             }
             break;
         }
@@ -242,8 +235,8 @@ static float ss_probe(SsRng *r, double s)
     case 1: return ss_exact_or(gap - h, ss_narrow(gap));
     case 2: return ss_exact_or(gap, ss_narrow(gap));
     case 3: return ss_exact_or(gap + h, ss_narrow(gap));
-    case 4: return ss_float_of_bits(ss_below(r, 0x7f800000u));
-    case 5: return ss_float_of_bits(ss_below(r, 0x7fffffu));
+    case 4: return vmaf_float_of_bits(ss_below(r, 0x7f800000u));
+    case 5: return vmaf_float_of_bits(ss_below(r, 0x7fffffu));
     case 6: return ss_exact_or(h * (double)ss_below(r, 5), 0.f);
     default: return ss_exact_or(s * ldexp(ss_uniform(r), -(int)ss_below(r, 60)), ss_narrow(h));
     }
@@ -258,7 +251,7 @@ static void test_elements(SsRng *r, unsigned cases)
         const float x = ss_probe(r, s);
         SeqSumState st;
         if (!seq_sum_state_of(s, &st) || x != x || x < 0.f || isinf(x)) continue;
-        const SeqSumMap m = seq_sum_elem(seq_sum_float_bits(x), st.exp);
+        const SeqSumMap m = seq_sum_elem(vmaf_bits_of_float(x), st.exp);
         const uint64_t end = seq_sum_apply(m, st.units);
         const double real = s + (double)x;
         const int stays = dbits(real) < seq_sum_top_bits(st.exp);
@@ -274,8 +267,8 @@ static void test_elements(SsRng *r, unsigned cases)
     }
     /* s = +0: nonzero elements cross, zeros stay */
     const SeqSumState z = seq_sum_zero();
-    SS_CHECK(seq_sum_apply(seq_sum_elem(seq_sum_float_bits(1e-45f), z.exp), 0) >= SEQ_SUM_TOP, "zero");
-    SS_CHECK(seq_sum_apply(seq_sum_elem(seq_sum_float_bits(-0.f), z.exp), 0) == 0, "zero");
+    SS_CHECK(seq_sum_apply(seq_sum_elem(vmaf_bits_of_float(1e-45f), z.exp), 0) >= SEQ_SUM_TOP, "zero");
+    SS_CHECK(seq_sum_apply(seq_sum_elem(vmaf_bits_of_float(-0.f), z.exp), 0) == 0, "zero");
     SS_CHECK(ties > cases / 20 && crossings > cases / 20, "%u ties, %u crossings: probes too tame",
              ties, crossings);
     printf("elements: %u cases (%u ties, %u crossings)\n", cases, ties, crossings);

@@ -6,6 +6,10 @@
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "libvmaf/picture.h"
 
 static int failures, checks;
 
@@ -103,6 +107,39 @@ static inline void test_pattern_pair(enum PairPattern pat, int32_t max, int32_t 
     }
     *ref = r < 0 ? 0 : r > max ? max : r;
     *dis = d < 0 ? 0 : d > max ? max : d;
+}
+
+/* An 8-bit 4:2:0 picture of w x h (even) from packed I420 bytes. */
+static inline int test_i420_picture(VmafPicture *pic, const uint8_t *src, unsigned w, unsigned h)
+{
+    int err = vmaf_picture_alloc(pic, VMAF_PIX_FMT_YUV420P, 8, w, h);
+    if (err) return err;
+    for (unsigned p = 0; p < 3; p++) {
+        const unsigned pw = p ? w / 2 : w, ph = p ? h / 2 : h;
+        const uint8_t *plane = src + (p ? w * h + (p - 1) * (w / 2) * (h / 2) : 0);
+        for (unsigned y = 0; y < ph; y++)
+            memcpy((uint8_t *)pic->data[p] + y * pic->stride[p], plane + y * pw, pw);
+    }
+    return 0;
+}
+
+/* A whole file, NUL-terminated (length in *len); NULL when it cannot be read. */
+static inline char *test_slurp(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) return NULL;
+    fseek(f, 0, SEEK_END);
+    const long n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    char *buf = n >= 0 ? malloc((size_t)n + 1) : NULL;
+    if (buf && fread(buf, 1, (size_t)n, f) != (size_t)n) {
+        free(buf);
+        buf = NULL;
+    }
+    fclose(f);
+    if (buf) buf[n] = '\0';
+    *len = n >= 0 ? (size_t)n : 0;
+    return buf;
 }
 
 #endif /* VMAF_TESTS_TEST_UTIL_H */

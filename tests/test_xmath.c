@@ -81,7 +81,7 @@ static void test_exp_pow(unsigned stride)
     const unsigned nr = exhaustive ? 200000000u : 500000u;
     for (unsigned i = 0; i < nr; i++) {
         /* random doubles in [2^-8, 8) for the three exponents ciede uses, and others */
-        const double x = vmaf_xm_double((rnd64() >> 12) | 0x3ff0000000000000ull) *
+        const double x = vmaf_double_of_bits((rnd64() >> 12) | 0x3ff0000000000000ull) *
                          ldexp(1.0, (int)(rng() % 11) - 8);
         static const double ys[4] = { 2.4, 1.0 / 3.0, 7.0, -1.75 };
         const double y = ys[i % 4];

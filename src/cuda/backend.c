@@ -285,6 +285,39 @@ static int build_graph(VmafCudaBackend *b, Variant *v)
     return 0;
 }
 
+/* One recorded op issued on the slot's stream (no graph). */
+static int issue_op(const VmafCudaBackend *b, const Slot *sl, const Op *op,
+                    const void *src[N_UPLOADS])
+{
+    const VmafCudaDriver *d = &b->s->drv;
+    switch (op->kind) {
+    case OP_UPLOAD:
+        if (b->memory == VMAF_PICTURE_MEMORY_DEVICE)
+            VMAF_CUDA_TRY(d, d->cuMemcpyDtoDAsync(op->dptr, (CUdeviceptr)(uintptr_t)src[op->upload],
+                                                  op->bytes, sl->stream));
+        else
+            VMAF_CUDA_TRY(d, d->cuMemcpyHtoDAsync(op->dptr, src[op->upload], op->bytes,
+                                                  sl->stream));
+        break;
+    case OP_EVENT: VMAF_CUDA_TRY(d, d->cuEventRecord(sl->uploaded, sl->stream)); break;
+    case OP_MEMSET: VMAF_CUDA_TRY(d, d->cuMemsetD8Async(op->dptr, 0, op->bytes, sl->stream)); break;
+    case OP_DOWNLOAD:
+        VMAF_CUDA_TRY(d, d->cuMemcpyDtoHAsync(op->host, op->dptr, op->bytes, sl->stream));
+        break;
+    case OP_KERNEL: {
+        size_t size = op->args_size;
+        void *extra[] = { CU_LAUNCH_PARAM_BUFFER_POINTER, (void *)op->args,
+                          CU_LAUNCH_PARAM_BUFFER_SIZE, &size, CU_LAUNCH_PARAM_END };
+        VMAF_CUDA_TRY(d, d->cuLaunchKernel(op->fn, op->launch.grid[0], op->launch.grid[1],
+                                           op->launch.grid[2], op->launch.block[0],
+                                           op->launch.block[1], op->launch.block[2],
+                                           op->launch.shared_bytes, sl->stream, NULL, extra));
+        break;
+    }
+    }
+    return 0;
+}
+
 static int launch_direct(VmafCudaBackend *b, Slot *sl, Variant *v, const void *src[N_UPLOADS])
 {
     const VmafCudaDriver *d = &b->s->drv;
@@ -298,32 +331,8 @@ static int launch_direct(VmafCudaBackend *b, Slot *sl, Variant *v, const void *s
     }
     if (b->profile) VMAF_CUDA_TRY(d, d->cuEventRecord(sl->prof[0], sl->stream));
     for (unsigned i = 0; i < v->rec.cnt; i++) {
-        const Op *op = &v->rec.op[i];
-        switch (op->kind) {
-        case OP_UPLOAD:
-            if (b->memory == VMAF_PICTURE_MEMORY_DEVICE)
-                VMAF_CUDA_TRY(d, d->cuMemcpyDtoDAsync(op->dptr, (CUdeviceptr)(uintptr_t)src[op->upload],
-                                                      op->bytes, sl->stream));
-            else
-                VMAF_CUDA_TRY(d, d->cuMemcpyHtoDAsync(op->dptr, src[op->upload], op->bytes,
-                                                      sl->stream));
-            break;
-        case OP_EVENT: VMAF_CUDA_TRY(d, d->cuEventRecord(sl->uploaded, sl->stream)); break;
-        case OP_MEMSET: VMAF_CUDA_TRY(d, d->cuMemsetD8Async(op->dptr, 0, op->bytes, sl->stream)); break;
-        case OP_DOWNLOAD:
-            VMAF_CUDA_TRY(d, d->cuMemcpyDtoHAsync(op->host, op->dptr, op->bytes, sl->stream));
-            break;
-        case OP_KERNEL: {
-            size_t size = op->args_size;
-            void *extra[] = { CU_LAUNCH_PARAM_BUFFER_POINTER, (void *)op->args,
-                              CU_LAUNCH_PARAM_BUFFER_SIZE, &size, CU_LAUNCH_PARAM_END };
-            VMAF_CUDA_TRY(d, d->cuLaunchKernel(op->fn, op->launch.grid[0], op->launch.grid[1],
-                                               op->launch.grid[2], op->launch.block[0],
-                                               op->launch.block[1], op->launch.block[2],
-                                               op->launch.shared_bytes, sl->stream, NULL, extra));
-            break;
-        }
-        }
+        const int err = issue_op(b, sl, &v->rec.op[i], src);
+        if (err) return err;
         if (b->profile) VMAF_CUDA_TRY(d, d->cuEventRecord(sl->prof[i + 1], sl->stream));
     }
     return 0;
@@ -342,16 +351,9 @@ static int launch_graph(VmafCudaBackend *b, Slot *sl, Variant *v, const void *sr
      * inside the graph would only be recorded when the graph reaches it. */
     for (unsigned i = 0; i < v->rec.cnt; i++) {
         const Op *op = &v->rec.op[i];
-        if (op->kind == OP_UPLOAD) {
-            if (b->memory == VMAF_PICTURE_MEMORY_DEVICE)
-                VMAF_CUDA_TRY(d, d->cuMemcpyDtoDAsync(op->dptr, (CUdeviceptr)(uintptr_t)src[op->upload],
-                                                      op->bytes, sl->stream));
-            else
-                VMAF_CUDA_TRY(d, d->cuMemcpyHtoDAsync(op->dptr, src[op->upload], op->bytes,
-                                                      sl->stream));
-        } else if (op->kind == OP_EVENT) {
-            VMAF_CUDA_TRY(d, d->cuEventRecord(sl->uploaded, sl->stream));
-        }
+        if (op->kind != OP_UPLOAD && op->kind != OP_EVENT) continue;
+        const int err = issue_op(b, sl, op, src);
+        if (err) return err;
     }
     VMAF_CUDA_TRY(d, d->cuGraphLaunch(v->exec, sl->stream));
     return 0;

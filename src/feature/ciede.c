@@ -73,31 +73,12 @@ static inline unsigned sample(const VmafPicture *pic, unsigned p, unsigned r, un
     return pic->bpc > 8 ? ((const uint16_t *)row)[c] : row[c];
 }
 
-static unsigned chroma_layout(enum VmafPixelFormat fmt)
-{
-    return fmt == VMAF_PIX_FMT_YUV444P   ? VMAF_CIEDE_444
-           : fmt == VMAF_PIX_FMT_YUV420P ? VMAF_CIEDE_420
-                                         : VMAF_CIEDE_422;
-}
-
-static VmafCiedePlanes planes_of(const VmafPicture *pic)
-{
-    VmafCiedePlanes p;
-    for (int k = 0; k < 3; k++) {
-        p.data[k] = (const unsigned char *)pic->data[k];
-        p.stride[k] = (size_t)pic->stride[k];
-        p.w[k] = pic->w[k];
-        p.h[k] = pic->h[k];
-    }
-    return p;
-}
-
 /* Chroma plane p of pic upsampled to row i of the luma grid (ciede_device.h). */
 static void chroma_row(const CiedeState *s, const VmafPicture *pic, unsigned p, unsigned i,
                        float *out)
 {
-    const VmafCiedePlanes planes = planes_of(pic);
-    const unsigned layout = chroma_layout(s->pix_fmt);
+    const VmafCiedePlanes planes = vmaf_ciede_planes_of(pic);
+    const unsigned layout = vmaf_ciede_layout(s->pix_fmt);
     for (unsigned j = 0; j < s->w; j++)
         out[j] = vmaf_ciede_chroma_at(&planes, p, s->bpc, layout, i, j);
 }

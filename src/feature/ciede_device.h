@@ -11,6 +11,9 @@
 #include <stdint.h>
 
 #include "ciede.h"
+#if !defined(__CUDACC__)
+#include "libvmaf/picture.h"
+#endif
 
 #ifdef __cplusplus
 extern "C" {
@@ -64,6 +67,27 @@ VMAF_CIEDE_FN float vmaf_ciede_pixel(const VmafCiedePlanes *ref, const VmafCiede
 }
 
 #if !defined(__CUDACC__)
+/** The chroma layout of a pixel format (4:0:0 is refused before this is asked). */
+static inline unsigned vmaf_ciede_layout(enum VmafPixelFormat fmt)
+{
+    return fmt == VMAF_PIX_FMT_YUV444P   ? VMAF_CIEDE_444
+           : fmt == VMAF_PIX_FMT_YUV420P ? VMAF_CIEDE_420
+                                         : VMAF_CIEDE_422;
+}
+
+/** A host picture's planes. */
+static inline VmafCiedePlanes vmaf_ciede_planes_of(const VmafPicture *pic)
+{
+    VmafCiedePlanes p;
+    for (int k = 0; k < 3; k++) {
+        p.data[k] = (const unsigned char *)pic->data[k];
+        p.stride[k] = (size_t)pic->stride[k];
+        p.w[k] = pic->w[k];
+        p.h[k] = pic->h[k];
+    }
+    return p;
+}
+
 struct VmafFeatureSink;
 /** Writes the frame's score from the row-major double sum of the differences (ciede.c). */
 int vmaf_ciede_store(unsigned w, unsigned h, double sum, unsigned index,

@@ -58,6 +58,8 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "bitcast.h"
+
 #if defined(__CUDACC__)
 #define EXACT_SUM_FN static inline __host__ __device__
 #elif defined(__GNUC__)
@@ -82,27 +84,7 @@ enum {
 /* ---------------------------------------------------------------------------------------- */
 /* Bits and binades                                                                          */
 
-EXACT_SUM_FN uint32_t exact_sum_bits(float f)
-{
-#if defined(__CUDA_ARCH__)
-    return __float_as_uint(f);
-#else
-    uint32_t u;
-    memcpy(&u, &f, sizeof(u));
-    return u;
-#endif
-}
 
-EXACT_SUM_FN float exact_sum_float(uint32_t u)
-{
-#if defined(__CUDA_ARCH__)
-    return __uint_as_float(u);
-#else
-    float f;
-    memcpy(&f, &u, sizeof(f));
-    return f;
-#endif
-}
 
 /** Whether an accumulator can be walked by binades: +0 <= acc < +inf. */
 EXACT_SUM_FN int exact_sum_walkable(uint32_t acc_bits)
@@ -132,14 +114,14 @@ EXACT_SUM_FN uint32_t exact_sum_units(uint32_t acc_bits, int binade)
 /** Inverse of exact_sum_units; units == 2^24 gives the bottom of the next binade, exactly. */
 EXACT_SUM_FN float exact_sum_from_units(int binade, uint32_t units)
 {
-    return exact_sum_float(((uint32_t)(binade - 1) << 23) + units);
+    return vmaf_float_of_bits(((uint32_t)(binade - 1) << 23) + units);
 }
 
 /** ulp of a binade, as a float (2^-149 .. 2^104). */
 EXACT_SUM_FN float exact_sum_ulp(int binade)
 {
-    return binade <= 24 ? exact_sum_float(1u << (binade - 1))
-                        : exact_sum_float((uint32_t)(binade - 23) << 23);
+    return binade <= 24 ? vmaf_float_of_bits(1u << (binade - 1))
+                        : vmaf_float_of_bits((uint32_t)(binade - 23) << 23);
 }
 
 /** Lowest accumulator of the given parity in a binade, as bits: where simulations start. */
@@ -326,13 +308,13 @@ EXACT_SUM_FN ExactSumRun exact_sum_term_run(uint32_t t_bits, int binade)
 EXACT_SUM_FN ExactSumRun exact_sum_chunk_run(const float *t, int n, int binade, int with_odd)
 {
     const uint32_t start_even = exact_sum_start_bits(binade, 0);
-    float even = exact_sum_float(start_even), odd = exact_sum_float(start_even + 1);
+    float even = vmaf_float_of_bits(start_even), odd = vmaf_float_of_bits(start_even + 1);
     ExactSumRun r;
     for (int i = 0; i < n; i++) even += t[i];
-    r.add_even = exact_sum_units_added(exact_sum_bits(even), start_even, binade);
+    r.add_even = exact_sum_units_added(vmaf_bits_of_float(even), start_even, binade);
     if (with_odd) {
         for (int i = 0; i < n; i++) odd += t[i];
-        r.add_odd = exact_sum_units_added(exact_sum_bits(odd), start_even + 1, binade);
+        r.add_odd = exact_sum_units_added(vmaf_bits_of_float(odd), start_even + 1, binade);
     } else {
         r.add_odd = r.add_even;
     }
@@ -354,7 +336,7 @@ EXACT_SUM_FN ExactSumRun exact_sum_chunk_run(const float *t, int n, int binade, 
  */
 EXACT_SUM_FN void exact_sum_window(float tile_sum, uint32_t max_bits, int *lo, int *identity_from)
 {
-    const int sum_binade = exact_sum_binade(exact_sum_bits(tile_sum) & 0x7fffffffu);
+    const int sum_binade = exact_sum_binade(vmaf_bits_of_float(tile_sum) & 0x7fffffffu);
     int max_e;
     const uint32_t m = exact_sum_significand(max_bits, &max_e);
     *lo = sum_binade;
@@ -466,7 +448,7 @@ static inline void exact_sum_summarize_tile(const float *t, size_t len, int *lo,
     uint32_t max_bits = 0;
     *invalid = 0;
     for (size_t i = 0; i < len; i++) {
-        const uint32_t b = exact_sum_bits(t[i]);
+        const uint32_t b = vmaf_bits_of_float(t[i]);
         if (exact_sum_term_invalid(b)) *invalid = 1;
         if ((b & 0x7fffffffu) > max_bits) max_bits = b & 0x7fffffffu;
         sum += t[i];
@@ -479,7 +461,7 @@ static inline void exact_sum_summarize_tile(const float *t, size_t len, int *lo,
         const int clen =
             len - c0 < (size_t)EXACT_SUM_CHUNK ? (int)(len - c0) : (int)EXACT_SUM_CHUNK;
         uint32_t ties = 0; /* bit c: some term is a tie in binade lo + c */
-        for (int i = 0; i < clen; i++) ties |= exact_sum_tie_bit(exact_sum_bits(t[c0 + i]), *lo);
+        for (int i = 0; i < clen; i++) ties |= exact_sum_tie_bit(vmaf_bits_of_float(t[c0 + i]), *lo);
         for (int c = 0; c < width; c++) {
             const ExactSumRun r = exact_sum_chunk_run(t + c0, clen, *lo + c, (ties >> c) & 1);
             summary[c] = exact_sum_combine(summary[c], r);
@@ -511,7 +493,7 @@ static inline float vmaf_exact_sum_binade_stats(const float *t, size_t n, float 
         int lo, identity_from, invalid;
         exact_sum_summarize_tile(tile, len, &lo, &identity_from, &invalid, summary, stats);
 
-        uint32_t bits = exact_sum_bits(acc);
+        uint32_t bits = vmaf_bits_of_float(acc);
         if (exact_sum_walkable(bits)) {
             const int b = exact_sum_binade(bits);
             const int action = exact_sum_tile_action(b, lo, identity_from, invalid);
@@ -532,7 +514,7 @@ static inline float vmaf_exact_sum_binade_stats(const float *t, size_t n, float 
         for (size_t c0 = 0; c0 < len; c0 += EXACT_SUM_CHUNK) {
             const int clen =
                 len - c0 < (size_t)EXACT_SUM_CHUNK ? (int)(len - c0) : (int)EXACT_SUM_CHUNK;
-            bits = exact_sum_bits(acc);
+            bits = vmaf_bits_of_float(acc);
             if (!invalid && exact_sum_walkable(bits)) {
                 const int b = exact_sum_binade(bits);
                 const ExactSumRun r = exact_sum_chunk_run(tile + c0, clen, b, 1);

@@ -65,6 +65,8 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "bitcast.h"
+
 #if defined(__CUDACC__)
 #define SEQ_SUM_FN static inline __host__ __device__
 #else
@@ -104,38 +106,8 @@ typedef struct SeqSumMap {
     uint64_t r[2];
 } SeqSumMap;
 
-SEQ_SUM_FN uint32_t seq_sum_float_bits(float f)
-{
-#if defined(__CUDA_ARCH__)
-    return __float_as_uint(f);
-#else
-    uint32_t u;
-    memcpy(&u, &f, sizeof(u));
-    return u;
-#endif
-}
 
-SEQ_SUM_FN uint64_t seq_sum_double_bits(double d)
-{
-#if defined(__CUDA_ARCH__)
-    return (uint64_t)__double_as_longlong(d);
-#else
-    uint64_t u;
-    memcpy(&u, &d, sizeof(u));
-    return u;
-#endif
-}
 
-SEQ_SUM_FN double seq_sum_double_of(uint64_t u)
-{
-#if defined(__CUDA_ARCH__)
-    return __longlong_as_double((long long)u);
-#else
-    double d;
-    memcpy(&d, &u, sizeof(d));
-    return d;
-#endif
-}
 
 SEQ_SUM_FN SeqSumState seq_sum_zero(void)
 {
@@ -146,7 +118,7 @@ SEQ_SUM_FN SeqSumState seq_sum_zero(void)
 /** The state of a double; 0 if s is not +0 or a positive normal finite number. */
 SEQ_SUM_FN int seq_sum_state_of(double s, SeqSumState *st)
 {
-    const uint64_t b = seq_sum_double_bits(s);
+    const uint64_t b = vmaf_bits_of_double(s);
     const int e = (int)(b >> 52); /* includes the sign bit */
     if (!b) {
         *st = seq_sum_zero();
@@ -162,7 +134,7 @@ SEQ_SUM_FN int seq_sum_state_of(double s, SeqSumState *st)
 SEQ_SUM_FN double seq_sum_value(SeqSumState st)
 {
     if (st.exp == SEQ_SUM_ZERO_EXP) return 0.;
-    return seq_sum_double_of((uint64_t)st.exp << 52 | (st.units - (UINT64_C(1) << 52)));
+    return vmaf_double_of_bits((uint64_t)st.exp << 52 | (st.units - (UINT64_C(1) << 52)));
 }
 
 SEQ_SUM_FN SeqSumMap seq_sum_identity(void)
@@ -254,7 +226,7 @@ SEQ_SUM_FN SeqSumMap seq_sum_segment_map_exact(const float *v, int first, int co
 {
     SeqSumMap acc = seq_sum_identity();
     for (int j = first > 0 ? first : 0; j < count; j++)
-        acc = seq_sum_combine(acc, seq_sum_elem(seq_sum_float_bits(v[j]), exp));
+        acc = seq_sum_combine(acc, seq_sum_elem(vmaf_bits_of_float(v[j]), exp));
     return acc;
 }
 
@@ -280,12 +252,12 @@ SEQ_SUM_FN SeqSumMap seq_sum_segment_map(const float *v, int first, int count, i
     const uint64_t start1 = exp == SEQ_SUM_ZERO_EXP ? 0 : start0 | 1;
 #endif
     const uint64_t top = seq_sum_top_bits(exp);
-    double c0 = seq_sum_double_of(start0), c1 = seq_sum_double_of(start1);
+    double c0 = vmaf_double_of_bits(start0), c1 = vmaf_double_of_bits(start1);
     uint32_t high = 0; /* the largest bit pattern: above FLT_MAX's only for NaN, inf or a sign */
     if (first <= 0 && count >= SEQ_SUM_K) { /* every element live: the common case */
         SEQ_SUM_UNROLL
         for (int j = 0; j < SEQ_SUM_K; j++) {
-            const uint32_t b = seq_sum_float_bits(v[j]);
+            const uint32_t b = vmaf_bits_of_float(v[j]);
             const double d = (double)v[j];
             high = b > high ? b : high;
             c0 += d;
@@ -295,7 +267,7 @@ SEQ_SUM_FN SeqSumMap seq_sum_segment_map(const float *v, int first, int count, i
         SEQ_SUM_UNROLL
         for (int j = 0; j < SEQ_SUM_K; j++) {
             const float x = j >= first && j < count ? v[j] : 0.f;
-            const uint32_t b = seq_sum_float_bits(x);
+            const uint32_t b = vmaf_bits_of_float(x);
             const double d = (double)x;
             high = b > high ? b : high;
             c0 += d;
@@ -309,7 +281,7 @@ SEQ_SUM_FN SeqSumMap seq_sum_segment_map(const float *v, int first, int count, i
             invalid |= j >= first && j < count && seq_sum_bad_float(v[j]);
     }
     *bad = invalid;
-    const uint64_t b0 = seq_sum_double_bits(c0), b1 = seq_sum_double_bits(c1);
+    const uint64_t b0 = vmaf_bits_of_double(c0), b1 = vmaf_bits_of_double(c1);
     SeqSumMap m;
     m.r[0] = b0 >= top ? SEQ_SUM_TOP : b0 - start0;
     m.r[1] = b1 >= top ? SEQ_SUM_TOP : b1 - start1;
@@ -330,7 +302,7 @@ SEQ_SUM_FN int seq_sum_walk(const float *v, int first, int count, SeqSumState *s
     for (int j = first; j < count; j++) {
         if (seq_sum_bad_float(v[j])) return -1;
         s += (double)v[j];
-        if (seq_sum_double_bits(s) >= top) return seq_sum_state_of(s, st) ? j : -1;
+        if (vmaf_bits_of_double(s) >= top) return seq_sum_state_of(s, st) ? j : -1;
     }
     return -1;
 }
@@ -409,7 +381,7 @@ static inline double vmaf_seq_sum_emulate(const float *x, size_t n, SeqSumMap *s
                     seq_sum_apply(upto, st.units) >= SEQ_SUM_TOP) {
                     if (walker >= 0) { /* two walkers: the monotony argument broke */
                         stats->errors++;
-                        return seq_sum_double_of(UINT64_C(0x7ff8000000000000));
+                        return vmaf_double_of_bits(UINT64_C(0x7ff8000000000000));
                     }
                     walker = t;
                     at.units = seq_sum_apply(before, st.units);
@@ -417,7 +389,7 @@ static inline double vmaf_seq_sum_emulate(const float *x, size_t n, SeqSumMap *s
             }
             if (walker < 0) { /* no walker: cannot happen */
                 stats->errors++;
-                return seq_sum_double_of(UINT64_C(0x7ff8000000000000));
+                return vmaf_double_of_bits(UINT64_C(0x7ff8000000000000));
             }
             const size_t seg = base + (size_t)walker * SEQ_SUM_K;
             const int count = n - seg < SEQ_SUM_K ? (int)(n - seg) : SEQ_SUM_K;

@@ -40,6 +40,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "bitcast.h"
 #include "xmath_tables.h"
 
 #ifdef __cplusplus
@@ -81,27 +82,7 @@ static __device__ const uint64_t vmaf_xm_sincos_tab_d[440] = VMAF_XM_SINCOS_TAB;
 #define VMAF_XM_ATAN_TAB_ vmaf_xm_atan_tab_h
 #endif
 
-VMAF_XM_FN uint64_t vmaf_xm_bits(double d)
-{
-#if defined(__CUDA_ARCH__)
-    return (uint64_t)__double_as_longlong(d);
-#else
-    uint64_t u;
-    memcpy(&u, &d, sizeof u);
-    return u;
-#endif
-}
 
-VMAF_XM_FN double vmaf_xm_double(uint64_t u)
-{
-#if defined(__CUDA_ARCH__)
-    return __longlong_as_double((long long)u);
-#else
-    double d;
-    memcpy(&d, &u, sizeof d);
-    return d;
-#endif
-}
 
 /* The fused multiply-add a * b + c, rounded once. */
 VMAF_XM_FN double vmaf_xm_fma(double a, double b, double c)
@@ -142,10 +123,10 @@ VMAF_XM_FN double vmaf_xm_fma(double a, double b, double c)
 VMAF_XM_FN double vmaf_xm_exp_special(double tmp, uint64_t sbits, uint64_t ki)
 {
     if ((ki & 0x80000000u) == 0) {
-        const double scale = vmaf_xm_double(sbits - (1009ull << 52));
+        const double scale = vmaf_double_of_bits(sbits - (1009ull << 52));
         return vmaf_xm_fma(scale, tmp, scale) * 0x1p1009;
     }
-    const double scale = vmaf_xm_double(sbits + (1022ull << 52));
+    const double scale = vmaf_double_of_bits(sbits + (1022ull << 52));
     const double st = scale * tmp;
     double y = scale + st;
     if (y < 1.0) { /* a subnormal result: round once to its precision */
@@ -161,26 +142,26 @@ VMAF_XM_FN double vmaf_xm_exp_special(double tmp, uint64_t sbits, uint64_t ki)
 /* exp(x + xtail) (0 < |xtail| < 2^-15 |x| or xtail = 0). */
 VMAF_XM_FN double vmaf_xm_exp_inline(double x, double xtail)
 {
-    uint32_t abstop = (uint32_t)(vmaf_xm_bits(x) >> 52) & 0x7ff;
+    uint32_t abstop = (uint32_t)(vmaf_bits_of_double(x) >> 52) & 0x7ff;
     if (abstop - 0x3c9u >= 0x408u - 0x3c9u) {
         if (abstop - 0x3c9u >= 0x80000000u) return 1.0 + x; /* |x| < 2^-54 */
-        if (abstop >= 0x409u) return (vmaf_xm_bits(x) >> 63) ? 0.0 : INFINITY;
+        if (abstop >= 0x409u) return (vmaf_bits_of_double(x) >> 63) ? 0.0 : INFINITY;
         abstop = 0; /* |x| in [512, 1024) */
     }
     const double kshift = vmaf_xm_fma(x, VMAF_XM_INVLN2N, VMAF_XM_SHIFT);
-    const uint64_t ki = vmaf_xm_bits(kshift);
+    const uint64_t ki = vmaf_bits_of_double(kshift);
     const double kd = kshift - VMAF_XM_SHIFT;
     double r = vmaf_xm_fma(kd, VMAF_XM_NEGLN2LON, vmaf_xm_fma(kd, VMAF_XM_NEGLN2HIN, x));
     r = r + xtail;
     const unsigned idx = 2u * (unsigned)(ki % 128u);
-    const double tail = vmaf_xm_double(VMAF_XM_EXP_TAB_[idx]);
+    const double tail = vmaf_double_of_bits(VMAF_XM_EXP_TAB_[idx]);
     const uint64_t sbits = VMAF_XM_EXP_TAB_[idx + 1] + (ki << 45);
     const double r2 = r * r;
     const double p23 = vmaf_xm_fma(r, VMAF_XM_C3, VMAF_XM_C2);
     const double p45 = vmaf_xm_fma(r, VMAF_XM_C5, VMAF_XM_C4);
     const double tmp = vmaf_xm_fma(r2 * r2, p45, vmaf_xm_fma(r2, p23, r + tail));
     if (abstop == 0) return vmaf_xm_exp_special(tmp, sbits, ki);
-    const double scale = vmaf_xm_double(sbits);
+    const double scale = vmaf_double_of_bits(sbits);
     return vmaf_xm_fma(scale, tmp, scale);
 }
 
@@ -195,7 +176,7 @@ VMAF_XM_FN double vmaf_xm_exp(double x)
 /** x^y as glibc's pow, for x = +0 or positive normal and ordinary y (see the top). */
 VMAF_XM_FN double vmaf_xm_pow(double x, double y)
 {
-    const uint64_t ix = vmaf_xm_bits(x), iy = vmaf_xm_bits(y);
+    const uint64_t ix = vmaf_bits_of_double(x), iy = vmaf_bits_of_double(y);
     const uint32_t topx = (uint32_t)(ix >> 52), topy = (uint32_t)(iy >> 52) & 0x7ff;
     uint64_t ixn = ix;
     if (topx - 1u >= 0x7feu || topy - 0x3beu >= 0x43eu - 0x3beu) {
@@ -203,17 +184,17 @@ VMAF_XM_FN double vmaf_xm_pow(double x, double y)
             return NAN; /* outside the supported domain */
         if (ix == 0) return (iy >> 63) ? NAN : 0.0;
         /* subnormal x: normalise, the exponent going negative */
-        ixn = (vmaf_xm_bits(x * 0x1p52) & 0x7fffffffffffffffull) - (52ull << 52);
+        ixn = (vmaf_bits_of_double(x * 0x1p52) & 0x7fffffffffffffffull) - (52ull << 52);
     }
     /* log x = k ln2 + log c + log1p(r), r = z/c - 1, in hi + lo */
     const uint64_t tmp = ixn - 0x3fe6955500000000ull;
     const unsigned i = (unsigned)((tmp >> 45) % 128u);
     const int k = (int)((int64_t)tmp >> 52);
     const uint64_t iz = ixn - (tmp & 0xfffull << 52);
-    const double z = vmaf_xm_double(iz), kd = (double)k;
-    const double invc = vmaf_xm_double(VMAF_XM_LOG_TAB_[i].invc);
-    const double logc = vmaf_xm_double(VMAF_XM_LOG_TAB_[i].logc);
-    const double logctail = vmaf_xm_double(VMAF_XM_LOG_TAB_[i].logctail);
+    const double z = vmaf_double_of_bits(iz), kd = (double)k;
+    const double invc = vmaf_double_of_bits(VMAF_XM_LOG_TAB_[i].invc);
+    const double logc = vmaf_double_of_bits(VMAF_XM_LOG_TAB_[i].logc);
+    const double logctail = vmaf_double_of_bits(VMAF_XM_LOG_TAB_[i].logctail);
     const double r = vmaf_xm_fma(z, invc, -1.0);
     const double t1 = vmaf_xm_fma(kd, VMAF_XM_LN2HI, logc);
     const double t2 = t1 + r;
@@ -262,8 +243,8 @@ VMAF_XM_FN double vmaf_xm_pow(double x, double y)
 
 VMAF_XM_FN double vmaf_xm_copysign(double x, double s)
 {
-    return vmaf_xm_double((vmaf_xm_bits(x) & 0x7fffffffffffffffull) |
-                          (vmaf_xm_bits(s) & 0x8000000000000000ull));
+    return vmaf_double_of_bits((vmaf_bits_of_double(x) & 0x7fffffffffffffffull) |
+                          (vmaf_bits_of_double(s) & 0x8000000000000000ull));
 }
 
 /* sin(x + dx) by the Taylor polynomial, |x| < 0.126. */
@@ -283,7 +264,7 @@ VMAF_XM_FN unsigned vmaf_xm_sincos_index(double ax, double *rest)
 {
     const double u = VMAF_XM_BIG + ax;
     *rest = ax - (u - VMAF_XM_BIG);
-    return (unsigned)(vmaf_xm_bits(u) & 0xffffffffu) << 2;
+    return (unsigned)(vmaf_bits_of_double(u) & 0xffffffffu) << 2;
 }
 
 /* sin(x + dx), |x| < 0.855469 (glibc's do_sin). */
@@ -297,10 +278,10 @@ VMAF_XM_FN double vmaf_xm_do_sin(double x, double dx)
     const double s = x + vmaf_xm_fma(x * xx, vmaf_xm_fma(xx, VMAF_XM_SN5, VMAF_XM_SN3), dx);
     const double c = vmaf_xm_fma(
         x, dx, xx * vmaf_xm_fma(xx, vmaf_xm_fma(xx, VMAF_XM_CS6, VMAF_XM_CS4), VMAF_XM_CS2));
-    const double sn = vmaf_xm_double(VMAF_XM_SINCOS_TAB_[k]);
-    const double ssn = vmaf_xm_double(VMAF_XM_SINCOS_TAB_[k + 1]);
-    const double cs = vmaf_xm_double(VMAF_XM_SINCOS_TAB_[k + 2]);
-    const double ccs = vmaf_xm_double(VMAF_XM_SINCOS_TAB_[k + 3]);
+    const double sn = vmaf_double_of_bits(VMAF_XM_SINCOS_TAB_[k]);
+    const double ssn = vmaf_double_of_bits(VMAF_XM_SINCOS_TAB_[k + 1]);
+    const double cs = vmaf_double_of_bits(VMAF_XM_SINCOS_TAB_[k + 2]);
+    const double ccs = vmaf_double_of_bits(VMAF_XM_SINCOS_TAB_[k + 3]);
     const double cor = vmaf_xm_fma(s, cs, vmaf_xm_fma(-c, sn, vmaf_xm_fma(s, ccs, ssn)));
     return vmaf_xm_copysign(sn + cor, xold);
 }
@@ -316,10 +297,10 @@ VMAF_XM_FN double vmaf_xm_do_cos(double x, double dx)
     const double s = vmaf_xm_fma(x * xx, vmaf_xm_fma(xx, VMAF_XM_SN5, VMAF_XM_SN3), x);
     const double c =
         xx * vmaf_xm_fma(xx, vmaf_xm_fma(xx, VMAF_XM_CS6, VMAF_XM_CS4), VMAF_XM_CS2);
-    const double sn = vmaf_xm_double(VMAF_XM_SINCOS_TAB_[k]);
-    const double ssn = vmaf_xm_double(VMAF_XM_SINCOS_TAB_[k + 1]);
-    const double cs = vmaf_xm_double(VMAF_XM_SINCOS_TAB_[k + 2]);
-    const double ccs = vmaf_xm_double(VMAF_XM_SINCOS_TAB_[k + 3]);
+    const double sn = vmaf_double_of_bits(VMAF_XM_SINCOS_TAB_[k]);
+    const double ssn = vmaf_double_of_bits(VMAF_XM_SINCOS_TAB_[k + 1]);
+    const double cs = vmaf_double_of_bits(VMAF_XM_SINCOS_TAB_[k + 2]);
+    const double ccs = vmaf_double_of_bits(VMAF_XM_SINCOS_TAB_[k + 3]);
     const double cor = vmaf_xm_fma(-s, sn, vmaf_xm_fma(-c, cs, vmaf_xm_fma(-s, ssn, ccs)));
     return cs + cor;
 }
@@ -329,7 +310,7 @@ VMAF_XM_FN unsigned vmaf_xm_reduce(double x, double *a, double *da)
 {
     const double t = vmaf_xm_fma(x, VMAF_XM_HPINV, VMAF_XM_TOINT);
     const double xn = t - VMAF_XM_TOINT;
-    const unsigned n = (unsigned)(vmaf_xm_bits(t) & 3u);
+    const unsigned n = (unsigned)(vmaf_bits_of_double(t) & 3u);
     const double y = vmaf_xm_fma(-xn, VMAF_XM_MP2, vmaf_xm_fma(-xn, VMAF_XM_MP1, x));
     const double t2 = vmaf_xm_fma(-xn, VMAF_XM_PP3, y);
     double db = vmaf_xm_fma(-VMAF_XM_PP3, xn, y - t2);
@@ -350,7 +331,7 @@ VMAF_XM_FN double vmaf_xm_do_sincos(double a, double da, unsigned n)
 /** sin(x) as glibc's sin, for |x| < 105414350 (NaN beyond). */
 VMAF_XM_FN double vmaf_xm_sin(double x)
 {
-    const uint32_t k = (uint32_t)(vmaf_xm_bits(x) >> 32) & 0x7fffffffu;
+    const uint32_t k = (uint32_t)(vmaf_bits_of_double(x) >> 32) & 0x7fffffffu;
     if (k < 0x3e500000u) return x;
     if (k < 0x3feb6000u) return vmaf_xm_do_sin(x, 0.0);
     if (k < 0x400368fdu)
@@ -366,7 +347,7 @@ VMAF_XM_FN double vmaf_xm_sin(double x)
 /** cos(x) as glibc's cos, for |x| < 105414350 (NaN beyond). */
 VMAF_XM_FN double vmaf_xm_cos(double x)
 {
-    const uint32_t k = (uint32_t)(vmaf_xm_bits(x) >> 32) & 0x7fffffffu;
+    const uint32_t k = (uint32_t)(vmaf_bits_of_double(x) >> 32) & 0x7fffffffu;
     if (k < 0x3e400000u) return 1.0;
     if (k < 0x3feb6000u) return vmaf_xm_do_cos(x, 0.0);
     if (k < 0x400368fdu) {
@@ -476,15 +457,15 @@ VMAF_XM_FN VmafXmDd vmaf_xm_atan_dd(VmafXmDd u)
     VmafXmDd q = vmaf_xm_dd_add(vmaf_xm_dd_mul(t2, fifth), vmaf_xm_dd(rest, 0.0));
     q = vmaf_xm_dd_add(third, q);
     const VmafXmDd at = vmaf_xm_dd_add(t, vmaf_xm_dd_mul(vmaf_xm_dd_mul(t, t2), q));
-    const VmafXmDd ai = { vmaf_xm_double(VMAF_XM_ATAN_TAB_[2 * i]),
-                          vmaf_xm_double(VMAF_XM_ATAN_TAB_[2 * i + 1]) };
+    const VmafXmDd ai = { vmaf_double_of_bits(VMAF_XM_ATAN_TAB_[2 * i]),
+                          vmaf_double_of_bits(VMAF_XM_ATAN_TAB_[2 * i + 1]) };
     return vmaf_xm_dd_add(ai, at);
 }
 
 /** atan2(y, x): glibc's special and extreme cases, otherwise correctly rounded (see top). */
 VMAF_XM_FN double vmaf_xm_atan2(double y, double x)
 {
-    const uint64_t ix = vmaf_xm_bits(x), iy = vmaf_xm_bits(y);
+    const uint64_t ix = vmaf_bits_of_double(x), iy = vmaf_bits_of_double(y);
     const uint32_t ux = (uint32_t)(ix >> 32), uy = (uint32_t)(iy >> 32);
     if (x != x) return x + y;
     if (y != y) return y + y;

@@ -143,7 +143,7 @@ int main(int argc, char **argv)
                             "%u of %u): serial %a (0x%08x), gpu %a (0x%08x)\n",
                             (unsigned long long)seed, index[k], (unsigned long long)c[k].seed,
                             es_kind_name[c[k].kind], c[k].n, c[k].acc0, k, a.n_arrays, want[k],
-                            exact_sum_bits(want[k]), got, exact_sum_bits(got));
+                            vmaf_bits_of_float(want[k]), got, vmaf_bits_of_float(got));
             }
         }
     }
@@ -170,8 +170,8 @@ int main(int argc, char **argv)
             mismatches++;
             fprintf(stderr, "MISMATCH base seed %llu huge case %u (seed %llu, %s, n %zu): serial "
                     "0x%08x, gpu 0x%08x\n", (unsigned long long)seed, h,
-                    (unsigned long long)c.seed, es_kind_name[c.kind], c.n, exact_sum_bits(want),
-                    exact_sum_bits(d.host_result[0]));
+                    (unsigned long long)c.seed, es_kind_name[c.kind], c.n, vmaf_bits_of_float(want),
+                    vmaf_bits_of_float(d.host_result[0]));
         }
     }
     printf("exact_sum gpu: %u sequences, %u mismatches\n", sequences, mismatches);
@@ -214,7 +214,7 @@ int main(int argc, char **argv)
         if (!es_same(want, d.host_result[0])) {
             mismatches++;
             fprintf(stderr, "MISMATCH (graph, %zu psnr-like terms): serial 0x%08x, gpu 0x%08x\n",
-                    c.n, exact_sum_bits(want), exact_sum_bits(d.host_result[0]));
+                    c.n, vmaf_bits_of_float(want), vmaf_bits_of_float(d.host_result[0]));
         }
         /* the two kernels separately */
         float tiles_ms = 0.f, walk_ms = 0.f;
@@ -288,7 +288,7 @@ int main(int argc, char **argv)
             if (!es_same(w, d.host_result[k])) {
                 mismatches++;
                 fprintf(stderr, "MISMATCH (graph, 3 planes, plane %d): serial 0x%08x, gpu 0x%08x\n",
-                        k, exact_sum_bits(w), exact_sum_bits(d.host_result[k]));
+                        k, vmaf_bits_of_float(w), vmaf_bits_of_float(d.host_result[k]));
             }
         }
         printf("exact_sum gpu: 3 planes (%zu + 2 x %zu terms) in one launch pair: %.1f us\n", c.n,

@@ -30,9 +30,7 @@ static int ciede_twin_init(void *priv, const void *cpu_priv, VmafCudaTwinSetup *
     t->h = g->h;
     t->bpc = g->bpc;
     t->slot_floats = ((size_t)g->w * g->h + 63) & ~(size_t)63;
-    t->layout = g->pix_fmt == VMAF_PIX_FMT_YUV444P   ? VMAF_CIEDE_444
-                : g->pix_fmt == VMAF_PIX_FMT_YUV420P ? VMAF_CIEDE_420
-                                                     : VMAF_CIEDE_422;
+    t->layout = vmaf_ciede_layout(g->pix_fmt);
     setup->needs_chroma = true;
     int err = vmaf_cuda_kernel(s, "vmaf_ciede_diff", &t->diff_kernel);
     if (!err) err = vmaf_cuda_kernel(s, "vmaf_ciede_sum", &t->sum_kernel);

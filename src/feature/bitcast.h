@@ -1,0 +1,62 @@
+/*
+ * Twin VMAF — bit patterns of floats and doubles, the same on the host (memcpy) and in CUDA
+ * device code (the intrinsics), for the headers shared by the CPU extractors and the twins
+ * (xmath.h, exact_sum.h, seq_sum_device.h).
+ */
+#ifndef VMAF_FEATURE_BITCAST_H
+#define VMAF_FEATURE_BITCAST_H
+
+#include <stdint.h>
+#include <string.h>
+
+#if defined(__CUDACC__)
+#define VMAF_BITCAST_FN static inline __host__ __device__
+#else
+#define VMAF_BITCAST_FN static inline
+#endif
+
+VMAF_BITCAST_FN uint32_t vmaf_bits_of_float(float f)
+{
+#if defined(__CUDA_ARCH__)
+    return __float_as_uint(f);
+#else
+    uint32_t u;
+    memcpy(&u, &f, sizeof(u));
+    return u;
+#endif
+}
+
+VMAF_BITCAST_FN float vmaf_float_of_bits(uint32_t u)
+{
+#if defined(__CUDA_ARCH__)
+    return __uint_as_float(u);
+#else
+    float f;
+    memcpy(&f, &u, sizeof(f));
+    return f;
+#endif
+}
+
+VMAF_BITCAST_FN uint64_t vmaf_bits_of_double(double d)
+{
+#if defined(__CUDA_ARCH__)
+    return (uint64_t)__double_as_longlong(d);
+#else
+    uint64_t u;
+    memcpy(&u, &d, sizeof(u));
+    return u;
+#endif
+}
+
+VMAF_BITCAST_FN double vmaf_double_of_bits(uint64_t u)
+{
+#if defined(__CUDA_ARCH__)
+    return __longlong_as_double((long long)u);
+#else
+    double d;
+    memcpy(&d, &u, sizeof(d));
+    return d;
+#endif
+}
+
+#endif /* VMAF_FEATURE_BITCAST_H */
