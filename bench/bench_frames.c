@@ -50,6 +50,11 @@ static int load(const char *path, VmafPicture *pics, unsigned n, VmafPicturePool
                     fprintf(stderr, "%s: short file\n", path);
                     return -1;
                 }
+        /* pinned pools register a buffer after its first fill (the CLI's reader does too) */
+        if (vmaf_picture_prepare(&pics[i])) {
+            fprintf(stderr, "%s: could not pin picture %u\n", path, i);
+            return -1;
+        }
     }
     fclose(f);
     return 0;
@@ -119,7 +124,7 @@ int main(int argc, char **argv)
     VmafPicturePoolConfig pc = { .pic_cnt = 2 * MAX_LOADED, .pix_fmt = VMAF_PIX_FMT_YUV420P,
                                  .bpc = 8, .w = w, .h = h };
     if (state) {
-        vmaf_cuda_pool_config(state, 0, &pc.alloc, &pc.free, &pc.alloc_zeroes);
+        vmaf_cuda_pool_config(state, 0, &pc);
         pc.cookie = state;
         pc.memory = VMAF_PICTURE_MEMORY_HOST_PINNED;
     }

@@ -66,11 +66,27 @@ for bin in build/tools/vmaf $REF_CPU; do
   VMAF_ARGS="$extra" bench/peak_rss.sh $bin $JR $JD 1920 1080 16
   VMAF_ARGS="--frame_cnt 48 $extra" bench/peak_rss.sh $bin $R $D 3840 2160 16
 done
+echo "transparent huge pages: $(cat /sys/kernel/mm/transparent_hugepage/enabled 2>/dev/null)"
 for n in 1 120; do
   VMAF_CUDA_PROFILE=1 build/tools/vmaf -r $R -d $D -w 3840 -h 2160 -p 420 -b 8 --backend cuda \
     --frame_cnt $n -q -o /dev/null 2>&1 | grep -E "^cli|start-up|teardown" | sed "s/^/[profile, $n frames] /"
+  VMAF_CUDA_PROFILE=1 build/tools/vmaf -r $R -d $D -w 3840 -h 2160 -p 420 -b 8 --backend cuda \
+    $TWINS --frame_cnt $n -q -o /dev/null 2>&1 | grep -E "^cli|start-up|teardown" | sed "s/^/[profile, 4 twins, $n frames] /"
 done
-# read workers with CUDA (default 6): 4K default model, 120 frames
-for w in 4 6 8 12 16; do
+# read workers with CUDA (default 12, sharing each frame): 4K default model, 120 frames
+for w in 4 8 12 16; do
   echo "4K default model cuda 120 frames, VMAF_READ_WORKERS=$w: $(VMAF_READ_WORKERS=$w med build/tools/vmaf -r $R -d $D -w 3840 -h 2160 -p 420 -b 8 --backend cuda --frame_cnt 120 -q -o /dev/null) ms"
+done
+# the same scores through the new readers: 4K 120 frames, cuda vs the CPU path (json_compare)
+for what in default twins; do
+  args=; [ $what = twins ] && args=$TWINS
+  for b in cuda cpu; do
+    build/tools/vmaf -r $R -d $D -w 3840 -h 2160 -p 420 -b 8 $args --backend $b --threads 16 \
+      --frame_cnt 120 -q -o /tmp/i9_${what}_$b.json --json > /dev/null 2>&1
+  done
+  if build/tests/json_compare /tmp/i9_${what}_cuda.json /tmp/i9_${what}_cpu.json > /tmp/i9_cmp.txt; then
+    echo "4K $what 120 frames: cuda and cpu outputs identical ($(tail -1 /tmp/i9_cmp.txt))"
+  else
+    echo "4K $what 120 frames: cuda and cpu outputs DIFFER"; head -3 /tmp/i9_cmp.txt
+  fi
 done

@@ -44,6 +44,7 @@ struct VmafContext {
     unsigned score_name_cnt, score_name_cap;
 
     VmafPicture prev_ref, prev_prev_ref;
+    bool keep_history;          /* some CPU instance reads prev_ref (PREV_REF) */
     unsigned pic_cnt;
     bool flushed;
 
@@ -96,5 +97,11 @@ int vmaf_context_claim_score_names(VmafContext *vmaf, const void *owner,
 int vmaf_context_pool_feature(VmafContext *vmaf, const char *name,
                               enum VmafPoolingMethod method, double *score, unsigned lo,
                               unsigned hi);
+
+/**
+ * Whether every registered extractor reads only the luma plane (with its options): pictures'
+ * chroma planes may then hold anything (the CLI's readers skip them). False with none.
+ */
+bool vmaf_context_luma_only(const VmafContext *vmaf);
 
 #endif /* VMAF_SRC_CONTEXT_H */

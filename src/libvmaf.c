@@ -411,10 +411,24 @@ static int start(VmafContext *vmaf, const VmafPicture *ref)
         int err = vmaf_feature_instance_init(vmaf->inst[i], &geo);
         if (err) return err;
     }
+    int err = 0;
     if (vmaf->cuda_state && !vmaf->cfg.gpumask)
-        return vmaf_cuda_backend_create(&vmaf->cuda, vmaf->cuda_state, &geo, vmaf->inst,
-                                        vmaf->inst_cnt, vmaf->cfg.n_subsample, vmaf->fc);
-    return 0;
+        err = vmaf_cuda_backend_create(&vmaf->cuda, vmaf->cuda_state, &geo, vmaf->inst,
+                                       vmaf->inst_cnt, vmaf->cfg.n_subsample, vmaf->fc);
+    /* the previous references are kept for CPU extractors that read them (twins keep
+     * theirs on the device), so that no pool picture is held for nothing */
+    for (unsigned i = 0; i < vmaf->inst_cnt; i++)
+        vmaf->keep_history |= !vmaf->inst[i]->on_gpu &&
+                              (vmaf->inst[i]->fex->flags & VMAF_FEATURE_EXTRACTOR_PREV_REF);
+    return err;
+}
+
+bool vmaf_context_luma_only(const VmafContext *vmaf)
+{
+    for (unsigned i = 0; i < vmaf->inst_cnt; i++)
+        if (!vmaf_feature_extractor_luma_only(vmaf->inst[i]->fex, vmaf->inst[i]->priv))
+            return false;
+    return vmaf->inst_cnt > 0;
 }
 
 static void push_history(VmafContext *vmaf, const VmafPicture *ref)
@@ -498,7 +512,7 @@ VMAF_EXPORT int vmaf_read_pictures(VmafContext *vmaf, VmafPicture *ref, VmafPict
             goto unref;
         }
     }
-    push_history(vmaf, ref);
+    if (vmaf->keep_history) push_history(vmaf, ref);
 
 unref:
     vmaf_picture_unref(ref);

@@ -105,6 +105,13 @@ bool vmaf_picture_range_checked(const VmafPicture *pic)
     return ((const VmafPicturePrivate *)pic->priv)->range_checked;
 }
 
+int vmaf_picture_prepare(const VmafPicture *pic)
+{
+    if (!pic || !pic->priv) return -EINVAL;
+    const VmafPicturePrivate *priv = pic->priv;
+    return priv->prepare ? priv->prepare(priv->cookie, priv->buf) : 0;
+}
+
 void vmaf_picture_ref(VmafPicture *dst, const VmafPicture *src)
 {
     atomic_fetch_add(&src->ref->cnt, 1);

@@ -24,6 +24,8 @@ typedef struct VmafPicturePrivate {
     void *buf;
     enum VmafPictureMemory memory;
     void (*release)(void *cookie, void *buf); /**< NULL: free(buf) */
+    /** Optional (pools with a prepare step): vmaf_picture_prepare() calls it. */
+    int (*prepare)(void *cookie, void *buf);
     void *cookie;
     bool range_checked; /**< a reader of the CLI checked every sample against bpc */
 } VmafPicturePrivate;
@@ -58,6 +60,12 @@ void vmaf_picture_mark_range_checked(VmafPicture *pic);
 
 /** Was pic's sample range checked when it was read? */
 bool vmaf_picture_range_checked(const VmafPicture *pic);
+
+/**
+ * Make pic's buffer ready for its consumer, once per buffer (a pinned pool registers its
+ * mapping here, after the buffer was first filled): 0 when done or nothing to do.
+ */
+int vmaf_picture_prepare(const VmafPicture *pic);
 
 /** dst becomes another reference to src's buffer. */
 void vmaf_picture_ref(VmafPicture *dst, const VmafPicture *src);

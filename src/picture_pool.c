@@ -1,8 +1,10 @@
 #include <errno.h>
+#include <stdint.h>
 #include <pthread.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "picture.h"
 #include "picture_pool.h"
@@ -14,6 +16,8 @@
  * thread allocates them instead, keeping up to alloc_ahead buffers free beyond demand, so
  * that no fetch allocates (pins) while its caller holds the frame-order turn.
  */
+enum { PREP_NONE, PREP_BUSY, PREP_DONE };
+
 struct VmafPicturePool {
     VmafPicturePoolConfig cfg;
     size_t size;          /* bytes of one buffer */
@@ -21,6 +25,7 @@ struct VmafPicturePool {
     pthread_cond_t available;
     void **buf;           /* buffers allocated so far: buf[0 .. alloc_cnt) */
     void **free_list;     /* stack of allocated buffers not in use */
+    unsigned char *prep;  /* [i]: buf[i]'s prepare state (PREP_*) */
     unsigned alloc_cnt;   /* buffers allocated, or being allocated by a fetch */
     unsigned free_cnt;
     unsigned out_cnt;     /* buffers held by pictures */
@@ -32,16 +37,50 @@ struct VmafPicturePool {
     bool ahead_started, ahead_running, ahead_busy, ahead_stop;
 };
 
+#define HUGE_PAGE ((size_t)2 << 20)
+
+size_t vmaf_picture_map_len(size_t size)
+{
+    return (size + HUGE_PAGE - 1) / HUGE_PAGE * HUGE_PAGE;
+}
+
+int vmaf_picture_map(size_t size, void **buf)
+{
+    *buf = NULL;
+    if (!size || size > SIZE_MAX - 2 * HUGE_PAGE) return -EINVAL;
+    const size_t len = vmaf_picture_map_len(size);
+    unsigned char *raw = mmap(NULL, len + HUGE_PAGE, PROT_READ | PROT_WRITE,
+                              MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (raw == MAP_FAILED) return -ENOMEM;
+    /* keep the 2 MiB-aligned len bytes inside, return the rest */
+    unsigned char *p = (unsigned char *)(((uintptr_t)raw + HUGE_PAGE - 1) & ~(uintptr_t)(HUGE_PAGE - 1));
+    if (p > raw) munmap(raw, (size_t)(p - raw));
+    if (raw + len + HUGE_PAGE > p + len) munmap(p + len, (size_t)(raw + len + HUGE_PAGE - (p + len)));
+#ifdef MADV_HUGEPAGE
+    madvise(p, len, MADV_HUGEPAGE); /* advice only: without THP the pages are small */
+#endif
+    *buf = p;
+    return 0;
+}
+
+void vmaf_picture_unmap(void *buf, size_t size)
+{
+    if (buf) munmap(buf, vmaf_picture_map_len(size));
+}
+
 static void pool_destroy(VmafPicturePool *pool)
 {
     for (unsigned i = 0; pool->buf && i < pool->alloc_cnt; i++) {
         if (!pool->buf[i]) continue;
+        if (pool->prep && pool->prep[i] == PREP_DONE && pool->cfg.unprepare)
+            pool->cfg.unprepare(pool->cfg.cookie, pool->buf[i], pool->size);
         if (pool->cfg.free) pool->cfg.free(pool->cfg.cookie, pool->buf[i], pool->size);
         else free(pool->buf[i]);
     }
     if (pool->cfg.release_cookie) pool->cfg.release_cookie(pool->cfg.cookie);
     free(pool->buf);
     free(pool->free_list);
+    free(pool->prep);
     pthread_cond_destroy(&pool->want);
     pthread_cond_destroy(&pool->available);
     pthread_mutex_destroy(&pool->lock);
@@ -114,7 +153,8 @@ int vmaf_picture_pool_init(VmafPicturePool **pool_out, VmafPicturePoolConfig cfg
     pthread_cond_init(&pool->want, NULL);
     pool->buf = calloc(cfg.pic_cnt, sizeof(*pool->buf));
     pool->free_list = calloc(cfg.pic_cnt, sizeof(*pool->free_list));
-    if (!pool->buf || !pool->free_list) {
+    pool->prep = calloc(cfg.pic_cnt, sizeof(*pool->prep));
+    if (!pool->buf || !pool->free_list || !pool->prep) {
         pool_destroy(pool);
         return -ENOMEM;
     }
@@ -134,6 +174,33 @@ int vmaf_picture_pool_init(VmafPicturePool **pool_out, VmafPicturePoolConfig cfg
     }
     *pool_out = pool;
     return 0;
+}
+
+/* vmaf_picture_prepare() of a pool picture: cfg.prepare once per buffer, outside the lock
+ * (a registration takes a while); a second caller for the same buffer waits for the first. */
+static int pool_prepare(void *cookie, void *buf)
+{
+    VmafPicturePool *pool = cookie;
+    pthread_mutex_lock(&pool->lock);
+    unsigned i = 0;
+    while (i < pool->alloc_cnt && pool->buf[i] != buf) i++;
+    if (i == pool->alloc_cnt) {
+        pthread_mutex_unlock(&pool->lock);
+        return -EINVAL;
+    }
+    while (pool->prep[i] == PREP_BUSY) pthread_cond_wait(&pool->available, &pool->lock);
+    if (pool->prep[i] == PREP_DONE) {
+        pthread_mutex_unlock(&pool->lock);
+        return 0;
+    }
+    pool->prep[i] = PREP_BUSY;
+    pthread_mutex_unlock(&pool->lock);
+    const int err = pool->cfg.prepare(pool->cfg.cookie, buf, pool->size);
+    pthread_mutex_lock(&pool->lock);
+    pool->prep[i] = err ? PREP_NONE : PREP_DONE;
+    pthread_cond_broadcast(&pool->available);
+    pthread_mutex_unlock(&pool->lock);
+    return err == -EAGAIN ? 0 : err;
 }
 
 static void pool_release(void *cookie, void *buf)
@@ -197,8 +264,12 @@ int vmaf_picture_pool_fetch(VmafPicturePool *pool, VmafPicture *pic)
     const VmafPicturePoolConfig *c = &pool->cfg;
     int err = vmaf_picture_wrap(pic, c->pix_fmt, c->bpc, c->w, c->h, buf, c->memory, pool_release,
                                 pool);
-    if (err) pool_release(pool, buf);
-    return err;
+    if (err) {
+        pool_release(pool, buf);
+        return err;
+    }
+    if (c->prepare) ((VmafPicturePrivate *)pic->priv)->prepare = pool_prepare;
+    return 0;
 }
 
 void vmaf_picture_pool_close(VmafPicturePool *pool)

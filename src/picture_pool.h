@@ -21,6 +21,12 @@ typedef struct VmafPicturePoolConfig {
     /** Optional allocator (e.g. pinned host or device memory); NULL: aligned_alloc/free. */
     int (*alloc)(void *cookie, size_t size, void **buf);
     void (*free)(void *cookie, void *buf, size_t size); /* size: as given to alloc */
+    /** Optional: make a buffer ready for its consumer after it was filled (pinning: the
+     *  registration of an already faulted-in mapping), once per buffer, through
+     *  vmaf_picture_prepare(). unprepare undoes it before free. -EAGAIN: not possible yet
+     *  (e.g. the device is still starting), the buffer stays unprepared and usable. */
+    int (*prepare)(void *cookie, void *buf, size_t size);
+    void (*unprepare)(void *cookie, void *buf, size_t size);
     bool alloc_zeroes; /* alloc returns zeroed memory (fresh mappings): no memset here */
     void *cookie;
     void (*release_cookie)(void *cookie); /* optional: the pool is gone, after the last free */
@@ -32,6 +38,16 @@ typedef struct VmafPicturePoolConfig {
      *  fetches allocate on demand again, so a failure still reaches a fetch. */
     unsigned alloc_ahead;
 } VmafPicturePoolConfig;
+
+/**
+ * A picture buffer of at least size bytes: a fresh anonymous mapping, 2 MiB-aligned and a
+ * multiple of 2 MiB (vmaf_picture_map_len), advised for transparent huge pages, zeroed and not
+ * yet touched, so that whoever fills it first faults its pages in (the CLI's readers, in
+ * parallel). A pinned pool's buffers are made so and registered after their first fill.
+ */
+int vmaf_picture_map(size_t size, void **buf);
+void vmaf_picture_unmap(void *buf, size_t size);
+size_t vmaf_picture_map_len(size_t size);
 
 int vmaf_picture_pool_init(VmafPicturePool **pool, VmafPicturePoolConfig cfg);
 

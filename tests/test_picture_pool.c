@@ -4,6 +4,9 @@
  * more than pic_cnt, fetches take them, an allocation failure still reaches a fetch as an
  * error (and the pool keeps serving the buffers it has), closing while the thread allocates
  * neither leaks nor hangs; without alloc_ahead every allocation happens in a fetch.
+ * The prepare step (pinning after the first fill): once per buffer whoever asks, a failure
+ * leaves the buffer unprepared (asked again next time), -EAGAIN is no error, every prepared
+ * buffer is unprepared before it is freed, pictures of pools without it prepare as a no-op.
  */
 #include <errno.h>
 #include <pthread.h>
@@ -13,6 +16,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "picture.h"
 #include "picture_pool.h"
 
 static unsigned failures, checks;
@@ -222,8 +226,71 @@ static void test_threads(void)
     CHECK(atomic_load(&a.live) == 0, "leak");
 }
 
+typedef struct Prep {
+    unsigned calls, undone, fail_next, again_next;
+} Prep;
+
+static int prep_fn(void *cookie, void *buf, size_t size)
+{
+    (void)buf, (void)size;
+    Prep *p = cookie;
+    p->calls++;
+    if (p->fail_next) {
+        p->fail_next--;
+        return -EIO;
+    }
+    if (p->again_next) {
+        p->again_next--;
+        return -EAGAIN;
+    }
+    return 0;
+}
+
+static void unprep_fn(void *cookie, void *buf, size_t size)
+{
+    (void)buf, (void)size;
+    ((Prep *)cookie)->undone++;
+}
+
+static void test_prepare(void)
+{
+    Prep prep = { 0 };
+    VmafPicturePoolConfig c = {
+        .pic_cnt = 3, .pix_fmt = VMAF_PIX_FMT_YUV420P, .bpc = 8, .w = 64, .h = 36,
+        .prepare = prep_fn, .unprepare = unprep_fn, .cookie = &prep,
+        .memory = VMAF_PICTURE_MEMORY_HOST,
+    };
+    VmafPicturePool *pool = NULL;
+    CHECK(!vmaf_picture_pool_init(&pool, c), "init");
+    if (!pool) return;
+    VmafPicture a, b, a2;
+    CHECK(!vmaf_picture_pool_fetch(pool, &a) && !vmaf_picture_pool_fetch(pool, &b), "fetch");
+    prep.fail_next = 1;
+    CHECK(vmaf_picture_prepare(&a) == -EIO, "a failed prepare is an error");
+    CHECK(!vmaf_picture_prepare(&a) && prep.calls == 2, "then asked again");
+    CHECK(!vmaf_picture_prepare(&a) && prep.calls == 2, "done once");
+    vmaf_picture_ref(&a2, &a);
+    CHECK(!vmaf_picture_prepare(&a2) && prep.calls == 2, "another reference: done already");
+    vmaf_picture_unref(&a2);
+    prep.again_next = 1;
+    CHECK(!vmaf_picture_prepare(&b) && prep.calls == 3, "-EAGAIN: not yet, no error");
+    CHECK(!vmaf_picture_prepare(&b) && prep.calls == 4, "asked again after -EAGAIN");
+    vmaf_picture_unref(&a);
+    CHECK(!vmaf_picture_pool_fetch(pool, &a) && !vmaf_picture_prepare(&a) && prep.calls == 4,
+          "a recycled buffer stays prepared");
+    vmaf_picture_unref(&a);
+    vmaf_picture_unref(&b);
+    vmaf_picture_pool_close(pool);
+    CHECK(prep.undone == 2, "%u of 2 prepared buffers unprepared at close", prep.undone);
+    VmafPicture plain;
+    CHECK(!vmaf_picture_alloc(&plain, VMAF_PIX_FMT_YUV420P, 8, 16, 16), "alloc");
+    CHECK(!vmaf_picture_prepare(&plain), "no prepare step: a no-op");
+    vmaf_picture_unref(&plain);
+}
+
 int main(void)
 {
+    test_prepare();
     test_ahead_fills();
     test_on_demand();
     test_failure();

@@ -1,4 +1,5 @@
 #include <errno.h>
+#include <limits.h>
 #include <pthread.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -25,17 +26,43 @@ typedef struct Side {
     bool started;
 } Side;
 
-/* Parallel mode (both inputs raw regular files): workers take frame indices in order, fetch
- * that frame's two pool pictures in frame order (fetch_turn), then read both with pread
- * concurrently with the other workers; the caller takes frames in order from the rings. */
+/*
+ * Parallel mode (both inputs regular files read at an index): a frame is split into tasks,
+ * a band of rows of one plane of one input each (~CHUNK_BYTES), and the workers take the
+ * tasks of frame k in order, then those of k + 1, ..., at most `depth` frames ahead of the
+ * caller. The first task of a frame waits until the worker that took it has fetched the
+ * frame's two pool pictures (frames fetch in order: frame k never waits for a picture a
+ * later frame holds). The worker that finishes a frame's last task prepares (pins) its
+ * pictures and marks it ready. Errors are kept with the frame (per input, the first in read
+ * order, as a reader in order would meet it) and printed when the caller reaches that frame.
+ */
+#define CHUNK_BYTES ((size_t)1 << 20)
+
+typedef struct Task {
+    unsigned char side, plane;
+    unsigned y0, y1;
+} Task;
+
+typedef struct FrameSlot {
+    bool ready;
+    unsigned remaining;   /* tasks handed out or not yet, unfinished */
+    unsigned err_task[2]; /* per input: its first failing task in read order (UINT_MAX: none) */
+    char msg[2][512];     /* and that task's message */
+} FrameSlot;
+
 typedef struct Parallel {
     unsigned n_workers;
     pthread_t *thread;
     unsigned started;
-    unsigned long long next;       /* next frame index a worker takes */
-    unsigned long long fetch_turn; /* frame whose pictures are fetched next */
+    Task *task;                    /* a frame's tasks, in read order */
+    unsigned n_tasks;
+    unsigned long long next;       /* frame whose tasks are handed out */
+    unsigned next_task;            /* its next task; 0: its pictures are not fetched yet */
+    bool fetching;                 /* a worker is fetching frame `next`'s pictures */
     unsigned long long base[2];    /* file index of frame 0 of each input (after skips) */
-    bool *ready;                   /* [depth]: frame k % depth is in both rings */
+    FrameSlot *slot;               /* [depth]: frame k at k % depth */
+    bool side_read[2];             /* frame `next`: whether each input has it (tasks run) */
+    bool luma_only;                /* the tasks leave chroma unread */
 } Parallel;
 
 struct FrameReader {
@@ -95,9 +122,16 @@ static void *reader_main(void *arg)
             char msg[512];
             e.status = video_input_read(s->in, &e.pic, msg, sizeof(msg));
             if (e.status < 0) fprintf(r->msg, "%s\n", msg);
+            if (e.status == 1) {
+                /* the reader checked every sample while the rows were in cache */
+                vmaf_picture_mark_range_checked(&e.pic);
+                const int err = vmaf_picture_prepare(&e.pic); /* pinned pools: register */
+                if (err) {
+                    fprintf(r->msg, "could not pin a picture of the pool: %s\n", strerror(-err));
+                    e.status = err;
+                }
+            }
             if (e.status != 1) vmaf_picture_unref(&e.pic);
-            /* the reader checked every sample while the rows were in cache */
-            else vmaf_picture_mark_range_checked(&e.pic);
         }
         pthread_mutex_lock(&r->lock);
         s->ring[k % r->depth] = e;
@@ -110,79 +144,181 @@ static void *reader_main(void *arg)
     return NULL;
 }
 
-static int read_side_at(Side *s, unsigned long long k, Entry *e)
+static double since(double t0)
 {
-    char msg[512];
-    e->status = video_input_read_at(s->in, s->r->par.base[s->which] + k, &e->pic, msg, sizeof(msg));
-    if (e->status < 0) fprintf(s->r->msg, "%s\n", msg);
-    if (e->status != 1) vmaf_picture_unref(&e->pic);
-    return e->status;
+    return reader_now_ms() - t0;
+}
+
+/* The frame's pictures (frame `next`, lock not held, par->fetching set by the caller). */
+static void fetch_frame_pictures(FrameReader *r, unsigned long long k, FrameSlot *fs)
+{
+    Parallel *par = &r->par;
+    const bool want = !r->max_frames || k < r->max_frames;
+    for (int i = 0; i < 2; i++) memset(&r->side[i].ring[k % r->depth], 0, sizeof(Entry));
+    for (int i = 0; i < 2; i++) {
+        Entry *e = &r->side[i].ring[k % r->depth];
+        unsigned long long frames = 0;
+        video_input_frames_known(r->side[i].in, &frames);
+        par->side_read[i] = want && par->base[i] + k < frames;
+        if (!par->side_read[i]) continue; /* status 0: the input ended (or max_frames) */
+        e->status = vmaf_fetch_preallocated_picture(r->vmaf, &e->pic);
+        if (!e->status) {
+            e->status = 1;
+            continue;
+        }
+        snprintf(fs->msg[i], sizeof(fs->msg[i]), "could not get a picture from the pool: %s",
+                 strerror(-e->status));
+        fs->err_task[i] = 0;
+        for (int j = 0; j < i; j++) { /* no tasks for this frame: the error is its status */
+            Entry *o = &r->side[j].ring[k % r->depth];
+            if (o->status == 1) vmaf_picture_unref(&o->pic);
+            o->status = 0;
+        }
+        par->side_read[0] = par->side_read[1] = false;
+        break;
+    }
+}
+
+/* The frame is read: its pictures are prepared (pinned) and it is handed over. Lock held on
+ * entry and exit, released around the preparation. */
+static void finish_frame(FrameReader *r, unsigned long long k, FrameSlot *fs)
+{
+    Entry *e[2] = { &r->side[0].ring[k % r->depth], &r->side[1].ring[k % r->depth] };
+    pthread_mutex_unlock(&r->lock);
+    const double t0 = reader_now_ms();
+    for (int i = 0; i < 2; i++) {
+        if (e[i]->status != 1) {
+            if (e[i]->pic.ref) vmaf_picture_unref(&e[i]->pic);
+            continue;
+        }
+        vmaf_picture_mark_range_checked(&e[i]->pic); /* every task scanned its rows */
+        const int err = vmaf_picture_prepare(&e[i]->pic);
+        if (!err) continue;
+        vmaf_picture_unref(&e[i]->pic);
+        e[i]->status = err;
+        snprintf(fs->msg[i], sizeof(fs->msg[i]), "could not pin a picture of the pool: %s",
+                 strerror(-err));
+        fs->err_task[i] = 0;
+    }
+    pthread_mutex_lock(&r->lock);
+    r->stats.prepare_ms += since(t0);
+    fs->ready = true;
+    pthread_cond_broadcast(&r->changed);
 }
 
 static void *worker_main(void *arg)
 {
     FrameReader *r = arg;
     Parallel *par = &r->par;
+    pthread_mutex_lock(&r->lock);
     for (;;) {
-        pthread_mutex_lock(&r->lock);
-        while (!r->stop && par->next - r->consumed >= r->depth)
+        while (!r->stop && (par->next - r->consumed >= r->depth || par->fetching))
             pthread_cond_wait(&r->changed, &r->lock);
-        if (r->stop) {
+        if (r->stop) break;
+        const unsigned long long k = par->next;
+        FrameSlot *fs = &par->slot[k % r->depth];
+        if (!par->next_task) { /* the frame's first task: its pictures, in frame order */
+            par->fetching = true;
+            *fs = (FrameSlot){ .err_task = { UINT_MAX, UINT_MAX } };
             pthread_mutex_unlock(&r->lock);
-            break;
-        }
-        const unsigned long long k = par->next++;
-        /* pictures in frame order: frame k never waits for a picture a later frame holds */
-        while (!r->stop && par->fetch_turn != k) pthread_cond_wait(&r->changed, &r->lock);
-        const bool stop = r->stop;
-        pthread_mutex_unlock(&r->lock);
-        if (stop) break;
-
-        Entry e[2] = { { .status = 0 }, { .status = 0 } };
-        const bool want = !r->max_frames || k < r->max_frames;
-        const double t0 = reader_now_ms();
-        for (int i = 0; want && i < 2; i++) {
-            e[i].status = vmaf_fetch_preallocated_picture(r->vmaf, &e[i].pic);
-            if (e[i].status) {
-                fprintf(r->msg, "could not get a picture from the pool: %s\n",
-                        strerror(-e[i].status));
-                if (i) vmaf_picture_unref(&e[0].pic);
-                e[0].status = e[1].status;
-                break;
+            const double t0 = reader_now_ms();
+            fetch_frame_pictures(r, k, fs);
+            pthread_mutex_lock(&r->lock);
+            r->stats.fetch_ms += since(t0);
+            par->fetching = false;
+            pthread_cond_broadcast(&r->changed);
+            fs->remaining = 0;
+            for (unsigned t = 0; t < par->n_tasks; t++)
+                fs->remaining += par->side_read[par->task[t].side];
+            if (!fs->remaining) { /* nothing to read: ended, or the fetch failed */
+                par->next++;
+                finish_frame(r, k, fs);
+                continue;
             }
-            e[i].status = 1;
         }
-        const double t1 = reader_now_ms();
-        pthread_mutex_lock(&r->lock);
-        par->fetch_turn++;
-        r->stats.fetch_ms += t1 - t0;
-        pthread_cond_broadcast(&r->changed);
+        /* the next task of frame k that reads an input having it */
+        while (!par->side_read[par->task[par->next_task].side]) par->next_task++;
+        const unsigned t = par->next_task++;
+        while (par->next_task < par->n_tasks && !par->side_read[par->task[par->next_task].side])
+            par->next_task++;
+        if (par->next_task == par->n_tasks) {
+            par->next++;
+            par->next_task = 0;
+        }
+        const Task *task = &par->task[t];
+        Side *side = &r->side[task->side];
+        Entry *e = &side->ring[k % r->depth];
         pthread_mutex_unlock(&r->lock);
 
-        if (want && e[0].status == 1) {
-            read_side_at(&r->side[0], k, &e[0]);
-            read_side_at(&r->side[1], k, &e[1]);
-        }
-        const double t2 = reader_now_ms();
+        const double t0 = reader_now_ms();
+        char msg[512];
+        const int got = video_input_read_rows_at(side->in, par->base[task->side] + k, &e->pic,
+                                                 task->plane, task->y0, task->y1, msg,
+                                                 sizeof(msg));
         pthread_mutex_lock(&r->lock);
-        r->stats.read_ms += t2 - t1;
-        r->side[0].ring[k % r->depth] = e[0];
-        r->side[1].ring[k % r->depth] = e[1];
-        par->ready[k % r->depth] = true;
-        pthread_cond_broadcast(&r->changed);
-        pthread_mutex_unlock(&r->lock);
+        r->stats.read_ms += since(t0);
+        if (got != 1 && t < fs->err_task[task->side]) { /* 0: the file shrank since open */
+            fs->err_task[task->side] = t;
+            if (got < 0) snprintf(fs->msg[task->side], sizeof(fs->msg[0]), "%s", msg);
+            else snprintf(fs->msg[task->side], sizeof(fs->msg[0]), "%s: truncated frame %llu",
+                          video_input_path(side->in), par->base[task->side] + k);
+            e->status = got < 0 ? got : -EIO;
+        }
+        if (!--fs->remaining) finish_frame(r, k, fs);
     }
+    pthread_mutex_unlock(&r->lock);
     return NULL;
 }
 
-static int start_parallel(FrameReader *r, unsigned n_workers)
+/* The tasks of one frame: bands of ~CHUNK_BYTES of each plane read (luma only when
+ * luma_only and both inputs are 8-bit: no chroma sample can be out of range there), the
+ * reference's planes first. */
+static int plan_tasks(Parallel *par, VideoInput *ref, VideoInput *dist, bool luma_only)
+{
+    unsigned rows[3];
+    size_t row_bytes[3];
+    VideoInfo a, b;
+    video_input_info(ref, &a);
+    video_input_info(dist, &b);
+    unsigned planes = video_input_plane_rows(ref, rows, row_bytes);
+    par->luma_only = luma_only && a.bpc == 8 && b.bpc == 8 && planes > 1;
+    if (par->luma_only) planes = 1;
+    unsigned n = 0;
+    for (int pass = 0; pass < 2; pass++) {
+        for (unsigned side = 0; side < 2; side++) {
+            for (unsigned p = 0; p < planes; p++) {
+                if (!rows[p]) continue;
+                unsigned band = (unsigned)(CHUNK_BYTES / row_bytes[p]);
+                if (!band) band = 1;
+                for (unsigned y0 = 0; y0 < rows[p]; y0 += band) {
+                    if (pass)
+                        par->task[n] = (Task){ .side = (unsigned char)side,
+                                               .plane = (unsigned char)p, .y0 = y0,
+                                               .y1 = rows[p] - y0 < band ? rows[p] : y0 + band };
+                    n++;
+                }
+            }
+        }
+        if (!pass) {
+            par->task = calloc(n ? n : 1, sizeof(*par->task));
+            if (!par->task) return -ENOMEM;
+            par->n_tasks = n;
+            n = 0;
+        }
+    }
+    return n ? 0 : -EINVAL;
+}
+
+static int start_parallel(FrameReader *r, unsigned n_workers, bool luma_only)
 {
     Parallel *par = &r->par;
     par->base[0] = video_input_next_index(r->side[0].in);
     par->base[1] = video_input_next_index(r->side[1].in);
-    par->ready = calloc(r->depth, sizeof(*par->ready));
+    par->slot = calloc(r->depth, sizeof(*par->slot));
     par->thread = calloc(n_workers, sizeof(*par->thread));
-    if (!par->ready || !par->thread) return -ENOMEM;
+    if (!par->slot || !par->thread) return -ENOMEM;
+    int err = plan_tasks(par, r->side[0].in, r->side[1].in, luma_only);
+    if (err) return err;
     par->n_workers = n_workers;
     for (unsigned i = 0; i < n_workers; i++) {
         if (pthread_create(&par->thread[i], NULL, worker_main, r)) return -ENOMEM;
@@ -192,7 +328,8 @@ static int start_parallel(FrameReader *r, unsigned n_workers)
 }
 
 int frame_reader_start(FrameReader **out, VmafContext *vmaf, VideoInput *ref, VideoInput *dist,
-                       unsigned max_frames, unsigned depth, unsigned workers, FILE *msg)
+                       unsigned max_frames, unsigned depth, unsigned workers, bool luma_only,
+                       FILE *msg)
 {
     FrameReader *r = calloc(1, sizeof(*r));
     if (!r) return -ENOMEM;
@@ -215,7 +352,7 @@ int frame_reader_start(FrameReader **out, VmafContext *vmaf, VideoInput *ref, Vi
         }
     }
     if (workers > 1 && video_input_can_read_at(ref) && video_input_can_read_at(dist)) {
-        const int err = start_parallel(r, workers);
+        const int err = start_parallel(r, workers, luma_only);
         if (err) {
             frame_reader_stop(r);
             return err;
@@ -243,15 +380,17 @@ void frame_reader_next(FrameReader *r, VmafPicture *ref, int *ref_status, VmafPi
     pthread_mutex_lock(&r->lock);
     if (r->par.n_workers) {
         const double t0 = reader_now_ms();
-        while (!r->par.ready[k % r->depth]) pthread_cond_wait(&r->changed, &r->lock);
-        r->stats.wait_ms += reader_now_ms() - t0;
+        FrameSlot *fs = &r->par.slot[k % r->depth];
+        while (!fs->ready) pthread_cond_wait(&r->changed, &r->lock);
+        r->stats.wait_ms += since(t0);
         for (int i = 0; i < 2; i++) {
             Entry *e = &r->side[i].ring[k % r->depth];
             *pic[i] = e->pic;
             *status[i] = e->status;
             memset(e, 0, sizeof(*e));
+            if (*status[i] < 0) fprintf(r->msg, "%s\n", fs->msg[i]);
         }
-        r->par.ready[k % r->depth] = false;
+        fs->ready = false;
         r->consumed = k + 1;
         pthread_cond_broadcast(&r->changed);
         pthread_mutex_unlock(&r->lock);
@@ -280,6 +419,8 @@ void frame_reader_stats(FrameReader *r, FrameReaderStats *stats)
     *stats = r->stats;
     stats->workers = r->par.n_workers;
     stats->depth = r->depth;
+    stats->tasks = r->par.n_tasks;
+    stats->luma_only = r->par.luma_only;
     pthread_mutex_unlock(&r->lock);
 }
 
@@ -294,7 +435,8 @@ void frame_reader_stop(FrameReader *r)
         if (r->side[i].started) pthread_join(r->side[i].thread, NULL);
     for (unsigned i = 0; i < r->par.started; i++) pthread_join(r->par.thread[i], NULL);
     free(r->par.thread);
-    free(r->par.ready);
+    free(r->par.slot);
+    free(r->par.task);
     for (int i = 0; i < 2; i++) {
         Side *s = &r->side[i];
         for (unsigned j = 0; s->ring && j < r->depth; j++)

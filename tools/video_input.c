@@ -840,14 +840,28 @@ static int pread_exact(const VideoInput *in, void *dst, size_t n, off_t off,
     return 0;
 }
 
-int video_input_read_at(VideoInput *in, unsigned long long index, VmafPicture *pic, char *err,
-                        size_t err_sz)
+unsigned video_input_plane_rows(const VideoInput *in, unsigned rows[3], size_t row_bytes[3])
+{
+    for (unsigned p = 0; p < 3; p++) {
+        const int kept = p < in->nplanes && in->pw[p] && in->ph[p];
+        rows[p] = kept ? in->ph[p] : 0;
+        row_bytes[p] = kept ? (size_t)in->fw[p] * in->bps : 0;
+    }
+    return in->nplanes;
+}
+
+int video_input_read_rows_at(VideoInput *in, unsigned long long index, VmafPicture *pic,
+                             unsigned p, unsigned y0, unsigned y1, char *err, size_t err_sz)
 {
     if (err && err_sz)
         err[0] = '\0';
     if (!video_input_can_read_at(in)) {
         set_err(err, err_sz, "video_input_read_at: %s",
                 in ? "frames of this input cannot be read at an index" : "no input");
+        return -EINVAL;
+    }
+    if (p >= in->nplanes || y0 > y1 || y1 > in->ph[p]) {
+        set_err(err, err_sz, "%s: no rows %u..%u in plane %u", in->path, y0, y1, p);
         return -EINVAL;
     }
     int r = check_picture(in, pic, err, err_sz);
@@ -858,14 +872,16 @@ int video_input_read_at(VideoInput *in, unsigned long long index, VmafPicture *p
         if (index >= in->y4m_frames)
             return 0;
         off = in->y4m_data + (off_t)(index * (6 + in->frame_bytes));
-        char hdr[6];
-        r = pread_exact(in, hdr, 6, off, index, err, err_sz);
-        if (r)
-            return r;
-        if (memcmp(hdr, "FRAME\n", 6)) {
-            set_err(err, err_sz, "%s: bad FRAME header at frame %llu (expected a bare \"FRAME\" "
-                    "line like every other frame of this file)", in->path, index);
-            return -EINVAL;
+        if (p == 0 && y0 == 0) { /* the frame's first rows check its FRAME line */
+            char hdr[6];
+            r = pread_exact(in, hdr, 6, off, index, err, err_sz);
+            if (r)
+                return r;
+            if (memcmp(hdr, "FRAME\n", 6)) {
+                set_err(err, err_sz, "%s: bad FRAME header at frame %llu (expected a bare "
+                        "\"FRAME\" line like every other frame of this file)", in->path, index);
+                return -EINVAL;
+            }
         }
         off += 6;
     } else {
@@ -873,37 +889,56 @@ int video_input_read_at(VideoInput *in, unsigned long long index, VmafPicture *p
             return 0;
         off = (off_t)(index * in->frame_bytes);
     }
-    for (unsigned p = 0; p < in->nplanes; p++) {
-        const size_t row = (size_t)in->pw[p] * in->bps;
-        const size_t frow = (size_t)in->fw[p] * in->bps;
-        unsigned char *dst = pic->data[p];
-        const ptrdiff_t stride = pic->stride[p];
-        if (row && in->ph[p]) {
-            if (row == frow && stride == (ptrdiff_t)row) {
-                r = pread_exact(in, dst, row * in->ph[p], off, index, err, err_sz);
-            } else {
-                for (unsigned y = 0; !r && y < in->ph[p]; y++)
-                    r = pread_exact(in, dst + (ptrdiff_t)y * stride, row,
-                                    off + (off_t)(y * frow), index, err, err_sz);
-            }
-            if (r)
-                return r;
-            if (in->bps == 2 && host_is_big_endian())
-                for (unsigned y = 0; y < in->ph[p]; y++)
-                    swap16(dst + (ptrdiff_t)y * stride, row / 2);
-            /* out-of-range samples would give wrong scores (as read_plane refuses them) */
-            VmafSampleRangeError e;
-            if (vmaf_sample_range_scan(dst, stride, in->pw[p], in->ph[p], in->info.bpc, &e)) {
-                static const char *const plane_name[3] = { "Y", "U", "V" };
-                set_err(err, err_sz, "%s: frame %llu, plane %u (%s): sample %u at x=%u, y=%u is "
-                        "above the %u-bit maximum %u", in->path, index, p, plane_name[p],
-                        e.value, e.x, e.y, in->info.bpc, (1u << in->info.bpc) - 1);
-                return -EINVAL;
-            }
-        }
-        off += (off_t)(frow * in->fh[p]);
+    for (unsigned q = 0; q < p; q++)
+        off += (off_t)((uint64_t)in->fw[q] * in->bps * in->fh[q]);
+    const size_t row = (size_t)in->pw[p] * in->bps;
+    const size_t frow = (size_t)in->fw[p] * in->bps;
+    if (!row || y0 == y1)
+        return 1;
+    off += (off_t)((uint64_t)y0 * frow);
+    const ptrdiff_t stride = pic->stride[p];
+    unsigned char *dst = (unsigned char *)pic->data[p] + (ptrdiff_t)y0 * stride;
+    const unsigned n = y1 - y0;
+    if (row == frow && stride == (ptrdiff_t)row) {
+        r = pread_exact(in, dst, row * n, off, index, err, err_sz);
+    } else {
+        for (unsigned y = 0; !r && y < n; y++)
+            r = pread_exact(in, dst + (ptrdiff_t)y * stride, row, off + (off_t)(y * frow), index,
+                            err, err_sz);
+    }
+    if (r)
+        return r;
+    if (in->bps == 2 && host_is_big_endian())
+        for (unsigned y = 0; y < n; y++)
+            swap16(dst + (ptrdiff_t)y * stride, row / 2);
+    /* out-of-range samples would give wrong scores (as read_plane refuses them) */
+    VmafSampleRangeError e;
+    if (vmaf_sample_range_scan(dst, stride, in->pw[p], n, in->info.bpc, &e)) {
+        static const char *const plane_name[3] = { "Y", "U", "V" };
+        set_err(err, err_sz, "%s: frame %llu, plane %u (%s): sample %u at x=%u, y=%u is "
+                "above the %u-bit maximum %u", in->path, index, p, plane_name[p], e.value, e.x,
+                e.y + y0, in->info.bpc, (1u << in->info.bpc) - 1);
+        return -EINVAL;
     }
     return 1;
+}
+
+int video_input_read_at(VideoInput *in, unsigned long long index, VmafPicture *pic, char *err,
+                        size_t err_sz)
+{
+    const unsigned planes = in && video_input_can_read_at(in) ? in->nplanes : 1;
+    for (unsigned p = 0; p < planes; p++) {
+        const int r = video_input_read_rows_at(in, index, pic, p, 0, in ? in->ph[p] : 0, err,
+                                               err_sz);
+        if (r != 1)
+            return r;
+    }
+    return 1;
+}
+
+const char *video_input_path(const VideoInput *in)
+{
+    return in ? in->path : "";
 }
 
 void video_input_close(VideoInput *in)

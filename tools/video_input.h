@@ -131,6 +131,22 @@ unsigned long long video_input_next_index(const VideoInput *in);
 int video_input_read_at(VideoInput *in, unsigned long long index, VmafPicture *pic, char *err,
                         size_t err_sz);
 
+/**
+ * Rows [y0, y1) of plane p of frame `index` (video_input_read_at's rules, for readers that
+ * split a frame among threads): 1 read, 0 index past the last frame, negative errno with a
+ * message (positions in the message are the plane's). The rows at y0 = 0 of plane 0 check a
+ * Y4M frame's FRAME line.
+ */
+int video_input_read_rows_at(VideoInput *in, unsigned long long index, VmafPicture *pic,
+                             unsigned p, unsigned y0, unsigned y1, char *err, size_t err_sz);
+
+/** Planes of a frame (1 or 3); rows[p] kept in the picture and the bytes of one such row in
+ *  the file (0 and 0 for a plane with nothing to keep). */
+unsigned video_input_plane_rows(const VideoInput *in, unsigned rows[3], size_t row_bytes[3]);
+
+/** The path the input was opened with. */
+const char *video_input_path(const VideoInput *in);
+
 /** Close the input and free it. NULL is a no-op. */
 void video_input_close(VideoInput *in);
 

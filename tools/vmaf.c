@@ -23,15 +23,18 @@
 
 /* Frames each input is read ahead of scoring. */
 #define READ_AHEAD 2       /* frames read ahead by the in-order readers (Y4M, pipes) */
+/* frames read ahead by the pread workers, which share each frame (bands of rows): one being
+ * read, the next ones ready, while the caller scores (a 4K pair is read by 12 workers in
+ * ~0.5 ms, a frame scored on an H200 in ~0.7 ms) */
+#define READ_DEPTH 4
 #define MAX_READ_WORKERS 16 /* pread workers for raw files (16 reach the page-cache bound) */
 /* ... on the CPU path: one worker reads a 4K pair in ~3.5 ms (1080p: ~0.9 ms), 16 CPU threads
- * score one in ~19 ms (1080p: ~4 ms), so 2 workers keep far ahead and the pool holds 2
- * pictures per worker fewer */
+ * score one in ~19 ms (1080p: ~4 ms), so 2 workers keep far ahead */
 #define MAX_CPU_READ_WORKERS 2
-/* ... with CUDA: a worker reads a 4K pair in ~3.5 ms (7 GB/s from the page cache), so 6 keep
- * ~1500 pairs/s coming, above the device's rate for the default model, while the pool pins
- * (a one-time ~7 ms per 4K picture) 2 pictures per worker fewer than 16 would */
-#define MAX_CUDA_READ_WORKERS 6
+/* ... with CUDA: the device scores a 4K frame in ~0.5-0.7 ms, uploads a pair at 54 GB/s; 12
+ * workers read ~40 GB/s from the page cache (the pool's pictures depend on READ_DEPTH, not on
+ * the workers, since they share frames) */
+#define MAX_CUDA_READ_WORKERS 12
 
 /* VMAF_READ_WORKERS=N (1..16) replaces the caps above (for benchmarks); 0: none given */
 static unsigned read_workers_override(void)
@@ -50,11 +53,9 @@ static unsigned read_workers(void)
     return n < 2 ? 2 : n > MAX_READ_WORKERS ? MAX_READ_WORKERS : (unsigned)n;
 }
 
-/* Frames in flight between the readers and the caller. */
-static unsigned read_depth(const VideoInput *ref, const VideoInput *dist)
+static bool parallel_read(const VideoInput *ref, const VideoInput *dist)
 {
-    if (video_input_can_read_at(ref) && video_input_can_read_at(dist)) return read_workers() + 2;
-    return READ_AHEAD;
+    return video_input_can_read_at(ref) && video_input_can_read_at(dist);
 }
 
 /* A read or flush error err = -errno exits with (-errno) & 0xff, as the reference's
@@ -212,7 +213,7 @@ static void warn_not_numbers(VmafContext *vmaf, const VideoInfo *info, unsigned 
 /* --backend: attach a CUDA state (cuda: required; auto: when a device exists), then make the
  * picture pool the reader fills: pinned host memory with CUDA, so uploads start from it. */
 static int setup_backend(VmafContext *vmaf, const CliSettings *c, const VideoInfo *info,
-                         unsigned *depth_inout, const CliJob *job)
+                         bool parallel, unsigned *depth, unsigned *workers, const CliJob *job)
 {
     FILE *msg = job->msg;
     VmafCudaState *state = NULL;
@@ -243,11 +244,12 @@ static int setup_backend(VmafContext *vmaf, const CliSettings *c, const VideoInf
     const unsigned cap = read_workers_override() ? read_workers_override()
                          : state                 ? MAX_CUDA_READ_WORKERS
                                                  : MAX_CPU_READ_WORKERS;
-    if (*depth_inout > READ_AHEAD && *depth_inout > cap + 2) *depth_inout = cap + 2;
-    const unsigned depth = *depth_inout;
+    const unsigned n = job->read_workers ? job->read_workers : read_workers();
+    *workers = parallel ? (n < cap ? n : cap) : 1;
+    *depth = parallel ? READ_DEPTH : READ_AHEAD;
     /* the context keeps 2 (threads + 1) + 1 (or 4 without threads); the readers 2 per frame
      * in flight. Buffers are allocated on demand, so a short run pays for few. */
-    const unsigned cpu_pictures = (c->threads ? 2 * (c->threads + 1) + 1 : 4) + 2 * depth;
+    const unsigned cpu_pictures = (c->threads ? 2 * (c->threads + 1) + 1 : 4) + 2 * *depth;
     if (state) {
         const VmafCudaPictureConfiguration cfg = {
             .pic_params = { .w = info->w, .h = info->h, .bpc = info->bpc, .pix_fmt = info->pix_fmt },
@@ -621,9 +623,8 @@ int cli_score(CliSettings *c, VideoInput *ref_in, VideoInput *dist_in, CliJob *j
     int status = 0;
     Models models = { .cnt = 0 };
 
-    unsigned depth = read_depth(ref_in, dist_in);
-    if (job->read_workers && depth > READ_AHEAD) depth = job->read_workers + 2;
-    if (setup_backend(vmaf, c, &info, &depth, job)) {
+    unsigned depth, workers;
+    if (setup_backend(vmaf, c, &info, parallel_read(ref_in, dist_in), &depth, &workers, job)) {
         status = EXIT_SETUP;
         goto close;
     }
@@ -660,8 +661,8 @@ int cli_score(CliSettings *c, VideoInput *ref_in, VideoInput *dist_in, CliJob *j
 
     /* both inputs are read ahead on their own threads, into pool pictures */
     FrameReader *reader;
-    err = frame_reader_start(&reader, vmaf, ref_in, dist_in, frame_limit, depth,
-                             depth > READ_AHEAD ? depth - 2 : 1, msg);
+    err = frame_reader_start(&reader, vmaf, ref_in, dist_in, frame_limit, depth, workers,
+                             vmaf_context_luma_only(vmaf), msg);
     if (err) {
         fprintf(msg, "could not start the input readers: %s\n", strerror(-err));
         status = EXIT_SETUP;
@@ -730,9 +731,11 @@ int cli_score(CliSettings *c, VideoInput *ref_in, VideoInput *dist_in, CliJob *j
         FrameReaderStats st;
         frame_reader_stats(reader, &st);
         if (st.workers)
-            fprintf(msg, "cli readers: %u workers, %u frames ahead; workers fetching pictures "
-                    "%.1f ms, reading %.1f ms (summed); scorer waiting for frames %.1f ms\n",
-                    st.workers, st.depth, st.fetch_ms, st.read_ms, st.wait_ms);
+            fprintf(msg, "cli readers: %u workers, %u frames ahead, %u tasks per frame%s; "
+                    "workers fetching pictures %.1f ms, reading %.1f ms, pinning %.1f ms "
+                    "(summed); scorer waiting for frames %.1f ms\n", st.workers, st.depth,
+                    st.tasks, st.luma_only ? " (luma only)" : "", st.fetch_ms, st.read_ms,
+                    st.prepare_ms, st.wait_ms);
     }
     frame_reader_stop(reader);
     phase(ph, PH_LOOP);

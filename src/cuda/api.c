@@ -9,26 +9,11 @@
 #include "export.h"
 #include "log.h"
 
-/* Pictures the device frame ring may hold (2 per slot), the history, and up to 18 frames a
- * reader keeps in flight (the CLI's pread workers). The pool allocates them on demand, so a
- * client that has few pictures out at a time allocates (and pins) few. */
+/* Pictures the device frame ring may hold (2 per slot), the history, and the frames a reader
+ * keeps in flight. The pool allocates them on demand, so a client that has few pictures out at
+ * a time allocates (and pins) few: pinned buffers are mappings that the first fill faults in
+ * and vmaf_picture_prepare() then registers. */
 #define CUDA_POOL_PICTURES 56
-
-/* Pinned pictures a background thread keeps ready beyond demand (VMAF_CUDA_PIN_AHEAD=N; the
- * default 0 pins on demand in the fetch). Measured on an H200, 4K, default model, whole CLI:
- * N=16 took 453 ms for 1 frame and 713 ms for 120 (N=0: 382 and 770), since pinning costs
- * per byte (48 buffers, 358 ms) wherever it runs and the thread competes with start-up: off
- * by default until the pool pins fewer buffers. */
-#define CUDA_PIN_AHEAD 0
-
-static unsigned pin_ahead(void)
-{
-    const char *env = getenv("VMAF_CUDA_PIN_AHEAD");
-    if (!env || !*env) return CUDA_PIN_AHEAD;
-    char *end;
-    const unsigned long n = strtoul(env, &end, 10);
-    return *end || n > CUDA_POOL_PICTURES ? CUDA_PIN_AHEAD : (unsigned)n;
-}
 
 VMAF_EXPORT int vmaf_cuda_import_state(VmafContext *vmaf, VmafCudaState *state)
 {
@@ -67,11 +52,10 @@ VMAF_EXPORT int vmaf_cuda_preallocate_pictures(VmafContext *vmaf, VmafCudaPictur
             return -EINVAL;
         }
         const int device = cfg.pic_prealloc_method == VMAF_CUDA_PICTURE_PREALLOCATION_METHOD_DEVICE;
-        vmaf_cuda_pool_config(vmaf->cuda_state, device, &pc.alloc, &pc.free, &pc.alloc_zeroes);
+        vmaf_cuda_pool_config(vmaf->cuda_state, device, &pc);
         pc.cookie = vmaf->cuda_state;
         pc.release_cookie = pool_state_unref;
         pc.memory = device ? VMAF_PICTURE_MEMORY_DEVICE : VMAF_PICTURE_MEMORY_HOST_PINNED;
-        pc.alloc_ahead = device ? 0 : pin_ahead();
         vmaf_cuda_state_ref(vmaf->cuda_state);
         int err = vmaf_picture_pool_init(&vmaf->pic_pool, pc);
         if (err && !vmaf->pic_pool) vmaf_cuda_state_unref(vmaf->cuda_state);

@@ -457,20 +457,21 @@ static unsigned active_mask(const VmafCudaBackend *b, unsigned index)
     return mask;
 }
 
-/* Host pictures go back to their pool as soon as the frame's device work has completed (the
- * slot's `done` event, recorded by cuEventRecord after the launch), not when its results are
- * collected N_SLOTS frames later: the reader then refills them sooner, so a run keeps (and
- * pins) fewer pictures. (Not the `uploaded` event: inside a graph it is recorded by an event
- * node, and a query between the launch and that node's execution would see the previous
- * frame's record.) */
+/* Host pictures go back to their pool as soon as the frame's uploads have completed (the
+ * slot's `uploaded` event), not when its results are collected N_SLOTS frames later: the
+ * reader then refills them sooner, so a run keeps (and pins) fewer pictures. The uploads and
+ * `uploaded` are issued on the stream by cuEventRecord before the frame's graph (issue_op), so
+ * a completed query means this frame's uploads are done; nothing else on the device reads the
+ * host pictures. (An event node inside the graph would not do: a query between the launch and
+ * the node's execution sees the previous frame's record.) */
 static void release_uploaded(VmafCudaBackend *b)
 {
     const VmafCudaDriver *d = &b->s->drv;
     for (unsigned k = 0; k < N_SLOTS; k++) {
         Slot *sl = &b->slot[k];
         if (!sl->busy || !sl->held[0].ref) continue;
-        if (d->cuEventQuery(sl->done) != CUDA_SUCCESS) continue; /* not yet (or an error,
-                                                                   * which collect reports) */
+        if (d->cuEventQuery(sl->uploaded) != CUDA_SUCCESS) continue; /* not yet (or an error,
+                                                                       * which collect reports) */
         vmaf_picture_unref(&sl->held[0]);
         vmaf_picture_unref(&sl->held[1]);
     }
@@ -518,6 +519,12 @@ static int submit_locked(VmafCudaBackend *b, const VmafPicture *ref, const VmafP
     const VmafPicture *pics[2] = { ref, dist };
     const void *staging[2] = { NULL, NULL };
     for (int p = 0; p < 2; p++) {
+        if (mem == VMAF_PICTURE_MEMORY_HOST_PINNED) {
+            /* a pinned pool's buffer is registered once, after it was first filled: the
+             * CLI's reader has done it; other clients' pictures get it here */
+            err = vmaf_picture_prepare(pics[p]);
+            if (err) return err;
+        }
         if (mem != VMAF_PICTURE_MEMORY_HOST) continue;
         /* pageable memory: one host copy into this slot's pinned staging buffer */
         if (!sl->staging[p]) {
@@ -667,7 +674,7 @@ static void print_profile(const VmafCudaBackend *b)
     const VmafCudaState *s = b->s;
     fprintf(stderr, "cuda start-up: driver load %.1f ms, context %.1f ms, modules %.1f ms (%u), "
             "backend (slots, twin buffers) %.1f ms; first frame submitted %.1f ms and collected "
-            "%.1f ms after that; %u pinned picture buffers allocated so far in %.1f ms\n",
+            "%.1f ms after that; %u picture buffers pinned so far in %.1f ms\n",
             s->init_driver_ms, s->init_context_ms, s->init_modules_ms, s->module_cnt,
             b->create_ms, b->first_submit_ms, b->first_done_ms, atomic_load(&s->pinned_allocs),
             atomic_load(&s->pinned_alloc_us) / 1e3);
@@ -725,25 +732,40 @@ void vmaf_cuda_backend_destroy(VmafCudaBackend *b)
 
 /* ---- picture pools ---------------------------------------------------------------------------- */
 
+/* Pinned pools: the mapping at allocation (no driver call), the registration once the buffer
+ * was first filled (vmaf_picture_prepare: by the CLI's reader, or at the latest by submit). */
 static int pinned_alloc(void *cookie, size_t size, void **buf)
+{
+    (void)cookie;
+    return vmaf_picture_map(size, buf);
+}
+
+static int pinned_prepare(void *cookie, void *buf, size_t size)
 {
     VmafCudaState *s = cookie;
     const double t0 = now_ms();
     int err = vmaf_cuda_push(s);
     if (err) return err;
-    err = vmaf_cuda_host_map(s, size, buf);
+    err = vmaf_cuda_host_register(s, buf, size);
     vmaf_cuda_pop(s);
     atomic_fetch_add(&s->pinned_allocs, 1);
     atomic_fetch_add(&s->pinned_alloc_us, (unsigned long long)((now_ms() - t0) * 1e3));
     return err;
 }
 
-static void pinned_free(void *cookie, void *buf, size_t size)
+static void pinned_unprepare(void *cookie, void *buf, size_t size)
 {
+    (void)size;
     VmafCudaState *s = cookie;
     if (vmaf_cuda_push(s)) return;
-    vmaf_cuda_host_unmap(s, buf, size);
+    vmaf_cuda_host_unregister(s, buf);
     vmaf_cuda_pop(s);
+}
+
+static void pinned_free(void *cookie, void *buf, size_t size)
+{
+    (void)cookie;
+    vmaf_picture_unmap(buf, size);
 }
 
 static int device_alloc(void *cookie, size_t size, void **buf)
@@ -768,14 +790,14 @@ static void device_free(void *cookie, void *buf, size_t size)
     vmaf_cuda_pop(s);
 }
 
-int vmaf_cuda_pool_config(VmafCudaState *s, int device_memory,
-                          int (**alloc)(void *, size_t, void **),
-                          void (**free_fn)(void *, void *, size_t), bool *zeroes)
+int vmaf_cuda_pool_config(VmafCudaState *s, int device_memory, VmafPicturePoolConfig *pc)
 {
     (void)s;
-    *alloc = device_memory ? device_alloc : pinned_alloc;
-    *free_fn = device_memory ? device_free : pinned_free;
-    *zeroes = !device_memory; /* fresh anonymous mappings (device memory: not zeroed here) */
+    pc->alloc = device_memory ? device_alloc : pinned_alloc;
+    pc->free = device_memory ? device_free : pinned_free;
+    pc->prepare = device_memory ? NULL : pinned_prepare;
+    pc->unprepare = device_memory ? NULL : pinned_unprepare;
+    pc->alloc_zeroes = !device_memory; /* fresh anonymous mappings (device memory: not zeroed here) */
     return 0;
 }
 

@@ -10,6 +10,7 @@
 
 #include "feature_collector.h"
 #include "feature_instance.h"
+#include "picture_pool.h"
 
 typedef struct VmafCudaState VmafCudaState;
 typedef struct VmafCudaBackend VmafCudaBackend;
@@ -35,9 +36,8 @@ void vmaf_cuda_backend_destroy(VmafCudaBackend *backend);
 void vmaf_cuda_state_ref(VmafCudaState *s);
 void vmaf_cuda_state_unref(VmafCudaState *s);
 
-/** The pool allocators for vmaf_cuda_preallocate_pictures (pinned host / device memory). */
-int vmaf_cuda_pool_config(VmafCudaState *s, int device_memory,
-                          int (**alloc)(void *, size_t, void **),
-                          void (**free_fn)(void *, void *, size_t), bool *zeroes);
+/** The pool callbacks for vmaf_cuda_preallocate_pictures (pinned host / device memory):
+ *  alloc, free, prepare, unprepare and alloc_zeroes of pc. */
+int vmaf_cuda_pool_config(VmafCudaState *s, int device_memory, VmafPicturePoolConfig *pc);
 
 #endif /* VMAF_CUDA_BACKEND_H */

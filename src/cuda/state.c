@@ -7,6 +7,7 @@
 #include <time.h>
 
 #include "cuda/state.h"
+#include "picture_pool.h"
 #include "export.h"
 #include "log.h"
 
@@ -64,47 +65,21 @@ void vmaf_cuda_host_free(VmafCudaState *s, void *buf)
     if (buf) vmaf_cuda_result(&s->drv, s->drv.cuMemFreeHost(buf), "cuMemFreeHost");
 }
 
-#define HUGE_PAGE ((size_t)2 << 20)
-
-static size_t map_len(size_t size)
+int vmaf_cuda_host_register(VmafCudaState *s, void *buf, size_t size)
 {
-    return (size + HUGE_PAGE - 1) / HUGE_PAGE * HUGE_PAGE;
-}
-
-int vmaf_cuda_host_map(VmafCudaState *s, size_t size, void **buf)
-{
-    *buf = NULL;
-    if (!size || size > SIZE_MAX - 2 * HUGE_PAGE) return -EINVAL;
-    const size_t len = map_len(size);
-    unsigned char *raw = mmap(NULL, len + HUGE_PAGE, PROT_READ | PROT_WRITE,
-                              MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (raw == MAP_FAILED) return -ENOMEM;
-    /* keep the 2 MiB-aligned len bytes inside, return the rest */
-    unsigned char *p = (unsigned char *)(((uintptr_t)raw + HUGE_PAGE - 1) & ~(uintptr_t)(HUGE_PAGE - 1));
-    if (p > raw) munmap(raw, (size_t)(p - raw));
-    if (raw + len + HUGE_PAGE > p + len) munmap(p + len, (size_t)(raw + len + HUGE_PAGE - (p + len)));
-#ifdef MADV_HUGEPAGE
-    madvise(p, len, MADV_HUGEPAGE); /* advice only: without THP the pages are small */
-#endif
-    /* fault the pages in here, in parallel with other threads, so that the registration
-     * (which holds the driver's lock, blocking every other thread's CUDA calls) only pins */
-    for (size_t off = 0; off < len; off += 4096) ((volatile unsigned char *)p)[off] = 0;
-    const int err = vmaf_cuda_result(&s->drv,
-                                     s->drv.cuMemHostRegister(p, len, CU_MEMHOSTREGISTER_PORTABLE),
-                                     "cuMemHostRegister");
-    if (err) {
-        munmap(p, len);
-        return err;
+    /* pages nobody touched yet are faulted in first, outside the driver's lock */
+    const size_t len = vmaf_picture_map_len(size);
+    for (size_t off = 0; off < len; off += 4096) {
+        volatile unsigned char *b = (volatile unsigned char *)buf + off;
+        *b = *b;
     }
-    *buf = p;
-    return 0;
+    return vmaf_cuda_result(&s->drv, s->drv.cuMemHostRegister(buf, len, CU_MEMHOSTREGISTER_PORTABLE),
+                            "cuMemHostRegister");
 }
 
-void vmaf_cuda_host_unmap(VmafCudaState *s, void *buf, size_t size)
+void vmaf_cuda_host_unregister(VmafCudaState *s, void *buf)
 {
-    if (!buf) return;
     vmaf_cuda_result(&s->drv, s->drv.cuMemHostUnregister(buf), "cuMemHostUnregister");
-    munmap(buf, map_len(size));
 }
 
 /* The table of every kernel by name (context current); none where the driver cannot list. */

@@ -29,7 +29,7 @@ struct VmafCudaState {
     atomic_int refs;        /* the creator + every context that imported it */
     /* start-up phases of vmaf_cuda_state_init (ms), printed with VMAF_CUDA_PROFILE=1 */
     double init_driver_ms, init_context_ms, init_modules_ms;
-    /* pinned picture buffers allocated so far and the time spent allocating them */
+    /* picture buffers registered (pinned) so far and the time spent registering them */
     atomic_uint pinned_allocs;
     atomic_ullong pinned_alloc_us;
 };
@@ -49,14 +49,13 @@ int vmaf_cuda_host_alloc(VmafCudaState *s, size_t size, void **buf);
 void vmaf_cuda_host_free(VmafCudaState *s, void *buf);
 
 /**
- * Pinned host memory for pictures: a fresh anonymous mapping of size rounded up to 2 MiB,
- * 2 MiB-aligned, advised for transparent huge pages, faulted in, then registered with the
- * driver (cuMemHostRegister). Zeroed. On an H200 host this pins a 4K picture in ~0.4 ms plus
- * ~2.8 ms of first-touch faults, where cuMemHostAlloc takes ~6 ms plus ~1.2 ms of zeroing
- * (bench/pin_probe). Context must be current. Free with vmaf_cuda_host_unmap(s, buf, size).
+ * Pin a picture mapping (vmaf_picture_map) that its reader has filled (its writes faulted
+ * the pages in, in parallel with other readers): cuMemHostRegister, ~0.4 ms per 4K picture on
+ * an H200 host, holding the driver's lock; pages nobody wrote are touched first. Unregister
+ * before unmapping. Context current.
  */
-int vmaf_cuda_host_map(VmafCudaState *s, size_t size, void **buf);
-void vmaf_cuda_host_unmap(VmafCudaState *s, void *buf, size_t size);
+int vmaf_cuda_host_register(VmafCudaState *s, void *buf, size_t size);
+void vmaf_cuda_host_unregister(VmafCudaState *s, void *buf);
 
 void vmaf_cuda_state_ref(VmafCudaState *s);
 void vmaf_cuda_state_unref(VmafCudaState *s);

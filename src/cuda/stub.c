@@ -91,9 +91,8 @@ void vmaf_cuda_state_unref(VmafCudaState *s)
     (void)s;
 }
 
-int vmaf_cuda_pool_config(VmafCudaState *s, int device, int (**a)(void *, size_t, void **),
-                          void (**f)(void *, void *, size_t), bool *zeroes)
+int vmaf_cuda_pool_config(VmafCudaState *s, int device, VmafPicturePoolConfig *pc)
 {
-    (void)s, (void)device, (void)a, (void)f, (void)zeroes;
+    (void)s, (void)device, (void)pc;
     return -ENOSYS;
 }

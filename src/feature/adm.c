@@ -556,6 +556,7 @@ const VmafFeatureExtractor vmaf_fex_adm = {
     .priv_size = sizeof(AdmState),
     .options = adm_options,
     .provided_features = adm_features,
+    .flags = VMAF_FEATURE_EXTRACTOR_LUMA_ONLY,
     .init = adm_init,
     .extract = adm_extract,
     .close = adm_close,

@@ -628,6 +628,7 @@ const VmafFeatureExtractor vmaf_fex_cambi = {
     .priv_size = sizeof(CambiState),
     .options = cambi_options,
     .provided_features = cambi_features,
+    .flags = VMAF_FEATURE_EXTRACTOR_LUMA_ONLY,
     .init = cambi_init,
     .extract = cambi_extract,
     .close = cambi_close,

@@ -34,6 +34,12 @@ enum VmafFeatureExtractorFlags {
      * whole title (after adding up every part's counters with add_counters).
      */
     VMAF_FEATURE_EXTRACTOR_FLUSH_AT_MERGE = 1 << 2,
+    /**
+     * Reads only plane 0 (luma) of its pictures, whatever its options (those whose options
+     * decide it set luma_only instead): the CLI's readers then leave the chroma planes of
+     * 8-bit inputs unread when every registered extractor is so.
+     */
+    VMAF_FEATURE_EXTRACTOR_LUMA_ONLY = 1 << 3,
 };
 
 /** Most flush counters an extractor keeps (VmafFeatureExtractor.n_counters). */
@@ -81,6 +87,10 @@ typedef struct VmafFeatureExtractor {
      */
     void (*context)(const void *priv, unsigned *before, unsigned *after);
 
+    /** Optional: whether, with the options in priv (called before init), only plane 0 is
+     *  read. NULL: the LUMA_ONLY flag says. */
+    bool (*luma_only)(const void *priv);
+
     /**
      * FLUSH_AT_MERGE only, optional: n_counters cross-frame sums that flush needs, gathered
      * over the kept frames only (vmaf_feature_sink_keeps). get_counters reads them after a
@@ -99,6 +109,14 @@ static inline void vmaf_feature_extractor_context(const VmafFeatureExtractor *fe
 {
     *before = *after = 0;
     if (fex->context) fex->context(priv, before, after);
+}
+
+/** Whether an instance with these options reads only the luma plane. */
+static inline bool vmaf_feature_extractor_luma_only(const VmafFeatureExtractor *fex,
+                                                    const void *priv)
+{
+    if (fex->luma_only) return fex->luma_only(priv);
+    return (fex->flags & VMAF_FEATURE_EXTRACTOR_LUMA_ONLY) != 0;
 }
 
 /**

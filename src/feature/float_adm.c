@@ -313,6 +313,7 @@ const VmafFeatureExtractor vmaf_fex_float_adm = {
     .priv_size = sizeof(FloatAdmState),
     .options = float_adm_options,
     .provided_features = float_adm_features,
+    .flags = VMAF_FEATURE_EXTRACTOR_LUMA_ONLY,
     .init = float_adm_init,
     .extract = float_adm_extract,
     .close = float_adm_close,

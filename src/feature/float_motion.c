@@ -356,6 +356,11 @@ static const char *const float_motion_features[] = {
     NULL,
 };
 
+static bool float_motion_luma_only(const void *priv)
+{
+    return !((const FloatMotionState *)priv)->opt.add_uv;
+}
+
 const VmafFeatureExtractor vmaf_fex_float_motion = {
     .name = "float_motion",
     .priv_size = sizeof(FloatMotionState),
@@ -367,4 +372,5 @@ const VmafFeatureExtractor vmaf_fex_float_motion = {
     .flush = float_motion_flush,
     .close = float_motion_close,
     .context = float_motion_context,
+    .luma_only = float_motion_luma_only,
 };

@@ -147,6 +147,7 @@ const VmafFeatureExtractor vmaf_fex_float_ms_ssim = {
     .priv_size = sizeof(FloatMsSsimState),
     .options = float_ms_ssim_options,
     .provided_features = float_ms_ssim_features,
+    .flags = VMAF_FEATURE_EXTRACTOR_LUMA_ONLY,
     .init = float_ms_ssim_init,
     .extract = float_ms_ssim_extract,
     .close = float_ms_ssim_close,

@@ -129,6 +129,7 @@ const VmafFeatureExtractor vmaf_fex_float_ssim = {
     .priv_size = sizeof(FloatSsimState),
     .options = float_ssim_options,
     .provided_features = float_ssim_features,
+    .flags = VMAF_FEATURE_EXTRACTOR_LUMA_ONLY,
     .init = float_ssim_init,
     .extract = float_ssim_extract,
     .close = float_ssim_close,

@@ -531,6 +531,7 @@ const VmafFeatureExtractor vmaf_fex_float_vif = {
     .priv_size = sizeof(FloatVifState),
     .options = float_vif_options,
     .provided_features = float_vif_features,
+    .flags = VMAF_FEATURE_EXTRACTOR_LUMA_ONLY,
     .init = float_vif_init,
     .extract = float_vif_extract,
     .close = float_vif_close,

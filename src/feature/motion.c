@@ -523,7 +523,8 @@ const VmafFeatureExtractor vmaf_fex_motion = {
     .priv_size = sizeof(MotionState),
     .options = motion_options,
     .provided_features = provided_v1,
-    .flags = VMAF_FEATURE_EXTRACTOR_PREV_REF | VMAF_FEATURE_EXTRACTOR_FLUSH_AT_MERGE,
+    .flags = VMAF_FEATURE_EXTRACTOR_PREV_REF | VMAF_FEATURE_EXTRACTOR_FLUSH_AT_MERGE |
+             VMAF_FEATURE_EXTRACTOR_LUMA_ONLY,
     .init = motion_init,
     .extract = extract_v1,
     .flush = flush_v1,
@@ -536,7 +537,8 @@ const VmafFeatureExtractor vmaf_fex_motion_v2 = {
     .priv_size = sizeof(MotionState),
     .options = motion_options,
     .provided_features = provided_v2,
-    .flags = VMAF_FEATURE_EXTRACTOR_PREV_REF | VMAF_FEATURE_EXTRACTOR_FLUSH_AT_MERGE,
+    .flags = VMAF_FEATURE_EXTRACTOR_PREV_REF | VMAF_FEATURE_EXTRACTOR_FLUSH_AT_MERGE |
+             VMAF_FEATURE_EXTRACTOR_LUMA_ONLY,
     .init = motion_init,
     .extract = extract_v2,
     .flush = flush_v2,

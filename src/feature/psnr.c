@@ -160,6 +160,11 @@ static void psnr_add_counters(void *priv, const uint64_t *c)
 
 static const char *const psnr_features[] = { "psnr_y", "psnr_cb", "psnr_cr", NULL };
 
+static bool psnr_luma_only(const void *priv)
+{
+    return !((const PsnrState *)priv)->enable_chroma;
+}
+
 const VmafFeatureExtractor vmaf_fex_psnr = {
     .name = "psnr",
     .priv_size = sizeof(PsnrState),
@@ -172,4 +177,5 @@ const VmafFeatureExtractor vmaf_fex_psnr = {
     .n_counters = 6,
     .get_counters = psnr_get_counters,
     .add_counters = psnr_add_counters,
+    .luma_only = psnr_luma_only,
 };

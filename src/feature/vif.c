@@ -838,6 +838,7 @@ const VmafFeatureExtractor vmaf_fex_vif = {
     .priv_size = sizeof(VifState),
     .options = vif_options,
     .provided_features = vif_features,
+    .flags = VMAF_FEATURE_EXTRACTOR_LUMA_ONLY,
     .init = vif_init,
     .extract = vif_extract,
     .close = vif_close,

@@ -1,0 +1,342 @@
+/*
+ * The CLI's frame reader (tools/frame_reader.c) in its parallel mode, where workers share each
+ * frame in bands of rows, against in-order video_input_read: every frame of raw and Y4M files
+ * (odd sizes, 8 and 10 bit, 4:2:0 / 4:2:2 / 4:4:4 / 4:0:0, frames larger than one band, after
+ * skips), for 1..9 workers and depths 1..5, with max_frames; luma_only leaves the chroma of
+ * 8-bit inputs untouched (and reads it at 10 bit); inputs of different lengths end on the
+ * shorter one; an out-of-range sample in both inputs of one frame gives both inputs' errors
+ * (the first sample in read order of each), printed once when that frame is reached, with
+ * the frames before it delivered intact; a prepare hook (the pinned pool's registration)
+ * runs once per buffer, after its first fill.
+ */
+#include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "libvmaf/libvmaf.h"
+
+#include "context.h"
+#include "frame_reader.h"
+#include "picture.h"
+#include "picture_pool.h"
+#include "video_input.h"
+
+static unsigned checks, failures;
+#define EXPECT(c)                                                                  \
+    do {                                                                           \
+        checks++;                                                                  \
+        if (!(c)) {                                                                \
+            failures++;                                                            \
+            fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #c);  \
+        }                                                                          \
+    } while (0)
+
+typedef struct Geo {
+    unsigned w, h, bpc;
+    enum VmafPixelFormat fmt;
+} Geo;
+
+static const char *fmt_tag(const Geo *g)
+{
+    switch (g->fmt) {
+    case VMAF_PIX_FMT_YUV422P: return g->bpc == 8 ? "422" : "422p10";
+    case VMAF_PIX_FMT_YUV444P: return g->bpc == 8 ? "444" : "444p10";
+    case VMAF_PIX_FMT_YUV400P: return g->bpc == 8 ? "mono" : "mono10";
+    default: return g->bpc == 8 ? "420jpeg" : "420p10";
+    }
+}
+
+/* Samples of one file frame (ceil-sized chroma) */
+static size_t frame_samples(const Geo *g)
+{
+    const unsigned sx = g->fmt == VMAF_PIX_FMT_YUV444P ? 0 : 1;
+    const unsigned sy = g->fmt == VMAF_PIX_FMT_YUV420P ? 1 : 0;
+    const size_t cw = (g->w + sx) >> sx, ch = (g->h + sy) >> sy;
+    return (size_t)g->w * g->h + (g->fmt == VMAF_PIX_FMT_YUV400P ? 0 : 2 * cw * ch);
+}
+
+/* n frames of a per-file, per-frame pattern; bad >= 0: that sample of frame bad_frame is
+ * (1 << bpc) (out of range, 10 bit only) */
+static void write_file(const char *path, const Geo *g, unsigned n, int y4m, unsigned seed,
+                       long bad_frame, size_t bad)
+{
+    FILE *f = fopen(path, "wb");
+    if (!f) {
+        perror(path);
+        exit(2);
+    }
+    if (y4m) fprintf(f, "YUV4MPEG2 W%u H%u F25:1 C%s\n", g->w, g->h, fmt_tag(g));
+    const size_t samples = frame_samples(g);
+    for (unsigned k = 0; k < n; k++) {
+        if (y4m) fputs("FRAME\n", f);
+        for (size_t i = 0; i < samples; i++) {
+            unsigned v = (unsigned)((i * 7 + k * 131 + seed * 29 + (i >> 9)) % (1u << g->bpc));
+            if ((long)k == bad_frame && i == bad) v = 1u << g->bpc;
+            if (g->bpc == 8) fputc((int)v, f);
+            else {
+                fputc((int)(v & 0xff), f);
+                fputc((int)(v >> 8), f);
+            }
+        }
+    }
+    fclose(f);
+}
+
+static VideoInput *open_input(const char *path, const Geo *g, int y4m)
+{
+    char err[512];
+    VideoInput *in = NULL;
+    const VideoInfo raw = { .w = g->w, .h = g->h, .bpc = g->bpc, .pix_fmt = g->fmt };
+    if (video_input_open(&in, path, y4m ? NULL : &raw, err, sizeof(err))) {
+        fprintf(stderr, "open %s: %s\n", path, err);
+        exit(2);
+    }
+    return in;
+}
+
+/* Every frame of path read in order into pictures (the expected ones) */
+static unsigned read_all(const char *path, const Geo *g, int y4m, VmafPicture *out, unsigned max)
+{
+    VideoInput *in = open_input(path, g, y4m);
+    unsigned n = 0;
+    char err[512];
+    while (n < max) {
+        if (vmaf_picture_alloc(&out[n], g->fmt, g->bpc, g->w, g->h)) exit(2);
+        const int r = video_input_read(in, &out[n], err, sizeof(err));
+        if (r != 1) {
+            vmaf_picture_unref(&out[n]);
+            break;
+        }
+        n++;
+    }
+    video_input_close(in);
+    return n;
+}
+
+static int same_plane(const VmafPicture *a, const VmafPicture *b, unsigned p)
+{
+    const size_t row = (size_t)a->w[p] * (a->bpc > 8 ? 2 : 1);
+    for (unsigned y = 0; y < a->h[p]; y++)
+        if (memcmp((const uint8_t *)a->data[p] + (ptrdiff_t)y * a->stride[p],
+                   (const uint8_t *)b->data[p] + (ptrdiff_t)y * b->stride[p], row))
+            return 0;
+    return 1;
+}
+
+static int zero_plane(const VmafPicture *a, unsigned p)
+{
+    const size_t row = (size_t)a->w[p] * (a->bpc > 8 ? 2 : 1);
+    for (unsigned y = 0; y < a->h[p]; y++)
+        for (size_t x = 0; x < row; x++)
+            if (((const uint8_t *)a->data[p])[(ptrdiff_t)y * a->stride[p] + x]) return 0;
+    return 1;
+}
+
+/* A prepare hook standing in for the pinned pool's registration: counts per buffer */
+typedef struct Prep {
+    void *buf[64];
+    unsigned n[64], cnt, calls;
+} Prep;
+
+static int count_prepare(void *cookie, void *buf, size_t size)
+{
+    (void)size;
+    Prep *p = cookie;
+    p->calls++;
+    unsigned i = 0;
+    while (i < p->cnt && p->buf[i] != buf) i++;
+    if (i == p->cnt && p->cnt < 64) p->buf[p->cnt++] = buf;
+    if (i < 64) p->n[i]++;
+    return 0;
+}
+
+static int map_alloc(void *cookie, size_t size, void **buf)
+{
+    (void)cookie;
+    return vmaf_picture_map(size, buf);
+}
+
+static void map_free(void *cookie, void *buf, size_t size)
+{
+    (void)cookie;
+    vmaf_picture_unmap(buf, size);
+}
+
+typedef struct Case {
+    Geo g;
+    int y4m;
+    unsigned n_ref, n_dist, skip, max_frames, workers, depth;
+    bool luma_only;
+} Case;
+
+static void run_case(const char *dir, const Case *c)
+{
+    char ref_path[512], dist_path[512];
+    snprintf(ref_path, sizeof(ref_path), "%s/fr_ref.%s", dir, c->y4m ? "y4m" : "yuv");
+    snprintf(dist_path, sizeof(dist_path), "%s/fr_dist.%s", dir, c->y4m ? "y4m" : "yuv");
+    write_file(ref_path, &c->g, c->n_ref, c->y4m, 1, -1, 0);
+    write_file(dist_path, &c->g, c->n_dist, c->y4m, 2, -1, 0);
+    enum { MAXF = 16 };
+    VmafPicture want[2][MAXF];
+    const unsigned have[2] = { read_all(ref_path, &c->g, c->y4m, want[0], MAXF),
+                               read_all(dist_path, &c->g, c->y4m, want[1], MAXF) };
+
+    VmafContext *vmaf;
+    EXPECT(!vmaf_init(&vmaf, (VmafConfiguration){ .log_level = VMAF_LOG_LEVEL_NONE }));
+    Prep prep = { .cnt = 0 };
+    const VmafPicturePoolConfig pc = {
+        .pic_cnt = 2 * c->depth + 2, .pix_fmt = c->g.fmt, .bpc = c->g.bpc, .w = c->g.w,
+        .h = c->g.h, .alloc = map_alloc, .free = map_free, .alloc_zeroes = true,
+        .prepare = count_prepare, .cookie = &prep, .memory = VMAF_PICTURE_MEMORY_HOST,
+    };
+    EXPECT(!vmaf_picture_pool_init(&vmaf->pic_pool, pc));
+    VideoInput *ref = open_input(ref_path, &c->g, c->y4m);
+    VideoInput *dist = open_input(dist_path, &c->g, c->y4m);
+    char err[512];
+    EXPECT(video_input_skip(ref, c->skip, err, sizeof(err)) == (int)c->skip);
+    EXPECT(video_input_skip(dist, c->skip, err, sizeof(err)) == (int)c->skip);
+    FrameReader *r;
+    EXPECT(!frame_reader_start(&r, vmaf, ref, dist, c->max_frames, c->depth, c->workers,
+                               c->luma_only, stderr));
+    const bool skip_chroma = c->luma_only && c->g.bpc == 8 && c->g.fmt != VMAF_PIX_FMT_YUV400P;
+    unsigned k = 0;
+    for (;; k++) {
+        VmafPicture pic[2];
+        int st[2];
+        frame_reader_next(r, &pic[0], &st[0], &pic[1], &st[1]);
+        for (int i = 0; i < 2; i++) {
+            const unsigned idx = c->skip + k;
+            const bool expected = idx < have[i] && (!c->max_frames || k < c->max_frames);
+            EXPECT(st[i] == (expected ? 1 : 0));
+            if (st[i] != 1) continue;
+            EXPECT(same_plane(&pic[i], &want[i][idx], 0));
+            for (unsigned p = 1; p < 3 && pic[i].data[p]; p++)
+                EXPECT(skip_chroma ? zero_plane(&pic[i], p) : same_plane(&pic[i], &want[i][idx], p));
+            EXPECT(vmaf_picture_range_checked(&pic[i]));
+            vmaf_picture_unref(&pic[i]);
+        }
+        if (st[0] != 1 || st[1] != 1) break;
+    }
+    FrameReaderStats stats;
+    frame_reader_stats(r, &stats);
+    EXPECT(stats.workers == c->workers && stats.luma_only == skip_chroma);
+    frame_reader_stop(r);
+    unsigned n_min = have[0] < have[1] ? have[0] : have[1];
+    n_min = n_min > c->skip ? n_min - c->skip : 0;
+    if (c->max_frames && c->max_frames < n_min) n_min = c->max_frames;
+    EXPECT(k == n_min);
+    for (unsigned i = 0; i < prep.cnt; i++) EXPECT(prep.n[i] == 1); /* once per buffer */
+    EXPECT(prep.cnt >= (k ? 2u : 0u) && prep.cnt <= pc.pic_cnt);
+    for (int i = 0; i < 2; i++)
+        for (unsigned j = 0; j < have[i]; j++) vmaf_picture_unref(&want[i][j]);
+    video_input_close(ref);
+    video_input_close(dist);
+    vmaf_close(vmaf);
+    if (failures)
+        fprintf(stderr, "  in case %ux%u %u-bit fmt %d %s, %u/%u frames, skip %u, max %u, "
+                "%u workers, depth %u, luma_only %d\n", c->g.w, c->g.h, c->g.bpc, c->g.fmt,
+                c->y4m ? "y4m" : "raw", c->n_ref, c->n_dist, c->skip, c->max_frames,
+                c->workers, c->depth, c->luma_only);
+}
+
+/* Both inputs carry an out-of-range sample in frame 2: the reference in its V plane, the
+ * distorted in two places of its Y plane (rows in different bands: the first is named). */
+static void run_errors(const char *dir, unsigned workers)
+{
+    const Geo g = { 700, 1600, 10, VMAF_PIX_FMT_YUV420P }; /* Y: 1400 B rows, 1.1 MB: 2 bands */
+    char ref_path[512], dist_path[512], msg_path[512];
+    snprintf(ref_path, sizeof(ref_path), "%s/fe_ref.yuv", dir);
+    snprintf(dist_path, sizeof(dist_path), "%s/fe_dist.yuv", dir);
+    snprintf(msg_path, sizeof(msg_path), "%s/fe_msg.txt", dir);
+    const size_t luma = (size_t)g.w * g.h, chroma = (size_t)350 * 800;
+    write_file(ref_path, &g, 4, 0, 1, 2, luma + chroma + 5 * 350 + 7); /* V, x=7, y=5 */
+    /* the distorted: two bad samples in frame 2 (the later band's written first) */
+    write_file(dist_path, &g, 4, 0, 2, 2, (size_t)1500 * g.w + 3);
+    FILE *f = fopen(dist_path, "r+b");
+    const long at = (long)(2 * frame_samples(&g) + (size_t)20 * g.w + 9) * 2;
+    fseek(f, at, SEEK_SET);
+    fputc(0, f);
+    fputc(4, f); /* 1024 */
+    fclose(f);
+
+    VmafContext *vmaf;
+    EXPECT(!vmaf_init(&vmaf, (VmafConfiguration){ .log_level = VMAF_LOG_LEVEL_NONE }));
+    EXPECT(!vmaf_preallocate_pictures(vmaf, (VmafPictureConfiguration){
+        .pic_params = { .w = g.w, .h = g.h, .bpc = g.bpc, .pix_fmt = g.fmt }, .pic_cnt = 10 }));
+    VideoInput *ref = open_input(ref_path, &g, 0), *dist = open_input(dist_path, &g, 0);
+    FILE *msg = fopen(msg_path, "w+");
+    FrameReader *r;
+    EXPECT(!frame_reader_start(&r, vmaf, ref, dist, 0, 3, workers, false, msg));
+    int st[2];
+    for (unsigned k = 0; k < 3; k++) {
+        VmafPicture pic[2];
+        frame_reader_next(r, &pic[0], &st[0], &pic[1], &st[1]);
+        if (k < 2) {
+            EXPECT(st[0] == 1 && st[1] == 1);
+            fflush(msg);
+            EXPECT(ftell(msg) == 0); /* nothing printed before the failing frame */
+            for (int i = 0; i < 2; i++)
+                if (st[i] == 1) vmaf_picture_unref(&pic[i]);
+        }
+    }
+    EXPECT(st[0] == -EINVAL && st[1] == -EINVAL);
+    frame_reader_stop(r);
+    char text[2048] = "";
+    rewind(msg);
+    const size_t got = fread(text, 1, sizeof(text) - 1, msg);
+    text[got] = '\0';
+    fclose(msg);
+    EXPECT(strstr(text, "fe_ref.yuv: frame 2, plane 2 (V): sample 1024 at x=7, y=5 is above") != NULL);
+    EXPECT(strstr(text, "fe_dist.yuv: frame 2, plane 0 (Y): sample 1024 at x=9, y=20 is above") != NULL);
+    EXPECT(strstr(text, "fe_ref.yuv") < strstr(text, "fe_dist.yuv")); /* read order */
+    EXPECT(!strstr(text, "y=1500"));
+    unsigned lines = 0;
+    for (const char *p = text; *p; p++) lines += *p == '\n';
+    EXPECT(lines == 2);
+    if (failures) fprintf(stderr, "  in the error case, %u workers; printed:\n%s", workers, text);
+    video_input_close(ref);
+    video_input_close(dist);
+    vmaf_close(vmaf);
+}
+
+int main(int argc, char **argv)
+{
+    const char *dir = argc > 1 ? argv[1] : ".";
+    static const Geo geos[] = {
+        { 1500, 1000, 8, VMAF_PIX_FMT_YUV420P },  /* luma 1.5 MB: two bands */
+        { 641, 361, 10, VMAF_PIX_FMT_YUV420P },   /* odd, 10 bit */
+        { 33, 17, 8, VMAF_PIX_FMT_YUV422P },
+        { 1024, 1100, 10, VMAF_PIX_FMT_YUV444P }, /* every plane 2.25 MB: three bands */
+        { 96, 64, 8, VMAF_PIX_FMT_YUV400P },
+        { 1, 1, 8, VMAF_PIX_FMT_YUV420P },        /* chroma planes empty */
+    };
+    unsigned n = 0;
+    for (unsigned gi = 0; gi < sizeof(geos) / sizeof(geos[0]); gi++) {
+        for (int y4m = 0; y4m < 2; y4m++) {
+            const unsigned big = geos[gi].w * geos[gi].h > 100000;
+            Case c = { .g = geos[gi], .y4m = y4m, .n_ref = big ? 5 : 9, .n_dist = big ? 5 : 9,
+                       .workers = 2 + (n % 8), .depth = 1 + (n % 5) };
+            run_case(dir, &c);
+            c.luma_only = true;
+            c.skip = 1;
+            c.workers = 9 - (n % 7);
+            run_case(dir, &c);
+            c.luma_only = (n & 1) != 0;
+            c.skip = 0;
+            c.n_ref = c.n_dist - 2; /* the reference ends first */
+            c.max_frames = n % 3 ? 0 : 2;
+            c.depth = 2;
+            run_case(dir, &c);
+            c.n_ref = c.n_dist + 1;
+            c.n_dist -= 1; /* the distorted ends first */
+            c.max_frames = 0;
+            run_case(dir, &c);
+            n++;
+        }
+    }
+    for (unsigned w = 2; w <= 8; w += 3) run_errors(dir, w);
+    printf("frame_reader: %u checks, %u failed\n", checks, failures);
+    return failures ? 1 : 0;
+}
