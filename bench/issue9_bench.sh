@@ -77,6 +77,16 @@ done
 for w in 4 8 12 16; do
   echo "4K default model cuda 120 frames, VMAF_READ_WORKERS=$w: $(VMAF_READ_WORKERS=$w med build/tools/vmaf -r $R -d $D -w 3840 -h 2160 -p 420 -b 8 --backend cuda --frame_cnt 120 -q -o /dev/null) ms"
 done
+# frames read ahead (default 4; each is 2 pinned pictures) and workers, 4 twins and default model
+for what in default twins; do
+  args=; [ $what = twins ] && args=$TWINS
+  for d in 2 3 4 6; do
+    echo "4K $what cuda 120 frames, VMAF_READ_DEPTH=$d: $(VMAF_READ_DEPTH=$d med build/tools/vmaf -r $R -d $D -w 3840 -h 2160 -p 420 -b 8 $args --backend cuda --frame_cnt 120 -q -o /dev/null) ms"
+  done
+  [ $what = twins ] && for w in 8 16; do
+    echo "4K twins cuda 120 frames, VMAF_READ_WORKERS=$w: $(VMAF_READ_WORKERS=$w med build/tools/vmaf -r $R -d $D -w 3840 -h 2160 -p 420 -b 8 $args --backend cuda --frame_cnt 120 -q -o /dev/null) ms"
+  done
+done
 # the same scores through the new readers: 4K 120 frames, cuda vs the CPU path (json_compare)
 for what in default twins; do
   args=; [ $what = twins ] && args=$TWINS

@@ -46,6 +46,16 @@ static unsigned read_workers_override(void)
     return *end || n < 1 || n > MAX_READ_WORKERS ? 0 : (unsigned)n;
 }
 
+/* VMAF_READ_DEPTH=N (1..16) replaces READ_DEPTH (for benchmarks); 0: none given */
+static unsigned read_depth_override(void)
+{
+    const char *env = getenv("VMAF_READ_DEPTH");
+    if (!env || !*env) return 0;
+    char *end;
+    const unsigned long n = strtoul(env, &end, 10);
+    return *end || n < 1 || n > 16 ? 0 : (unsigned)n;
+}
+
 /* pread workers for raw regular files: one per online CPU, 2..MAX_READ_WORKERS. */
 static unsigned read_workers(void)
 {
@@ -246,7 +256,7 @@ static int setup_backend(VmafContext *vmaf, const CliSettings *c, const VideoInf
                                                  : MAX_CPU_READ_WORKERS;
     const unsigned n = job->read_workers ? job->read_workers : read_workers();
     *workers = parallel ? (n < cap ? n : cap) : 1;
-    *depth = parallel ? READ_DEPTH : READ_AHEAD;
+    *depth = !parallel ? READ_AHEAD : read_depth_override() ? read_depth_override() : READ_DEPTH;
     /* the context keeps 2 (threads + 1) + 1 (or 4 without threads); the readers 2 per frame
      * in flight. Buffers are allocated on demand, so a short run pays for few. */
     const unsigned cpu_pictures = (c->threads ? 2 * (c->threads + 1) + 1 : 4) + 2 * *depth;
