@@ -2,8 +2,8 @@
 # The start-up floor of a CUDA process on this machine (issue 9): bench/ctx_probe as whole
 # processes, REPS each, with the wall time of the process next to its own phase line: the
 # primary context (what the library uses) vs cuCtxCreate with scheduling flags, released or
-# left to process exit, and CUDA_DEVICE_MAX_CONNECTIONS 1 / 8 (default) / 32 (the number of
-# hardware queues the context creates).   bench/startup_probe.sh [REPS=3]
+# left to process exit, and CUDA_DEVICE_MAX_CONNECTIONS 1 / 2 (the CLI's) / 4 / 8 (the
+# driver's default) / 32 (the number of hardware queues the context creates).   bench/startup_probe.sh [REPS=3]
 set -u
 REPS=${1:-3}
 P=build/bench/ctx_probe
@@ -16,5 +16,5 @@ run() {
 for k in $(seq $REPS); do
   for how in primary create create_spin create_blocking; do run $P $how release; done
   run $P primary exit
-  for c in 1 32; do echo -n "CUDA_DEVICE_MAX_CONNECTIONS=$c: "; CUDA_DEVICE_MAX_CONNECTIONS=$c run $P primary release; done
+  for c in 1 2 4 32; do echo -n "CUDA_DEVICE_MAX_CONNECTIONS=$c: "; CUDA_DEVICE_MAX_CONNECTIONS=$c run $P primary release; done
 done

@@ -35,6 +35,7 @@ typedef struct Op {
     void *host;
     size_t bytes;
     int upload;
+    int branch;         /* the twin that recorded it (graph branch); -1: uploads, event */
     CUgraphNode node;
 } Op;
 
@@ -123,6 +124,7 @@ static Op *rec_push(VmafCudaRecorder *rec, enum OpKind kind, const char *label)
     memset(op, 0, sizeof(*op));
     op->kind = kind;
     op->label = label;
+    op->branch = -1;
     return op;
 }
 
@@ -227,8 +229,10 @@ static int record_variant(VmafCudaBackend *b, Slot *sl, unsigned si, Variant *v,
     };
     for (unsigned t = 0; t < b->n_twins; t++) {
         if (!(mask & (1u << t))) continue;
+        const unsigned first = rec->cnt;
         int err = b->twin[t].twin->record(b->twin[t].priv, b->twin[t].inst->priv, rec, &view);
         if (err) return err;
+        for (unsigned i = first; i < rec->cnt; i++) rec->op[i].branch = (int)t;
     }
     return 0;
 }
@@ -237,15 +241,20 @@ static int build_graph(VmafCudaBackend *b, Variant *v)
 {
     const VmafCudaDriver *d = &b->s->drv;
     VMAF_CUDA_TRY(d, d->cuGraphCreate(&v->graph, 0));
-    CUgraphNode prev = NULL;
+    /* one branch per twin: a twin's operations in their recorded order, twins independent of
+     * each other (each reads the slot's frames and writes its own buffers), so the device
+     * may run them side by side */
+    CUgraphNode last[MAX_TWINS] = { NULL };
     for (unsigned i = 0; i < v->rec.cnt; i++) {
         Op *op = &v->rec.op[i];
+        if (op->kind == OP_UPLOAD || op->kind == OP_EVENT) continue; /* outside (launch_graph) */
+        CUgraphNode prev = last[op->branch];
         const unsigned ndeps = prev ? 1 : 0;
         CUresult r = CUDA_SUCCESS;
         switch (op->kind) {
         case OP_UPLOAD:
         case OP_EVENT:
-            continue; /* the uploads and their event stay outside the graph (launch_graph) */
+            break;
         case OP_DOWNLOAD: {
             CUDA_MEMCPY3D c;
             memcpy_params(b, op, NULL, &c);
@@ -278,7 +287,7 @@ static int build_graph(VmafCudaBackend *b, Variant *v)
         }
         }
         VMAF_CUDA_TRY(d, r);
-        prev = op->node;
+        last[op->branch] = op->node;
     }
     VMAF_CUDA_TRY(d, d->cuGraphInstantiateWithFlags(&v->exec, v->graph, 0));
     v->built = true;
