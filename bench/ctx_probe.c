@@ -3,8 +3,9 @@
  * context made one of several ways, a first allocation, and its teardown, each line "what: ms".
  * Loads libcuda.so.1 at run time like the library; exit 77 without a device. Run it as whole
  * processes (bench/startup_probe.sh) to see what a bare driver client costs end to end.
- *   ctx_probe [primary|create|create_spin|create_blocking] [release|exit]
- *   (default primary release: what the library does; exit: leave the context to process exit)
+ *   ctx_probe [primary|create|create_spin|create_blocking] [release|exit] [_exit]
+ *   (default primary release: what the library does; exit: leave the context to process exit;
+ *   _exit: end with _exit(), skipping the driver's exit handlers, instead of returning)
  */
 #define _GNU_SOURCE
 #include <cuda.h>
@@ -12,6 +13,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #define FNS(X)                                                                               \
     X(cuInit) X(cuDeviceGet) X(cuDevicePrimaryCtxRetain) X(cuDevicePrimaryCtxRelease)        \
@@ -78,5 +80,9 @@ int main(int argc, char **argv)
         printf(", release %.1f ms", now_ms() - t);
     }
     printf("\n");
+    if (argc > 3 && !strcmp(argv[3], "_exit")) {
+        fflush(stdout);
+        _exit(0);
+    }
     return 0;
 }

@@ -16,5 +16,7 @@ run() {
 for k in $(seq $REPS); do
   for how in primary create create_spin create_blocking; do run $P $how release; done
   run $P primary exit
+  echo -n "_exit: "; run $P primary release _exit
+  echo -n "_exit: "; run $P primary exit _exit
   for c in 1 2 4 32; do echo -n "CUDA_DEVICE_MAX_CONNECTIONS=$c: "; CUDA_DEVICE_MAX_CONNECTIONS=$c run $P primary release; done
 done
