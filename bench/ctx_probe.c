@@ -8,43 +8,23 @@
  *   _exit: end with _exit(), skipping the driver's exit handlers, instead of returning)
  */
 #define _GNU_SOURCE
-#include <cuda.h>
-#include <dlfcn.h>
-#include <stdio.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
+
+#include "driver_probe.h"
 
 #define FNS(X)                                                                               \
     X(cuInit) X(cuDeviceGet) X(cuDevicePrimaryCtxRetain) X(cuDevicePrimaryCtxRelease)        \
     X(cuCtxPushCurrent) X(cuCtxCreate) X(cuCtxDestroy) X(cuMemAlloc) X(cuMemFree)            \
     X(cuStreamCreate) X(cuStreamDestroy)
-#define DECL(name) static __typeof__(&name) p_##name;
-FNS(DECL)
-
-typedef CUresult (*GetProc)(const char *, void **, int, cuuint64_t, CUdriverProcAddressQueryResult *);
-
-static double now_ms(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return t.tv_sec * 1e3 + t.tv_nsec / 1e6;
-}
+FNS(PROBE_DECL)
 
 int main(int argc, char **argv)
 {
     const char *how = argc > 1 ? argv[1] : "primary";
     const int release = !(argc > 2 && !strcmp(argv[2], "exit"));
     double t = now_ms();
-    void *lib = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
-    if (!lib) return printf("no libcuda.so.1\n"), 77;
-    GetProc get = (GetProc)dlsym(lib, "cuGetProcAddress_v2");
-    CUdriverProcAddressQueryResult q;
-#define RESOLVE(name)                                                                   \
-    if (!get || get(#name, (void **)&p_##name, CUDA_VERSION, CU_GET_PROC_ADDRESS_DEFAULT, &q) || \
-        !p_##name)                                                                      \
-        return printf("cannot resolve %s\n", #name), 1;
-    FNS(RESOLVE)
+    PROBE_LOAD(lib, FNS)
     printf("%s: dlopen + resolve %.1f ms", how, now_ms() - t);
     t = now_ms();
     if (p_cuInit(0)) return printf("\ncuInit failed\n"), 77;

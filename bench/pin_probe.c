@@ -6,30 +6,18 @@
  *                                     N = 24; release: release the context before exit, timed)
  */
 #define _GNU_SOURCE
-#include <cuda.h>
-#include <dlfcn.h>
 #include <pthread.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
-#include <time.h>
+
+#include "driver_probe.h"
 
 #define FNS(X)                                                                                \
     X(cuInit) X(cuDeviceGet) X(cuDevicePrimaryCtxRetain) X(cuCtxPushCurrent) X(cuCtxSetCurrent) \
     X(cuMemHostAlloc) X(cuMemFreeHost) X(cuMemHostRegister) X(cuMemHostUnregister)            \
     X(cuMemAlloc) X(cuMemcpyHtoD) X(cuCtxSynchronize) X(cuDevicePrimaryCtxRelease) X(cuMemFree)
-#define DECL(name) static __typeof__(&name) p_##name;
-FNS(DECL)
-
-static double now_ms(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return t.tv_sec * 1e3 + t.tv_nsec / 1e6;
-}
-
-typedef CUresult (*GetProc)(const char *, void **, int, cuuint64_t, CUdriverProcAddressQueryResult *);
+FNS(PROBE_DECL)
 
 static size_t bytes;
 static unsigned n;
@@ -58,15 +46,7 @@ int main(int argc, char **argv)
     n = argc > 2 ? (unsigned)atoi(argv[2]) : 24;
     if (n < 4) n = 4;
     double t = now_ms();
-    void *lib = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
-    if (!lib) return printf("no libcuda.so.1\n"), 77;
-    GetProc get = (GetProc)dlsym(lib, "cuGetProcAddress_v2");
-    CUdriverProcAddressQueryResult q;
-#define RESOLVE(name)                                                                   \
-    if (!get || get(#name, (void **)&p_##name, 12000, CU_GET_PROC_ADDRESS_DEFAULT, &q) || \
-        !p_##name)                                                                      \
-        return printf("cannot resolve %s\n", #name), 1;
-    FNS(RESOLVE)
+    PROBE_LOAD(lib, FNS)
     printf("dlopen + resolve: %.1f ms\n", now_ms() - t);
     t = now_ms();
     if (p_cuInit(0)) return printf("cuInit failed\n"), 77;

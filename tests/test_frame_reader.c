@@ -23,15 +23,9 @@
 #include "picture_pool.h"
 #include "video_input.h"
 
-static unsigned checks, failures;
-#define EXPECT(c)                                                                  \
-    do {                                                                           \
-        checks++;                                                                  \
-        if (!(c)) {                                                                \
-            failures++;                                                            \
-            fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #c);  \
-        }                                                                          \
-    } while (0)
+#include "test_util.h"
+
+#define EXPECT(c) CHECK(c, "(the case follows)")
 
 typedef struct Geo {
     unsigned w, h, bpc;
@@ -337,6 +331,6 @@ int main(int argc, char **argv)
         }
     }
     for (unsigned w = 2; w <= 8; w += 3) run_errors(dir, w);
-    printf("frame_reader: %u checks, %u failed\n", checks, failures);
+    printf("frame_reader: %d checks, %d failed\n", checks, failures);
     return failures ? 1 : 0;
 }
