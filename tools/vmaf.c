@@ -40,10 +40,11 @@
  * The CUDA driver gives each context CUDA_DEVICE_MAX_CONNECTIONS hardware work queues (default
  * 8), and making and tearing them down is most of its fixed cost per process. On an H200
  * (bench/startup_probe.sh): context creation ~60 ms with 2, 110-150 with 8, 480-530 with 32;
- * its release ~30 / 56-92 / 320 ms. The CLI's frames run on 6 slot
- * streams; 2 queues already let one frame's upload and kernels overlap the next's: the whole
- * 4K default-model run took 276 / 369 ms for 1 / 120 frames against 395 / 508 with 8. So the
- * CLI asks for 2 unless the user's environment says otherwise (the library never sets it).
+ * its release ~30 / 56-92 / 320 ms. The CLI's frames run on 6 slot streams; 2 queues already
+ * let one slot's upload and kernels overlap the next slot's (1 queue serialises them: 135 ms
+ * for 119 4K frames against ~90-100). In one run, the whole 4K default-model process took
+ * 276 / 369 ms for 1 / 120 frames with 2 queues against 395 / 508 with 8. So the CLI asks for
+ * 2 unless the user's environment says otherwise (the library never sets it).
  */
 #define CLI_CUDA_CONNECTIONS "2"
 
