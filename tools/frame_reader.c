@@ -92,6 +92,18 @@ static void skip_finished_turns(FrameReader *r)
     while (r->side[r->turn & 1].done && !r->side[(r->turn + 1) & 1].done) r->turn++;
 }
 
+/* A picture read whole, before it goes to the caller: its samples were checked against the
+ * depth as they were read, and a pinned pool's buffer is registered (once). 1, or a negative
+ * errno with the message in msg. */
+static int hand_over(VmafPicture *pic, char *msg, size_t msg_size)
+{
+    vmaf_picture_mark_range_checked(pic);
+    const int err = vmaf_picture_prepare(pic);
+    if (!err) return 1;
+    snprintf(msg, msg_size, "could not pin a picture of the pool: %s", strerror(-err));
+    return err;
+}
+
 static void *reader_main(void *arg)
 {
     Side *s = arg;
@@ -122,15 +134,9 @@ static void *reader_main(void *arg)
             char msg[512];
             e.status = video_input_read(s->in, &e.pic, msg, sizeof(msg));
             if (e.status < 0) fprintf(r->msg, "%s\n", msg);
-            if (e.status == 1) {
-                /* the reader checked every sample while the rows were in cache */
-                vmaf_picture_mark_range_checked(&e.pic);
-                const int err = vmaf_picture_prepare(&e.pic); /* pinned pools: register */
-                if (err) {
-                    fprintf(r->msg, "could not pin a picture of the pool: %s\n", strerror(-err));
-                    e.status = err;
-                }
-            }
+            char pin_msg[128];
+            if (e.status == 1 && (e.status = hand_over(&e.pic, pin_msg, sizeof(pin_msg))) < 0)
+                fprintf(r->msg, "%s\n", pin_msg);
             if (e.status != 1) vmaf_picture_unref(&e.pic);
         }
         pthread_mutex_lock(&r->lock);
@@ -191,13 +197,9 @@ static void finish_frame(FrameReader *r, unsigned long long k, FrameSlot *fs)
             if (e[i]->pic.ref) vmaf_picture_unref(&e[i]->pic);
             continue;
         }
-        vmaf_picture_mark_range_checked(&e[i]->pic); /* every task scanned its rows */
-        const int err = vmaf_picture_prepare(&e[i]->pic);
-        if (!err) continue;
+        if ((e[i]->status = hand_over(&e[i]->pic, fs->msg[i], sizeof(fs->msg[i]))) == 1)
+            continue;
         vmaf_picture_unref(&e[i]->pic);
-        e[i]->status = err;
-        snprintf(fs->msg[i], sizeof(fs->msg[i]), "could not pin a picture of the pool: %s",
-                 strerror(-err));
         fs->err_task[i] = 0;
     }
     pthread_mutex_lock(&r->lock);

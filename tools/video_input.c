@@ -643,6 +643,21 @@ static int check_picture(const VideoInput *in, const VmafPicture *pic, char *err
     return 0;
 }
 
+/* Rows y0 .. y0 + n of plane p of frame `frame`, at dst: -EINVAL with a message naming file,
+ * frame, plane and position (in the plane) when a sample is above the depth's maximum. */
+static int scan_rows(const VideoInput *in, uint64_t frame, unsigned p, const unsigned char *dst,
+                     ptrdiff_t stride, unsigned y0, unsigned n, char *err, size_t err_sz)
+{
+    VmafSampleRangeError e;
+    if (!vmaf_sample_range_scan(dst, stride, in->pw[p], n, in->info.bpc, &e))
+        return 0;
+    static const char *const plane_name[3] = { "Y", "U", "V" };
+    set_err(err, err_sz, "%s: frame %" PRIu64 ", plane %u (%s): sample %u at x=%u, y=%u is "
+            "above the %u-bit maximum %u", in->path, frame, p, plane_name[p], e.value, e.x,
+            e.y + y0, in->info.bpc, (1u << in->info.bpc) - 1);
+    return -EINVAL;
+}
+
 static int read_plane(VideoInput *in, unsigned p, unsigned char *dst, ptrdiff_t stride,
                       char *err, size_t err_sz)
 {
@@ -671,14 +686,8 @@ static int read_plane(VideoInput *in, unsigned p, unsigned char *dst, ptrdiff_t 
         }
     }
     /* out-of-range samples would give wrong scores: refused while the plane is in cache */
-    VmafSampleRangeError e;
-    if (vmaf_sample_range_scan(dst, stride, in->pw[p], h, in->info.bpc, &e)) {
-        static const char *const plane_name[3] = { "Y", "U", "V" };
-        set_err(err, err_sz, "%s: frame %" PRIu64 ", plane %u (%s): sample %u at x=%u, y=%u is "
-                "above the %u-bit maximum %u", in->path, in->frame_idx, p, plane_name[p],
-                e.value, e.x, e.y, in->info.bpc, (1u << in->info.bpc) - 1);
-        return -EINVAL;
-    }
+    if ((r = scan_rows(in, in->frame_idx, p, dst, stride, 0, h, err, err_sz)))
+        return r;
     if (in->fh[p] > h)
         return discard(in, (uint64_t)frow * (in->fh[p] - h), err, err_sz);
     return 0;
@@ -912,15 +921,8 @@ int video_input_read_rows_at(VideoInput *in, unsigned long long index, VmafPictu
         for (unsigned y = 0; y < n; y++)
             swap16(dst + (ptrdiff_t)y * stride, row / 2);
     /* out-of-range samples would give wrong scores (as read_plane refuses them) */
-    VmafSampleRangeError e;
-    if (vmaf_sample_range_scan(dst, stride, in->pw[p], n, in->info.bpc, &e)) {
-        static const char *const plane_name[3] = { "Y", "U", "V" };
-        set_err(err, err_sz, "%s: frame %llu, plane %u (%s): sample %u at x=%u, y=%u is "
-                "above the %u-bit maximum %u", in->path, index, p, plane_name[p], e.value, e.x,
-                e.y + y0, in->info.bpc, (1u << in->info.bpc) - 1);
-        return -EINVAL;
-    }
-    return 1;
+    r = scan_rows(in, index, p, dst, stride, y0, n, err, err_sz);
+    return r ? r : 1;
 }
 
 int video_input_read_at(VideoInput *in, unsigned long long index, VmafPicture *pic, char *err,

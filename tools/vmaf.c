@@ -48,24 +48,15 @@
  */
 #define CLI_CUDA_CONNECTIONS "2"
 
-/* VMAF_READ_WORKERS=N (1..16) replaces the caps above (for benchmarks); 0: none given */
-static unsigned read_workers_override(void)
+/* A benchmark override: the variable's value N in 1..max, or 0 when unset or not such a number.
+ * VMAF_READ_WORKERS=N (1..16) replaces the caps above, VMAF_READ_DEPTH=N (1..16) READ_DEPTH. */
+static unsigned env_override(const char *name, unsigned max)
 {
-    const char *env = getenv("VMAF_READ_WORKERS");
+    const char *env = getenv(name);
     if (!env || !*env) return 0;
     char *end;
     const unsigned long n = strtoul(env, &end, 10);
-    return *end || n < 1 || n > MAX_READ_WORKERS ? 0 : (unsigned)n;
-}
-
-/* VMAF_READ_DEPTH=N (1..16) replaces READ_DEPTH (for benchmarks); 0: none given */
-static unsigned read_depth_override(void)
-{
-    const char *env = getenv("VMAF_READ_DEPTH");
-    if (!env || !*env) return 0;
-    char *end;
-    const unsigned long n = strtoul(env, &end, 10);
-    return *end || n < 1 || n > 16 ? 0 : (unsigned)n;
+    return *end || n < 1 || n > max ? 0 : (unsigned)n;
 }
 
 /* pread workers for raw regular files: one per online CPU, 2..MAX_READ_WORKERS. */
@@ -263,12 +254,12 @@ static int setup_backend(VmafContext *vmaf, const CliSettings *c, const VideoInf
             state = NULL;
         }
     }
-    const unsigned cap = read_workers_override() ? read_workers_override()
-                         : state                 ? MAX_CUDA_READ_WORKERS
-                                                 : MAX_CPU_READ_WORKERS;
+    const unsigned forced = env_override("VMAF_READ_WORKERS", MAX_READ_WORKERS);
+    const unsigned cap = forced ? forced : state ? MAX_CUDA_READ_WORKERS : MAX_CPU_READ_WORKERS;
     const unsigned n = job->read_workers ? job->read_workers : read_workers();
     *workers = parallel ? (n < cap ? n : cap) : 1;
-    *depth = !parallel ? READ_AHEAD : read_depth_override() ? read_depth_override() : READ_DEPTH;
+    const unsigned forced_depth = env_override("VMAF_READ_DEPTH", 16);
+    *depth = !parallel ? READ_AHEAD : forced_depth ? forced_depth : READ_DEPTH;
     /* the context keeps 2 (threads + 1) + 1 (or 4 without threads); the readers 2 per frame
      * in flight. Buffers are allocated on demand, so a short run pays for few. */
     const unsigned cpu_pictures = (c->threads ? 2 * (c->threads + 1) + 1 : 4) + 2 * *depth;
