@@ -447,8 +447,25 @@ int main(int argc, char **argv)
 {
     const char *clips_dir = argc > 1 ? argv[1] : NULL;
     const int quick = argc > 2 && !strcmp(argv[2], "--quick");
-    uint16_t *table = xmalloc(VMAF_VIF_LOG2_TABLE_LEN * sizeof(uint16_t));
-    vmaf_vif_log2_table_fill(table);
+    uint16_t *full = xmalloc(VMAF_VIF_LOG2_TABLE_LEN * sizeof(uint16_t));
+    uint16_t *table = xmalloc(VIF_DEV_LOG2_PACKED_LEN * sizeof(uint16_t));
+    vmaf_vif_log2_table_fill(full);
+    /* the kernels' packed table gives the CPU's L(v) at every index and every shift */
+    CHECK(!vif_dev_log2_pack(full, table), "log2 table: not a staircase of 1-high steps");
+    int bad_log2 = 0;
+    for (uint32_t i = 0; i < VMAF_VIF_LOG2_TABLE_LEN; i++) {
+        for (int b = 2; b <= 47; b += 15) { /* v = (2^15 + i) << b, plus low bits */
+            const uint64_t v = ((uint64_t)(VMAF_VIF_LOG2_TABLE_FIRST + i) << b) | ((1ull << b) - 1);
+            const int32_t want = (int32_t)full[i] + VMAF_VIF_LOG2_ONE * b;
+            bad_log2 += vif_dev_log2_packed(table, v) != want || vif_dev_log2(full, v) != want;
+        }
+    }
+    CHECK(!bad_log2, "log2 table: %d packed lookups differ from the table", bad_log2);
+    /* and a staircase with a step of 2 or a step back is refused */
+    full[100] += 2;
+    CHECK(vif_dev_log2_pack(full, table) == -EINVAL, "log2 table: a 2-high step accepted");
+    full[100] -= 2;
+    CHECK(!vif_dev_log2_pack(full, table), "log2 table: repacking");
 
     test_synthetic(table, quick);
     if (clips_dir)
@@ -457,6 +474,7 @@ int main(int argc, char **argv)
         printf("test_vif_twin: no clips directory: real content not tested\n");
 
     free(table);
+    free(full);
     printf("test_vif_twin: %u frames, %d checks, %d failed\n", n_frames, checks, failures);
     return failures ? 1 : 0;
 }

@@ -35,10 +35,14 @@
  * Integer ranges (8..16-bit samples at scale 0, 16-bit values at scales 1..3): vertical mean
  * sums stay below 2^32; square sums below 2^48 (64-bit), except 8-bit samples at scale 0,
  * whose square sums stay below 2^32; the shifted vertical values fit 32 bits, the means 16.
+ * The horizontal square sums (below 2^48) are formed in double precision, where every
+ * partial sum of these integers is exact; the per-pixel log2 reads a packed 8 KiB copy of
+ * the CPU's table (vif_dev_log2_pack), so that it stays in L1.
  */
 #ifndef VMAF_FEATURE_VIF_DEVICE_H
 #define VMAF_FEATURE_VIF_DEVICE_H
 
+#include <errno.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
@@ -79,8 +83,10 @@ typedef struct VifDevTile {
     uint16_t x[VIF_DEV_TILE_ROWS][VIF_DEV_TILE_COLS], y[VIF_DEV_TILE_ROWS][VIF_DEV_TILE_COLS];
     /* vertical sums of the statistic: tile row r, margined column c */
     uint32_t mx[VIF_CUDA_TILE_H][VIF_DEV_TILE_COLS], my[VIF_CUDA_TILE_H][VIF_DEV_TILE_COLS];
-    uint32_t xx[VIF_CUDA_TILE_H][VIF_DEV_TILE_COLS], yy[VIF_CUDA_TILE_H][VIF_DEV_TILE_COLS];
-    uint32_t xy[VIF_CUDA_TILE_H][VIF_DEV_TILE_COLS];
+    /* the square sums (integers below 2^32) as doubles: the horizontal pass sums them in
+     * double precision, exactly (every partial sum is an integer below 2^48) */
+    double xx[VIF_CUDA_TILE_H][VIF_DEV_TILE_COLS], yy[VIF_CUDA_TILE_H][VIF_DEV_TILE_COLS];
+    double xy[VIF_CUDA_TILE_H][VIF_DEV_TILE_COLS];
     /* vertical pass of the subsampling at tile row 2k */
     uint32_t sx[VIF_CUDA_TILE_H / 2][VIF_DEV_TILE_COLS], sy[VIF_CUDA_TILE_H / 2][VIF_DEV_TILE_COLS];
 } VifDevTile;
@@ -94,11 +100,56 @@ VIF_DEV_FN int vif_dev_bit_length(uint64_t v)
 #endif
 }
 
-/* L(v) of vif.h, for v >= 2^17. */
+/*
+ * The log2 table, packed. The CPU's table (vmaf_vif_log2_table_fill: round(2048 log2 i) for
+ * i in [2^15, 2^16)) is a staircase whose steps are 1 high and more than 8 wide (its slope
+ * is below 2048 / (2^15 ln 2) < 1/11), so each aligned group of 8 entries holds at most one
+ * step: entry g of the packed table is (table[8g] - VIF_DEV_LOG2_BASE) << 4 | o, where o
+ * (1..8) is the first offset in the group whose value is one higher (8: none). 8 KiB
+ * instead of 64: the kernels' gathers stay in L1, next to the tiles in shared memory.
+ */
+enum {
+    VIF_DEV_LOG2_BASE = 15 * VMAF_VIF_LOG2_ONE, /* table[0] */
+    VIF_DEV_LOG2_PACKED_LEN = VMAF_VIF_LOG2_TABLE_LEN / 8,
+};
+
+/* Pack `table` into packed[VIF_DEV_LOG2_PACKED_LEN]; -EINVAL if it is not such a staircase. */
+static inline int vif_dev_log2_pack(const uint16_t *table, uint16_t *packed)
+{
+    for (int g = 0; g < VIF_DEV_LOG2_PACKED_LEN; g++) {
+        const int t0 = table[8 * g];
+        int o = 8;
+        for (int k = 1; k < 8; k++) {
+            const int t = table[8 * g + k];
+            if (t != t0 && t != t0 + 1) return -EINVAL;
+            if (t == t0 + 1 && o == 8) o = k;
+            if (t == t0 && o != 8) return -EINVAL; /* a step back */
+        }
+        if (t0 < VIF_DEV_LOG2_BASE || t0 - VIF_DEV_LOG2_BASE >= 1 << 12) return -EINVAL;
+        packed[g] = (uint16_t)((t0 - VIF_DEV_LOG2_BASE) << 4 | o);
+    }
+    return 0;
+}
+
+/* L(v) of vif.h, for v >= 2^17, from the CPU's table. */
 VIF_DEV_FN int32_t vif_dev_log2(const uint16_t *table, uint64_t v)
 {
     const int b = vif_dev_bit_length(v) - 16;
     return (int32_t)table[(v >> b) - VMAF_VIF_LOG2_TABLE_FIRST] + VMAF_VIF_LOG2_ONE * b;
+}
+
+/* The same from the packed table (the kernels'). */
+VIF_DEV_FN int32_t vif_dev_log2_packed(const uint16_t *packed, uint64_t v)
+{
+    const int b = vif_dev_bit_length(v) - 16;
+    const unsigned i = (unsigned)(v >> b) - VMAF_VIF_LOG2_TABLE_FIRST;
+#if defined(__CUDA_ARCH__)
+    const unsigned e = __ldg(packed + (i >> 3));
+#else
+    const unsigned e = packed[i >> 3];
+#endif
+    const int32_t t = VIF_DEV_LOG2_BASE + (int32_t)(e >> 4) + ((i & 7) >= (e & 15));
+    return t + VMAF_VIF_LOG2_ONE * b;
 }
 
 /* acc + a * b, the product in 64 bits. On the device one mad.wide.u32 (IMAD.WIDE.U32):
@@ -112,6 +163,27 @@ VIF_DEV_FN uint64_t vif_dev_mad_wide(uint32_t a, uint32_t b, uint64_t acc)
     return r;
 #else
     return acc + (uint64_t)a * b;
+#endif
+}
+
+/* The integer v as a double: exact (one FP64 add on the device, not a conversion). */
+VIF_DEV_FN double vif_dev_u32_to_double(uint32_t v)
+{
+#if defined(__CUDA_ARCH__)
+    return __hiloint2double(0x43300000, (int)v) - 4503599627370496.0; /* (2^52 + v) - 2^52 */
+#else
+    return (double)v;
+#endif
+}
+
+/* acc + a * b for integer-valued doubles whose every partial result is an integer below
+ * 2^53: exact, so fused (one DFMA on the device) or not, the value is the same. */
+VIF_DEV_FN double vif_dev_dmad(double a, double b, double acc)
+{
+#if defined(__CUDA_ARCH__)
+    return __fma_rn(a, b, acc);
+#else
+    return acc + a * b;
 #endif
 }
 
@@ -162,13 +234,79 @@ typedef struct VifDevColumn {
         }                                                                                  \
     } while (0)
 
+/*
+ * The narrow case (8-bit samples, q = 0) with the filter's symmetry: taps k and fw-1-k share
+ * a coefficient, so each pair costs one add and one multiply-add, not two multiply-adds
+ * (on the device the adds and the multiplies run on different pipes). Output r takes the
+ * pairs (r + j, r + fw-1-j), j < fw/2, then the centre r + fw/2; a low window of samples
+ * r + j and a high window of samples r + fw-1-j (r < VIF_DEV_ROWS) slide towards the centre
+ * as j grows, each sample and its three products read or formed once. All sums stay below
+ * 2^32 (each partial sum is at most the full one, sum(f) * 255^2 < 2^32).
+ */
+VIF_DEV_FN void vif_dev_stat_vertical_folded(const uint16_t *x, const uint16_t *y, int pitch,
+                                             const uint32_t *f, int fw, uint32_t mx[VIF_DEV_ROWS],
+                                             uint32_t my[VIF_DEV_ROWS], VifDevColumn out[VIF_DEV_ROWS])
+{
+    enum { R = VIF_DEV_ROWS };
+    const int hf = fw / 2;
+    uint32_t la[R], lb[R], laa[R], lbb[R], lab[R]; /* low window: samples, products */
+    uint32_t ha[R], hb[R], haa[R], hbb[R], hab[R]; /* high window */
+    uint32_t xx[R], yy[R], xy[R];
+    VIF_DEV_UNROLL
+    for (int r = 0; r < R; r++) {
+        la[r] = x[r * pitch], lb[r] = y[r * pitch];
+        ha[r] = x[(fw - 1 + r) * pitch], hb[r] = y[(fw - 1 + r) * pitch];
+        laa[r] = la[r] * la[r], lbb[r] = lb[r] * lb[r], lab[r] = la[r] * lb[r];
+        haa[r] = ha[r] * ha[r], hbb[r] = hb[r] * hb[r], hab[r] = ha[r] * hb[r];
+        mx[r] = my[r] = xx[r] = yy[r] = xy[r] = 0;
+    }
+    VIF_DEV_UNROLL
+    for (int j = 0; j < hf; j++) {
+        const uint32_t fk = f[j];
+        VIF_DEV_UNROLL
+        for (int r = 0; r < R; r++) {
+            mx[r] += fk * (la[r] + ha[r]);
+            my[r] += fk * (lb[r] + hb[r]);
+            xx[r] += fk * (laa[r] + haa[r]);
+            yy[r] += fk * (lbb[r] + hbb[r]);
+            xy[r] += fk * (lab[r] + hab[r]);
+        }
+        /* the low window moves down to j + 1 (its new sample: j + R) */
+        VIF_DEV_UNROLL
+        for (int r = 0; r + 1 < R; r++)
+            la[r] = la[r + 1], lb[r] = lb[r + 1], laa[r] = laa[r + 1], lbb[r] = lbb[r + 1],
+            lab[r] = lab[r + 1];
+        la[R - 1] = x[(j + R) * pitch], lb[R - 1] = y[(j + R) * pitch];
+        laa[R - 1] = la[R - 1] * la[R - 1], lbb[R - 1] = lb[R - 1] * lb[R - 1];
+        lab[R - 1] = la[R - 1] * lb[R - 1];
+        if (j + 1 == hf) /* the high window would meet the low one at the centre */
+            break;
+        /* the high window moves up to fw-2-j (its new sample: fw-2-j) */
+        VIF_DEV_UNROLL
+        for (int r = R - 1; r > 0; r--)
+            ha[r] = ha[r - 1], hb[r] = hb[r - 1], haa[r] = haa[r - 1], hbb[r] = hbb[r - 1],
+            hab[r] = hab[r - 1];
+        ha[0] = x[(fw - 2 - j) * pitch], hb[0] = y[(fw - 2 - j) * pitch];
+        haa[0] = ha[0] * ha[0], hbb[0] = hb[0] * hb[0], hab[0] = ha[0] * hb[0];
+    }
+    const uint32_t fc = f[hf];
+    VIF_DEV_UNROLL
+    for (int r = 0; r < R; r++) {
+        mx[r] += fc * la[r];
+        my[r] += fc * lb[r];
+        out[r].xx = xx[r] + fc * laa[r];
+        out[r].yy = yy[r] + fc * lbb[r];
+        out[r].xy = xy[r] + fc * lab[r];
+    }
+}
+
 VIF_DEV_FN void vif_dev_stat_vertical(const uint16_t *x, const uint16_t *y, int pitch,
                                       const uint32_t *f, int fw, int narrow, int mu_shift,
                                       int q, VifDevColumn out[VIF_DEV_ROWS])
 {
     uint32_t mx[VIF_DEV_ROWS], my[VIF_DEV_ROWS];
     if (narrow) /* q is 0: the sums are the values */
-        VIF_DEV_VERTICAL_ROWS(uint32_t);
+        vif_dev_stat_vertical_folded(x, y, pitch, f, fw, mx, my, out);
     else
         VIF_DEV_VERTICAL_ROWS(uint64_t);
     const uint32_t rnd = 1u << (mu_shift - 1);
@@ -206,36 +344,42 @@ VIF_DEV_FN VifDevSigma vif_dev_sigma(uint32_t mu_x, uint32_t mu_y, uint64_t exx,
  * k < fw + VIF_DEV_COLS - 1 (pixel c uses k = c .. c + fw - 1); each value read once.
  */
 VIF_DEV_FN void vif_dev_stat_horizontal(const uint32_t *mx, const uint32_t *my,
-                                        const uint32_t *xx, const uint32_t *yy,
-                                        const uint32_t *xy, const uint32_t *f, int fw,
+                                        const double *xx, const double *yy, const double *xy,
+                                        const uint32_t *f, const double *fd, int fw,
                                         VifDevSigma out[VIF_DEV_COLS])
 {
     uint32_t mu_x[VIF_DEV_COLS], mu_y[VIF_DEV_COLS];
-    uint64_t exx[VIF_DEV_COLS], eyy[VIF_DEV_COLS], exy[VIF_DEV_COLS];
+    /* the square sums in double precision: integers below 2^48 at every step, so exact (on
+     * the device this moves them from the integer pipes to the FP64 one) */
+    double exx[VIF_DEV_COLS], eyy[VIF_DEV_COLS], exy[VIF_DEV_COLS];
     VIF_DEV_UNROLL
     for (int c = 0; c < VIF_DEV_COLS; c++)
         mu_x[c] = mu_y[c] = 0, exx[c] = eyy[c] = exy[c] = 0;
     VIF_DEV_UNROLL
     for (int k = 0; k < fw + VIF_DEV_COLS - 1; k++) {
-        const uint32_t m1 = mx[k], m2 = my[k], v1 = xx[k], v2 = yy[k], v3 = xy[k];
+        const uint32_t m1 = mx[k], m2 = my[k];
+        const double v1 = xx[k], v2 = yy[k], v3 = xy[k];
         VIF_DEV_UNROLL
         for (int c = 0; c < VIF_DEV_COLS; c++) {
             if (k - c < 0 || k - c >= fw)
                 continue;
             const uint32_t fk = f[k - c];
+            const double fdk = fd[k - c < fw - 1 - (k - c) ? k - c : fw - 1 - (k - c)];
             mu_x[c] += fk * m1;
             mu_y[c] += fk * m2;
-            exx[c] = vif_dev_mad_wide(fk, v1, exx[c]);
-            eyy[c] = vif_dev_mad_wide(fk, v2, eyy[c]);
-            exy[c] = vif_dev_mad_wide(fk, v3, exy[c]);
+            exx[c] = vif_dev_dmad(fdk, v1, exx[c]);
+            eyy[c] = vif_dev_dmad(fdk, v2, eyy[c]);
+            exy[c] = vif_dev_dmad(fdk, v3, exy[c]);
         }
     }
     VIF_DEV_UNROLL
     for (int c = 0; c < VIF_DEV_COLS; c++)
-        out[c] = vif_dev_sigma(mu_x[c], mu_y[c], exx[c], eyy[c], exy[c]);
+        out[c] = vif_dev_sigma(mu_x[c], mu_y[c], (uint64_t)exx[c], (uint64_t)eyy[c],
+                               (uint64_t)exy[c]);
 }
 
-/* The per-pixel sums of vif.h (the double operations in the CPU's order). */
+/* The per-pixel sums of vif.h (the double operations in the CPU's order); table: the packed
+ * log2 table. */
 VIF_DEV_FN void vif_dev_stat_pixel(const uint16_t *table, VifDevSigma s, double egl,
                                    VmafVifSums *acc)
 {
@@ -245,7 +389,7 @@ VIF_DEV_FN void vif_dev_stat_pixel(const uint16_t *table, VifDevSigma s, double 
         acc->den_non_log++;
         return;
     }
-    acc->den_log += vif_dev_log2(table, (uint32_t)(nsq + s.xx)) - 17 * VMAF_VIF_LOG2_ONE;
+    acc->den_log += vif_dev_log2_packed(table, (uint32_t)(nsq + s.xx)) - 17 * VMAF_VIF_LOG2_ONE;
     if (s.xy > 0 && s.yy > 0) {
         const double eps = 65536 * 1.0e-10;
         double g = s.xy / (s.xx + eps);
@@ -254,7 +398,8 @@ VIF_DEV_FN void vif_dev_stat_pixel(const uint16_t *table, VifDevSigma s, double 
         g = g < egl ? g : egl;
         const uint32_t numer = sv + nsq;
         const int64_t gain = (int64_t)(g * g * s.xx);
-        acc->num_log += vif_dev_log2(table, (uint64_t)gain + numer) - vif_dev_log2(table, numer);
+        acc->num_log += vif_dev_log2_packed(table, (uint64_t)gain + numer) -
+                        vif_dev_log2_packed(table, numer);
     }
 }
 
@@ -322,9 +467,9 @@ VIF_DEV_FN void vif_dev_phase_vertical(VifDevTile *t, const VifCudaArgs *a, cons
             for (int r = 0; r < VIF_DEV_ROWS; r++) {
                 t->mx[r0 + r][c] = v[r].mu_x;
                 t->my[r0 + r][c] = v[r].mu_y;
-                t->xx[r0 + r][c] = v[r].xx;
-                t->yy[r0 + r][c] = v[r].yy;
-                t->xy[r0 + r][c] = v[r].xy;
+                t->xx[r0 + r][c] = vif_dev_u32_to_double(v[r].xx);
+                t->yy[r0 + r][c] = vif_dev_u32_to_double(v[r].yy);
+                t->xy[r0 + r][c] = vif_dev_u32_to_double(v[r].xy);
             }
         }
     }
@@ -360,7 +505,7 @@ VIF_DEV_FN void vif_dev_phase_horizontal(const VifDevTile *t, const VifCudaArgs 
                 continue;
             VifDevSigma s[VIF_DEV_COLS];
             vif_dev_stat_horizontal(&t->mx[r][c0], &t->my[r][c0], &t->xx[r][c0], &t->yy[r][c0],
-                                    &t->xy[r][c0], f, fw, s);
+                                    &t->xy[r][c0], f, a->filter_d, fw, s);
             VIF_DEV_UNROLL
             for (int c = 0; c < VIF_DEV_COLS; c++)
                 if (j0 + c0 + c < a->w)
@@ -458,6 +603,8 @@ static inline int vif_dev_scale_args(VifCudaArgs *a, const VifDevPlan *p, int k,
     }
     for (int i = 0; i < vmaf_vif_filter_width[k]; i++)
         a->filter[i] = vmaf_vif_filter[k][i];
+    for (int i = 0; i <= vmaf_vif_filter_width[k] / 2; i++)
+        a->filter_d[i] = vmaf_vif_filter[k][i];
     a->log2_table = log2_table;
     a->sums = sums + (size_t)k * sizeof(VmafVifSums);
     return a->stat || a->sub;

@@ -74,7 +74,7 @@ static int kernel_frame(KernelRun *k, const VifDevPlan *p, const void *ref, cons
                         VmafVifSums sums[VMAF_VIF_SCALES])
 {
     const VmafCudaDriver *d = &k->s->drv;
-    const size_t table_bytes = VMAF_VIF_LOG2_TABLE_LEN * sizeof(uint16_t);
+    const size_t table_bytes = VIF_DEV_LOG2_PACKED_LEN * sizeof(uint16_t); /* packed */
     int err = kernel_alloc(k, &k->ref, plane_bytes);
     if (!err) err = kernel_alloc(k, &k->dis, plane_bytes);
     if (!err) err = kernel_alloc(k, &k->images, p->image_bytes);
@@ -117,7 +117,8 @@ static void kernels_case(CheckEnv *env, unsigned w, unsigned h, unsigned bpc,
     const unsigned bytes = bpc > 8 ? 2 : 1, max = (1u << bpc) - 1;
     const size_t stride = (size_t)w * bytes, plane = stride * h;
     unsigned char *ref = malloc(plane), *dis = malloc(plane);
-    uint16_t *table = malloc(VMAF_VIF_LOG2_TABLE_LEN * sizeof(uint16_t));
+    /* the CPU's log2 table, then the kernels' packed copy */
+    uint16_t *table = malloc((VMAF_VIF_LOG2_TABLE_LEN + VIF_DEV_LOG2_PACKED_LEN) * sizeof(uint16_t));
     VifDevPlan p;
     vif_dev_plan(&p, w, h);
     unsigned char *images = malloc(p.image_bytes + 16);
@@ -148,10 +149,14 @@ static void kernels_case(CheckEnv *env, unsigned w, unsigned h, unsigned bpc,
                                     (ptrdiff_t)stride, o->enhn_gain_limit, o->skip_scale0, want);
     if (!err) {
         vmaf_vif_log2_table_fill(table);
+        err = vif_dev_log2_pack(table, table + VMAF_VIF_LOG2_TABLE_LEN);
+    }
+    if (!err) {
         KernelRun k = { .s = env->state };
         err = vmaf_cuda_push(k.s);
         if (!err) {
-            err = kernel_frame(&k, &p, ref, dis, plane, stride, bpc, o, table, images, got);
+            err = kernel_frame(&k, &p, ref, dis, plane, stride, bpc, o,
+                               table + VMAF_VIF_LOG2_TABLE_LEN, images, got);
             kernel_free(&k);
             vmaf_cuda_pop(k.s);
         }

@@ -15,8 +15,10 @@ typedef struct PsnrCudaArgs {
     vmaf_devptr sse;              /* unsigned long long[3], zeroed before the launch */
 } PsnrCudaArgs;
 
-/* The motion SAD: one block per (tile of columns, row). */
-enum { MOTION_CUDA_TILE = 1024, MOTION_CUDA_THREADS = 256 };
+/* The motion SAD: a warp per strip of MOTION_CUDA_STRIP columns (32 lanes less the 2 mirrored
+ * columns on either side) and MOTION_CUDA_ROWS rows; MOTION_CUDA_THREADS / 32 strips across
+ * per block (motion.cu). */
+enum { MOTION_CUDA_STRIP = 28, MOTION_CUDA_ROWS = 32, MOTION_CUDA_THREADS = 128 };
 
 typedef struct MotionCudaArgs {
     vmaf_devptr prev, cur;
@@ -55,10 +57,12 @@ typedef struct VifCudaArgs {
     int sub;                      /* write the next scale, (w/2) x (h/2), rows packed */
     double egl;                   /* vif_enhn_gain_limit */
     vmaf_devptr sub_ref, sub_dis; /* uint16 images of the next scale */
-    vmaf_devptr log2_table;       /* uint16[VMAF_VIF_LOG2_TABLE_LEN] */
+    vmaf_devptr log2_table;       /* uint16[VIF_DEV_LOG2_PACKED_LEN] (vif_device.h) */
     vmaf_devptr sums;             /* the scale's VmafVifSums, zeroed before the launch */
     unsigned filter[17];          /* the scale's filter (vmaf_vif_filter[s]) */
     unsigned sub_filter[9];       /* the next scale's filter */
+    double filter_d[9];           /* the scale's filter up to its centre, as doubles (the
+                                   * filters are symmetric) */
 } VifCudaArgs;
 /* adm: one thread per output element (DWT, decouple, CSF: ADM_CUDA_TX x ADM_CUDA_TY blocks),
  * one block per band row for the sums (ADM_CUDA_ROW_THREADS). Bands live in a per-slot copy

@@ -18,8 +18,10 @@ static int motion_twin_init_common(MotionTwin *t, VmafCudaTwinSetup *setup,
 {
     const VmafFeatureGeometry *g = &setup->geometry;
     t->names = names;
-    int err = vmaf_cuda_kernel(setup->state, g->bpc == 8 ? "vmaf_motion_sad_8" : "vmaf_motion_sad_16",
-                               &t->kernel);
+    const char *kernel = g->bpc == 8   ? "vmaf_motion_sad_8"
+                         : g->bpc < 16 ? "vmaf_motion_sad_16"
+                                       : "vmaf_motion_sad_16_wide";
+    int err = vmaf_cuda_kernel(setup->state, kernel, &t->kernel);
     if (!err) err = vmaf_cuda_twin_alloc(setup->state, setup->n_slots * sizeof(*t->host), &t->sad);
     if (!err)
         err = vmaf_cuda_host_alloc(setup->state, setup->n_slots * sizeof(*t->host),
@@ -51,8 +53,10 @@ static int motion_twin_record(void *priv, const void *cpu_priv, VmafCudaRecorder
         .prev = prev->data[0], .cur = view->ref->data[0], .stride = view->ref->stride[0],
         .w = view->ref->w[0], .h = view->ref->h[0], .bpc = view->ref->bpc, .sad = sad,
     };
+    const unsigned strips = (a.w + MOTION_CUDA_STRIP - 1) / MOTION_CUDA_STRIP;
     const VmafCudaLaunch launch = {
-        .grid = { (a.w + MOTION_CUDA_TILE - 1) / MOTION_CUDA_TILE, a.h, 1 },
+        .grid = { (strips + MOTION_CUDA_THREADS / 32 - 1) / (MOTION_CUDA_THREADS / 32),
+                  (a.h + MOTION_CUDA_ROWS - 1) / MOTION_CUDA_ROWS, 1 },
         .block = { MOTION_CUDA_THREADS, 1, 1 },
     };
     int err = vmaf_cuda_rec_memset(rec, sad, sizeof(*t->host), "motion clear");

@@ -40,16 +40,20 @@ static int vif_twin_init(void *priv, const void *cpu_priv, VmafCudaTwinSetup *se
     for (int k = 0; !err && k < VMAF_VIF_SCALES; k++)
         err = vmaf_cuda_kernel(s, vif_dev_kernel_name(k, g->bpc), &t->scale_kernel[k]);
 
+    /* the CPU's log2 table, packed (vif_device.h); the upload reads the packed copy */
     const size_t table_bytes = VMAF_VIF_LOG2_TABLE_LEN * sizeof(uint16_t);
-    uint16_t *table = err ? NULL : malloc(table_bytes);
+    const size_t packed_bytes = VIF_DEV_LOG2_PACKED_LEN * sizeof(uint16_t);
+    uint16_t *table = err ? NULL : malloc(table_bytes + packed_bytes);
+    uint16_t *packed = table ? table + VMAF_VIF_LOG2_TABLE_LEN : NULL;
     if (!err && !table) err = -ENOMEM;
     if (!err) {
         vmaf_vif_log2_table_fill(table);
-        err = vmaf_cuda_twin_alloc(s, table_bytes, &t->log2_table);
+        err = vif_dev_log2_pack(table, packed);
     }
+    if (!err) err = vmaf_cuda_twin_alloc(s, packed_bytes, &t->log2_table);
     if (!err)
-        err = vmaf_cuda_result(&s->drv, s->drv.cuMemcpyHtoDAsync(t->log2_table, table,
-                                                                 table_bytes, NULL),
+        err = vmaf_cuda_result(&s->drv, s->drv.cuMemcpyHtoDAsync(t->log2_table, packed,
+                                                                 packed_bytes, NULL),
                                "cuMemcpyHtoD");
     if (!err) err = vmaf_cuda_twin_alloc(s, setup->n_slots * slot_image_bytes(t), &t->images);
     const size_t sums = VMAF_VIF_SCALES * sizeof(VmafVifSums);
