@@ -43,37 +43,39 @@ static void grid_loop(const VmafAdmOp *op, void (*body)(const VmafAdmOp *, int, 
             }
 }
 
-/* The scale-0 DWT as the kernel runs it: per warp (32 columns of one row) every lane's own
- * vertical pass, then the neighbours' values as the shuffles pass them. */
+/* The scale-0 DWT as the kernel runs it: per warp (a strip of columns, adm_kernels.h's
+ * mapping) and output row, every lane's own vertical pass (the kernel keeps the picture rows
+ * from one output row to the next; the values are the same), then the lanes that write
+ * their column take the neighbours' values as the shuffles pass them. */
 static void run_dwt0(const VmafAdmOp *op)
 {
     const AdmDwt0CudaArgs *a = &op->a.dwt0;
-    CHECK(op->block[0] == 32, "a warp is one row of a block");
-    const int ny = (int)(op->grid[1] * op->block[1]), nw = (int)op->grid[0];
+    const int half_w = (a->w + 1) / 2, half_h = (a->h_pic + 1) / 2;
+    CHECK(op->block[0] == 32 * ADM_DWT0_WARPS && op->block[1] == 1, "dwt0 block");
+    const int strips = (int)op->grid[0] * ADM_DWT0_WARPS, runs = (int)op->grid[1];
+    CHECK((strips - ADM_DWT0_WARPS) * ADM_DWT0_STRIP < half_w &&
+              strips * ADM_DWT0_STRIP >= half_w && runs * ADM_DWT0_ROWS >= half_h &&
+              (runs - 1) * ADM_DWT0_ROWS < half_h,
+          "dwt0 grid");
     for (int z = 0; z < (int)op->grid[2]; z++)
-        for (int i0 = 0; i0 < ny; i0++)
-            for (int w0 = 0; w0 < nw; w0++) {
-                const int i = reverse_order ? ny - 1 - i0 : i0;
-                const int wb = reverse_order ? nw - 1 - w0 : w0;
+        for (int i0 = 0; i0 < runs * ADM_DWT0_ROWS && i0 < half_h; i0++)
+            for (int s0 = 0; s0 < strips; s0++) {
+                const int i = reverse_order ? half_h - 1 - i0 : i0;
+                const int strip = reverse_order ? strips - 1 - s0 : s0;
+                if (strip * ADM_DWT0_STRIP >= half_w)
+                    continue;
                 int16_t lo[32][2], hi[32][2];
                 for (int lane = 0; lane < 32; lane++)
-                    vmaf_adm_k_dwt0_own(a, z, i, wb * 32 + lane, op->wide, lo[lane], hi[lane]);
+                    vmaf_adm_k_dwt0_own(a, z, i, vmaf_adm_k_dwt0_lane_col(strip, lane), op->wide,
+                                        lo[lane], hi[lane]);
                 for (int l0 = 0; l0 < 32; l0++) {
-                    const int lane = reverse_order ? 31 - l0 : l0, j = wb * 32 + lane;
-                    int16_t prev[2], next[2];
-                    if (lane == 0) {
-                        vmaf_adm_k_dwt0_at(a, z, i, 2 * j - 1, op->wide, &prev[0], &prev[1]);
-                    } else {
-                        prev[0] = lo[lane - 1][1];
-                        prev[1] = hi[lane - 1][1];
-                    }
-                    if (lane == 31) {
-                        vmaf_adm_k_dwt0_at(a, z, i, 2 * j + 2, op->wide, &next[0], &next[1]);
-                    } else {
-                        next[0] = lo[lane + 1][0];
-                        next[1] = hi[lane + 1][0];
-                    }
-                    vmaf_adm_k_dwt0_finish(a, z, i, j, op->wide, prev, lo[lane], hi[lane], next);
+                    const int lane = reverse_order ? 31 - l0 : l0;
+                    if (!vmaf_adm_k_dwt0_lane_writes(lane))
+                        continue;
+                    const int16_t prev[2] = { lo[lane - 1][1], hi[lane - 1][1] };
+                    const int16_t next[2] = { lo[lane + 1][0], hi[lane + 1][0] };
+                    vmaf_adm_k_dwt0_finish(a, z, i, vmaf_adm_k_dwt0_lane_col(strip, lane),
+                                           op->wide, prev, lo[lane], hi[lane], next);
                 }
             }
 }

@@ -205,7 +205,12 @@ static void add_dwt0(Planner *p, const VmafAdmDeviceBuffers *b, const VmafAdmLay
     a->h_pic = h;
     a->lo_only = s->opt.skip_scale0;
     a->bpc = s->bpc;
-    grid2(op, (w + 1) / 2, (h + 1) / 2, 2);
+    const int strips = (int)cdiv((w + 1) / 2, ADM_DWT0_STRIP);
+    op->grid[0] = cdiv(strips, ADM_DWT0_WARPS);
+    op->grid[1] = cdiv((h + 1) / 2, ADM_DWT0_ROWS);
+    op->grid[2] = 2;
+    op->block[0] = 32 * ADM_DWT0_WARPS;
+    op->block[1] = 1;
 }
 
 /* The DWT of scale sc (1..3) of a w x h band A (h1: the height of scale 1's input), then

@@ -8,24 +8,47 @@
 
 static_assert(ADM_CUDA_TX == 32, "a warp is one row of a block");
 
-// One warp = 32 consecutive output columns of one row: each lane's vertical pass at 2j, 2j+1
-// is shared with its neighbours (adm_kernels.h, vmaf_adm_k_dwt0_finish()).
+// A warp per strip of output columns and a run of output rows (adm_kernels.h's mapping):
+// each lane keeps the 4 picture rows of its two columns in registers, loading 2 new rows per
+// output row (consecutive output rows share 2 of their 4 taps: tap k of row i+1 is tap k+2
+// of row i, the same reflected row), and passes its vertical values to its neighbours.
 template <typename T, int PIC>
 __device__ void adm_dwt0_pic(const AdmDwt0CudaArgs &a)
 {
     const int wide = sizeof(T) == 2;
-    const int j = blockIdx.x * blockDim.x + threadIdx.x;
-    const int i = blockIdx.y * blockDim.y + threadIdx.y;
-    const int lane = threadIdx.x;
-    int16_t lo[2], hi[2], prev[2], next[2];
-    vmaf_adm_k_dwt0_own(&a, PIC, i, j, wide, lo, hi);
-    prev[0] = (int16_t)__shfl_up_sync(0xffffffffu, (int)lo[1], 1);
-    prev[1] = (int16_t)__shfl_up_sync(0xffffffffu, (int)hi[1], 1);
-    next[0] = (int16_t)__shfl_down_sync(0xffffffffu, (int)lo[0], 1);
-    next[1] = (int16_t)__shfl_down_sync(0xffffffffu, (int)hi[0], 1);
-    if (lane == 0) vmaf_adm_k_dwt0_at(&a, PIC, i, 2 * j - 1, wide, &prev[0], &prev[1]);
-    if (lane == 31) vmaf_adm_k_dwt0_at(&a, PIC, i, 2 * j + 2, wide, &next[0], &next[1]);
-    vmaf_adm_k_dwt0_finish(&a, PIC, i, j, wide, prev, lo, hi, next);
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    const int strip = blockIdx.x * ADM_DWT0_WARPS + warp;
+    const int half_w = (a.w + 1) / 2, half_h = (a.h_pic + 1) / 2;
+    if (strip * ADM_DWT0_STRIP >= half_w) return; // the whole warp
+    const int j = vmaf_adm_k_dwt0_lane_col(strip, lane);
+    const int c0 = 2 * j, c1 = 2 * j + 1;
+    const bool in0 = c0 >= 0 && c0 < a.w, in1 = c1 >= 0 && c1 < a.w;
+    const unsigned char *pic = (const unsigned char *)(uintptr_t)a.pic[PIC];
+    const unsigned long long stride = a.pic_stride[PIC];
+    const int i0 = blockIdx.y * ADM_DWT0_ROWS, i1 = min(i0 + ADM_DWT0_ROWS, half_h);
+    uint32_t s0[4] = { 0, 0, 0, 0 }, s1[4] = { 0, 0, 0, 0 };
+    for (int i = i0; i < i1; i++) {
+        int k = 2;
+        if (i == i0) {
+            k = 0;
+        } else {
+            s0[0] = s0[2], s0[1] = s0[3], s1[0] = s1[2], s1[1] = s1[3];
+        }
+        for (; k < 4; k++) {
+            const unsigned char *row = pic + (unsigned long long)vmaf_adm_picture_row(i, k, a.h_pic) * stride;
+            if (in0) s0[k] = vmaf_adm_sample(row, c0, wide);
+            if (in1) s1[k] = vmaf_adm_sample(row, c1, wide);
+        }
+        int16_t lo[2] = { 0, 0 }, hi[2] = { 0, 0 }, prev[2], next[2];
+        if (in0) vmaf_adm_vpass0(s0[0], s0[1], s0[2], s0[3], a.bpc, &lo[0], &hi[0]);
+        if (in1) vmaf_adm_vpass0(s1[0], s1[1], s1[2], s1[3], a.bpc, &lo[1], &hi[1]);
+        prev[0] = (int16_t)__shfl_up_sync(0xffffffffu, (int)lo[1], 1);
+        prev[1] = (int16_t)__shfl_up_sync(0xffffffffu, (int)hi[1], 1);
+        next[0] = (int16_t)__shfl_down_sync(0xffffffffu, (int)lo[0], 1);
+        next[1] = (int16_t)__shfl_down_sync(0xffffffffu, (int)hi[0], 1);
+        if (vmaf_adm_k_dwt0_lane_writes(lane))
+            vmaf_adm_k_dwt0_finish(&a, PIC, i, j, wide, prev, lo, hi, next);
+    }
 }
 
 template <typename T>
@@ -38,13 +61,13 @@ __device__ void adm_dwt0(const AdmDwt0CudaArgs &a)
         adm_dwt0_pic<T, 1>(a);
 }
 
-extern "C" __global__ void __launch_bounds__(ADM_CUDA_TX * ADM_CUDA_TY)
+extern "C" __global__ void __launch_bounds__(32 * ADM_DWT0_WARPS)
     vmaf_adm_dwt0_8(AdmDwt0CudaArgs a)
 {
     adm_dwt0<uint8_t>(a);
 }
 
-extern "C" __global__ void __launch_bounds__(ADM_CUDA_TX * ADM_CUDA_TY)
+extern "C" __global__ void __launch_bounds__(32 * ADM_DWT0_WARPS)
     vmaf_adm_dwt0_16(AdmDwt0CudaArgs a)
 {
     adm_dwt0<uint16_t>(a);

@@ -37,10 +37,9 @@ VMAF_ADM_FN void vmaf_adm_k_dwt0(const AdmDwt0CudaArgs *a, int pic, int i, int j
 
 /*
  * The kernel's faster path for columns that are neither the first nor the last (and not
- * lo_only, whose mirrored last column is the same rule): a warp covers 32 consecutive
- * columns of one output row; each lane computes the vertical pass at its own two positions
- * 2j, 2j+1 (`own`, 0 outside the picture), takes 2j-1 from the lane before and 2j+2 from the
- * lane after (lanes 0 and 31 compute theirs), and filters. The vertical pass at a position is
+ * lo_only, whose mirrored last column is the same rule): each lane computes the vertical
+ * pass at its own two positions 2j, 2j+1 (`own`, 0 outside the picture), takes 2j-1 from the
+ * lane before and 2j+2 from the lane after, and filters. The vertical pass at a position is
  * the same function wherever it is computed, so this equals vmaf_adm_k_dwt0().
  */
 VMAF_ADM_FN void vmaf_adm_k_dwt0_own(const AdmDwt0CudaArgs *a, int pic, int i, int j, int wide,
@@ -50,22 +49,27 @@ VMAF_ADM_FN void vmaf_adm_k_dwt0_own(const AdmDwt0CudaArgs *a, int pic, int i, i
     for (int e = 0; e < 2; e++) {
         const int col = 2 * j + e;
         lo[e] = hi[e] = 0;
-        if (i < half_h && col < a->w)
+        if (i < half_h && col >= 0 && col < a->w)
             vmaf_adm_vpass0_at((const unsigned char *)(uintptr_t)a->pic[pic],
                                (ptrdiff_t)a->pic_stride[pic], wide, a->bpc, a->h_pic, i, col,
                                &lo[e], &hi[e]);
     }
 }
 
-/** The lo/hi values at position col (0 outside [0, w)), for lanes 0 and 31. */
-VMAF_ADM_FN void vmaf_adm_k_dwt0_at(const AdmDwt0CudaArgs *a, int pic, int i, int col, int wide,
-                                    int16_t *lo, int16_t *hi)
+/*
+ * The kernel's mapping: lane `lane` of strip `strip` stands at output column
+ * strip * ADM_DWT0_STRIP - 1 + lane and computes the vertical pass at its two positions
+ * (vmaf_adm_k_dwt0_own's values, its picture rows kept from one output row to the next);
+ * lanes 1..ADM_DWT0_STRIP write their column from their own values and the neighbours'.
+ */
+VMAF_ADM_FN int vmaf_adm_k_dwt0_lane_col(int strip, int lane)
 {
-    const int half_h = (a->h_pic + 1) / 2;
-    *lo = *hi = 0;
-    if (i < half_h && col >= 0 && col < a->w)
-        vmaf_adm_vpass0_at((const unsigned char *)(uintptr_t)a->pic[pic],
-                           (ptrdiff_t)a->pic_stride[pic], wide, a->bpc, a->h_pic, i, col, lo, hi);
+    return strip * ADM_DWT0_STRIP - 1 + lane;
+}
+
+VMAF_ADM_FN int vmaf_adm_k_dwt0_lane_writes(int lane)
+{
+    return lane >= 1 && lane <= ADM_DWT0_STRIP;
 }
 
 /** Output (i, j) given the lo/hi values at 2j-1 (prev), 2j, 2j+1 (own), 2j+2 (next). */

@@ -68,6 +68,11 @@ typedef struct VifCudaArgs {
  * one block per band row for the sums (ADM_CUDA_ROW_THREADS). Bands live in a per-slot copy
  * of the CPU's band block (vmaf_adm_layout()); see src/feature/adm_device.h. */
 enum { ADM_CUDA_TX = 32, ADM_CUDA_TY = 8, ADM_CUDA_ROW_THREADS = 256 };
+/* adm scale-0 DWT: a warp per strip of ADM_DWT0_STRIP output columns (lanes 1..30; lanes 0
+ * and 31 hold the neighbours' vertical passes) and ADM_DWT0_ROWS output rows, each lane
+ * keeping its two columns' last 4 picture rows in registers; ADM_DWT0_WARPS strips across
+ * per block, grid z: the picture (adm.cu). */
+enum { ADM_DWT0_STRIP = 30, ADM_DWT0_ROWS = 16, ADM_DWT0_WARPS = 4 };
 
 typedef struct AdmDwt0CudaArgs {
     vmaf_devptr pic[2];                 /* ref, dis luma */
