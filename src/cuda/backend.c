@@ -90,6 +90,7 @@ struct VmafCudaBackend {
     Slot slot[N_SLOTS];
     unsigned long long seq;
     bool chroma, use_graph, profile, twins_ready;
+    unsigned long long graph_after; /* frames launched directly before the graphs take over */
     enum VmafPictureMemory memory;
     bool memory_set;
     size_t pic_bytes, luma_bytes, chroma_bytes, chroma_offset;
@@ -558,7 +559,8 @@ static int submit_locked(VmafCudaBackend *b, const VmafPicture *ref, const VmafP
         return -EINVAL;
     }
     sl->variant = vi;
-    err = (b->use_graph && !b->profile) ? launch_graph(b, sl, v, src) : launch_direct(b, sl, v, src);
+    err = b->use_graph && !b->profile && b->seq >= b->graph_after ? launch_graph(b, sl, v, src)
+                                                                  : launch_direct(b, sl, v, src);
     if (err) return err;
     VMAF_CUDA_TRY(d, d->cuEventRecord(sl->done, sl->stream));
     sl->submit_ms = now_ms() - t0;
@@ -656,6 +658,8 @@ int vmaf_cuda_backend_create(VmafCudaBackend **out, VmafCudaState *state,
     const char *no_graph = getenv("VMAF_CUDA_NO_GRAPH");
     const char *profile = getenv("VMAF_CUDA_PROFILE");
     b->use_graph = !(no_graph && *no_graph && strcmp(no_graph, "0"));
+    const char *after = getenv("VMAF_CUDA_GRAPH_AFTER"); /* experiment: see DEVELOPERS.md */
+    b->graph_after = after && *after ? strtoull(after, NULL, 10) : 0;
     b->profile = profile && *profile && strcmp(profile, "0");
 
     const double t0 = vmaf_cuda_now_ms();

@@ -428,24 +428,30 @@ VIF_DEV_FN uint16_t vif_dev_sub_horizontal(const uint32_t *v, const uint32_t *f,
 /* Per thread, per phase (thread `tid` of block (bx, by)); fw and sub_fw are the widths of   */
 /* filters a->filter and a->sub_filter, f and sub_f their coefficients; wide: uint16 input */
 
-VIF_DEV_FN uint16_t vif_dev_sample(vmaf_devptr plane, unsigned long long stride, int i, int j,
-                                   int wide)
-{
-    const unsigned char *row = (const unsigned char *)(uintptr_t)plane + (size_t)i * stride;
-    return wide ? ((const uint16_t *)row)[j] : row[j];
-}
+/* Phase 1: the margined tile. A thread keeps one column (VIF_DEV_LOAD_COLS column lanes,
+ * at least the widest margined tile) and walks down the rows, so that the column's mirrored
+ * index and offset are formed once. */
+enum { VIF_DEV_LOAD_COLS = 64, VIF_DEV_LOAD_ROW_STEP = VIF_CUDA_THREADS / VIF_DEV_LOAD_COLS };
+typedef char vif_dev_load_check[((int)VIF_DEV_TILE_COLS <= (int)VIF_DEV_LOAD_COLS &&
+                                 VIF_CUDA_THREADS % VIF_DEV_LOAD_COLS == 0)
+                                    ? 1
+                                    : -1];
 
-/* Phase 1: the margined tile. */
 VIF_DEV_FN void vif_dev_phase_load(VifDevTile *t, const VifCudaArgs *a, int fw, int wide,
                                    int bx, int by, int tid)
 {
     const int hf = fw / 2, cols = VIF_CUDA_TILE_W + 2 * hf, rows = VIF_CUDA_TILE_H + 2 * hf;
     const int i0 = by * VIF_CUDA_TILE_H - hf, j0 = bx * VIF_CUDA_TILE_W - hf;
-    for (int e = tid; e < rows * cols; e += VIF_CUDA_THREADS) {
-        const int r = e / cols, c = e % cols;
-        const int i = vmaf_reflect101(i0 + r, a->h), j = vmaf_reflect101(j0 + c, a->w);
-        t->x[r][c] = vif_dev_sample(a->ref, a->stride, i, j, wide);
-        t->y[r][c] = vif_dev_sample(a->dis, a->stride, i, j, wide);
+    const int c = tid % VIF_DEV_LOAD_COLS;
+    if (c >= cols)
+        return;
+    const size_t jo = (size_t)vmaf_reflect101(j0 + c, a->w) << (wide ? 1 : 0);
+    const unsigned char *ref = (const unsigned char *)(uintptr_t)a->ref + jo;
+    const unsigned char *dis = (const unsigned char *)(uintptr_t)a->dis + jo;
+    for (int r = tid / VIF_DEV_LOAD_COLS; r < rows; r += VIF_DEV_LOAD_ROW_STEP) {
+        const size_t o = (size_t)vmaf_reflect101(i0 + r, a->h) * a->stride;
+        t->x[r][c] = wide ? *(const uint16_t *)(const void *)(ref + o) : ref[o];
+        t->y[r][c] = wide ? *(const uint16_t *)(const void *)(dis + o) : dis[o];
     }
 }
 
