@@ -32,8 +32,9 @@ typedef struct Side {
  * tasks of frame k in order, then those of k + 1, ..., at most `depth` frames ahead of the
  * caller. The first task of a frame waits until the worker that took it has fetched the
  * frame's two pool pictures (frames fetch in order: frame k never waits for a picture a
- * later frame holds). The worker that finishes a frame's last task prepares (pins) its
- * pictures and marks it ready. Errors are kept with the frame (per input, the first in read
+ * later frame holds). The worker that finishes the last task of one input's picture prepares
+ * (pins) that picture, so the two inputs' are pinned in parallel; the frame is ready once
+ * both are handed over. Errors are kept with the frame (per input, the first in read
  * order, as a reader in order would meet it) and printed when the caller reaches that frame.
  */
 #define CHUNK_BYTES ((size_t)1 << 20)
@@ -45,7 +46,8 @@ typedef struct Task {
 
 typedef struct FrameSlot {
     bool ready;
-    unsigned remaining;   /* tasks handed out or not yet, unfinished */
+    unsigned left[2];     /* per input: tasks handed out or not yet, unfinished */
+    unsigned pending;     /* inputs not handed over yet */
     unsigned err_task[2]; /* per input: its first failing task in read order (UINT_MAX: none) */
     char msg[2][512];     /* and that task's message */
 } FrameSlot;
@@ -185,27 +187,26 @@ static void fetch_frame_pictures(FrameReader *r, unsigned long long k, FrameSlot
     }
 }
 
-/* The frame is read: its pictures are prepared (pinned) and it is handed over. Lock held on
- * entry and exit, released around the preparation. */
-static void finish_frame(FrameReader *r, unsigned long long k, FrameSlot *fs)
+/* Input i of frame k is read: its picture is prepared (pinned) and handed over, by the
+ * worker that finished its last task (the two inputs' in parallel); the frame is ready once
+ * both are. Lock held on entry and exit, released around the preparation. */
+static void finish_side(FrameReader *r, unsigned long long k, FrameSlot *fs, int i)
 {
-    Entry *e[2] = { &r->side[0].ring[k % r->depth], &r->side[1].ring[k % r->depth] };
+    Entry *e = &r->side[i].ring[k % r->depth];
     pthread_mutex_unlock(&r->lock);
     const double t0 = reader_now_ms();
-    for (int i = 0; i < 2; i++) {
-        if (e[i]->status != 1) {
-            if (e[i]->pic.ref) vmaf_picture_unref(&e[i]->pic);
-            continue;
-        }
-        if ((e[i]->status = hand_over(&e[i]->pic, fs->msg[i], sizeof(fs->msg[i]))) == 1)
-            continue;
-        vmaf_picture_unref(&e[i]->pic);
+    if (e->status != 1) {
+        if (e->pic.ref) vmaf_picture_unref(&e->pic);
+    } else if ((e->status = hand_over(&e->pic, fs->msg[i], sizeof(fs->msg[i]))) != 1) {
+        vmaf_picture_unref(&e->pic);
         fs->err_task[i] = 0;
     }
     pthread_mutex_lock(&r->lock);
     r->stats.prepare_ms += since(t0);
-    fs->ready = true;
-    pthread_cond_broadcast(&r->changed);
+    if (!--fs->pending) {
+        fs->ready = true;
+        pthread_cond_broadcast(&r->changed);
+    }
 }
 
 static void *worker_main(void *arg)
@@ -229,14 +230,25 @@ static void *worker_main(void *arg)
             r->stats.fetch_ms += since(t0);
             par->fetching = false;
             pthread_cond_broadcast(&r->changed);
-            fs->remaining = 0;
+            fs->pending = 2;
             for (unsigned t = 0; t < par->n_tasks; t++)
-                fs->remaining += par->side_read[par->task[t].side];
-            if (!fs->remaining) { /* nothing to read: ended, or the fetch failed */
+                fs->left[par->task[t].side] += par->side_read[par->task[t].side];
+            if (!fs->left[0] && !fs->left[1]) /* nothing to read: ended, or the fetch failed */
                 par->next++;
-                finish_frame(r, k, fs);
-                continue;
+            /* an input with nothing to read (its status says why) is done now, without
+             * releasing the lock: the frame's tasks are not handed out yet */
+            for (int i = 0; i < 2; i++) {
+                if (fs->left[i]) continue;
+                Entry *e = &r->side[i].ring[k % r->depth];
+                if (e->pic.ref) vmaf_picture_unref(&e->pic);
+                if (e->status == 1) e->status = 0;
+                if (!--fs->pending) {
+                    fs->ready = true;
+                    pthread_cond_broadcast(&r->changed);
+                }
             }
+            if (!fs->left[0] && !fs->left[1])
+                continue;
         }
         /* the next task of frame k that reads an input having it */
         while (!par->side_read[par->task[par->next_task].side]) par->next_task++;
@@ -266,7 +278,7 @@ static void *worker_main(void *arg)
                           video_input_path(side->in), par->base[task->side] + k);
             e->status = got < 0 ? got : -EIO;
         }
-        if (!--fs->remaining) finish_frame(r, k, fs);
+        if (!--fs->left[task->side]) finish_side(r, k, fs, task->side);
     }
     pthread_mutex_unlock(&r->lock);
     return NULL;

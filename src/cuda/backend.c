@@ -73,6 +73,7 @@ typedef struct Twin {
     VmafFeatureInstance *inst;
     unsigned ext;
     bool subsampled;
+    double init_ms;
 } Twin;
 
 typedef struct ProfileEntry {
@@ -90,7 +91,6 @@ struct VmafCudaBackend {
     Slot slot[N_SLOTS];
     unsigned long long seq;
     bool chroma, use_graph, profile, twins_ready;
-    unsigned long long graph_after; /* frames launched directly before the graphs take over */
     enum VmafPictureMemory memory;
     bool memory_set;
     size_t pic_bytes, luma_bytes, chroma_bytes, chroma_offset;
@@ -98,6 +98,8 @@ struct VmafCudaBackend {
     unsigned prof_n;
     double host_ms[3]; /* submit, wait, collect */
     double create_ms;  /* vmaf_cuda_backend_create: slots, twin buffers */
+    double slots_ms;   /* of which the slots */
+    double warm_wait_ms; /* of which waiting for the state's warm-up */
     double first_submit_ms, first_done_ms; /* first frame: submitted, collected (since create) */
     double created_at_ms;
     unsigned long long frames;
@@ -559,8 +561,7 @@ static int submit_locked(VmafCudaBackend *b, const VmafPicture *ref, const VmafP
         return -EINVAL;
     }
     sl->variant = vi;
-    err = b->use_graph && !b->profile && b->seq >= b->graph_after ? launch_graph(b, sl, v, src)
-                                                                  : launch_direct(b, sl, v, src);
+    err = (b->use_graph && !b->profile) ? launch_graph(b, sl, v, src) : launch_direct(b, sl, v, src);
     if (err) return err;
     VMAF_CUDA_TRY(d, d->cuEventRecord(sl->done, sl->stream));
     sl->submit_ms = now_ms() - t0;
@@ -608,7 +609,9 @@ static int create_locked(VmafCudaBackend *b, VmafFeatureInstance **inst, unsigne
         t->priv = calloc(1, twin->priv_size ? twin->priv_size : 1);
         if (!t->priv) return -ENOMEM;
         VmafCudaTwinSetup setup = { .state = b->s, .geometry = b->g, .n_slots = N_SLOTS };
+        const double t0 = now_ms();
         int err = twin->init(t->priv, inst[i]->priv, &setup);
+        t->init_ms = now_ms() - t0;
         if (err) return err;
         b->chroma |= setup.needs_chroma;
     }
@@ -624,6 +627,7 @@ static int create_locked(VmafCudaBackend *b, VmafFeatureInstance **inst, unsigne
     b->chroma_bytes = l.h[1] ? l.size - l.offset[1] : 0;
     if (!b->chroma_bytes) b->chroma = false;
 
+    const double t0 = now_ms();
     for (unsigned s = 0; s < N_SLOTS; s++) {
         Slot *sl = &b->slot[s];
         for (int p = 0; p < 2; p++) {
@@ -640,6 +644,7 @@ static int create_locked(VmafCudaBackend *b, VmafFeatureInstance **inst, unsigne
             VMAF_CUDA_TRY(d, d->cuMemsetD8Async(sl->buf[p], 0, l.size, sl->stream));
     }
     for (unsigned s = 0; s < N_SLOTS; s++) VMAF_CUDA_TRY(d, d->cuStreamSynchronize(b->slot[s].stream));
+    b->slots_ms = now_ms() - t0;
     return 0;
 }
 
@@ -658,11 +663,11 @@ int vmaf_cuda_backend_create(VmafCudaBackend **out, VmafCudaState *state,
     const char *no_graph = getenv("VMAF_CUDA_NO_GRAPH");
     const char *profile = getenv("VMAF_CUDA_PROFILE");
     b->use_graph = !(no_graph && *no_graph && strcmp(no_graph, "0"));
-    const char *after = getenv("VMAF_CUDA_GRAPH_AFTER"); /* experiment: see DEVELOPERS.md */
-    b->graph_after = after && *after ? strtoull(after, NULL, 10) : 0;
     b->profile = profile && *profile && strcmp(profile, "0");
 
     const double t0 = vmaf_cuda_now_ms();
+    vmaf_cuda_state_warm(state); /* its one-time costs are paid (or being paid) there */
+    b->warm_wait_ms = vmaf_cuda_now_ms() - t0;
     int err = vmaf_cuda_push(state);
     if (err) {
         free(b);
@@ -691,6 +696,14 @@ static void print_profile(const VmafCudaBackend *b)
             s->init_driver_ms, s->init_context_ms, s->init_modules_ms, s->module_cnt,
             b->create_ms, b->first_submit_ms, b->first_done_ms, atomic_load(&s->pinned_allocs),
             atomic_load(&s->pinned_alloc_us) / 1e3);
+    char twins[512];
+    size_t n = 0;
+    twins[0] = 0;
+    for (unsigned t = 0; t < b->n_twins && n < sizeof(twins); t++)
+        n += (size_t)snprintf(twins + n, sizeof(twins) - n, "%s%s %.1f", t ? ", " : "",
+                              b->twin[t].twin->name, b->twin[t].init_ms);
+    fprintf(stderr, "cuda backend: warm-up %.1f ms (waited %.1f ms for it), twins' buffers (ms) %s; "
+            "slots %.1f ms\n", s->warm_ms, b->warm_wait_ms, twins, b->slots_ms);
     fprintf(stderr, "cuda profile: %llu frames, %s; average per frame:\n", b->frames,
             "direct launches (profiling times each operation)");
     for (unsigned i = 0; i < b->prof_n; i++)
@@ -704,6 +717,8 @@ static void print_profile(const VmafCudaBackend *b)
 void vmaf_cuda_backend_destroy(VmafCudaBackend *b)
 {
     if (!b) return;
+    const double t0 = now_ms();
+    VmafCudaState *state = b->s;
     const VmafCudaDriver *d = &b->s->drv;
     if (vmaf_cuda_push(b->s)) {
         free(b);
@@ -741,6 +756,7 @@ void vmaf_cuda_backend_destroy(VmafCudaBackend *b)
     }
     vmaf_cuda_pop(b->s);
     free(b);
+    atomic_fetch_add(&state->backend_close_us, (unsigned long long)((now_ms() - t0) * 1e3));
 }
 
 /* ---- picture pools ---------------------------------------------------------------------------- */
@@ -770,9 +786,12 @@ static void pinned_unprepare(void *cookie, void *buf, size_t size)
 {
     (void)size;
     VmafCudaState *s = cookie;
+    const double t0 = now_ms();
     if (vmaf_cuda_push(s)) return;
     vmaf_cuda_host_unregister(s, buf);
     vmaf_cuda_pop(s);
+    atomic_fetch_add(&s->unpinned, 1);
+    atomic_fetch_add(&s->unpinned_us, (unsigned long long)((now_ms() - t0) * 1e3));
 }
 
 static void pinned_free(void *cookie, void *buf, size_t size)

@@ -2,6 +2,7 @@
 #ifndef VMAF_CUDA_STATE_H
 #define VMAF_CUDA_STATE_H
 
+#include <pthread.h>
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -32,10 +33,24 @@ struct VmafCudaState {
     /* picture buffers registered (pinned) so far and the time spent registering them */
     atomic_uint pinned_allocs;
     atomic_ullong pinned_alloc_us;
+    atomic_uint unpinned;          /* picture buffers unregistered, and the time it took */
+    atomic_ullong unpinned_us;
+    atomic_ullong backend_close_us; /* backends destroyed on this state (VMAF_CUDA_PROFILE) */
+    /* The warm-up: the context's first device and pinned allocations, memset and sync cost
+     * ~5-12 ms once (allocator set-up, the driver's own kernels loaded on first use). A
+     * thread started by vmaf_cuda_state_init pays that while the client loads models and
+     * reads its first frame; vmaf_cuda_state_warm() waits for it (first backend, teardown). */
+    pthread_t warm_thread;
+    pthread_mutex_t warm_lock;
+    bool warming;
+    double warm_ms;
 };
 
 /** Milliseconds of CLOCK_MONOTONIC (for the start-up and host-phase profile). */
 double vmaf_cuda_now_ms(void);
+
+/** Wait until the warm-up thread (if any) is done; then warm_ms is set. */
+void vmaf_cuda_state_warm(VmafCudaState *s);
 
 /** Make the state's context current on this thread (push) / restore the previous (pop). */
 int vmaf_cuda_push(VmafCudaState *s);
