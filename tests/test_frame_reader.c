@@ -10,6 +10,7 @@
  * runs once per buffer, after its first fill.
  */
 #include <errno.h>
+#include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -128,8 +129,10 @@ static int zero_plane(const VmafPicture *a, unsigned p)
     return 1;
 }
 
-/* A prepare hook standing in for the pinned pool's registration: counts per buffer */
+/* A prepare hook standing in for the pinned pool's registration: counts per buffer (the
+ * two inputs' pictures of a frame are prepared by two workers at once: a lock) */
 typedef struct Prep {
+    pthread_mutex_t lock;
     void *buf[64];
     unsigned n[64], cnt, calls;
 } Prep;
@@ -138,11 +141,13 @@ static int count_prepare(void *cookie, void *buf, size_t size)
 {
     (void)size;
     Prep *p = cookie;
+    pthread_mutex_lock(&p->lock);
     p->calls++;
     unsigned i = 0;
     while (i < p->cnt && p->buf[i] != buf) i++;
     if (i == p->cnt && p->cnt < 64) p->buf[p->cnt++] = buf;
     if (i < 64) p->n[i]++;
+    pthread_mutex_unlock(&p->lock);
     return 0;
 }
 
@@ -179,7 +184,7 @@ static void run_case(const char *dir, const Case *c)
 
     VmafContext *vmaf;
     EXPECT(!vmaf_init(&vmaf, (VmafConfiguration){ .log_level = VMAF_LOG_LEVEL_NONE }));
-    Prep prep = { .cnt = 0 };
+    Prep prep = { .lock = PTHREAD_MUTEX_INITIALIZER, .cnt = 0 };
     const VmafPicturePoolConfig pc = {
         .pic_cnt = 2 * c->depth + 2, .pix_fmt = c->g.fmt, .bpc = c->g.bpc, .w = c->g.w,
         .h = c->g.h, .alloc = map_alloc, .free = map_free, .alloc_zeroes = true,

@@ -61,6 +61,9 @@ typedef struct Parallel {
     unsigned long long next;       /* frame whose tasks are handed out */
     unsigned next_task;            /* its next task; 0: its pictures are not fetched yet */
     bool fetching;                 /* a worker is fetching frame `next`'s pictures */
+    bool go;                       /* every worker is created: reading may start (thread
+                                    * creation maps stacks, which waits for the workers'
+                                    * page faults and pinning while they run) */
     unsigned long long base[2];    /* file index of frame 0 of each input (after skips) */
     FrameSlot *slot;               /* [depth]: frame k at k % depth */
     bool side_read[2];             /* frame `next`: whether each input has it (tasks run) */
@@ -215,7 +218,7 @@ static void *worker_main(void *arg)
     Parallel *par = &r->par;
     pthread_mutex_lock(&r->lock);
     for (;;) {
-        while (!r->stop && (par->next - r->consumed >= r->depth || par->fetching))
+        while (!r->stop && (!par->go || par->next - r->consumed >= r->depth || par->fetching))
             pthread_cond_wait(&r->changed, &r->lock);
         if (r->stop) break;
         const unsigned long long k = par->next;
@@ -338,6 +341,10 @@ static int start_parallel(FrameReader *r, unsigned n_workers, bool luma_only)
         if (pthread_create(&par->thread[i], NULL, worker_main, r)) return -ENOMEM;
         par->started++;
     }
+    pthread_mutex_lock(&r->lock);
+    par->go = true;
+    pthread_cond_broadcast(&r->changed);
+    pthread_mutex_unlock(&r->lock);
     return 0;
 }
 
