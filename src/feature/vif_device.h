@@ -194,45 +194,46 @@ typedef struct VifDevColumn {
     uint32_t mu_x, mu_y, xx, yy, xy;
 } VifDevColumn;
 
-#define VIF_DEV_MAD_uint32_t(a, b, acc) ((acc) + (a) * (b))
-#define VIF_DEV_MAD_uint64_t(a, b, acc) vif_dev_mad_wide((a), (b), (acc))
-
 /*
  * The statistic's vertical sums at VIF_DEV_ROWS consecutive rows of one column: x[k * pitch]
  * and y[k * pitch], k < fw + VIF_DEV_ROWS - 1, are the ref and dis samples from the first
  * row's top tap down; output r uses taps k = r .. r + fw - 1. Each sample is read once for
- * all rows (register blocking). narrow: 8-bit samples (32-bit square sums, q = 0).
+ * all rows (register blocking). The wide case: 64-bit square sums, rounded and shifted by q
+ * (8-bit samples take vif_dev_stat_vertical_folded()).
  */
-#define VIF_DEV_VERTICAL_ROWS(acc_t)                                                       \
-    do {                                                                                   \
-        acc_t xx[VIF_DEV_ROWS], yy[VIF_DEV_ROWS], xy[VIF_DEV_ROWS];                        \
-        VIF_DEV_UNROLL                                                                     \
-        for (int r = 0; r < VIF_DEV_ROWS; r++)                                             \
-            mx[r] = my[r] = 0, xx[r] = yy[r] = xy[r] = 0;                                  \
-        VIF_DEV_UNROLL                                                                     \
-        for (int k = 0; k < fw + VIF_DEV_ROWS - 1; k++) {                                  \
-            const uint32_t a = x[k * pitch], b = y[k * pitch];                             \
-            const uint32_t aa = a * a, bb = b * b, ab = a * b;                             \
-            VIF_DEV_UNROLL                                                                 \
-            for (int r = 0; r < VIF_DEV_ROWS; r++) {                                       \
-                if (k - r < 0 || k - r >= fw)                                              \
-                    continue;                                                              \
-                const uint32_t fk = f[k - r];                                              \
-                mx[r] += fk * a;                                                           \
-                my[r] += fk * b;                                                           \
-                xx[r] = VIF_DEV_MAD_##acc_t(fk, aa, xx[r]);                                \
-                yy[r] = VIF_DEV_MAD_##acc_t(fk, bb, yy[r]);                                \
-                xy[r] = VIF_DEV_MAD_##acc_t(fk, ab, xy[r]);                                \
-            }                                                                              \
-        }                                                                                  \
-        const uint64_t rq = q ? 1ull << (q - 1) : 0;                                       \
-        VIF_DEV_UNROLL                                                                     \
-        for (int r = 0; r < VIF_DEV_ROWS; r++) {                                           \
-            out[r].xx = (uint32_t)((xx[r] + rq) >> q);                                     \
-            out[r].yy = (uint32_t)((yy[r] + rq) >> q);                                     \
-            out[r].xy = (uint32_t)((xy[r] + rq) >> q);                                     \
-        }                                                                                  \
-    } while (0)
+VIF_DEV_FN void vif_dev_stat_vertical_wide(const uint16_t *x, const uint16_t *y, int pitch,
+                                           const uint32_t *f, int fw, int q,
+                                           uint32_t mx[VIF_DEV_ROWS], uint32_t my[VIF_DEV_ROWS],
+                                           VifDevColumn out[VIF_DEV_ROWS])
+{
+    uint64_t xx[VIF_DEV_ROWS], yy[VIF_DEV_ROWS], xy[VIF_DEV_ROWS];
+    VIF_DEV_UNROLL
+    for (int r = 0; r < VIF_DEV_ROWS; r++)
+        mx[r] = my[r] = 0, xx[r] = yy[r] = xy[r] = 0;
+    VIF_DEV_UNROLL
+    for (int k = 0; k < fw + VIF_DEV_ROWS - 1; k++) {
+        const uint32_t a = x[k * pitch], b = y[k * pitch];
+        const uint32_t aa = a * a, bb = b * b, ab = a * b;
+        VIF_DEV_UNROLL
+        for (int r = 0; r < VIF_DEV_ROWS; r++) {
+            if (k - r < 0 || k - r >= fw)
+                continue;
+            const uint32_t fk = f[k - r];
+            mx[r] += fk * a;
+            my[r] += fk * b;
+            xx[r] = vif_dev_mad_wide(fk, aa, xx[r]);
+            yy[r] = vif_dev_mad_wide(fk, bb, yy[r]);
+            xy[r] = vif_dev_mad_wide(fk, ab, xy[r]);
+        }
+    }
+    const uint64_t rq = q ? 1ull << (q - 1) : 0;
+    VIF_DEV_UNROLL
+    for (int r = 0; r < VIF_DEV_ROWS; r++) {
+        out[r].xx = (uint32_t)((xx[r] + rq) >> q);
+        out[r].yy = (uint32_t)((yy[r] + rq) >> q);
+        out[r].xy = (uint32_t)((xy[r] + rq) >> q);
+    }
+}
 
 /*
  * The narrow case (8-bit samples, q = 0) with the filter's symmetry: taps k and fw-1-k share
@@ -308,7 +309,7 @@ VIF_DEV_FN void vif_dev_stat_vertical(const uint16_t *x, const uint16_t *y, int 
     if (narrow) /* q is 0: the sums are the values */
         vif_dev_stat_vertical_folded(x, y, pitch, f, fw, mx, my, out);
     else
-        VIF_DEV_VERTICAL_ROWS(uint64_t);
+        vif_dev_stat_vertical_wide(x, y, pitch, f, fw, q, mx, my, out);
     const uint32_t rnd = 1u << (mu_shift - 1);
     VIF_DEV_UNROLL
     for (int r = 0; r < VIF_DEV_ROWS; r++) {
