@@ -190,9 +190,18 @@ static void fetch_frame_pictures(FrameReader *r, unsigned long long k, FrameSlot
     }
 }
 
+/* One input of the frame is handed over; the frame is ready once both are. Lock held. */
+static void side_handed_over(FrameReader *r, FrameSlot *fs)
+{
+    if (!--fs->pending) {
+        fs->ready = true;
+        pthread_cond_broadcast(&r->changed);
+    }
+}
+
 /* Input i of frame k is read: its picture is prepared (pinned) and handed over, by the
- * worker that finished its last task (the two inputs' in parallel); the frame is ready once
- * both are. Lock held on entry and exit, released around the preparation. */
+ * worker that finished its last task (the two inputs' in parallel). Lock held on entry and
+ * exit, released around the preparation. */
 static void finish_side(FrameReader *r, unsigned long long k, FrameSlot *fs, int i)
 {
     Entry *e = &r->side[i].ring[k % r->depth];
@@ -206,10 +215,7 @@ static void finish_side(FrameReader *r, unsigned long long k, FrameSlot *fs, int
     }
     pthread_mutex_lock(&r->lock);
     r->stats.prepare_ms += since(t0);
-    if (!--fs->pending) {
-        fs->ready = true;
-        pthread_cond_broadcast(&r->changed);
-    }
+    side_handed_over(r, fs);
 }
 
 static void *worker_main(void *arg)
@@ -238,17 +244,13 @@ static void *worker_main(void *arg)
                 fs->left[par->task[t].side] += par->side_read[par->task[t].side];
             if (!fs->left[0] && !fs->left[1]) /* nothing to read: ended, or the fetch failed */
                 par->next++;
-            /* an input with nothing to read (its status says why) is done now, without
-             * releasing the lock: the frame's tasks are not handed out yet */
+            /* an input with nothing to read (its status, 0 or an error, says why) is done
+             * now, without releasing the lock: the frame's tasks are not handed out yet */
             for (int i = 0; i < 2; i++) {
                 if (fs->left[i]) continue;
                 Entry *e = &r->side[i].ring[k % r->depth];
                 if (e->pic.ref) vmaf_picture_unref(&e->pic);
-                if (e->status == 1) e->status = 0;
-                if (!--fs->pending) {
-                    fs->ready = true;
-                    pthread_cond_broadcast(&r->changed);
-                }
+                side_handed_over(r, fs);
             }
             if (!fs->left[0] && !fs->left[1])
                 continue;
