@@ -81,12 +81,23 @@ static double run(const char *features, const char *model_version, unsigned thre
     snprintf(list, sizeof(list), "%s", features);
     for (char *rest = list, *name; strcmp(features, "none") && (name = strsep(&rest, ","));)
         if (vmaf_use_feature(v, name, NULL)) return -1;
+    /* BENCH_FRAMES_BLOCK=N: the submission rate of each block of N frames, from the first
+     * (a device that starts slow and speeds up shows here; the total hides it) */
+    const char *blk = getenv("BENCH_FRAMES_BLOCK");
+    const unsigned block = blk ? (unsigned)atoi(blk) : 0;
     const double t0 = now_s();
+    double tb = t0;
     for (unsigned i = 0; i < frames; i++) {
         VmafPicture r, d;
         vmaf_picture_ref(&r, &ref[i % loaded]);
         vmaf_picture_ref(&d, &dis[i % loaded]);
         if (vmaf_read_pictures(v, &r, &d, i)) return -1;
+        if (block && (i + 1) % block == 0) {
+            const double t = now_s();
+            fprintf(stderr, "%s frames %u-%u: %.3f ms each\n", state ? "cuda" : "cpu",
+                    i + 1 - block, i, 1e3 * (t - tb) / block);
+            tb = t;
+        }
     }
     if (vmaf_read_pictures(v, NULL, NULL, 0)) return -1;
     /* the model's per-frame predictions are part of the work */

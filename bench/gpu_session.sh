@@ -125,7 +125,7 @@ if has bench; then
   e=$(date +%s%N)
   { echo "CLI 4K, 120 frames, default model, cuda, profiled: $(( (e - s) / 1000000 )) ms"
     grep -E "^cli|start-up" "$OUT/profile_cli.log"; } | tee -a "$OUT/summary.txt"
-  VMAF_CUDA_PROFILE=1 build/tools/vmaf -r $R -d $D -w 3840 -h 2160 -p 420 -b 8 --backend cuda \
+  VMAF_CUDA_PROFILE=ops build/tools/vmaf -r $R -d $D -w 3840 -h 2160 -p 420 -b 8 --backend cuda \
     --frame_cnt 20 -q -o /dev/null 2> "$OUT/profile.log"
   tail -40 "$OUT/profile.log" | tee -a "$OUT/summary.txt"
 fi

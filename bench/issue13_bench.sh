@@ -26,5 +26,5 @@ for b in cuda cpu; do
     echo "CLI 4K seeds' set + default model, $n frames, --backend $b --threads $T: $(( (e - s) / 1000000 )) ms (exit $rc)"
   done
 done
-VMAF_CUDA_PROFILE=1 build/tools/vmaf -r $R -d $D -w 3840 -h 2160 -p 420 -b 8 $F --backend cuda \
+VMAF_CUDA_PROFILE=ops build/tools/vmaf -r $R -d $D -w 3840 -h 2160 -p 420 -b 8 $F --backend cuda \
   --frame_cnt 20 -q -o /dev/null 2>&1 | tail -60

@@ -34,5 +34,5 @@ for preset in "--aom_ctc v7.0" "--nflx_ctc v1.0" "--model version=vmaf_v1.0.16_3
     fi
   done
 done
-VMAF_CUDA_PROFILE=1 build/tools/vmaf $W --aom_ctc v7.0 --backend cuda --frame_cnt 20 -q \
+VMAF_CUDA_PROFILE=ops build/tools/vmaf $W --aom_ctc v7.0 --backend cuda --frame_cnt 20 -q \
   -o /dev/null 2>&1 | tail -60

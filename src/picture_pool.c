@@ -10,11 +10,9 @@
 #include "picture_pool.h"
 
 /*
- * Buffers are allocated on first demand, up to pic_cnt: a short run allocates (and, for
- * pinned host memory, pins) only the pictures it has in flight, and a long run pays for the
- * rest while its first frames are already being scored. With alloc_ahead, a background
- * thread allocates them instead, keeping up to alloc_ahead buffers free beyond demand, so
- * that no fetch allocates (pins) while its caller holds the frame-order turn.
+ * Buffers are allocated on first demand, up to pic_cnt: a short run allocates only the
+ * pictures it has in flight, and a long run pays for the rest while its first frames are
+ * already being scored. Pinned pools register a buffer after its first fill (prepare).
  */
 enum { PREP_NONE, PREP_BUSY, PREP_DONE };
 
@@ -30,11 +28,6 @@ struct VmafPicturePool {
     unsigned free_cnt;
     unsigned out_cnt;     /* buffers held by pictures */
     bool closed;
-    /* the ahead thread: started, still allocating (not failed, not stopped), inside an
-     * allocation; stop asks it to end */
-    pthread_t ahead_thread;
-    pthread_cond_t want;  /* the ahead thread waits here for demand */
-    bool ahead_started, ahead_running, ahead_busy, ahead_stop;
 };
 
 #define HUGE_PAGE ((size_t)2 << 20)
@@ -81,7 +74,6 @@ static void pool_destroy(VmafPicturePool *pool)
     free(pool->buf);
     free(pool->free_list);
     free(pool->prep);
-    pthread_cond_destroy(&pool->want);
     pthread_cond_destroy(&pool->available);
     pthread_mutex_destroy(&pool->lock);
     free(pool);
@@ -105,38 +97,6 @@ static int pool_alloc_buffer(VmafPicturePool *pool, void **out)
     return 0;
 }
 
-/* more buffers wanted ahead: fewer than alloc_ahead free, and room to allocate */
-static bool ahead_wanted(const VmafPicturePool *pool)
-{
-    return pool->free_cnt < pool->cfg.alloc_ahead && pool->alloc_cnt < pool->cfg.pic_cnt;
-}
-
-static void *ahead_main(void *arg)
-{
-    VmafPicturePool *pool = arg;
-    pthread_mutex_lock(&pool->lock);
-    for (;;) {
-        while (!pool->ahead_stop && !ahead_wanted(pool))
-            pthread_cond_wait(&pool->want, &pool->lock);
-        if (pool->ahead_stop) break;
-        const unsigned slot = pool->alloc_cnt++;
-        pool->ahead_busy = true;
-        pthread_mutex_unlock(&pool->lock);
-        void *buf = NULL;
-        const int err = pool_alloc_buffer(pool, &buf);
-        pthread_mutex_lock(&pool->lock);
-        pool->ahead_busy = false;
-        if (err) break; /* the slot stays empty, as after a fetch's failed allocation */
-        pool->buf[slot] = buf;
-        pool->free_list[pool->free_cnt++] = buf;
-        pthread_cond_broadcast(&pool->available);
-    }
-    pool->ahead_running = false;
-    pthread_cond_broadcast(&pool->available); /* waiting fetches allocate themselves now */
-    pthread_mutex_unlock(&pool->lock);
-    return NULL;
-}
-
 int vmaf_picture_pool_init(VmafPicturePool **pool_out, VmafPicturePoolConfig cfg)
 {
     if (!pool_out || !cfg.pic_cnt || cfg.pic_cnt > VMAF_PICTURE_POOL_MAX) return -EINVAL;
@@ -150,7 +110,6 @@ int vmaf_picture_pool_init(VmafPicturePool **pool_out, VmafPicturePoolConfig cfg
     pool->size = (layout.size + 31) & ~(size_t)31;
     pthread_mutex_init(&pool->lock, NULL);
     pthread_cond_init(&pool->available, NULL);
-    pthread_cond_init(&pool->want, NULL);
     pool->buf = calloc(cfg.pic_cnt, sizeof(*pool->buf));
     pool->free_list = calloc(cfg.pic_cnt, sizeof(*pool->free_list));
     pool->prep = calloc(cfg.pic_cnt, sizeof(*pool->prep));
@@ -166,12 +125,6 @@ int vmaf_picture_pool_init(VmafPicturePool **pool_out, VmafPicturePoolConfig cfg
     }
     pool->alloc_cnt = 1;
     pool->free_list[pool->free_cnt++] = pool->buf[0];
-    if (cfg.alloc_ahead && cfg.pic_cnt > 1) {
-        /* without the thread, fetches allocate on demand: slower, not wrong */
-        pool->ahead_running = true;
-        pool->ahead_started = !pthread_create(&pool->ahead_thread, NULL, ahead_main, pool);
-        pool->ahead_running = pool->ahead_started;
-    }
     *pool_out = pool;
     return 0;
 }
@@ -200,7 +153,7 @@ static int pool_prepare(void *cookie, void *buf)
     pool->prep[i] = err ? PREP_NONE : PREP_DONE;
     pthread_cond_broadcast(&pool->available);
     pthread_mutex_unlock(&pool->lock);
-    return err == -EAGAIN ? 0 : err;
+    return err;
 }
 
 static void pool_release(void *cookie, void *buf)
@@ -219,23 +172,14 @@ int vmaf_picture_pool_fetch(VmafPicturePool *pool, VmafPicture *pic)
 {
     if (!pool || !pic) return -EINVAL;
     pthread_mutex_lock(&pool->lock);
-    /* wait while nothing is free and: nothing may be allocated but buffers are out or being
-     * allocated, or the ahead thread allocates (it is asked to; it wakes us) */
-    for (;;) {
-        if (pool->free_cnt) break;
-        if (pool->alloc_cnt < pool->cfg.pic_cnt) {
-            if (!pool->ahead_running) break;
-            pthread_cond_signal(&pool->want);
-        } else if (!pool->out_cnt && !pool->ahead_busy) {
-            break;
-        }
+    /* wait while nothing is free, nothing may be allocated, and buffers are out (or being
+     * allocated by another fetch) */
+    while (!pool->free_cnt && pool->alloc_cnt == pool->cfg.pic_cnt && pool->out_cnt)
         pthread_cond_wait(&pool->available, &pool->lock);
-    }
     void *buf;
     if (pool->free_cnt) {
         buf = pool->free_list[--pool->free_cnt];
         pool->out_cnt++;
-        if (pool->ahead_running && ahead_wanted(pool)) pthread_cond_signal(&pool->want);
         pthread_mutex_unlock(&pool->lock);
     } else if (pool->alloc_cnt < pool->cfg.pic_cnt) {
         /* a new buffer, allocated outside the lock (pinning takes a while); a slot whose
@@ -275,14 +219,6 @@ int vmaf_picture_pool_fetch(VmafPicturePool *pool, VmafPicture *pic)
 void vmaf_picture_pool_close(VmafPicturePool *pool)
 {
     if (!pool) return;
-    if (pool->ahead_started) { /* ended before the pool can go (its last unref may be soon) */
-        pthread_mutex_lock(&pool->lock);
-        pool->ahead_stop = true;
-        pthread_cond_signal(&pool->want);
-        pthread_mutex_unlock(&pool->lock);
-        pthread_join(pool->ahead_thread, NULL);
-        pool->ahead_started = false;
-    }
     pthread_mutex_lock(&pool->lock);
     pool->closed = true;
     const bool idle = !pool->out_cnt;

@@ -23,20 +23,14 @@ typedef struct VmafPicturePoolConfig {
     void (*free)(void *cookie, void *buf, size_t size); /* size: as given to alloc */
     /** Optional: make a buffer ready for its consumer after it was filled (pinning: the
      *  registration of an already faulted-in mapping), once per buffer, through
-     *  vmaf_picture_prepare(). unprepare undoes it before free. -EAGAIN: not possible yet
-     *  (e.g. the device is still starting), the buffer stays unprepared and usable. */
+     *  vmaf_picture_prepare(). unprepare undoes it before free. A failure leaves the buffer
+     *  unprepared: the next vmaf_picture_prepare() of it tries again. */
     int (*prepare)(void *cookie, void *buf, size_t size);
     void (*unprepare)(void *cookie, void *buf, size_t size);
     bool alloc_zeroes; /* alloc returns zeroed memory (fresh mappings): no memset here */
     void *cookie;
     void (*release_cookie)(void *cookie); /* optional: the pool is gone, after the last free */
     enum VmafPictureMemory memory; /* what alloc returns; device memory is not zeroed here */
-    /** Buffers a background thread keeps allocated ahead of demand (0: none, a fetch that
-     *  finds no free buffer allocates one itself). For slow allocators (pinning): a fetch
-     *  then takes a ready buffer, and waits for that thread rather than allocating while
-     *  its caller holds others up. The thread stops at the first failed allocation; later
-     *  fetches allocate on demand again, so a failure still reaches a fetch. */
-    unsigned alloc_ahead;
 } VmafPicturePoolConfig;
 
 /**

@@ -1,12 +1,11 @@
 /*
- * The picture pool's allocation ahead (VmafPicturePoolConfig.alloc_ahead), with a slow
- * counting allocator standing in for pinning: the ahead thread allocates the buffers, never
- * more than pic_cnt, fetches take them, an allocation failure still reaches a fetch as an
- * error (and the pool keeps serving the buffers it has), closing while the thread allocates
- * neither leaks nor hangs; without alloc_ahead every allocation happens in a fetch.
- * The prepare step (pinning after the first fill): once per buffer whoever asks, a failure
- * leaves the buffer unprepared (asked again next time), -EAGAIN is no error, every prepared
- * buffer is unprepared before it is freed, pictures of pools without it prepare as a no-op.
+ * The picture pool, with a slow counting allocator standing in for pinning: buffers are
+ * allocated on demand by the fetch that needs one, never more than pic_cnt, and recycled; an
+ * allocation failure reaches that fetch as an error (and the pool keeps serving the buffers
+ * it has); closing with pictures out frees the pool at their last unref; fetching threads
+ * share it. The prepare step (pinning after the first fill): once per buffer whoever asks,
+ * a failure leaves the buffer unprepared (asked again next time), every prepared buffer is
+ * unprepared before it is freed, pictures of pools without it prepare as a no-op.
  */
 #include <errno.h>
 #include <pthread.h>
@@ -66,12 +65,12 @@ static void slow_free(void *cookie, void *buf, size_t size)
     atomic_fetch_sub(&a->live, 1);
 }
 
-static VmafPicturePoolConfig config(Alloc *a, unsigned pic_cnt, unsigned ahead)
+static VmafPicturePoolConfig config(Alloc *a, unsigned pic_cnt)
 {
     return (VmafPicturePoolConfig){
         .pic_cnt = pic_cnt, .pix_fmt = VMAF_PIX_FMT_YUV420P, .bpc = 8, .w = 64, .h = 36,
         .alloc = slow_alloc, .free = slow_free, .cookie = a,
-        .memory = VMAF_PICTURE_MEMORY_HOST, .alloc_ahead = ahead,
+        .memory = VMAF_PICTURE_MEMORY_HOST,
     };
 }
 
@@ -86,32 +85,30 @@ static void init_alloc(Alloc *a, unsigned delay_us, unsigned fail_from)
     a->fail_from = fail_from;
 }
 
-/* ahead: all pic_cnt pictures out at once, every allocation by the thread except the first
- * (made by init); each picture zeroed and usable */
-static void test_ahead_fills(void)
+/* allocations happen in the fetching thread, one per new buffer (init makes the first);
+ * each picture zeroed; returned buffers are served again without allocating */
+static void test_on_demand(void)
 {
-    enum { N = 12 };
+    enum { N = 5 };
     Alloc a;
-    init_alloc(&a, 2000, 0);
+    init_alloc(&a, 0, 0);
     VmafPicturePool *pool = NULL;
-    CHECK(!vmaf_picture_pool_init(&pool, config(&a, N, 4)), "init");
+    CHECK(!vmaf_picture_pool_init(&pool, config(&a, N)), "init");
     if (!pool) return;
+    CHECK(atomic_load(&a.calls) == 1, "init allocates one buffer (%u)", atomic_load(&a.calls));
     VmafPicture pic[N];
-    int err = 0;
-    for (unsigned i = 0; i < N && !err; i++) {
-        err = vmaf_picture_pool_fetch(pool, &pic[i]);
+    for (unsigned i = 0; i < N; i++) {
+        const int err = vmaf_picture_pool_fetch(pool, &pic[i]);
         CHECK(!err, "fetch %u: %d", i, err);
-        if (!err) {
-            const unsigned char *p = pic[i].data[0];
-            CHECK(p[0] == 0 && p[63] == 0, "fetch %u: zeroed", i);
-            memset(pic[i].data[0], 0xab, 64);
-        }
+        if (err) return;
+        const unsigned char *p = pic[i].data[0];
+        CHECK(p[0] == 0 && p[63] == 0, "fetch %u: zeroed", i);
+        memset(pic[i].data[0], 0xab, 64);
     }
     CHECK(atomic_load(&a.calls) == N, "%u allocations for %u pictures", atomic_load(&a.calls), N);
-    CHECK(atomic_load(&a.in_fetch_thread) == 1, "%u allocations in the fetching thread (init's)",
-          atomic_load(&a.in_fetch_thread));
+    CHECK(atomic_load(&a.in_fetch_thread) == N, "on demand: %u of %u in the fetching thread",
+          atomic_load(&a.in_fetch_thread), N);
     for (unsigned i = 0; i < N; i++) vmaf_picture_unref(&pic[i]);
-    /* recycled, nothing new allocated */
     for (int round = 0; round < 3; round++) {
         VmafPicture p;
         CHECK(!vmaf_picture_pool_fetch(pool, &p), "refetch");
@@ -122,31 +119,14 @@ static void test_ahead_fills(void)
     CHECK(atomic_load(&a.live) == 0, "%u buffers leaked", atomic_load(&a.live));
 }
 
-/* without ahead: allocations happen in the fetching thread, as before */
-static void test_on_demand(void)
-{
-    Alloc a;
-    init_alloc(&a, 0, 0);
-    VmafPicturePool *pool = NULL;
-    CHECK(!vmaf_picture_pool_init(&pool, config(&a, 5, 0)), "init");
-    if (!pool) return;
-    VmafPicture pic[5];
-    for (unsigned i = 0; i < 5; i++) CHECK(!vmaf_picture_pool_fetch(pool, &pic[i]), "fetch");
-    CHECK(atomic_load(&a.in_fetch_thread) == 5, "on demand: %u of 5 in the fetching thread",
-          atomic_load(&a.in_fetch_thread));
-    for (unsigned i = 0; i < 5; i++) vmaf_picture_unref(&pic[i]);
-    vmaf_picture_pool_close(pool);
-    CHECK(atomic_load(&a.live) == 0, "leak");
-}
-
-/* the third allocation fails: the thread stops, the fetch that needs a new buffer gets the
- * error (its own allocation fails too), the buffers that exist keep being served */
+/* the third allocation fails: the fetch that needs a new buffer gets the error, the buffers
+ * that exist keep being served */
 static void test_failure(void)
 {
     Alloc a;
     init_alloc(&a, 500, 3);
     VmafPicturePool *pool = NULL;
-    CHECK(!vmaf_picture_pool_init(&pool, config(&a, 8, 8)), "init");
+    CHECK(!vmaf_picture_pool_init(&pool, config(&a, 8)), "init");
     if (!pool) return;
     VmafPicture pic[8];
     unsigned got = 0;
@@ -163,27 +143,26 @@ static void test_failure(void)
     CHECK(atomic_load(&a.live) == 0, "leak after a failure");
 }
 
-/* close while the thread is inside a slow allocation, with a picture still out */
-static void test_close_busy(void)
+/* close with a picture out: the pool lives until that picture's last unref */
+static void test_close_out(void)
 {
     Alloc a;
-    init_alloc(&a, 20000, 0);
+    init_alloc(&a, 0, 0);
     VmafPicturePool *pool = NULL;
-    CHECK(!vmaf_picture_pool_init(&pool, config(&a, 40, 40)), "init");
+    CHECK(!vmaf_picture_pool_init(&pool, config(&a, 4)), "init");
     if (!pool) return;
-    VmafPicture p;
-    CHECK(!vmaf_picture_pool_fetch(pool, &p), "fetch");
-    sleep_us(5000);
+    VmafPicture p, q;
+    CHECK(!vmaf_picture_pool_fetch(pool, &p) && !vmaf_picture_pool_fetch(pool, &q), "fetch");
+    vmaf_picture_unref(&q);
     vmaf_picture_pool_close(pool);
-    const unsigned calls = atomic_load(&a.calls);
-    CHECK(calls < 40, "close stopped the thread (%u allocations)", calls);
-    CHECK(atomic_load(&a.live) >= 1, "the picture out keeps its buffer");
+    CHECK(atomic_load(&a.live) == 2, "the picture out keeps the pool (%u buffers live)",
+          atomic_load(&a.live));
     vmaf_picture_unref(&p);
     CHECK(atomic_load(&a.live) == 0, "the last unref frees the pool (%u left)",
           atomic_load(&a.live));
 }
 
-/* several fetching threads against the thread, pictures going round */
+/* several fetching threads sharing a pool smaller than they could hold, pictures going round */
 typedef struct Worker {
     VmafPicturePool *pool;
     int err;
@@ -209,7 +188,7 @@ static void test_threads(void)
     Alloc a;
     init_alloc(&a, 300, 0);
     VmafPicturePool *pool = NULL;
-    CHECK(!vmaf_picture_pool_init(&pool, config(&a, N, 3)), "init");
+    CHECK(!vmaf_picture_pool_init(&pool, config(&a, N)), "init");
     if (!pool) return;
     pthread_t th[T];
     Worker w[T];
@@ -227,7 +206,7 @@ static void test_threads(void)
 }
 
 typedef struct Prep {
-    unsigned calls, undone, fail_next, again_next;
+    unsigned calls, undone, fail_next;
 } Prep;
 
 static int prep_fn(void *cookie, void *buf, size_t size)
@@ -238,10 +217,6 @@ static int prep_fn(void *cookie, void *buf, size_t size)
     if (p->fail_next) {
         p->fail_next--;
         return -EIO;
-    }
-    if (p->again_next) {
-        p->again_next--;
-        return -EAGAIN;
     }
     return 0;
 }
@@ -272,11 +247,9 @@ static void test_prepare(void)
     vmaf_picture_ref(&a2, &a);
     CHECK(!vmaf_picture_prepare(&a2) && prep.calls == 2, "another reference: done already");
     vmaf_picture_unref(&a2);
-    prep.again_next = 1;
-    CHECK(!vmaf_picture_prepare(&b) && prep.calls == 3, "-EAGAIN: not yet, no error");
-    CHECK(!vmaf_picture_prepare(&b) && prep.calls == 4, "asked again after -EAGAIN");
+    CHECK(!vmaf_picture_prepare(&b) && prep.calls == 3, "each buffer its own");
     vmaf_picture_unref(&a);
-    CHECK(!vmaf_picture_pool_fetch(pool, &a) && !vmaf_picture_prepare(&a) && prep.calls == 4,
+    CHECK(!vmaf_picture_pool_fetch(pool, &a) && !vmaf_picture_prepare(&a) && prep.calls == 3,
           "a recycled buffer stays prepared");
     vmaf_picture_unref(&a);
     vmaf_picture_unref(&b);
@@ -291,10 +264,9 @@ static void test_prepare(void)
 int main(void)
 {
     test_prepare();
-    test_ahead_fills();
     test_on_demand();
     test_failure();
-    test_close_busy();
+    test_close_out();
     test_threads();
     printf("picture_pool: %u checks, %u failures\n", checks, failures);
     return failures ? 1 : 0;

@@ -486,9 +486,13 @@ static void show_progress(unsigned index, clock_t t0, double *fps)
 /* Phases of the run, printed to stderr with VMAF_CUDA_PROFILE=1 (start-up analysis). */
 enum Phase { PH_MAIN, PH_INPUTS, PH_INIT, PH_BACKEND, PH_MODELS, PH_READERS, PH_FIRST_FRAME,
              PH_FIRST_SCORED, PH_LOOP, PH_FLUSH, PH_PREDICT, PH_WRITE, PH_CLOSE, PH_COUNT };
+enum { PH_EARLY = 16 }; /* frames whose scoring time the profile prints one by one */
 struct Phases {
     bool on;
     double t[PH_COUNT];
+    double early[PH_EARLY]; /* when vmaf_read_pictures returned for the first frames */
+    double last;
+    unsigned frames;
 };
 
 static double mono_ms(void)
@@ -520,6 +524,24 @@ static void print_phases(const Phases *p)
         prev = p->t[i];
     }
     fprintf(stderr, "; total %.1f ms\n", prev - p->t[PH_MAIN]);
+    if (p->frames < 2) return;
+    /* where the loop's time goes: the first frames one by one (pinning, first launches, the
+     * device's ramp), then the steady rate */
+    const unsigned early = p->frames < PH_EARLY ? p->frames : PH_EARLY;
+    fprintf(stderr, "cli frames (ms each, after the first):");
+    for (unsigned i = 1; i < early; i++) fprintf(stderr, " %.2f", p->early[i] - p->early[i - 1]);
+    if (p->frames > PH_EARLY)
+        fprintf(stderr, "; frames %u-%u: %.3f ms each", PH_EARLY, p->frames - 1,
+                (p->last - p->early[PH_EARLY - 1]) / (p->frames - PH_EARLY));
+    fprintf(stderr, "\n");
+}
+
+static void phase_frame(Phases *p)
+{
+    if (!p || !p->on) return;
+    p->last = mono_ms();
+    if (p->frames < PH_EARLY) p->early[p->frames] = p->last;
+    p->frames++;
 }
 
 /*
@@ -729,6 +751,7 @@ int cli_score(CliSettings *c, VideoInput *ref_in, VideoInput *dist_in, CliJob *j
         }
         err = vmaf_read_pictures(vmaf, &ref, &dist, index);
         if (!index) phase(ph, PH_FIRST_SCORED);
+        phase_frame(ph);
         if (first && job->gate && !job->index) {
             if (err) cli_mark_failed(job->failed, 0);
             cli_gate_open(job->gate);

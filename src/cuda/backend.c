@@ -90,7 +90,7 @@ struct VmafCudaBackend {
     unsigned n_twins, n_subsample;
     Slot slot[N_SLOTS];
     unsigned long long seq;
-    bool chroma, use_graph, profile, twins_ready;
+    bool chroma, use_graph, profile, profile_ops, twins_ready;
     enum VmafPictureMemory memory;
     bool memory_set;
     size_t pic_bytes, luma_bytes, chroma_bytes, chroma_offset;
@@ -333,7 +333,7 @@ static int issue_op(const VmafCudaBackend *b, const Slot *sl, const Op *op,
 static int launch_direct(VmafCudaBackend *b, Slot *sl, Variant *v, const void *src[N_UPLOADS])
 {
     const VmafCudaDriver *d = &b->s->drv;
-    if (b->profile && sl->prof_cnt < v->rec.cnt + 1) {
+    if (b->profile_ops && sl->prof_cnt < v->rec.cnt + 1) {
         CUevent *ev = realloc(sl->prof, (v->rec.cnt + 1) * sizeof(*ev));
         if (!ev) return -ENOMEM;
         sl->prof = ev;
@@ -341,11 +341,11 @@ static int launch_direct(VmafCudaBackend *b, Slot *sl, Variant *v, const void *s
             VMAF_CUDA_TRY(d, d->cuEventCreate(&sl->prof[i], CU_EVENT_DEFAULT));
         sl->prof_cnt = v->rec.cnt + 1;
     }
-    if (b->profile) VMAF_CUDA_TRY(d, d->cuEventRecord(sl->prof[0], sl->stream));
+    if (b->profile_ops) VMAF_CUDA_TRY(d, d->cuEventRecord(sl->prof[0], sl->stream));
     for (unsigned i = 0; i < v->rec.cnt; i++) {
         const int err = issue_op(b, sl, &v->rec.op[i], src);
         if (err) return err;
-        if (b->profile) VMAF_CUDA_TRY(d, d->cuEventRecord(sl->prof[i + 1], sl->stream));
+        if (b->profile_ops) VMAF_CUDA_TRY(d, d->cuEventRecord(sl->prof[i + 1], sl->stream));
     }
     return 0;
 }
@@ -431,7 +431,7 @@ static int collect_slot(VmafCudaBackend *b, Slot *sl)
     const double t2 = now_ms();
     if (b->profile) {
         if (!b->frames) b->first_done_ms = t2 - b->created_at_ms - b->first_submit_ms;
-        profile_frame(b, sl, t1 - t0, t2 - t1);
+        if (b->profile_ops) profile_frame(b, sl, t1 - t0, t2 - t1);
         b->host_ms[0] += sl->submit_ms;
         b->host_ms[1] += t1 - t0;
         b->host_ms[2] += t2 - t1;
@@ -561,7 +561,8 @@ static int submit_locked(VmafCudaBackend *b, const VmafPicture *ref, const VmafP
         return -EINVAL;
     }
     sl->variant = vi;
-    err = (b->use_graph && !b->profile) ? launch_graph(b, sl, v, src) : launch_direct(b, sl, v, src);
+    err = (b->use_graph && !b->profile_ops) ? launch_graph(b, sl, v, src)
+                                            : launch_direct(b, sl, v, src);
     if (err) return err;
     VMAF_CUDA_TRY(d, d->cuEventRecord(sl->done, sl->stream));
     sl->submit_ms = now_ms() - t0;
@@ -664,6 +665,7 @@ int vmaf_cuda_backend_create(VmafCudaBackend **out, VmafCudaState *state,
     const char *profile = getenv("VMAF_CUDA_PROFILE");
     b->use_graph = !(no_graph && *no_graph && strcmp(no_graph, "0"));
     b->profile = profile && *profile && strcmp(profile, "0");
+    b->profile_ops = b->profile && !strcmp(profile, "ops");
 
     const double t0 = vmaf_cuda_now_ms();
     vmaf_cuda_state_warm(state); /* its one-time costs are paid (or being paid) there */
@@ -705,7 +707,8 @@ static void print_profile(const VmafCudaBackend *b)
     fprintf(stderr, "cuda backend: warm-up %.1f ms (waited %.1f ms for it), twins' buffers (ms) %s; "
             "slots %.1f ms\n", s->warm_ms, b->warm_wait_ms, twins, b->slots_ms);
     fprintf(stderr, "cuda profile: %llu frames, %s; average per frame:\n", b->frames,
-            "direct launches (profiling times each operation)");
+            b->profile_ops ? "direct launches (VMAF_CUDA_PROFILE=ops times each operation)"
+            : b->use_graph ? "graphs" : "direct launches");
     for (unsigned i = 0; i < b->prof_n; i++)
         fprintf(stderr, "  device %-24s %8.4f ms\n", b->prof[i].label,
                 b->prof[i].total_ms / b->prof[i].n);

@@ -515,7 +515,7 @@ void checktwin_bench(CheckEnv *env, const CheckCase *c)
 {
     char path[512];
     snprintf(path, sizeof(path), "%s/checktwin_bench.json", env->dir);
-    setenv("VMAF_CUDA_PROFILE", "1", 1);
+    setenv("VMAF_CUDA_PROFILE", "ops", 1);
     unsetenv("VMAF_CUDA_NO_GRAPH");
     Run gpu = { .source = c->source };
     const double t0 = now_s();

@@ -77,7 +77,7 @@ extern const CheckClip checktwin_clips[];
 extern const unsigned checktwin_n_clips;
 const CheckClip *checktwin_clip(const char *name);
 
-/** Time `frames` frames of a case on the GPU with VMAF_CUDA_PROFILE=1 (prints the profile). */
+/** Time `frames` frames of a case on the GPU with VMAF_CUDA_PROFILE=ops (prints the per-operation profile). */
 void checktwin_bench(CheckEnv *env, const CheckCase *c);
 
 /* The families. */
