@@ -55,10 +55,12 @@ for what in default twins; do
     steady "1080p $name, $who" $t1 $t600 600
   done
 done
-# our CLI runs the driver with CUDA_DEVICE_MAX_CONNECTIONS=2 (tools/vmaf.c); the reference so
-[ -x $REF_CUDA ] && echo "4K default model, reference CUDA 3.1.0 with CUDA_DEVICE_MAX_CONNECTIONS=2: 1 frame $(CUDA_DEVICE_MAX_CONNECTIONS=2 med $REF_CUDA -r $R -d $D -w 3840 -h 2160 -p 420 -b 8 --frame_cnt 1 -q -o /dev/null) ms"
+# our CLI runs the driver with CUDA_DEVICE_MAX_CONNECTIONS=1 (tools/vmaf.c); the reference so
+[ -x $REF_CUDA ] && for n in 1 120; do
+  echo "4K default model, reference CUDA 3.1.0 with CUDA_DEVICE_MAX_CONNECTIONS=1: $n frames $(CUDA_DEVICE_MAX_CONNECTIONS=1 med $REF_CUDA -r $R -d $D -w 3840 -h 2160 -p 420 -b 8 --frame_cnt $n -q -o /dev/null) ms"
+done
 # the bare driver client's process (bench/ctx_probe: load, cuInit, context, release, exit)
-[ -x build/bench/ctx_probe ] && for c in 2 8; do
+[ -x build/bench/ctx_probe ] && for c in 1 2 8; do
   echo "bare driver client, CUDA_DEVICE_MAX_CONNECTIONS=$c: process $(CUDA_DEVICE_MAX_CONNECTIONS=$c med build/bench/ctx_probe) ms"
 done
 for bin in build/tools/vmaf $REF_CPU; do

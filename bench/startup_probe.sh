@@ -2,7 +2,7 @@
 # The start-up floor of a CUDA process on this machine (issue 9): bench/ctx_probe as whole
 # processes, REPS each, with the wall time of the process next to its own phase line: the
 # primary context (what the library uses) vs cuCtxCreate with scheduling flags, released or
-# left to process exit, and CUDA_DEVICE_MAX_CONNECTIONS 1 / 2 (the CLI's) / 4 / 8 (the
+# left to process exit, and CUDA_DEVICE_MAX_CONNECTIONS 1 (the CLI's) / 2 / 4 / 8 (the
 # driver's default) / 32 (the number of hardware queues the context creates).   bench/startup_probe.sh [REPS=3]
 set -u
 REPS=${1:-3}

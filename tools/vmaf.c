@@ -39,14 +39,16 @@
 /*
  * The CUDA driver gives each context CUDA_DEVICE_MAX_CONNECTIONS hardware work queues (default
  * 8), and making and tearing them down is most of its fixed cost per process. On an H200
- * (bench/startup_probe.sh): context creation ~60 ms with 2, 110-150 with 8, 480-530 with 32;
- * its release ~30 / 56-92 / 320 ms. The CLI's frames run on 6 slot streams; 2 queues already
- * let one slot's upload and kernels overlap the next slot's (1 queue serialises them: 135 ms
- * for 119 4K frames against ~90-100). In one run, the whole 4K default-model process took
- * 276 / 369 ms for 1 / 120 frames with 2 queues against 395 / 508 with 8. So the CLI asks for
- * 2 unless the user's environment says otherwise (the library never sets it).
+ * (bench/startup_probe.sh): context creation ~50-60 ms with 1, ~60-75 with 2, 100-150 with 8,
+ * 480-560 with 32; its release ~25 / ~37 / 56-92 / 320-400 ms. The CLI's frames run on 6 slot
+ * streams, each frame one graph after its uploads; with one queue the copy engine still takes
+ * the next frame's uploads while this one's kernels run, and the frames' steady rate stays
+ * the same (session 7, whole processes, medians of 5, 1 / 2 queues: 4K default model 120
+ * frames 317 / 360 ms, the four twins 317 / 325; 4K 600 frames 609-614 / 616-632; 1080p 600
+ * frames 338-351 / 365-367, 0.172 / 0.177 ms a frame). So the CLI asks for 1 unless the
+ * user's environment says otherwise (the library never sets it).
  */
-#define CLI_CUDA_CONNECTIONS "2"
+#define CLI_CUDA_CONNECTIONS "1"
 
 /* A benchmark override: the variable's value N in 1..max, or 0 when unset or not such a number.
  * VMAF_READ_WORKERS=N (1..16) replaces the caps above, VMAF_READ_DEPTH=N (1..16) READ_DEPTH. */
