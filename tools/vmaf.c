@@ -25,8 +25,13 @@
 #define READ_AHEAD 2       /* frames read ahead by the in-order readers (Y4M, pipes) */
 /* frames read ahead by the pread workers, which share each frame (bands of rows): one being
  * read, the next ones ready, while the caller scores (a 4K pair is read by 12 workers in
- * ~0.5 ms, a frame scored on an H200 in ~0.7 ms) */
+ * ~0.5 ms, a frame scored on an H200 in ~0.6 ms). With CUDA each frame ahead is two more
+ * pool pictures to pin (~2-3 ms each, in the first frames): 2 frames ahead pin 15 pictures
+ * in a 4K run where 4 pinned 22, and the runs were no slower (session 7, 4K 120 frames, 7
+ * runs, depth 2 / 3 / 4: default model 343 / 345 / 350 ms, four twins 335 / 340 / 337;
+ * 1080p 600 frames, four twins: 346 / 356 / 366) */
 #define READ_DEPTH 4
+#define READ_DEPTH_CUDA 2
 #define MAX_READ_WORKERS 16 /* pread workers for raw files (16 reach the page-cache bound) */
 /* ... on the CPU path: one worker reads a 4K pair in ~3.5 ms (1080p: ~0.9 ms), 16 CPU threads
  * score one in ~19 ms (1080p: ~4 ms), so 2 workers keep far ahead */
@@ -51,7 +56,7 @@
 #define CLI_CUDA_CONNECTIONS "1"
 
 /* A benchmark override: the variable's value N in 1..max, or 0 when unset or not such a number.
- * VMAF_READ_WORKERS=N (1..16) replaces the caps above, VMAF_READ_DEPTH=N (1..16) READ_DEPTH. */
+ * VMAF_READ_WORKERS=N (1..16) replaces the caps above, VMAF_READ_DEPTH=N (1..16) READ_DEPTH(_CUDA). */
 static unsigned env_override(const char *name, unsigned max)
 {
     const char *env = getenv(name);
@@ -261,7 +266,10 @@ static int setup_backend(VmafContext *vmaf, const CliSettings *c, const VideoInf
     const unsigned n = job->read_workers ? job->read_workers : read_workers();
     *workers = parallel ? (n < cap ? n : cap) : 1;
     const unsigned forced_depth = env_override("VMAF_READ_DEPTH", 16);
-    *depth = !parallel ? READ_AHEAD : forced_depth ? forced_depth : READ_DEPTH;
+    *depth = !parallel       ? READ_AHEAD
+             : forced_depth ? forced_depth
+             : state        ? READ_DEPTH_CUDA
+                            : READ_DEPTH;
     /* the context keeps 2 (threads + 1) + 1 (or 4 without threads); the readers 2 per frame
      * in flight. Buffers are allocated on demand, so a short run pays for few. */
     const unsigned cpu_pictures = (c->threads ? 2 * (c->threads + 1) + 1 : 4) + 2 * *depth;
