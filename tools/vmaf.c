@@ -46,11 +46,11 @@
  * 8), and making and tearing them down is most of its fixed cost per process. On an H200
  * (bench/startup_probe.sh): context creation ~50-60 ms with 1, ~60-75 with 2, 100-150 with 8,
  * 480-560 with 32; its release ~25 / ~37 / 56-92 / 320-400 ms. The CLI's frames run on 6 slot
- * streams, each frame one graph after its uploads; with one queue the frames' steady rate
- * stays the same (the copies are not held behind the kernels; session 5, before graphs
- * carried each frame, had measured one queue serialising them) (session 7, whole processes, medians of 5, 1 / 2 queues: 4K default model 120
+ * streams, each frame one graph after its uploads, and with one queue their steady rate stays
+ * the same (session 7, whole processes, medians of 5, 1 / 2 queues: 4K default model 120
  * frames 317 / 360 ms, the four twins 317 / 325; 4K 600 frames 609-614 / 616-632; 1080p 600
- * frames 338-351 / 365-367, 0.172 / 0.177 ms a frame). So the CLI asks for 1 unless the
+ * frames 338-351 / 365-367, 0.172 / 0.177 ms a frame; in session 5, before each frame was
+ * one graph, one queue had serialised the frames). So the CLI asks for 1 unless the
  * user's environment says otherwise (the library never sets it).
  */
 #define CLI_CUDA_CONNECTIONS "1"
