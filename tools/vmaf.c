@@ -49,8 +49,8 @@
  * streams, each frame one graph after its uploads, and with one queue their steady rate stays
  * the same (session 7, whole processes, medians of 5, 1 / 2 queues: 4K default model 120
  * frames 317 / 360 ms, the four twins 317 / 325; 4K 600 frames 609-614 / 616-632; 1080p 600
- * frames 338-351 / 365-367, 0.172 / 0.177 ms a frame; in session 5, before each frame was
- * one graph, one queue had serialised the frames). So the CLI asks for 1 unless the
+ * frames 338-351 / 365-367, 0.172 / 0.177 ms a frame; session 5 had measured one queue
+ * slower, 135 ms against 90-100 for 119 4K frames, which session 7 no longer sees). So the CLI asks for 1 unless the
  * user's environment says otherwise (the library never sets it).
  */
 #define CLI_CUDA_CONNECTIONS "1"
