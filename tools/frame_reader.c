@@ -242,8 +242,6 @@ static void *worker_main(void *arg)
             fs->pending = 2;
             for (unsigned t = 0; t < par->n_tasks; t++)
                 fs->left[par->task[t].side] += par->side_read[par->task[t].side];
-            if (!fs->left[0] && !fs->left[1]) /* nothing to read: ended, or the fetch failed */
-                par->next++;
             /* an input with nothing to read (its status, 0 or an error, says why) is done
              * now, without releasing the lock: the frame's tasks are not handed out yet */
             for (int i = 0; i < 2; i++) {
@@ -252,8 +250,10 @@ static void *worker_main(void *arg)
                 if (e->pic.ref) vmaf_picture_unref(&e->pic);
                 side_handed_over(r, fs);
             }
-            if (!fs->left[0] && !fs->left[1])
+            if (!fs->left[0] && !fs->left[1]) { /* nothing to read: ended, or the fetch failed */
+                par->next++;
                 continue;
+            }
         }
         /* the next task of frame k that reads an input having it */
         while (!par->side_read[par->task[par->next_task].side]) par->next_task++;

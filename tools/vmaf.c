@@ -46,17 +46,19 @@
  * 8), and making and tearing them down is most of its fixed cost per process. On an H200
  * (bench/startup_probe.sh): context creation ~50-60 ms with 1, ~60-75 with 2, 100-150 with 8,
  * 480-560 with 32; its release ~25 / ~37 / 56-92 / 320-400 ms. The CLI's frames run on 6 slot
- * streams, each frame one graph after its uploads, and with one queue their steady rate stays
- * the same (session 7, whole processes, medians of 5, 1 / 2 queues: 4K default model 120
+ * streams, each frame one graph after its uploads; one queue did not slow them beyond the
+ * runs' noise (session 7, whole processes, medians of 5, 1 / 2 queues: 4K default model 120
  * frames 317 / 360 ms, the four twins 317 / 325; 4K 600 frames 609-614 / 616-632; 1080p 600
- * frames 338-351 / 365-367, 0.172 / 0.177 ms a frame; session 5 had measured one queue
- * slower, 135 ms against 90-100 for 119 4K frames, which session 7 no longer sees). So the CLI asks for 1 unless the
+ * frames 338-351 / 365-367; single profiles after the first 16 frames: 4K 0.606 / 0.571 ms
+ * a frame, 1080p 0.172 / 0.177; session 5 had measured one queue slower, 135 ms against
+ * 90-100 for 119 4K frames, which session 7 no longer sees). So the CLI asks for 1 unless the
  * user's environment says otherwise (the library never sets it).
  */
 #define CLI_CUDA_CONNECTIONS "1"
 
 /* A benchmark override: the variable's value N in 1..max, or 0 when unset or not such a number.
- * VMAF_READ_WORKERS=N (1..16) replaces the caps above, VMAF_READ_DEPTH=N (1..16) READ_DEPTH(_CUDA). */
+ * VMAF_READ_WORKERS=N (1..16) replaces the caps above, VMAF_READ_DEPTH=N (1..16) READ_DEPTH
+ * and READ_DEPTH_CUDA. */
 static unsigned env_override(const char *name, unsigned max)
 {
     const char *env = getenv(name);
