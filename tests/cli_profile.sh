@@ -1,6 +1,7 @@
 #!/bin/sh
-# VMAF_CUDA_PROFILE=1 on the CLI: the phase line (phases and a total), the frames line (each of
-# the first 16 frames after the first, then the steady rate over the rest), the readers' line;
+# VMAF_CUDA_PROFILE=1 on the CLI: the phase line (phases and a total), the wall clock line, the
+# frames line (each of the first 16 frames after the first, then the steady rate over the
+# rest), the readers' line;
 # and the same output file as without it (profiling must not change what is scored). Runs on
 # whatever backend the machine has (the CPU path here and in CI).
 # Usage: cli_profile.sh VMAF CLIPS_DIR SCRATCH_DIR
@@ -17,9 +18,11 @@ check() { # NAME CONDITION...
 # shellcheck disable=SC2086
 "$VMAF" $ARGS -o "$T/plain.json" 2> "$T/plain.err"
 check "plain run exits 0" [ $? -eq 0 ]
+t0=$(date +%s.%N)
 # shellcheck disable=SC2086
 VMAF_CUDA_PROFILE=1 "$VMAF" $ARGS -o "$T/profiled.json" 2> "$T/profiled.err"
 check "profiled run exits 0" [ $? -eq 0 ]
+t1=$(date +%s.%N)
 # the same output but for the measured speed
 grep -v '"fps"' "$T/plain.json" > "$T/plain.nofps"
 grep -v '"fps"' "$T/profiled.json" > "$T/profiled.nofps"
@@ -32,6 +35,10 @@ frames=$(grep '^cli frames' "$T/profiled.err")
 n=$(echo "$frames" | sed 's/;.*//; s/^[^:]*://' | wc -w)
 check "15 early frame times (got $n)" [ "$n" -eq 15 ]
 check "steady rate over frames 16-23" sh -c "echo '$frames' | grep -Eq 'frames 16-23: [0-9.]+ ms each$'"
+# the wall clock line: main entered and the phases printed within the process's lifetime
+clock=$(sed -n 's/^cli clock (CLOCK_REALTIME, s): main entered \([0-9.]*\), phases printed \([0-9.]*\)$/\1 \2/p' "$T/profiled.err")
+check "clock line inside the process's run ($t0 <= $clock <= $t1)" \
+  sh -c "echo '$t0 $clock $t1' | awk 'NF == 4 && \$1 <= \$2 && \$2 <= \$3 && \$3 <= \$4 { ok = 1 } END { exit !ok }'"
 check "readers line" grep -Eq '^cli readers: [0-9]+ workers, [0-9]+ frames ahead' "$T/profiled.err"
 # a single frame: no frames line (nothing to time between frames)
 # shellcheck disable=SC2086

@@ -186,7 +186,7 @@ typedef struct Slot {
 static int slot_alloc(Slot *s, unsigned w, unsigned h)
 {
     memset(s, 0, sizeof(*s));
-    if (vmaf_adm_layout(w, h, &s->l)) return -1;
+    if (vmaf_adm_layout_compact(w, h, &s->l)) return -1;
     s->block = calloc(1, s->l.block_bytes);
     const size_t tb = vmaf_adm_temp_bytes(w, h);
     s->temp = malloc(tb ? tb : 1);
@@ -411,7 +411,7 @@ static void run_case(const Case *c, void (*make)(const Case *, int, Pic *, Pic *
         vmaf_adm_score_totals(&cpu, &st.opt, st.factors, ref.data, (ptrdiff_t)ref.stride,
                               dis.data, (ptrdiff_t)dis.stride, c->bpc, &tc);
         VmafAdmBuffers fresh;
-        if (vmaf_adm_buffers_alloc(&fresh, c->w, c->h)) {
+        if (vmaf_adm_buffers_alloc_compact(&fresh, c->w, c->h)) {
             CHECK(0, "%s: allocation", c->what);
             break;
         }

@@ -505,6 +505,7 @@ struct Phases {
     double early[PH_EARLY]; /* when vmaf_read_pictures returned for the first frames */
     double last;
     unsigned frames;
+    double wall_main; /* CLOCK_REALTIME at main's start (s), for what lies outside main */
 };
 
 static double mono_ms(void)
@@ -514,9 +515,18 @@ static double mono_ms(void)
     return t.tv_sec * 1e3 + t.tv_nsec / 1e6;
 }
 
+static double wall_s(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_REALTIME, &t);
+    return t.tv_sec + t.tv_nsec / 1e9;
+}
+
 static void phase(Phases *p, enum Phase which)
 {
-    if (p && p->on) p->t[which] = mono_ms();
+    if (!p || !p->on) return;
+    p->t[which] = mono_ms();
+    if (which == PH_MAIN) p->wall_main = wall_s();
 }
 
 static void print_phases(const Phases *p)
@@ -536,6 +546,10 @@ static void print_phases(const Phases *p)
         prev = p->t[i];
     }
     fprintf(stderr, "; total %.1f ms\n", prev - p->t[PH_MAIN]);
+    /* wall clock, so that a caller timing the process can tell exec + loading (before main)
+     * and exit (after this line) apart */
+    fprintf(stderr, "cli clock (CLOCK_REALTIME, s): main entered %.6f, phases printed %.6f\n",
+            p->wall_main, wall_s());
     if (p->frames < 2) return;
     /* where the loop's time goes: the first frames one by one (pinning, first launches, the
      * device's ramp), then the steady rate */

@@ -561,3 +561,11 @@ const VmafFeatureExtractor vmaf_fex_adm = {
     .extract = adm_extract,
     .close = adm_close,
 };
+
+int vmaf_adm_layout_compact(unsigned w, unsigned h, VmafAdmLayout *l)
+{
+    int err = vmaf_adm_layout(w, h, l);
+    if (!err && w >= COMPACT_MIN_SIZE && h >= COMPACT_MIN_SIZE)
+        compact_layout(h, l);
+    return err;
+}

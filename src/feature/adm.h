@@ -416,6 +416,9 @@ typedef struct VmafAdmLayout {
     size_t off16[6][4], off32[6][4];
 } VmafAdmLayout;
 int vmaf_adm_layout(unsigned w, unsigned h, VmafAdmLayout *l);
+/** The layout of vmaf_adm_buffers_alloc_compact()'s block (the full one below 64x64): what
+ *  the extractor's instances use, so what their GPU twin uses. */
+int vmaf_adm_layout_compact(unsigned w, unsigned h, VmafAdmLayout *l);
 
 /** The extractor's private state (also read by its GPU twin). */
 typedef struct VmafAdmState {

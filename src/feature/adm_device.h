@@ -5,9 +5,11 @@
  * loops (their hand-written AVX2 paths compute the same integers eight at a time), the GPU
  * twin (src/feature/cuda/adm*.cu) and its host test (tests/test_adm_twin.c) per thread.
  *
- * Work buffers. The twin keeps the CPU's band block layout (vmaf_adm_layout()), so the reads
- * the index rules make outside a band (rows -1 / past the end of band A for inputs of 1..4
- * rows, the 3x3 neighbours of 1-row bands) see the same memory. The CPU's vertical-pass row
+ * Work buffers. The twin keeps the band block layout of the CPU's instances
+ * (vmaf_adm_layout_compact(): the full vmaf_adm_layout() below 64x64, where the index rules
+ * read outside a band — rows -1 / past the end of band A for inputs of 1..4 rows, the 3x3
+ * neighbours of 1-row bands — so those reads see the same memory; from 64x64 up no read
+ * leaves a band and bands whose values are dead share memory). The CPU's vertical-pass row
  * buffer is not kept: what it holds at a position is modelled (vmaf_adm_rowbuf*()):
  *   - scale 0: int16 lines lo | hi of the picture width w; index -1 is the zeroed guard;
  *     the two values past 2w (read by the hi line's unmirrored last column) are zeroed by

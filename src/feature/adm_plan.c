@@ -271,6 +271,8 @@ static void add_scale_stages(Planner *p, const VmafAdmDeviceBuffers *b, const Vm
 {
     const int scale0 = sc == 0;
     add_decouple(p, b, l, scale0, w, h, gain, cos2);
+    /* the denominator is the last reader of ref's and dis's H, V, D bands: in the compact
+     * layout the CSF writes over them (vmaf_adm_layout_compact()) */
     add_den(p, b, l, sc, w, h, den);
     add_csf(p, b, l, scale0, w, h, G_A, G_CSF, G_MASK, f);
     add_cm(p, b, l, sc, w, h, G_R, G_CSF, G_MASK, f, num);
@@ -284,7 +286,7 @@ int vmaf_adm_plan(const VmafAdmState *s, const VmafAdmDeviceBuffers *b, vmaf_dev
                   size_t ref_stride, vmaf_devptr dis, size_t dis_stride, VmafAdmOp *ops)
 {
     VmafAdmLayout l;
-    int err = vmaf_adm_layout(s->w, s->h, &l);
+    int err = vmaf_adm_layout_compact(s->w, s->h, &l);
     if (err)
         return err;
     const VmafAdmOptions *opt = &s->opt;

@@ -46,7 +46,7 @@ typedef struct VmafAdmOp {
 
 /** A slot's device buffers (addresses; host addresses in the host test). */
 typedef struct VmafAdmDeviceBuffers {
-    vmaf_devptr block;    /* vmaf_adm_layout() block */
+    vmaf_devptr block;    /* vmaf_adm_layout_compact() block */
     vmaf_devptr temp;     /* vmaf_adm_temp_bytes() */
     vmaf_devptr last[3];  /* [1], [2]: vmaf_adm_last_bytes() */
     vmaf_devptr totals;   /* VmafAdmTotals */

@@ -53,7 +53,7 @@ static int adm_twin_init(void *priv, const void *cpu_priv, VmafCudaTwinSetup *se
     const VmafAdmState *cpu = cpu_priv;
     VmafCudaState *s = setup->state;
     VmafAdmLayout l;
-    int err = vmaf_adm_layout(cpu->w, cpu->h, &l);
+    int err = vmaf_adm_layout_compact(cpu->w, cpu->h, &l);
     if (err)
         return err;
     t->n_slots = setup->n_slots;

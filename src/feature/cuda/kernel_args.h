@@ -66,7 +66,7 @@ typedef struct VifCudaArgs {
 } VifCudaArgs;
 /* adm: one thread per output element (DWT, decouple, CSF: ADM_CUDA_TX x ADM_CUDA_TY blocks),
  * one block per band row for the sums (ADM_CUDA_ROW_THREADS). Bands live in a per-slot copy
- * of the CPU's band block (vmaf_adm_layout()); see src/feature/adm_device.h. */
+ * of the CPU instance's band block (vmaf_adm_layout_compact()); see src/feature/adm_device.h. */
 enum { ADM_CUDA_TX = 32, ADM_CUDA_TY = 8, ADM_CUDA_ROW_THREADS = 256 };
 /* adm scale-0 DWT: a warp per strip of ADM_DWT0_STRIP output columns (lanes 1..30; lanes 0
  * and 31 hold the neighbours' vertical passes) and ADM_DWT0_ROWS output rows, each lane
