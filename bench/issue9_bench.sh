@@ -7,7 +7,8 @@
 # - 1080p jetty (pingpong.py, 600 frames): the same, steady state over 599 frames;
 # - CPU path, 16 threads, default model, 4K 120 frames, ours vs reference CPU;
 # - peak RSS at 16 threads (bench/peak_rss.sh), 1080p and 4K, ours (CPU path) vs reference CPU;
-# - the phase profile (VMAF_CUDA_PROFILE=1) of a 1-frame and a 120-frame 4K run.
+# - the phase profile (VMAF_CUDA_PROFILE=1) of a 1-frame and a 120-frame 4K run, and the
+#   whole process split into before main / main / after main (its wall-clock line).
 #   bench/issue9_bench.sh [REPS=5] (the 120-frame figures vary by ±30 ms from one run to the next)
 set -u
 REPS=${1:-5}
@@ -75,6 +76,25 @@ for bin in build/tools/vmaf $REF_CPU; do
   VMAF_ARGS="--frame_cnt 48 $extra" bench/peak_rss.sh $bin $R $D 3840 2160 16
 done
 echo "transparent huge pages: $(cat /sys/kernel/mm/transparent_hugepage/enabled 2>/dev/null)"
+# where a whole process's time goes, from the profile's wall-clock line (medians of REPS):
+# before main (exec, loading), main, after main (exit: the driver's teardown of the process)
+split() {
+  local what=$1 k s e c
+  shift
+  for ((k = 0; k < REPS; k++)); do
+    s=$(date +%s.%N)
+    c=$(VMAF_CUDA_PROFILE=1 "$@" 2>&1 > /dev/null | sed -n 's/^cli clock (CLOCK_REALTIME, s): main entered \([0-9.]*\), phases printed \([0-9.]*\)$/\1 \2/p')
+    e=$(date +%s.%N)
+    echo "$s $c $e"
+  done | awk -v w="$what" 'NF == 4 { n++; p[n] = ($4 - $1) * 1e3; b[n] = ($2 - $1) * 1e3;
+      m[n] = ($3 - $2) * 1e3; a[n] = ($4 - $3) * 1e3 }
+    function med(x,   i, j, t) { for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++)
+      if (x[j] < x[i]) { t = x[i]; x[i] = x[j]; x[j] = t } return x[int((n + 1) / 2)] }
+    END { if (n) printf "%s, profiled, medians of %d: process %.1f ms = before main %.1f + main %.1f + after main (exit) %.1f\n",
+      w, n, med(p), med(b), med(m), med(a) }'
+}
+split "4K default model cuda 120 frames" build/tools/vmaf -r $R -d $D -w 3840 -h 2160 -p 420 -b 8 --backend cuda --frame_cnt 120 -q -o /dev/null
+split "4K default model cuda 1 frame" build/tools/vmaf -r $R -d $D -w 3840 -h 2160 -p 420 -b 8 --backend cuda --frame_cnt 1 -q -o /dev/null
 for n in 1 120; do
   VMAF_CUDA_PROFILE=1 build/tools/vmaf -r $R -d $D -w 3840 -h 2160 -p 420 -b 8 --backend cuda \
     --frame_cnt $n -q -o /dev/null 2>&1 | grep -E "^cli|start-up|teardown" | sed "s/^/[profile, $n frames] /"

@@ -82,16 +82,24 @@ static void hvd(vmaf_devptr out[3], const VmafAdmDeviceBuffers *b, const VmafAdm
         out[t] = wide32 ? BAND32(b, l, g, K_H + t) : BAND16(b, l, g, K_H + t);
 }
 
-static void add_decouple(Planner *p, const VmafAdmDeviceBuffers *b, const VmafAdmLayout *l,
-                         int scale0, int w, int h, double gain, double cos2)
+/* The decoupling, then at each element the CSF of its impairment a into csf and mask (the
+ * scale's first CSF: same region, same element). */
+static void add_decouple_csf(Planner *p, const VmafAdmDeviceBuffers *b, const VmafAdmLayout *l,
+                             int scale0, int w, int h, double gain, double cos2,
+                             const VmafAdmScaleFactors *f)
 {
     VmafAdmOp *op = add(p, scale0 ? VMAF_ADM_OP_DECOUPLE0 : VMAF_ADM_OP_DECOUPLE123,
-                        scale0 ? "adm decouple0" : "adm decouple");
+                        scale0 ? "adm decouple0+csf0" : "adm decouple+csf");
     AdmDecoupleCudaArgs *a = &op->a.dec;
     hvd(a->ref, b, l, G_REF, !scale0);
     hvd(a->dis, b, l, G_DIS, !scale0);
     hvd(a->r, b, l, G_R, !scale0);
     hvd(a->a, b, l, G_A, !scale0);
+    hvd(a->csf_dst, b, l, G_CSF, !scale0);
+    hvd(a->csf_mask, b, l, G_MASK, !scale0);
+    for (int t = 0; t < 3; t++)
+        a->weight[t] = f->i_rfactor[t];
+    a->csf = 1;
     a->stride = l->stride;
     const VmafAdmRegion r = vmaf_adm_region_outer(w, h);
     a->left = r.left;
@@ -261,20 +269,21 @@ static void add_dwt123(Planner *p, const VmafAdmDeviceBuffers *b, const VmafAdmL
     grid2(op, half_w, half_h, 1);
 }
 
-/* The stages after the DWT of scale sc (bands w x h), in the CPU's order: decouple, the
- * denominator, the masked numerator (CSF of the impairment, masking of the restored part)
- * and, unless skip_aim, the AIM sums (the other way round). */
+/* The stages after the DWT of scale sc (bands w x h): the denominator, the decoupling with
+ * the CSF of the impairment, the masking of the restored part (the masked numerator) and,
+ * unless skip_aim, the AIM sums (CSF of the restored part, masking of the impairment). The
+ * CPU runs decouple, denominator, CSF, ...: the denominator only reads ref's bands and adds
+ * integers, so running it first gives the same totals, and it must, as the last reader of
+ * ref's and dis's H, V, D bands: in the compact layout (vmaf_adm_layout_compact()) csf and
+ * mask take their memory, written element by element after the decoupling read them. */
 static void add_scale_stages(Planner *p, const VmafAdmDeviceBuffers *b, const VmafAdmLayout *l,
                              unsigned sc, int w, int h, double gain, double cos2,
                              const VmafAdmScaleFactors *f, bool skip_aim, vmaf_devptr num,
                              vmaf_devptr aim, vmaf_devptr den)
 {
     const int scale0 = sc == 0;
-    add_decouple(p, b, l, scale0, w, h, gain, cos2);
-    /* the denominator is the last reader of ref's and dis's H, V, D bands: in the compact
-     * layout the CSF writes over them (vmaf_adm_layout_compact()) */
     add_den(p, b, l, sc, w, h, den);
-    add_csf(p, b, l, scale0, w, h, G_A, G_CSF, G_MASK, f);
+    add_decouple_csf(p, b, l, scale0, w, h, gain, cos2, f);
     add_cm(p, b, l, sc, w, h, G_R, G_CSF, G_MASK, f, num);
     if (!skip_aim) {
         add_csf(p, b, l, scale0, w, h, G_R, G_MASK, G_CSF, f);

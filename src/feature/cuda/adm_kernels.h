@@ -179,11 +179,20 @@ VMAF_ADM_FN void vmaf_adm_k_decouple0(const AdmDecoupleCudaArgs *a, int i, int j
     const int16_t *const dis[3] = { ADM_I16(a->dis[0]), ADM_I16(a->dis[1]), ADM_I16(a->dis[2]) };
     const size_t off = (size_t)y * a->stride + (size_t)x;
     int16_t r[3], d[3];
-    vmaf_adm_decouple0_pixel(ref, dis, off, vmaf_adm_vector_col(x, a->left, a->right, 16),
-                             a->gain, a->cos2, r, d);
+    const int vector = vmaf_adm_vector_col(x, a->left, a->right, 16);
+    vmaf_adm_decouple0_pixel(ref, dis, off, vector, a->gain, a->cos2, r, d);
     for (int t = 0; t < 3; t++) {
         ADM_I16(a->r[t])[off] = r[t];
         ADM_I16(a->a[t])[off] = d[t];
+    }
+    if (!a->csf)
+        return;
+    /* after this element's reads of ref and dis: csf and mask may take their memory */
+    for (int t = 0; t < 3; t++) {
+        int16_t dst, mask;
+        vmaf_adm_csf0(d[t], t, (uint16_t)a->weight[t], vector, &dst, &mask);
+        ADM_I16(a->csf_dst[t])[off] = dst;
+        ADM_I16(a->csf_mask[t])[off] = mask;
     }
 }
 
@@ -196,11 +205,19 @@ VMAF_ADM_FN void vmaf_adm_k_decouple123(const AdmDecoupleCudaArgs *a, int i, int
     const int32_t *const dis[3] = { ADM_I32(a->dis[0]), ADM_I32(a->dis[1]), ADM_I32(a->dis[2]) };
     const size_t off = (size_t)y * a->stride + (size_t)x;
     int32_t r[3], d[3];
-    vmaf_adm_decouple123_pixel(ref, dis, off, vmaf_adm_vector_col(x, a->left, a->right, 16),
-                               a->gain, a->cos2, r, d);
+    const int vector = vmaf_adm_vector_col(x, a->left, a->right, 16);
+    vmaf_adm_decouple123_pixel(ref, dis, off, vector, a->gain, a->cos2, r, d);
     for (int t = 0; t < 3; t++) {
         ADM_I32(a->r[t])[off] = r[t];
         ADM_I32(a->a[t])[off] = d[t];
+    }
+    if (!a->csf)
+        return;
+    for (int t = 0; t < 3; t++) {
+        int32_t dst, mask;
+        vmaf_adm_csf123(d[t], a->weight[t], vector, &dst, &mask);
+        ADM_I32(a->csf_dst[t])[off] = dst;
+        ADM_I32(a->csf_mask[t])[off] = mask;
     }
 }
 

@@ -46,6 +46,13 @@ typedef struct PsnrHvsCudaArgs {
  * sum and block) and the tile's part of the next scale (vif_device.h describes the
  * decomposition). At most 256 bytes (the recorder's limit). */
 enum { VIF_CUDA_TILE_W = 48, VIF_CUDA_TILE_H = 16, VIF_CUDA_THREADS = 256 };
+/* vif: blocks resident per SM that the kernels' register budget must allow: 4 (64 registers
+ * a thread; the tile's 45 KiB of shared memory allow 4 blocks on sm_90) instead of the 3 that
+ * 72-80 registers left. Session 8, 4K 8-bit: scale 0 0.195 ms against 0.213, scale 1 0.049
+ * against 0.051 (scale 1 spills 8 bytes). */
+#ifndef VIF_CUDA_MIN_BLOCKS
+#define VIF_CUDA_MIN_BLOCKS 4
+#endif
 
 typedef struct VifCudaArgs {
     vmaf_devptr ref, dis;         /* the scale's planes */
@@ -100,11 +107,16 @@ typedef struct AdmCopyCudaArgs {
     int n, w, h;
 } AdmCopyCudaArgs;
 
+/* decouple, and with `csf` set the CSF of the impairment a (into csf and mask) at the same
+ * element: the first CSF of the scale, whose region is the decoupling's (adm_plan.c) */
 typedef struct AdmDecoupleCudaArgs {
     vmaf_devptr ref[3], dis[3], r[3], a[3];
+    vmaf_devptr csf_dst[3], csf_mask[3];
     unsigned long long stride;
     int left, top, right, bottom;       /* outer region */
     double gain, cos2;
+    unsigned weight[3];                 /* the CSF's */
+    int csf;
 } AdmDecoupleCudaArgs;
 
 typedef struct AdmCsfCudaArgs {
