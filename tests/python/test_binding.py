@@ -10,6 +10,9 @@ import twinvmaf
 from common import Failures, clip_paths, load_clips, raw_flags, run_cli, same_output, write_y4m
 
 cli, data_dir, clips_dir, scratch = sys.argv[1:5]
+# a directory of its own: the Ray tests (test_ray.py) use siblings under the same scratch
+# root, and ctest may run them at the same time as this one
+scratch = os.path.join(scratch, "binding")
 shutil.rmtree(scratch, ignore_errors=True)
 os.makedirs(scratch)
 clips = load_clips(data_dir)
