@@ -5,6 +5,8 @@
 # - 4K jetty (make-4k.py), 1 / 120 / 600 frames: default model and the 4 twins (psnr,
 #   psnr_hvs, motion, motion_v2) with --backend cuda; steady state = (t(N) - t(1)) / (N - 1);
 # - 1080p jetty (pingpong.py, 600 frames): the same, steady state over 599 frames;
+# - the bare driver client (bench/ctx_probe) with 1/2/8 queues, and what our 1- and 120-frame
+#   4K runs add to it on the same machine (the machine-independent part of a short run);
 # - CPU path, 16 threads, default model, 4K 120 frames, ours vs reference CPU;
 # - peak RSS at 16 threads (bench/peak_rss.sh), 1080p and 4K, ours (CPU path) vs reference CPU;
 # - the phase profile (VMAF_CUDA_PROFILE=1) of a 1-frame and a 120-frame 4K run, and the
@@ -47,6 +49,7 @@ for what in default twins; do
     t1=$(med $bin -r $R -d $D -w 3840 -h 2160 -p 420 -b 8 $args $extra --frame_cnt 1 -q -o /dev/null)
     t120=$(med $bin -r $R -d $D -w 3840 -h 2160 -p 420 -b 8 $args $extra --frame_cnt 120 -q -o /dev/null)
     steady "4K $name, $who" $t1 $t120 120
+    [ $bin = build/tools/vmaf ] && eval "ours_120_$what=$t120 ours_1_$what=$t1"
     if [ $bin = build/tools/vmaf ]; then
       t600=$(med $bin -r $R6 -d $D6 -w 3840 -h 2160 -p 420 -b 8 $args $extra -q -o /dev/null)
       steady "4K $name, $who, 600-frame title" $t1 $t600 600
@@ -62,7 +65,13 @@ done
 done
 # the bare driver client's process (bench/ctx_probe: load, cuInit, context, release, exit)
 [ -x build/bench/ctx_probe ] && for c in 1 2 8; do
-  echo "bare driver client, CUDA_DEVICE_MAX_CONNECTIONS=$c: process $(CUDA_DEVICE_MAX_CONNECTIONS=$c med build/bench/ctx_probe) ms"
+  bare=$(CUDA_DEVICE_MAX_CONNECTIONS=$c med build/bench/ctx_probe)
+  echo "bare driver client, CUDA_DEVICE_MAX_CONNECTIONS=$c: process $bare ms"
+  # what our runs add to the driver's fixed cost on this machine (the CLI runs with 1 queue)
+  [ $c = 1 ] && for what in default twins; do
+    eval "a=\${ours_1_$what:-} b=\${ours_120_$what:-}"
+    [ -n "$a" ] && echo "4K $what, ours cuda, above the bare client: 1 frame +$((a - bare)) ms, 120 frames +$((b - bare)) ms"
+  done
 done
 for bin in build/tools/vmaf $REF_CPU; do
   [ -x $bin ] || continue
