@@ -36,9 +36,12 @@ n=$(echo "$frames" | sed 's/;.*//; s/^[^:]*://' | wc -w)
 check "15 early frame times (got $n)" [ "$n" -eq 15 ]
 check "steady rate over frames 16-23" sh -c "echo '$frames' | grep -Eq 'frames 16-23: [0-9.]+ ms each$'"
 # the wall clock line: main entered and the phases printed within the process's lifetime
-clock=$(sed -n 's/^cli clock (CLOCK_REALTIME, s): main entered \([0-9.]*\), phases printed \([0-9.]*\)$/\1 \2/p' "$T/profiled.err")
+num='\([0-9.]*\)'
+clock=$(sed -n "s/^cli clock (CLOCK_REALTIME, s): main entered $num, phases printed $num\$/\\1 \\2/p" \
+        "$T/profiled.err")
+in_order='NF == 4 && $1 <= $2 && $2 <= $3 && $3 <= $4 { ok = 1 } END { exit !ok }'
 check "clock line inside the process's run ($t0 <= $clock <= $t1)" \
-  sh -c "echo '$t0 $clock $t1' | awk 'NF == 4 && \$1 <= \$2 && \$2 <= \$3 && \$3 <= \$4 { ok = 1 } END { exit !ok }'"
+  sh -c "echo '$t0 $clock $t1' | awk '$in_order'"
 check "readers line" grep -Eq '^cli readers: [0-9]+ workers, [0-9]+ frames ahead' "$T/profiled.err"
 # a single frame: no frames line (nothing to time between frames)
 # shellcheck disable=SC2086

@@ -58,27 +58,32 @@ __device__ static void vif_scale(const VifCudaArgs &a)
     if (args.stat) block_sum_add(acc, (VmafVifSums *)(uintptr_t)args.sums);
 }
 
-extern "C" __global__ void __launch_bounds__(VIF_CUDA_THREADS, VIF_CUDA_MIN_BLOCKS) vmaf_vif_scale0_8(VifCudaArgs a)
+extern "C" __global__ void __launch_bounds__(VIF_CUDA_THREADS, VIF_CUDA_MIN_BLOCKS)
+    vmaf_vif_scale0_8(VifCudaArgs a)
 {
     vif_scale<17, 9, uint8_t>(a);
 }
 
-extern "C" __global__ void __launch_bounds__(VIF_CUDA_THREADS, VIF_CUDA_MIN_BLOCKS) vmaf_vif_scale0_16(VifCudaArgs a)
+extern "C" __global__ void __launch_bounds__(VIF_CUDA_THREADS, VIF_CUDA_MIN_BLOCKS)
+    vmaf_vif_scale0_16(VifCudaArgs a)
 {
     vif_scale<17, 9, uint16_t>(a);
 }
 
-extern "C" __global__ void __launch_bounds__(VIF_CUDA_THREADS, VIF_CUDA_MIN_BLOCKS) vmaf_vif_scale1(VifCudaArgs a)
+extern "C" __global__ void __launch_bounds__(VIF_CUDA_THREADS, VIF_CUDA_MIN_BLOCKS)
+    vmaf_vif_scale1(VifCudaArgs a)
 {
     vif_scale<9, 5, uint16_t>(a);
 }
 
-extern "C" __global__ void __launch_bounds__(VIF_CUDA_THREADS, VIF_CUDA_MIN_BLOCKS) vmaf_vif_scale2(VifCudaArgs a)
+extern "C" __global__ void __launch_bounds__(VIF_CUDA_THREADS, VIF_CUDA_MIN_BLOCKS)
+    vmaf_vif_scale2(VifCudaArgs a)
 {
     vif_scale<5, 3, uint16_t>(a);
 }
 
-extern "C" __global__ void __launch_bounds__(VIF_CUDA_THREADS, VIF_CUDA_MIN_BLOCKS) vmaf_vif_scale3(VifCudaArgs a)
+extern "C" __global__ void __launch_bounds__(VIF_CUDA_THREADS, VIF_CUDA_MIN_BLOCKS)
+    vmaf_vif_scale3(VifCudaArgs a)
 {
     vif_scale<3, 0, uint16_t>(a);
 }
