@@ -23,6 +23,7 @@ R6=$K6/jetty_3840x2160_420p_ref.yuv; D6=$K6/jetty_3840x2160_420p_dis.yuv
 JR=$J/jetty_1920x1080_420p_600_ref.yuv; JD=$J/jetty_1920x1080_420p_600_dis.yuv
 cat $R $D $R6 $D6 $JR $JD > /dev/null
 REF_CUDA=.refbin/vmaf_ref_cuda_3.1.0; REF_CPU=.refbin/vmaf_ref_cpu
+declare -A ours_1 ours_120 # our 4K 1- and 120-frame medians, by case (default, twins)
 TWINS="-n --feature psnr --feature psnr_hvs --feature motion --feature motion_v2"
 # median wall ms of REPS runs of the command
 med() {
@@ -49,7 +50,7 @@ for what in default twins; do
     t1=$(med $bin -r $R -d $D -w 3840 -h 2160 -p 420 -b 8 $args $extra --frame_cnt 1 -q -o /dev/null)
     t120=$(med $bin -r $R -d $D -w 3840 -h 2160 -p 420 -b 8 $args $extra --frame_cnt 120 -q -o /dev/null)
     steady "4K $name, $who" $t1 $t120 120
-    [ $bin = build/tools/vmaf ] && eval "ours_120_$what=$t120 ours_1_$what=$t1"
+    [ $bin = build/tools/vmaf ] && ours_1[$what]=$t1 && ours_120[$what]=$t120
     if [ $bin = build/tools/vmaf ]; then
       t600=$(med $bin -r $R6 -d $D6 -w 3840 -h 2160 -p 420 -b 8 $args $extra -q -o /dev/null)
       steady "4K $name, $who, 600-frame title" $t1 $t600 600
@@ -69,8 +70,8 @@ done
   echo "bare driver client, CUDA_DEVICE_MAX_CONNECTIONS=$c: process $bare ms"
   # what our runs add to the driver's fixed cost on this machine (the CLI runs with 1 queue)
   [ $c = 1 ] && for what in default twins; do
-    eval "a=\${ours_1_$what:-} b=\${ours_120_$what:-}"
-    [ -n "$a" ] && echo "4K $what, ours cuda, above the bare client: 1 frame +$((a - bare)) ms, 120 frames +$((b - bare)) ms"
+    [ -n "${ours_1[$what]:-}" ] && echo "4K $what, ours cuda, above the bare client:" \
+      "1 frame +$((ours_1[$what] - bare)) ms, 120 frames +$((ours_120[$what] - bare)) ms"
   done
 done
 for bin in build/tools/vmaf $REF_CPU; do

@@ -127,11 +127,9 @@ static int buffers_alloc(VmafAdmBuffers *b, unsigned w, unsigned h, bool compact
 {
     memset(b, 0, sizeof(*b));
     VmafAdmLayout l;
-    int err = vmaf_adm_layout(w, h, &l);
+    int err = compact ? vmaf_adm_layout_compact(w, h, &l) : vmaf_adm_layout(w, h, &l);
     if (err)
         return err;
-    if (compact && w >= COMPACT_MIN_SIZE && h >= COMPACT_MIN_SIZE)
-        compact_layout(h, &l);
     const size_t half_w = (w + 1) / 2;
     b->w = w;
     b->h = h;

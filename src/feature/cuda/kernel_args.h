@@ -44,7 +44,7 @@ typedef struct PsnrHvsCudaArgs {
 /* vif: one block per tile of VIF_CUDA_TILE_W x VIF_CUDA_TILE_H pixels of a scale computes the
  * tile's statistic (its block sums, added to the scale's sums with one 64-bit atomic add per
  * sum and block) and the tile's part of the next scale (vif_device.h describes the
- * decomposition). At most 256 bytes (the recorder's limit). */
+ * decomposition). At most VMAF_CUDA_MAX_KERNEL_ARGS bytes (the recorder keeps it inline). */
 enum { VIF_CUDA_TILE_W = 48, VIF_CUDA_TILE_H = 16, VIF_CUDA_THREADS = 256 };
 /* vif: blocks resident per SM that the kernels' register budget must allow: 4 (64 registers
  * a thread; the tile's 45 KiB of shared memory allow 4 blocks on sm_90) instead of the 3 that
