@@ -113,13 +113,11 @@ int vmaf_picture_pool_init(VmafPicturePool **pool_out, VmafPicturePoolConfig cfg
     pool->buf = calloc(cfg.pic_cnt, sizeof(*pool->buf));
     pool->free_list = calloc(cfg.pic_cnt, sizeof(*pool->free_list));
     pool->prep = calloc(cfg.pic_cnt, sizeof(*pool->prep));
-    if (!pool->buf || !pool->free_list || !pool->prep) {
-        pool_destroy(pool);
-        return -ENOMEM;
-    }
     /* the first buffer now, so that an allocator that cannot work fails here */
-    err = pool_alloc_buffer(pool, &pool->buf[0]);
+    err = !pool->buf || !pool->free_list || !pool->prep ? -ENOMEM
+                                                         : pool_alloc_buffer(pool, &pool->buf[0]);
     if (err) {
+        pool->cfg.release_cookie = NULL; /* a failed init leaves the cookie to the caller */
         pool_destroy(pool);
         return err;
     }

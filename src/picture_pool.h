@@ -29,7 +29,9 @@ typedef struct VmafPicturePoolConfig {
     void (*unprepare)(void *cookie, void *buf, size_t size);
     bool alloc_zeroes; /* alloc returns zeroed memory (fresh mappings): no memset here */
     void *cookie;
-    void (*release_cookie)(void *cookie); /* optional: the pool is gone, after the last free */
+    /* optional: the pool is gone, after the last free (not called when vmaf_picture_pool_init
+     * fails: the caller still owns the cookie then) */
+    void (*release_cookie)(void *cookie);
     enum VmafPictureMemory memory; /* what alloc returns; device memory is not zeroed here */
 } VmafPicturePoolConfig;
 

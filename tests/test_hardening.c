@@ -378,20 +378,27 @@ static void test_model_files(void)
 static void test_cuda_devices(void)
 {
     VmafCudaState *s = (VmafCudaState *)&s;
-    CHECK(vmaf_cuda_state_init_device(&s, -1) == -EINVAL, "negative device");
-    CHECK(vmaf_cuda_state_init_device(NULL, 0) == -EINVAL, "NULL state");
     CHECK(vmaf_cuda_device_count(NULL) == -EINVAL, "NULL count");
     int n = -1;
     const int err = vmaf_cuda_device_count(&n);
     CHECK(err == 0 || err == -ENODEV || err == -ENOSYS, "count: %d", err);
     CHECK(err ? n == 0 : n >= 0, "count %d", n);
-    s = (VmafCudaState *)&s;
-    CHECK(vmaf_cuda_state_init_device(&s, n + 1000) == (err == -ENOSYS ? -ENOSYS : -ENODEV),
-          "device beyond the count");
-    CHECK(s == NULL || err == -ENOSYS, "no state left behind");
-    if (n > 0) {
-        CHECK(!vmaf_cuda_state_init_device(&s, n - 1), "last device");
-        if (s) vmaf_cuda_state_free(s);
+    /* the synchronous init and the asynchronous one (which checks the same before it
+     * returns) */
+    int (*const init[2])(VmafCudaState **, int) = { vmaf_cuda_state_init_device,
+                                                    vmaf_cuda_state_init_async };
+    for (int a = 0; a < 2; a++) {
+        s = (VmafCudaState *)&s;
+        CHECK(init[a](&s, -1) == -EINVAL, "negative device (%d)", a);
+        CHECK(init[a](NULL, 0) == -EINVAL, "NULL state (%d)", a);
+        s = (VmafCudaState *)&s;
+        CHECK(init[a](&s, n + 1000) == (err == -ENOSYS ? -ENOSYS : -ENODEV),
+              "device beyond the count (%d)", a);
+        CHECK(s == NULL, "no state left behind (%d)", a);
+        if (n > 0) { /* freed at once: the async state is still opening (freeing joins it) */
+            CHECK(!init[a](&s, n - 1), "last device (%d)", a);
+            if (s) vmaf_cuda_state_free(s);
+        }
     }
 }
 

@@ -241,8 +241,12 @@ static int setup_backend(VmafContext *vmaf, const CliSettings *c, const VideoInf
     VmafCudaState *state = NULL;
     int err = 0;
     if (c->backend != CLI_BACKEND_CPU && !c->gpumask) {
-        err = job->device >= 0 ? vmaf_cuda_state_init_device(&state, job->device)
-                               : vmaf_cuda_state_init(&state, (VmafCudaConfiguration){ 0 });
+        /* Where the GPU is required (--backend cuda, --cuda_devices), the context is made
+         * while the models load and the readers read the first frames (~50 ms on an H200);
+         * --backend auto must know at once whether to fall back to the CPU. */
+        const bool async = c->backend == CLI_BACKEND_CUDA || job->device >= 0;
+        err = async ? vmaf_cuda_state_init_async(&state, job->device >= 0 ? job->device : 0)
+              : vmaf_cuda_state_init(&state, (VmafCudaConfiguration){ 0 });
         if (err && job->device >= 0) {
             fprintf(msg, "--cuda_devices: no usable CUDA device %d (%s)\n", job->device,
                     strerror(-err));

@@ -40,6 +40,19 @@ int vmaf_cuda_state_init(VmafCudaState **cu_state, VmafCudaConfiguration cfg);
 int vmaf_cuda_state_init_device(VmafCudaState **cu_state, int device);
 
 /**
+ * Twin VMAF extension: vmaf_cuda_state_init_device() that returns before the context exists.
+ * The driver is loaded and the device looked up first (the same errors as above); the
+ * primary context is then retained and the kernels loaded on a thread of the state, while
+ * the caller goes on (imports the state, loads models, reads its first frames: ~50 ms of an
+ * H200's start-up). The first call that needs the device waits for that thread; if it
+ * failed, that call and every later one that needs the device return its error (logged
+ * once). Use vmaf_cuda_state_init_device() where a failure must be known at once, to fall
+ * back to the CPU.
+ * @return as vmaf_cuda_state_init_device()
+ */
+int vmaf_cuda_state_init_async(VmafCudaState **cu_state, int device);
+
+/**
  * Twin VMAF extension: the number of CUDA devices the driver sees (*count 0 on failure).
  * @return 0 (also when the driver sees no device); -ENODEV (no driver could be loaded),
  *         -ENOSYS (built without CUDA), -EINVAL (NULL count)

@@ -692,10 +692,14 @@ static void print_profile(const VmafCudaBackend *b)
 {
     if (!b->profile || !b->frames) return;
     const VmafCudaState *s = b->s;
-    fprintf(stderr, "cuda start-up: driver load %.1f ms, context %.1f ms, modules %.1f ms (%u), "
+    char opened[96] = "";
+    if (s->opened_async)
+        snprintf(opened, sizeof(opened), " (both on the state's thread; callers waited %.1f ms "
+                 "for them, summed)", atomic_load(&s->open_wait_us) / 1e3);
+    fprintf(stderr, "cuda start-up: driver load %.1f ms, context %.1f ms, modules %.1f ms (%u)%s, "
             "backend (slots, twin buffers) %.1f ms; first frame submitted %.1f ms and collected "
             "%.1f ms after that; %u picture buffers pinned so far in %.1f ms\n",
-            s->init_driver_ms, s->init_context_ms, s->init_modules_ms, s->module_cnt,
+            s->init_driver_ms, s->init_context_ms, s->init_modules_ms, s->module_cnt, opened,
             b->create_ms, b->first_submit_ms, b->first_done_ms, atomic_load(&s->pinned_allocs),
             atomic_load(&s->pinned_alloc_us) / 1e3);
     char twins[512];

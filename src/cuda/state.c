@@ -24,8 +24,23 @@ double vmaf_cuda_now_ms(void)
     return t.tv_sec * 1e3 + t.tv_nsec / 1e6;
 }
 
+/* Wait for an asynchronous opening (vmaf_cuda_state_init_async); its result (1 or < 0). */
+static int wait_open(VmafCudaState *s)
+{
+    const double t0 = vmaf_cuda_now_ms();
+    int st;
+    pthread_mutex_lock(&s->open_lock);
+    while (!(st = atomic_load(&s->open_state))) pthread_cond_wait(&s->open_cond, &s->open_lock);
+    pthread_mutex_unlock(&s->open_lock);
+    atomic_fetch_add(&s->open_wait_us, (unsigned long long)((vmaf_cuda_now_ms() - t0) * 1e3));
+    return st;
+}
+
 int vmaf_cuda_push(VmafCudaState *s)
 {
+    int st = atomic_load_explicit(&s->open_state, memory_order_acquire);
+    if (!st) st = wait_open(s);
+    if (st < 0) return st;
     return vmaf_cuda_result(&s->drv, s->drv.cuCtxPushCurrent(s->ctx), "cuCtxPushCurrent");
 }
 
@@ -111,14 +126,13 @@ static int list_kernels(VmafCudaState *s)
     return err;
 }
 
-/* The warm-up thread: a device allocation and its memset, a pinned allocation, a sync, all
- * freed again. Failures are ignored: the real allocations report their own. */
-static void *warm_up_main(void *arg)
+/* The warm-up: a device allocation and its memset, a pinned allocation, a sync, all freed
+ * again. Failures are ignored: the real allocations report their own. */
+static void warm_up(VmafCudaState *s)
 {
-    VmafCudaState *s = arg;
     const double t0 = vmaf_cuda_now_ms();
     const VmafCudaDriver *d = &s->drv;
-    if (d->cuCtxPushCurrent(s->ctx) != CUDA_SUCCESS) return NULL;
+    if (d->cuCtxPushCurrent(s->ctx) != CUDA_SUCCESS) return;
     CUdeviceptr dev = 0;
     void *host = NULL;
     if (d->cuMemAlloc(&dev, 1 << 20) != CUDA_SUCCESS) dev = 0;
@@ -130,7 +144,21 @@ static void *warm_up_main(void *arg)
     CUcontext prev;
     d->cuCtxPopCurrent(&prev);
     s->warm_ms = vmaf_cuda_now_ms() - t0; /* read after the join */
+}
+
+static void *warm_up_main(void *arg)
+{
+    warm_up(arg);
     return NULL;
+}
+
+/* Publish the opening's result (1: open; < 0: failed) to vmaf_cuda_push()'s waiters. */
+static void publish_open(VmafCudaState *s, int st)
+{
+    pthread_mutex_lock(&s->open_lock);
+    atomic_store(&s->open_state, st);
+    pthread_cond_broadcast(&s->open_cond);
+    pthread_mutex_unlock(&s->open_lock);
 }
 
 void vmaf_cuda_state_warm(VmafCudaState *s)
@@ -146,6 +174,8 @@ void vmaf_cuda_state_warm(VmafCudaState *s)
 static void state_destroy(VmafCudaState *s)
 {
     vmaf_cuda_state_warm(s);
+    pthread_cond_destroy(&s->open_cond);
+    pthread_mutex_destroy(&s->open_lock);
     pthread_mutex_destroy(&s->warm_lock);
     const char *profile = getenv("VMAF_CUDA_PROFILE");
     const double t0 = vmaf_cuda_now_ms();
@@ -169,8 +199,63 @@ static void state_destroy(VmafCudaState *s)
     free(s);
 }
 
-/* A state on the caller's context, or (cu_ctx NULL) on the primary context of `device`. */
-static int state_init(VmafCudaState **out, void *cu_ctx, int device)
+/* Retain the primary context of s->dev and make it current (popped by the caller). */
+static int open_primary(VmafCudaState *s)
+{
+    int err = vmaf_cuda_result(&s->drv, s->drv.cuDevicePrimaryCtxRetain(&s->ctx, s->dev),
+                               "cuDevicePrimaryCtxRetain");
+    if (err) {
+        s->ctx = NULL;
+        return err;
+    }
+    s->own_primary = true;
+    return vmaf_cuda_result(&s->drv, s->drv.cuCtxPushCurrent(s->ctx), "cuCtxPushCurrent");
+}
+
+/* Load the embedded modules and list their kernels (context current). */
+static int load_modules(VmafCudaState *s)
+{
+    int err = 0;
+    for (unsigned i = 0; !err && vmaf_cuda_images[i].data; i++) {
+        if (s->module_cnt == VMAF_CUDA_MAX_MODULES) return -ENOMEM;
+        err = vmaf_cuda_result(&s->drv,
+                               s->drv.cuModuleLoadData(&s->module[s->module_cnt],
+                                                       vmaf_cuda_images[i].data),
+                               vmaf_cuda_images[i].name);
+        if (!err) s->module_cnt++;
+    }
+    return err ? err : list_kernels(s);
+}
+
+/* The asynchronous opening's thread: context and modules, then the warm-up. What it got is
+ * released by state_destroy() (after joining it), also when it failed. */
+static void *open_main(void *arg)
+{
+    VmafCudaState *s = arg;
+    vmaf_log_set_thread_level(s->log_level);
+    const double t1 = vmaf_cuda_now_ms();
+    int err = open_primary(s);
+    const bool pushed = !err;
+    const double t2 = vmaf_cuda_now_ms();
+    s->init_context_ms = t2 - t1;
+    if (!err) err = load_modules(s);
+    CUcontext prev;
+    if (pushed) s->drv.cuCtxPopCurrent(&prev);
+    s->init_modules_ms = vmaf_cuda_now_ms() - t2;
+    if (err)
+        vmaf_log(s->log_level, VMAF_LOG_LEVEL_ERROR,
+                 "cuda: opening CUDA device %d failed (%s); every call that needs it fails so\n",
+                 s->dev_index, strerror(-err));
+    publish_open(s, err ? err : 1);
+    if (!err) warm_up(s);
+    return NULL;
+}
+
+/*
+ * A state on the caller's context, or (cu_ctx NULL) on the primary context of `device`;
+ * async (primary context only): the context and modules on the state's thread (open_main).
+ */
+static int state_init(VmafCudaState **out, void *cu_ctx, int device, bool async)
 {
     if (!out || device < 0) return -EINVAL;
     *out = NULL;
@@ -182,10 +267,19 @@ static int state_init(VmafCudaState **out, void *cu_ctx, int device)
     atomic_init(&s->unpinned, 0);
     atomic_init(&s->unpinned_us, 0);
     atomic_init(&s->backend_close_us, 0);
+    atomic_init(&s->open_state, 1);
+    atomic_init(&s->open_wait_us, 0);
     pthread_mutex_init(&s->warm_lock, NULL);
+    pthread_mutex_init(&s->open_lock, NULL);
+    pthread_cond_init(&s->open_cond, NULL);
+    s->log_level = vmaf_log_thread_level();
+    s->dev_index = device;
     const double t0 = vmaf_cuda_now_ms();
     int err = vmaf_cuda_driver_load(&s->drv);
     if (err) {
+        pthread_cond_destroy(&s->open_cond);
+        pthread_mutex_destroy(&s->open_lock);
+        pthread_mutex_destroy(&s->warm_lock);
         free(s);
         return err;
     }
@@ -202,13 +296,16 @@ static int state_init(VmafCudaState **out, void *cu_ctx, int device)
             return -ENODEV;
         }
         err = vmaf_cuda_result(&s->drv, s->drv.cuDeviceGet(&s->dev, device), "cuDeviceGet");
-        if (!err)
-            err = vmaf_cuda_result(&s->drv, s->drv.cuDevicePrimaryCtxRetain(&s->ctx, s->dev),
-                                   "cuDevicePrimaryCtxRetain");
-        if (!err) {
-            s->own_primary = true;
-            err = vmaf_cuda_push(s);
+        if (!err && async) {
+            atomic_store(&s->open_state, 0);
+            if (!pthread_create(&s->warm_thread, NULL, open_main, s)) {
+                s->warming = s->opened_async = true;
+                *out = s;
+                return 0;
+            }
+            atomic_store(&s->open_state, 1); /* no thread: open here */
         }
+        if (!err) err = open_primary(s);
     }
     if (err) {
         state_destroy(s);
@@ -216,18 +313,7 @@ static int state_init(VmafCudaState **out, void *cu_ctx, int device)
     }
     const double t2 = vmaf_cuda_now_ms();
     s->init_context_ms = t2 - t1;
-    for (unsigned i = 0; !err && vmaf_cuda_images[i].data; i++) {
-        if (s->module_cnt == VMAF_CUDA_MAX_MODULES) {
-            err = -ENOMEM;
-            break;
-        }
-        err = vmaf_cuda_result(&s->drv,
-                               s->drv.cuModuleLoadData(&s->module[s->module_cnt],
-                                                       vmaf_cuda_images[i].data),
-                               vmaf_cuda_images[i].name);
-        if (!err) s->module_cnt++;
-    }
-    if (!err) err = list_kernels(s);
+    err = load_modules(s);
     vmaf_cuda_pop(s);
     if (err) {
         state_destroy(s);
@@ -241,12 +327,17 @@ static int state_init(VmafCudaState **out, void *cu_ctx, int device)
 
 VMAF_EXPORT int vmaf_cuda_state_init(VmafCudaState **out, VmafCudaConfiguration cfg)
 {
-    return state_init(out, cfg.cu_ctx, 0);
+    return state_init(out, cfg.cu_ctx, 0, false);
 }
 
 VMAF_EXPORT int vmaf_cuda_state_init_device(VmafCudaState **out, int device)
 {
-    return state_init(out, NULL, device);
+    return state_init(out, NULL, device, false);
+}
+
+VMAF_EXPORT int vmaf_cuda_state_init_async(VmafCudaState **out, int device)
+{
+    return state_init(out, NULL, device, true);
 }
 
 VMAF_EXPORT int vmaf_cuda_device_count(int *count)

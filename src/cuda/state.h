@@ -7,6 +7,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "libvmaf/libvmaf.h"
 #include "libvmaf/libvmaf_cuda.h"
 
 #include "cuda/driver.h"
@@ -17,7 +18,8 @@ struct VmafCudaState {
     VmafCudaDriver drv;
     CUdevice dev;
     CUcontext ctx;
-    bool own_primary;       /* we retained device 0's primary context */
+    int dev_index;          /* the device's index in the driver's order (0 for cu_ctx) */
+    bool own_primary;       /* we retained the device's primary context */
     CUmodule module[VMAF_CUDA_MAX_MODULES];
     unsigned module_cnt;
     /* every kernel of the modules by name, where the driver can list them (no failing
@@ -45,6 +47,17 @@ struct VmafCudaState {
     pthread_mutex_t warm_lock;
     bool warming;
     double warm_ms;
+    /* vmaf_cuda_state_init_async(): the same thread first retains the primary context and
+     * loads the modules (the opening), then warms up. open_state is 0 while it opens, 1 once
+     * the context is usable (at once for the other inits), or the opening's negative errno;
+     * vmaf_cuda_push() waits on open_cond (under open_lock: warm_lock is held while the
+     * thread is joined) while it is 0. */
+    pthread_mutex_t open_lock;
+    pthread_cond_t open_cond;
+    atomic_int open_state;
+    bool opened_async;
+    enum VmafLogLevel log_level;  /* the creating thread's, for the opening's messages */
+    atomic_ullong open_wait_us;   /* how long callers waited for the opening (summed) */
 };
 
 /** Milliseconds of CLOCK_MONOTONIC (for the start-up and host-phase profile). */
@@ -53,7 +66,11 @@ double vmaf_cuda_now_ms(void);
 /** Wait until the warm-up thread (if any) is done; then warm_ms is set. */
 void vmaf_cuda_state_warm(VmafCudaState *s);
 
-/** Make the state's context current on this thread (push) / restore the previous (pop). */
+/**
+ * Make the state's context current on this thread (push) / restore the previous (pop). A
+ * state still opening (vmaf_cuda_state_init_async) is waited for first; if its opening
+ * failed, push returns that error.
+ */
 int vmaf_cuda_push(VmafCudaState *s);
 int vmaf_cuda_pop(VmafCudaState *s);
 

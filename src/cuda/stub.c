@@ -20,6 +20,11 @@ VMAF_EXPORT int vmaf_cuda_state_init_device(VmafCudaState **s, int device)
     return -ENOSYS;
 }
 
+VMAF_EXPORT int vmaf_cuda_state_init_async(VmafCudaState **s, int device)
+{
+    return vmaf_cuda_state_init_device(s, device);
+}
+
 VMAF_EXPORT int vmaf_cuda_device_count(int *count)
 {
     if (!count) return -EINVAL;
