@@ -56,6 +56,9 @@ typedef struct CliJob {
     atomic_uint *failed;        /* lowest failed segment (UINT_MAX none): later ones stop */
     CliGate *gate;              /* opened by segment 0 after its first frame; NULL: none */
     bool cancelled;             /* out: stopped because an earlier segment failed */
+    /* the process ends after this job (main's): a run that scored on CUDA leaves its
+     * context, device buffers and pinned pictures to the exit instead of vmaf_close() */
+    bool exit_after;
 } CliJob;
 
 /** The one-stream job: messages on stderr, INFO, device by --backend. */
