@@ -8,7 +8,8 @@
  * per thread, so that a call made without the context current fails as the driver's would.
  * Controlled by the test through mock_cuda_control() (dlsym on the same library):
  *   gate:        cuDevicePrimaryCtxRetain blocks until mock_cuda_open_gate();
- *   retain_fail: it then fails with CUDA_ERROR_DEVICE_UNAVAILABLE.
+ *   retain_fail: it then fails with CUDA_ERROR_DEVICE_UNAVAILABLE (so does it whenever
+ *                MOCK_CUDA_RETAIN_FAIL is set: the CLI's test, tests/cli_cuda_open.sh).
  */
 #include <cuda.h>
 #include <pthread.h>
@@ -105,7 +106,7 @@ static CUresult m_retain(CUcontext *ctx, CUdevice dev)
     if (dev != 0) return CUDA_ERROR_INVALID_DEVICE;
     pthread_mutex_lock(&mock.lock);
     while (mock.gate_closed) pthread_cond_wait(&mock.changed, &mock.lock);
-    const bool fail = mock.retain_fail;
+    const bool fail = mock.retain_fail || getenv("MOCK_CUDA_RETAIN_FAIL");
     if (!fail) mock.st.retains++, mock.primary_refs++;
     pthread_mutex_unlock(&mock.lock);
     if (fail) return CUDA_ERROR_DEVICE_UNAVAILABLE;

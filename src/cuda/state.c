@@ -244,7 +244,7 @@ static void *open_main(void *arg)
     s->init_modules_ms = vmaf_cuda_now_ms() - t2;
     if (err)
         vmaf_log(s->log_level, VMAF_LOG_LEVEL_ERROR,
-                 "cuda: opening CUDA device %d failed (%s); every call that needs it fails so\n",
+                 "cuda: could not open CUDA device %d (%s): the calls that need it fail\n",
                  s->dev_index, strerror(-err));
     publish_open(s, err ? err : 1);
     if (!err) warm_up(s);
