@@ -411,7 +411,9 @@ void frame_reader_next(FrameReader *r, VmafPicture *ref, int *ref_status, VmafPi
             *pic[i] = e->pic;
             *status[i] = e->status;
             memset(e, 0, sizeof(*e));
-            if (*status[i] < 0) fprintf(r->msg, "%s\n", fs->msg[i]);
+            /* a failure of both inputs' same cause (pinning: the device) is said once */
+            if (*status[i] < 0 && !(i && *status[0] < 0 && !strcmp(fs->msg[0], fs->msg[1])))
+                fprintf(r->msg, "%s\n", fs->msg[i]);
         }
         fs->ready = false;
         r->consumed = k + 1;
