@@ -14,17 +14,14 @@
 #include <cuda.h>
 #include <pthread.h>
 #include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #define MOCK_EXPORT __attribute__((visibility("default")))
 
-typedef struct MockCudaStats {
-    int retains, releases;  /* successful primary-context retains and releases */
-    int pushes, pops;       /* successful pushes and pops */
-    int allocs, frees;      /* device allocations and frees */
-    int no_context;         /* calls that needed a current context and had none */
-} MockCudaStats;
+#include "mock_cuda.h"
 
 static struct {
     pthread_mutex_t lock;
@@ -33,9 +30,13 @@ static struct {
     int primary_refs;
     MockCudaStats st;
     unsigned long long next_ptr;
-} mock = { PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, false, false, 0, { 0 }, 1 << 20 };
+    long fail_at; /* the fallible call that fails (1-based; 0: none) */
+    pthread_t tester; /* the thread that set fail_at */
+} mock = { .lock = PTHREAD_MUTEX_INITIALIZER, .changed = PTHREAD_COND_INITIALIZER,
+            .next_ptr = 1 << 20 };
 
 static int primary_ctx; /* its address is the device's primary context */
+static const char *injected_into; /* the entry point of the injected failure */
 static _Thread_local int depth; /* contexts pushed on this thread */
 
 MOCK_EXPORT void mock_cuda_control(bool close_gate, bool retain_fail)
@@ -52,6 +53,17 @@ MOCK_EXPORT void mock_cuda_open_gate(void)
     pthread_mutex_lock(&mock.lock);
     mock.gate_closed = false;
     pthread_cond_broadcast(&mock.changed);
+    pthread_mutex_unlock(&mock.lock);
+}
+
+/* Fail the n-th fallible call from now on (1-based; 0: none) and reset the statistics. */
+MOCK_EXPORT void mock_cuda_fail_at(long n)
+{
+    pthread_mutex_lock(&mock.lock);
+    mock.fail_at = n;
+    mock.tester = pthread_self();
+    mock.st = (MockCudaStats){ 0 };
+    injected_into = NULL;
     pthread_mutex_unlock(&mock.lock);
 }
 
@@ -76,6 +88,50 @@ static CUresult need_context(void)
     if (depth > 0) return CUDA_SUCCESS;
     count(&mock.st.no_context);
     return CUDA_ERROR_INVALID_CONTEXT;
+}
+
+/* A call that can fail: in the context, and the injected failure when its turn comes. */
+
+static CUresult fallible_named(const char *name)
+{
+    if (need_context()) return CUDA_ERROR_INVALID_CONTEXT;
+    pthread_mutex_lock(&mock.lock);
+    const bool fail = ++mock.st.calls == mock.fail_at;
+    mock.st.injected += fail;
+    if (fail) {
+        injected_into = name;
+        mock.st.injected_elsewhere += !pthread_equal(pthread_self(), mock.tester);
+    }
+    pthread_mutex_unlock(&mock.lock);
+    return fail ? CUDA_ERROR_OUT_OF_MEMORY : CUDA_SUCCESS;
+}
+
+#define fallible() fallible_named(__func__)
+
+/* Which entry point the last injected failure hit (its mock's name). */
+MOCK_EXPORT const char *mock_cuda_injected_into(void)
+{
+    pthread_mutex_lock(&mock.lock);
+    const char *n = injected_into;
+    pthread_mutex_unlock(&mock.lock);
+    return n ? n : "";
+}
+
+/* A fresh handle (never dereferenced by the library) and its counter. */
+static void *handle(int *created)
+{
+    pthread_mutex_lock(&mock.lock);
+    void *h = (void *)(uintptr_t)mock.next_ptr;
+    mock.next_ptr += 256;
+    (*created)++;
+    pthread_mutex_unlock(&mock.lock);
+    return h;
+}
+
+static CUresult destroyed(const void *h, int *counter)
+{
+    if (need_context() || !h) return CUDA_ERROR_INVALID_HANDLE;
+    return count(counter);
 }
 
 static CUresult m_unsupported(void)
@@ -148,7 +204,8 @@ static CUresult m_ctx_get_device(CUdevice *dev)
 
 static CUresult m_mem_alloc(CUdeviceptr *p, size_t size)
 {
-    if (need_context()) return CUDA_ERROR_INVALID_CONTEXT;
+    const CUresult r = fallible();
+    if (r) return r;
     pthread_mutex_lock(&mock.lock);
     *p = (CUdeviceptr)mock.next_ptr;
     mock.next_ptr += (size + 0xfffff) & ~(unsigned long long)0xfffff;
@@ -163,31 +220,174 @@ static CUresult m_mem_free(CUdeviceptr p)
     return count(&mock.st.frees);
 }
 
-static CUresult m_in_context(void)
-{
-    return need_context();
-}
+/* copies, memsets, syncs, launches, event records and waits: nothing happens (device
+ * memory is only addresses), but each can fail (one function each, named in the failure) */
+#define MOCK_FALLIBLE(name) \
+    static CUresult m_##name(void) { return fallible_named(#name); }
+MOCK_FALLIBLE(cuMemsetD8Async)
+MOCK_FALLIBLE(cuMemcpyHtoDAsync)
+MOCK_FALLIBLE(cuMemcpyDtoHAsync)
+MOCK_FALLIBLE(cuMemcpyDtoDAsync)
+MOCK_FALLIBLE(cuMemcpy2DAsync)
+MOCK_FALLIBLE(cuMemcpy2D)
+MOCK_FALLIBLE(cuStreamSynchronize)
+MOCK_FALLIBLE(cuStreamWaitEvent)
+MOCK_FALLIBLE(cuCtxSynchronize)
+MOCK_FALLIBLE(cuEventRecord)
+MOCK_FALLIBLE(cuEventQuery)
+MOCK_FALLIBLE(cuEventSynchronize)
+MOCK_FALLIBLE(cuLaunchKernel)
+MOCK_FALLIBLE(cuGraphLaunch)
+
 
 static CUresult m_host_alloc(void **p, size_t size, unsigned flags)
 {
     (void)flags;
-    if (need_context()) return CUDA_ERROR_INVALID_CONTEXT;
-    *p = malloc(size ? size : 1);
-    return *p ? CUDA_SUCCESS : CUDA_ERROR_OUT_OF_MEMORY;
+    const CUresult r = fallible();
+    if (r) return r;
+    *p = calloc(1, size ? size : 1); /* zeroed: the downloads into it write nothing */
+    if (!*p) return CUDA_ERROR_OUT_OF_MEMORY;
+    return count(&mock.st.host_allocs);
 }
 
 static CUresult m_host_free(void *p)
 {
     if (need_context()) return CUDA_ERROR_INVALID_CONTEXT;
     free(p);
-    return CUDA_SUCCESS;
+    return count(&mock.st.host_frees);
+}
+
+static CUresult m_host_register(void *p, size_t size, unsigned flags)
+{
+    (void)p, (void)size, (void)flags;
+    const CUresult r = fallible();
+    return r ? r : count(&mock.st.registers);
+}
+
+static CUresult m_host_unregister(void *p)
+{
+    return destroyed(p, &mock.st.unregisters);
 }
 
 static CUresult m_module_load(CUmodule *m, const void *image)
 {
     (void)image;
-    if (need_context()) return CUDA_ERROR_INVALID_CONTEXT;
-    *m = (CUmodule)(void *)&primary_ctx;
+    const CUresult r = fallible();
+    if (r) return r;
+    *m = handle(&mock.st.modules);
+    return CUDA_SUCCESS;
+}
+
+static CUresult m_module_unload(CUmodule m)
+{
+    return destroyed(m, &mock.st.modules_unloaded);
+}
+
+static CUresult m_module_get_function(CUfunction *f, CUmodule m, const char *name)
+{
+    (void)m, (void)name;
+    const CUresult r = fallible();
+    if (r) return r;
+    *f = (CUfunction)(void *)&primary_ctx;
+    return CUDA_SUCCESS;
+}
+
+static CUresult m_stream_create(CUstream *st, unsigned flags)
+{
+    (void)flags;
+    const CUresult r = fallible();
+    if (r) return r;
+    *st = handle(&mock.st.streams);
+    return CUDA_SUCCESS;
+}
+
+static CUresult m_stream_destroy(CUstream st)
+{
+    return destroyed(st, &mock.st.streams_destroyed);
+}
+
+static CUresult m_event_create(CUevent *ev, unsigned flags)
+{
+    (void)flags;
+    const CUresult r = fallible();
+    if (r) return r;
+    *ev = handle(&mock.st.events);
+    return CUDA_SUCCESS;
+}
+
+static CUresult m_event_destroy(CUevent ev)
+{
+    return destroyed(ev, &mock.st.events_destroyed);
+}
+
+static CUresult m_event_elapsed(float *ms, CUevent a, CUevent b)
+{
+    (void)a, (void)b;
+    *ms = 0.f;
+    return fallible();
+}
+
+static CUresult m_graph_create(CUgraph *g, unsigned flags)
+{
+    (void)flags;
+    const CUresult r = fallible();
+    if (r) return r;
+    *g = handle(&mock.st.graphs);
+    return CUDA_SUCCESS;
+}
+
+static CUresult m_graph_destroy(CUgraph g)
+{
+    return destroyed(g, &mock.st.graphs_destroyed);
+}
+
+static CUresult m_graph_add_node(CUgraphNode *node)
+{
+    const CUresult r = fallible();
+    if (r) return r;
+    *node = (CUgraphNode)(void *)&primary_ctx;
+    return CUDA_SUCCESS;
+}
+
+static CUresult m_graph_add_kernel(CUgraphNode *node, CUgraph g, const CUgraphNode *deps, size_t n,
+                                   const CUDA_KERNEL_NODE_PARAMS *p)
+{
+    (void)g, (void)deps, (void)n, (void)p;
+    return m_graph_add_node(node);
+}
+
+static CUresult m_graph_add_memcpy(CUgraphNode *node, CUgraph g, const CUgraphNode *deps, size_t n,
+                                   const CUDA_MEMCPY3D *p, CUcontext ctx)
+{
+    (void)g, (void)deps, (void)n, (void)p, (void)ctx;
+    return m_graph_add_node(node);
+}
+
+static CUresult m_graph_add_memset(CUgraphNode *node, CUgraph g, const CUgraphNode *deps, size_t n,
+                                   const CUDA_MEMSET_NODE_PARAMS *p, CUcontext ctx)
+{
+    (void)g, (void)deps, (void)n, (void)p, (void)ctx;
+    return m_graph_add_node(node);
+}
+
+static CUresult m_graph_instantiate(CUgraphExec *e, CUgraph g, unsigned long long flags)
+{
+    (void)g, (void)flags;
+    const CUresult r = fallible();
+    if (r) return r;
+    *e = handle(&mock.st.execs);
+    return CUDA_SUCCESS;
+}
+
+static CUresult m_graph_exec_destroy(CUgraphExec e)
+{
+    return destroyed(e, &mock.st.execs_destroyed);
+}
+
+static CUresult m_device_name(char *name, int len, CUdevice dev)
+{
+    (void)dev;
+    if (len > 0) snprintf(name, (size_t)len, "mock");
     return CUDA_SUCCESS;
 }
 
@@ -218,13 +418,40 @@ static const struct {
     { "cuCtxGetDevice", (void *)m_ctx_get_device },
     { "cuMemAlloc", (void *)m_mem_alloc },
     { "cuMemFree", (void *)m_mem_free },
-    { "cuMemsetD8Async", (void *)m_in_context },
-    { "cuStreamSynchronize", (void *)m_in_context },
-    { "cuCtxSynchronize", (void *)m_in_context },
+    { "cuMemsetD8Async", (void *)m_cuMemsetD8Async },
+    { "cuMemcpyHtoDAsync", (void *)m_cuMemcpyHtoDAsync },
+    { "cuMemcpyDtoHAsync", (void *)m_cuMemcpyDtoHAsync },
+    { "cuMemcpyDtoDAsync", (void *)m_cuMemcpyDtoDAsync },
+    { "cuMemcpy2DAsync", (void *)m_cuMemcpy2DAsync },
+    { "cuMemcpy2D", (void *)m_cuMemcpy2D },
+    { "cuStreamSynchronize", (void *)m_cuStreamSynchronize },
+    { "cuStreamWaitEvent", (void *)m_cuStreamWaitEvent },
+    { "cuCtxSynchronize", (void *)m_cuCtxSynchronize },
+    { "cuEventRecord", (void *)m_cuEventRecord },
+    { "cuEventQuery", (void *)m_cuEventQuery },
+    { "cuEventSynchronize", (void *)m_cuEventSynchronize },
+    { "cuLaunchKernel", (void *)m_cuLaunchKernel },
+    { "cuGraphLaunch", (void *)m_cuGraphLaunch },
     { "cuMemHostAlloc", (void *)m_host_alloc },
     { "cuMemFreeHost", (void *)m_host_free },
+    { "cuMemHostRegister", (void *)m_host_register },
+    { "cuMemHostUnregister", (void *)m_host_unregister },
     { "cuModuleLoadData", (void *)m_module_load },
-    { "cuModuleUnload", (void *)m_in_context },
+    { "cuModuleUnload", (void *)m_module_unload },
+    { "cuModuleGetFunction", (void *)m_module_get_function },
+    { "cuStreamCreate", (void *)m_stream_create },
+    { "cuStreamDestroy", (void *)m_stream_destroy },
+    { "cuEventCreate", (void *)m_event_create },
+    { "cuEventDestroy", (void *)m_event_destroy },
+    { "cuEventElapsedTime", (void *)m_event_elapsed },
+    { "cuGraphCreate", (void *)m_graph_create },
+    { "cuGraphDestroy", (void *)m_graph_destroy },
+    { "cuGraphAddKernelNode", (void *)m_graph_add_kernel },
+    { "cuGraphAddMemcpyNode", (void *)m_graph_add_memcpy },
+    { "cuGraphAddMemsetNode", (void *)m_graph_add_memset },
+    { "cuGraphInstantiateWithFlags", (void *)m_graph_instantiate },
+    { "cuGraphExecDestroy", (void *)m_graph_exec_destroy },
+    { "cuDeviceGetName", (void *)m_device_name },
     { "cuGetErrorName", (void *)m_error_name },
     { "cuGetErrorString", (void *)m_error_string },
 };

@@ -15,11 +15,9 @@
 #include "libvmaf/libvmaf.h"
 #include "libvmaf/libvmaf_cuda.h"
 
+#include "mock_cuda.h"
 #include "test_util.h"
 
-typedef struct MockCudaStats {
-    int retains, releases, pushes, pops, allocs, frees, no_context;
-} MockCudaStats;
 
 static void (*control)(bool close_gate, bool retain_fail);
 static void (*open_gate)(void);

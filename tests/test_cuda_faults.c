@@ -1,0 +1,169 @@
+/*
+ * CUDA errors become errors: a sweep that makes the n-th fallible driver call fail, for every
+ * n up to the number of such calls in a whole run, against the mock driver
+ * (tests/mock_cuda.c, as libcuda.so.1 through LD_LIBRARY_PATH). A run: a state, a context
+ * with the default model (VIF, ADM and motion: twins), three frames through the backend
+ * (graphs, then VMAF_CUDA_NO_GRAPH=1), the flush, the close. Whatever call fails, every API
+ * call returns 0 or a negative errno, nothing crashes (under ASan, nothing leaks), and every
+ * context, stream, event, graph, device buffer, pinned buffer and registration the library
+ * obtained is given back, pushes match pops. The kernels do nothing here (device memory is
+ * addresses only): what is checked is the host's handling, not the scores.
+ * Usage: test_cuda_faults MOCK_LIBRARY [N] (N: only the runs failing the n-th call, to debug
+ * one; built only with the CUDA backend)
+ */
+#include <dlfcn.h>
+#include <errno.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "libvmaf/libvmaf.h"
+#include "libvmaf/libvmaf_cuda.h"
+#include "libvmaf/model.h"
+
+#include "mock_cuda.h"
+#include "test_util.h"
+
+enum { W = 176, H = 144, FRAMES = 3 };
+
+static void (*fail_at)(long n);
+static const char *(*injected_into)(void);
+static MockCudaStats (*stats)(void);
+static long failed_runs; /* runs in which an API call returned an error */
+
+static bool is_errno(int err)
+{
+    return err <= 0 && err > -4096;
+}
+
+static int picture(VmafPicture *p, unsigned seed)
+{
+    int err = vmaf_picture_alloc(p, VMAF_PIX_FMT_YUV420P, 8, W, H);
+    if (err) return err;
+    rng_state = 0x9e3779b97f4a7c15ull ^ seed;
+    for (unsigned c = 0; c < 3; c++)
+        for (unsigned y = 0; y < p->h[c]; y++)
+            for (unsigned x = 0; x < p->w[c]; x++)
+                ((uint8_t *)p->data[c])[y * p->stride[c] + x] = (uint8_t)(rng() >> 8);
+    return 0;
+}
+
+/* One whole run with the n-th fallible call failing; what the API returned is checked. */
+static void run(long n, const char *mode)
+{
+    fail_at(n);
+    VmafCudaState *s = NULL;
+    int err = vmaf_cuda_state_init(&s, (VmafCudaConfiguration){ 0 });
+    CHECK(is_errno(err), "%s n=%ld: state init %d", mode, n, err);
+    failed_runs += err != 0;
+    if (err) return;
+    VmafContext *v = NULL;
+    err = vmaf_init(&v, (VmafConfiguration){ .log_level = VMAF_LOG_LEVEL_NONE });
+    CHECK(!err, "%s n=%ld: vmaf_init %d", mode, n, err);
+    VmafModel *m = NULL;
+    if (!err) err = vmaf_cuda_import_state(v, s);
+    CHECK(is_errno(err), "%s n=%ld: import %d", mode, n, err);
+    if (!err) err = vmaf_model_load(&m, &(VmafModelConfig){ .name = "vmaf" }, "vmaf_v0.6.1");
+    if (!err) err = vmaf_use_features_from_model(v, m);
+    CHECK(!err || !m, "%s n=%ld: model %d", mode, n, err);
+    for (unsigned k = 0; !err && k < FRAMES; k++) {
+        VmafPicture ref, dis;
+        if (picture(&ref, 2 * k) || picture(&dis, 2 * k + 1)) {
+            CHECK(0, "picture alloc");
+            return;
+        }
+        err = vmaf_read_pictures(v, &ref, &dis, k);
+        CHECK(is_errno(err), "%s n=%ld: frame %u: %d", mode, n, k, err);
+    }
+    if (!err) {
+        err = vmaf_read_pictures(v, NULL, NULL, 0);
+        CHECK(is_errno(err), "%s n=%ld: flush %d", mode, n, err);
+    }
+    failed_runs += err != 0;
+    /* A failure injected before the close, on this thread, must have been returned, but for
+     * the calls whose failure is an answer: a kernel looked up module by module, an event
+     * queried (not done yet: the sync that follows reports a real error). The warm-up's
+     * (another thread) are ignored by design; the close returns nothing. */
+    const MockCudaStats st = stats();
+    const char *where = injected_into();
+    if (st.injected && !st.injected_elsewhere && !err)
+        CHECK(!strcmp(where, "m_module_get_function") || !strcmp(where, "cuEventQuery"),
+              "%s n=%ld: the failure of %s was not returned", mode, n, where);
+    vmaf_close(v);
+    vmaf_model_destroy(m);
+    vmaf_cuda_state_free(s);
+}
+
+/* Everything obtained was given back. */
+static void check_balance(long n, const char *mode)
+{
+    const MockCudaStats st = stats();
+    CHECK(st.retains == st.releases, "%s n=%ld: contexts %d retained, %d released", mode, n,
+          st.retains, st.releases);
+    CHECK(st.pushes == st.pops, "%s n=%ld: pushes %d, pops %d", mode, n, st.pushes, st.pops);
+    CHECK(st.allocs == st.frees, "%s n=%ld: device buffers %d, freed %d", mode, n, st.allocs,
+          st.frees);
+    CHECK(st.host_allocs == st.host_frees, "%s n=%ld: pinned buffers %d, freed %d", mode, n,
+          st.host_allocs, st.host_frees);
+    CHECK(st.registers == st.unregisters, "%s n=%ld: registrations %d, undone %d", mode, n,
+          st.registers, st.unregisters);
+    CHECK(st.streams == st.streams_destroyed, "%s n=%ld: streams %d, destroyed %d", mode, n,
+          st.streams, st.streams_destroyed);
+    CHECK(st.events == st.events_destroyed, "%s n=%ld: events %d, destroyed %d", mode, n,
+          st.events, st.events_destroyed);
+    CHECK(st.graphs == st.graphs_destroyed, "%s n=%ld: graphs %d, destroyed %d", mode, n,
+          st.graphs, st.graphs_destroyed);
+    CHECK(st.execs == st.execs_destroyed, "%s n=%ld: graph execs %d, destroyed %d", mode, n,
+          st.execs, st.execs_destroyed);
+    CHECK(st.modules == st.modules_unloaded, "%s n=%ld: modules %d, unloaded %d", mode, n,
+          st.modules, st.modules_unloaded);
+    CHECK(!st.no_context, "%s n=%ld: %d calls without a current context", mode, n,
+          st.no_context);
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) return fprintf(stderr, "usage: test_cuda_faults MOCK_LIBRARY\n"), 2;
+    void *mock = dlopen(argv[1], RTLD_NOW | RTLD_LOCAL);
+    if (!mock) return fprintf(stderr, "cannot load %s: %s\n", argv[1], dlerror()), 1;
+    *(void **)&fail_at = dlsym(mock, "mock_cuda_fail_at");
+    *(void **)&stats = dlsym(mock, "mock_cuda_stats");
+    *(void **)&injected_into = dlsym(mock, "mock_cuda_injected_into");
+    if (!fail_at || !stats || !injected_into) return fprintf(stderr, "not the mock driver\n"), 1;
+
+    for (int graph = 1; graph >= 0; graph--) {
+        const char *mode = graph ? "graphs" : "direct";
+        if (graph) unsetenv("VMAF_CUDA_NO_GRAPH");
+        else setenv("VMAF_CUDA_NO_GRAPH", "1", 1);
+        run(0, mode); /* no failure: how many fallible calls a run makes */
+        check_balance(0, mode);
+        const long total = stats().calls;
+        CHECK(total > 50, "%s: only %ld fallible calls in a run", mode, total);
+        CHECK(!failed_runs, "%s: a run without failures failed", mode);
+        long injected = 0;
+        failed_runs = 0;
+        if (argc > 2) { /* one run (per mode), verbose */
+            const long n = atol(argv[2]);
+            run(n, mode);
+            check_balance(n, mode);
+            printf("%s n=%ld: failed %s; a call returned an error: %s\n", mode, n,
+                   injected_into(), failed_runs ? "yes" : "no");
+            failed_runs = 0;
+            continue;
+        }
+        for (long n = 1; n <= total; n++) {
+            run(n, mode);
+            check_balance(n, mode);
+            injected += stats().injected;
+        }
+        CHECK(injected == total, "%s: %ld of %ld failures injected", mode, injected, total);
+        CHECK(failed_runs > total / 2, "%s: only %ld of %ld runs with a failing call failed",
+              mode, failed_runs, total);
+        printf("cuda_faults %s: %ld runs, each with one of the run's %ld fallible driver calls "
+               "failing; %ld of them returned an error\n", mode, total, total, failed_runs);
+        failed_runs = 0;
+    }
+    dlclose(mock);
+    printf("cuda_faults: %d checks, %d failed\n", checks, failures);
+    return failures ? 1 : 0;
+}
