@@ -2,8 +2,9 @@
  * CUDA errors become errors: a sweep that makes the n-th fallible driver call fail, for every
  * n up to the number of such calls in a whole run, against the mock driver
  * (tests/mock_cuda.c, as libcuda.so.1 through LD_LIBRARY_PATH). A run: a state, a context
- * with the default model (VIF, ADM and motion: twins), three frames through the backend
- * (graphs, then VMAF_CUDA_NO_GRAPH=1), the flush, the close. Whatever call fails, every API
+ * with the default model (VIF, ADM and motion: twins), or with 13 more extractors that have
+ * one, three frames through the backend (graphs, then VMAF_CUDA_NO_GRAPH=1), the flush,
+ * the close. Whatever call fails, every API
  * call returns 0 or a negative errno, nothing crashes (under ASan, nothing leaks), and every
  * context, stream, event, graph, device buffer, pinned buffer and registration the library
  * obtained is given back, pushes match pops. The kernels do nothing here (device memory is
@@ -24,7 +25,23 @@
 #include "mock_cuda.h"
 #include "test_util.h"
 
-enum { W = 176, H = 144, FRAMES = 3 };
+enum { FRAMES = 3 };
+
+/* The configurations: the default model (VIF, ADM, motion), then 13 more extractors with a
+ * twin (the backend takes 16 twins, MAX_TWINS; frames large enough for float_ms_ssim's five
+ * scales). */
+static const struct Config {
+    const char *name;
+    unsigned w, h;
+    const char *features[16];
+} configs[] = {
+    { "default model", 176, 144, { NULL } },
+    { "16 twins", 352, 288,
+      { "psnr", "motion_v2", "psnr_hvs", "speed_chroma", "speed_temporal", "float_psnr",
+        "float_motion", "float_vif", "float_adm", "float_ssim", "float_ms_ssim", "cambi",
+        "ciede", NULL } },
+};
+static const struct Config *cfg = &configs[0];
 
 static void (*fail_at)(long n);
 static const char *(*injected_into)(void);
@@ -38,7 +55,7 @@ static bool is_errno(int err)
 
 static int picture(VmafPicture *p, unsigned seed)
 {
-    int err = vmaf_picture_alloc(p, VMAF_PIX_FMT_YUV420P, 8, W, H);
+    int err = vmaf_picture_alloc(p, VMAF_PIX_FMT_YUV420P, 8, cfg->w, cfg->h);
     if (err) return err;
     rng_state = 0x9e3779b97f4a7c15ull ^ seed;
     for (unsigned c = 0; c < 3; c++)
@@ -65,6 +82,8 @@ static void run(long n, const char *mode)
     CHECK(is_errno(err), "%s n=%ld: import %d", mode, n, err);
     if (!err) err = vmaf_model_load(&m, &(VmafModelConfig){ .name = "vmaf" }, "vmaf_v0.6.1");
     if (!err) err = vmaf_use_features_from_model(v, m);
+    for (unsigned i = 0; !err && cfg->features[i]; i++)
+        err = vmaf_use_feature(v, cfg->features[i], NULL);
     CHECK(!err || !m, "%s n=%ld: model %d", mode, n, err);
     for (unsigned k = 0; !err && k < FRAMES; k++) {
         VmafPicture ref, dis;
@@ -131,8 +150,11 @@ int main(int argc, char **argv)
     *(void **)&injected_into = dlsym(mock, "mock_cuda_injected_into");
     if (!fail_at || !stats || !injected_into) return fprintf(stderr, "not the mock driver\n"), 1;
 
-    for (int graph = 1; graph >= 0; graph--) {
-        const char *mode = graph ? "graphs" : "direct";
+    for (int c = 0; c < 4; c++) {
+        const int graph = !(c & 1);
+        cfg = &configs[c / 2];
+        char mode[64];
+        snprintf(mode, sizeof(mode), "%s, %s", cfg->name, graph ? "graphs" : "direct");
         if (graph) unsetenv("VMAF_CUDA_NO_GRAPH");
         else setenv("VMAF_CUDA_NO_GRAPH", "1", 1);
         run(0, mode); /* no failure: how many fallible calls a run makes */
