@@ -3,9 +3,11 @@
  * LD_LIBRARY_PATH), so that the library's driver handling runs on machines without a GPU:
  * test_cuda_async drives the asynchronous state opening (vmaf_cuda_state_init_async) with it.
  * It exports only cuGetProcAddress_v2, as the library resolves every entry point through
- * it; the entry points below are the ones the state and a device picture pool call, any other
- * name gets one that fails with CUDA_ERROR_NOT_SUPPORTED. One device; contexts are tracked
- * per thread, so that a call made without the context current fails as the driver's would.
+ * it; the entry points below are the ones the state, the picture pools and the backend call
+ * (copies, launches and graphs do nothing: device memory is addresses only), any other name
+ * gets one that fails with CUDA_ERROR_NOT_SUPPORTED. One device; contexts are tracked per
+ * thread, so that a call made without the context current fails as the driver's would.
+ * test_cuda_faults makes its fallible calls fail one by one (mock_cuda_fail_at).
  * Controlled by the test through mock_cuda_control() (dlsym on the same library):
  *   gate:        cuDevicePrimaryCtxRetain blocks until mock_cuda_open_gate();
  *   retain_fail: it then fails with CUDA_ERROR_DEVICE_UNAVAILABLE (so does it whenever
@@ -91,7 +93,6 @@ static CUresult need_context(void)
 }
 
 /* A call that can fail: in the context, and the injected failure when its turn comes. */
-
 static CUresult fallible_named(const char *name)
 {
     if (need_context()) return CUDA_ERROR_INVALID_CONTEXT;
@@ -127,6 +128,15 @@ static void *handle(int *created)
     pthread_mutex_unlock(&mock.lock);
     return h;
 }
+
+/* A creation that can fail: on success a fresh handle in *out, counted in *counter. */
+#define MOCK_CREATE(out, counter)          \
+    do {                                   \
+        const CUresult r_ = fallible();    \
+        if (r_) return r_;                 \
+        *(out) = handle(counter);          \
+        return CUDA_SUCCESS;               \
+    } while (0)
 
 static CUresult destroyed(const void *h, int *counter)
 {
@@ -272,10 +282,7 @@ static CUresult m_host_unregister(void *p)
 static CUresult m_module_load(CUmodule *m, const void *image)
 {
     (void)image;
-    const CUresult r = fallible();
-    if (r) return r;
-    *m = handle(&mock.st.modules);
-    return CUDA_SUCCESS;
+    MOCK_CREATE(m, &mock.st.modules);
 }
 
 static CUresult m_module_unload(CUmodule m)
@@ -295,10 +302,7 @@ static CUresult m_module_get_function(CUfunction *f, CUmodule m, const char *nam
 static CUresult m_stream_create(CUstream *st, unsigned flags)
 {
     (void)flags;
-    const CUresult r = fallible();
-    if (r) return r;
-    *st = handle(&mock.st.streams);
-    return CUDA_SUCCESS;
+    MOCK_CREATE(st, &mock.st.streams);
 }
 
 static CUresult m_stream_destroy(CUstream st)
@@ -309,10 +313,7 @@ static CUresult m_stream_destroy(CUstream st)
 static CUresult m_event_create(CUevent *ev, unsigned flags)
 {
     (void)flags;
-    const CUresult r = fallible();
-    if (r) return r;
-    *ev = handle(&mock.st.events);
-    return CUDA_SUCCESS;
+    MOCK_CREATE(ev, &mock.st.events);
 }
 
 static CUresult m_event_destroy(CUevent ev)
@@ -330,10 +331,7 @@ static CUresult m_event_elapsed(float *ms, CUevent a, CUevent b)
 static CUresult m_graph_create(CUgraph *g, unsigned flags)
 {
     (void)flags;
-    const CUresult r = fallible();
-    if (r) return r;
-    *g = handle(&mock.st.graphs);
-    return CUDA_SUCCESS;
+    MOCK_CREATE(g, &mock.st.graphs);
 }
 
 static CUresult m_graph_destroy(CUgraph g)
@@ -373,10 +371,7 @@ static CUresult m_graph_add_memset(CUgraphNode *node, CUgraph g, const CUgraphNo
 static CUresult m_graph_instantiate(CUgraphExec *e, CUgraph g, unsigned long long flags)
 {
     (void)g, (void)flags;
-    const CUresult r = fallible();
-    if (r) return r;
-    *e = handle(&mock.st.execs);
-    return CUDA_SUCCESS;
+    MOCK_CREATE(e, &mock.st.execs);
 }
 
 static CUresult m_graph_exec_destroy(CUgraphExec e)
@@ -393,7 +388,8 @@ static CUresult m_device_name(char *name, int len, CUdevice dev)
 
 static CUresult m_error_name(CUresult r, const char **name)
 {
-    *name = r == CUDA_ERROR_DEVICE_UNAVAILABLE ? "CUDA_ERROR_DEVICE_UNAVAILABLE" : "CUDA_ERROR_MOCK";
+    *name = r == CUDA_ERROR_DEVICE_UNAVAILABLE ? "CUDA_ERROR_DEVICE_UNAVAILABLE"
+                                                : "CUDA_ERROR_MOCK";
     return CUDA_SUCCESS;
 }
 
@@ -461,8 +457,8 @@ MOCK_EXPORT CUresult cuGetProcAddress_v2(const char *symbol, void **fn, int vers
 {
     (void)version, (void)flags;
     /* the optional entry points (kernel listing) are absent, as in drivers before 12.4 */
-    if (!strcmp(symbol, "cuModuleGetFunctionCount") || !strcmp(symbol, "cuModuleEnumerateFunctions") ||
-        !strcmp(symbol, "cuFuncGetName")) {
+    if (!strcmp(symbol, "cuModuleGetFunctionCount") ||
+        !strcmp(symbol, "cuModuleEnumerateFunctions") || !strcmp(symbol, "cuFuncGetName")) {
         *fn = NULL;
         if (found) *found = CU_GET_PROC_ADDRESS_SYMBOL_NOT_FOUND;
         return CUDA_ERROR_NOT_FOUND;

@@ -12,7 +12,6 @@
  * Usage: test_cuda_faults MOCK_LIBRARY [N] (N: only the runs failing the n-th call, to debug
  * one; built only with the CUDA backend)
  */
-#include <dlfcn.h>
 #include <errno.h>
 #include <stdbool.h>
 #include <stdlib.h>
@@ -43,9 +42,7 @@ static const struct Config {
 };
 static const struct Config *cfg = &configs[0];
 
-static void (*fail_at)(long n);
-static const char *(*injected_into)(void);
-static MockCudaStats (*stats)(void);
+static MockCuda mock;
 static long failed_runs; /* runs in which an API call returned an error */
 
 static bool is_errno(int err)
@@ -68,7 +65,7 @@ static int picture(VmafPicture *p, unsigned seed)
 /* One whole run with the n-th fallible call failing; what the API returned is checked. */
 static void run(long n, const char *mode)
 {
-    fail_at(n);
+    mock.fail_at(n);
     VmafCudaState *s = NULL;
     int err = vmaf_cuda_state_init(&s, (VmafCudaConfiguration){ 0 });
     CHECK(is_errno(err), "%s n=%ld: state init %d", mode, n, err);
@@ -103,8 +100,8 @@ static void run(long n, const char *mode)
      * the calls whose failure is an answer: a kernel looked up module by module, an event
      * queried (not done yet: the sync that follows reports a real error). The warm-up's
      * (another thread) are ignored by design; the close returns nothing. */
-    const MockCudaStats st = stats();
-    const char *where = injected_into();
+    const MockCudaStats st = mock.stats();
+    const char *where = mock.injected_into();
     if (st.injected && !st.injected_elsewhere && !err)
         CHECK(!strcmp(where, "m_module_get_function") || !strcmp(where, "cuEventQuery"),
               "%s n=%ld: the failure of %s was not returned", mode, n, where);
@@ -116,26 +113,12 @@ static void run(long n, const char *mode)
 /* Everything obtained was given back. */
 static void check_balance(long n, const char *mode)
 {
-    const MockCudaStats st = stats();
-    CHECK(st.retains == st.releases, "%s n=%ld: contexts %d retained, %d released", mode, n,
-          st.retains, st.releases);
-    CHECK(st.pushes == st.pops, "%s n=%ld: pushes %d, pops %d", mode, n, st.pushes, st.pops);
-    CHECK(st.allocs == st.frees, "%s n=%ld: device buffers %d, freed %d", mode, n, st.allocs,
-          st.frees);
-    CHECK(st.host_allocs == st.host_frees, "%s n=%ld: pinned buffers %d, freed %d", mode, n,
-          st.host_allocs, st.host_frees);
-    CHECK(st.registers == st.unregisters, "%s n=%ld: registrations %d, undone %d", mode, n,
-          st.registers, st.unregisters);
-    CHECK(st.streams == st.streams_destroyed, "%s n=%ld: streams %d, destroyed %d", mode, n,
-          st.streams, st.streams_destroyed);
-    CHECK(st.events == st.events_destroyed, "%s n=%ld: events %d, destroyed %d", mode, n,
-          st.events, st.events_destroyed);
-    CHECK(st.graphs == st.graphs_destroyed, "%s n=%ld: graphs %d, destroyed %d", mode, n,
-          st.graphs, st.graphs_destroyed);
-    CHECK(st.execs == st.execs_destroyed, "%s n=%ld: graph execs %d, destroyed %d", mode, n,
-          st.execs, st.execs_destroyed);
-    CHECK(st.modules == st.modules_unloaded, "%s n=%ld: modules %d, unloaded %d", mode, n,
-          st.modules, st.modules_unloaded);
+    const MockCudaStats st = mock.stats();
+    MockCudaPair p[MOCK_CUDA_PAIRS];
+    mock_cuda_pairs(&st, p);
+    for (int i = 0; i < MOCK_CUDA_PAIRS; i++)
+        CHECK(p[i].obtained == p[i].returned, "%s n=%ld: %s: %d obtained, %d given back", mode,
+              n, p[i].what, p[i].obtained, p[i].returned);
     CHECK(!st.no_context, "%s n=%ld: %d calls without a current context", mode, n,
           st.no_context);
 }
@@ -143,12 +126,7 @@ static void check_balance(long n, const char *mode)
 int main(int argc, char **argv)
 {
     if (argc < 2) return fprintf(stderr, "usage: test_cuda_faults MOCK_LIBRARY\n"), 2;
-    void *mock = dlopen(argv[1], RTLD_NOW | RTLD_LOCAL);
-    if (!mock) return fprintf(stderr, "cannot load %s: %s\n", argv[1], dlerror()), 1;
-    *(void **)&fail_at = dlsym(mock, "mock_cuda_fail_at");
-    *(void **)&stats = dlsym(mock, "mock_cuda_stats");
-    *(void **)&injected_into = dlsym(mock, "mock_cuda_injected_into");
-    if (!fail_at || !stats || !injected_into) return fprintf(stderr, "not the mock driver\n"), 1;
+    if (mock_cuda_load(&mock, argv[1])) return 1;
 
     for (int c = 0; c < 4; c++) {
         const int graph = !(c & 1);
@@ -159,7 +137,7 @@ int main(int argc, char **argv)
         else setenv("VMAF_CUDA_NO_GRAPH", "1", 1);
         run(0, mode); /* no failure: how many fallible calls a run makes */
         check_balance(0, mode);
-        const long total = stats().calls;
+        const long total = mock.stats().calls;
         CHECK(total > 50, "%s: only %ld fallible calls in a run", mode, total);
         CHECK(!failed_runs, "%s: a run without failures failed", mode);
         long injected = 0;
@@ -169,14 +147,14 @@ int main(int argc, char **argv)
             run(n, mode);
             check_balance(n, mode);
             printf("%s n=%ld: failed %s; a call returned an error: %s\n", mode, n,
-                   injected_into(), failed_runs ? "yes" : "no");
+                   mock.injected_into(), failed_runs ? "yes" : "no");
             failed_runs = 0;
             continue;
         }
         for (long n = 1; n <= total; n++) {
             run(n, mode);
             check_balance(n, mode);
-            injected += stats().injected;
+            injected += mock.stats().injected;
         }
         CHECK(injected == total, "%s: %ld of %ld failures injected", mode, injected, total);
         CHECK(failed_runs > total / 2, "%s: only %ld of %ld runs with a failing call failed",
@@ -185,7 +163,7 @@ int main(int argc, char **argv)
                "failing; %ld of them returned an error\n", mode, total, total, failed_runs);
         failed_runs = 0;
     }
-    dlclose(mock);
+    dlclose(mock.lib);
     printf("cuda_faults: %d checks, %d failed\n", checks, failures);
     return failures ? 1 : 0;
 }

@@ -199,19 +199,6 @@ static void state_destroy(VmafCudaState *s)
     free(s);
 }
 
-/* Retain the primary context of s->dev and make it current (popped by the caller). */
-static int open_primary(VmafCudaState *s)
-{
-    int err = vmaf_cuda_result(&s->drv, s->drv.cuDevicePrimaryCtxRetain(&s->ctx, s->dev),
-                               "cuDevicePrimaryCtxRetain");
-    if (err) {
-        s->ctx = NULL;
-        return err;
-    }
-    s->own_primary = true;
-    return vmaf_cuda_result(&s->drv, s->drv.cuCtxPushCurrent(s->ctx), "cuCtxPushCurrent");
-}
-
 /* Load the embedded modules and list their kernels (context current). */
 static int load_modules(VmafCudaState *s)
 {
@@ -227,21 +214,41 @@ static int load_modules(VmafCudaState *s)
     return err ? err : list_kernels(s);
 }
 
-/* The asynchronous opening's thread: context and modules, then the warm-up. What it got is
- * released by state_destroy() (after joining it), also when it failed. */
-static void *open_main(void *arg)
+/*
+ * The opening: make the context current (the caller's, s->ctx, or the primary context of
+ * s->dev, retained when s->ctx is NULL), load the modules, pop it again; the phases' times.
+ * What it got is released by state_destroy(), also when it failed.
+ */
+static int open_context(VmafCudaState *s)
 {
-    VmafCudaState *s = arg;
-    vmaf_log_set_thread_level(s->log_level);
+    const VmafCudaDriver *d = &s->drv;
     const double t1 = vmaf_cuda_now_ms();
-    int err = open_primary(s);
-    const bool pushed = !err;
+    int err = 0;
+    if (!s->ctx) {
+        err = vmaf_cuda_result(d, d->cuDevicePrimaryCtxRetain(&s->ctx, s->dev),
+                               "cuDevicePrimaryCtxRetain");
+        if (err) s->ctx = NULL;
+        else s->own_primary = true;
+    }
+    if (!err) err = vmaf_cuda_result(d, d->cuCtxPushCurrent(s->ctx), "cuCtxPushCurrent");
+    const bool pushed = s->ctx && !err;
+    if (!err && !s->own_primary)
+        err = vmaf_cuda_result(d, d->cuCtxGetDevice(&s->dev), "cuCtxGetDevice");
     const double t2 = vmaf_cuda_now_ms();
     s->init_context_ms = t2 - t1;
     if (!err) err = load_modules(s);
     CUcontext prev;
-    if (pushed) s->drv.cuCtxPopCurrent(&prev);
+    if (pushed) d->cuCtxPopCurrent(&prev);
     s->init_modules_ms = vmaf_cuda_now_ms() - t2;
+    return err;
+}
+
+/* The asynchronous opening's thread: the opening, then the warm-up. */
+static void *open_main(void *arg)
+{
+    VmafCudaState *s = arg;
+    vmaf_log_set_thread_level(s->log_level);
+    const int err = open_context(s);
     if (err)
         vmaf_log(s->log_level, VMAF_LOG_LEVEL_ERROR,
                  "cuda: could not open CUDA device %d (%s): the calls that need it fail\n",
@@ -283,12 +290,9 @@ static int state_init(VmafCudaState **out, void *cu_ctx, int device, bool async)
         free(s);
         return err;
     }
-    const double t1 = vmaf_cuda_now_ms();
-    s->init_driver_ms = t1 - t0;
+    s->init_driver_ms = vmaf_cuda_now_ms() - t0;
     if (cu_ctx) {
         s->ctx = cu_ctx;
-        err = vmaf_cuda_push(s);
-        if (!err) err = vmaf_cuda_result(&s->drv, s->drv.cuCtxGetDevice(&s->dev), "cuCtxGetDevice");
     } else {
         int n = 0;
         if (s->drv.cuDeviceGetCount(&n) != CUDA_SUCCESS || n <= device) {
@@ -305,21 +309,12 @@ static int state_init(VmafCudaState **out, void *cu_ctx, int device, bool async)
             }
             atomic_store(&s->open_state, 1); /* no thread: open here */
         }
-        if (!err) err = open_primary(s);
     }
+    if (!err) err = open_context(s);
     if (err) {
         state_destroy(s);
         return err;
     }
-    const double t2 = vmaf_cuda_now_ms();
-    s->init_context_ms = t2 - t1;
-    err = load_modules(s);
-    vmaf_cuda_pop(s);
-    if (err) {
-        state_destroy(s);
-        return err;
-    }
-    s->init_modules_ms = vmaf_cuda_now_ms() - t2;
     s->warming = !pthread_create(&s->warm_thread, NULL, warm_up_main, s);
     *out = s;
     return 0;
