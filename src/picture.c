@@ -109,7 +109,17 @@ int vmaf_picture_prepare(const VmafPicture *pic)
 {
     if (!pic || !pic->priv) return -EINVAL;
     const VmafPicturePrivate *priv = pic->priv;
-    return priv->prepare ? priv->prepare(priv->cookie, priv->buf) : 0;
+    return priv->prepare ? priv->prepare(priv->cookie, priv->buf, SIZE_MAX) : 0;
+}
+
+int vmaf_picture_prepare_luma(const VmafPicture *pic)
+{
+    if (!pic || !pic->priv) return -EINVAL;
+    const VmafPicturePrivate *priv = pic->priv;
+    if (!priv->prepare) return 0;
+    const size_t len = (size_t)((const unsigned char *)pic->data[0] - (const unsigned char *)priv->buf) +
+                       (size_t)pic->stride[0] * pic->h[0];
+    return priv->prepare(priv->cookie, priv->buf, len);
 }
 
 void vmaf_picture_ref(VmafPicture *dst, const VmafPicture *src)

@@ -24,8 +24,9 @@ typedef struct VmafPicturePrivate {
     void *buf;
     enum VmafPictureMemory memory;
     void (*release)(void *cookie, void *buf); /**< NULL: free(buf) */
-    /** Optional (pools with a prepare step): vmaf_picture_prepare() calls it. */
-    int (*prepare)(void *cookie, void *buf);
+    /** Optional (pools with a prepare step): vmaf_picture_prepare() calls it with the bytes
+     *  from buf's start that must be ready (the whole buffer, or its luma plane). */
+    int (*prepare)(void *cookie, void *buf, size_t len);
     void *cookie;
     bool range_checked; /**< a reader of the CLI checked every sample against bpc */
 } VmafPicturePrivate;
@@ -66,6 +67,14 @@ bool vmaf_picture_range_checked(const VmafPicture *pic);
  * mapping here, after the buffer was first filled): 0 when done or nothing to do.
  */
 int vmaf_picture_prepare(const VmafPicture *pic);
+
+/**
+ * The same for the luma plane only (the bytes from the buffer's start to the end of plane 0),
+ * for consumers that never read chroma: a pinned pool then registers ~2/3 of a 4:2:0 buffer,
+ * which costs less to pin and to unpin. A later vmaf_picture_prepare() of the same buffer
+ * prepares the rest.
+ */
+int vmaf_picture_prepare_luma(const VmafPicture *pic);
 
 /** dst becomes another reference to src's buffer. */
 void vmaf_picture_ref(VmafPicture *dst, const VmafPicture *src);

@@ -12,9 +12,13 @@
 /*
  * Buffers are allocated on first demand, up to pic_cnt: a short run allocates only the
  * pictures it has in flight, and a long run pays for the rest while its first frames are
- * already being scored. Pinned pools register a buffer after its first fill (prepare).
+ * already being scored. Pinned pools register a buffer after its first fill (prepare), the
+ * whole buffer or, for consumers that read only luma, its first plane.
  */
-enum { PREP_NONE, PREP_BUSY, PREP_DONE };
+typedef struct Prep {
+    size_t len;  /* bytes from the buffer's start prepared (0: none) */
+    bool busy;   /* a caller is preparing it (outside the lock) */
+} Prep;
 
 struct VmafPicturePool {
     VmafPicturePoolConfig cfg;
@@ -23,10 +27,12 @@ struct VmafPicturePool {
     pthread_cond_t available;
     void **buf;           /* buffers allocated so far: buf[0 .. alloc_cnt) */
     void **free_list;     /* stack of allocated buffers not in use */
-    unsigned char *prep;  /* [i]: buf[i]'s prepare state (PREP_*) */
+    Prep *prep;           /* [i]: buf[i]'s preparation */
     unsigned alloc_cnt;   /* buffers allocated, or being allocated by a fetch */
     unsigned free_cnt;
     unsigned out_cnt;     /* buffers held by pictures */
+    unsigned prepared;    /* preparations done (statistics) */
+    size_t prepared_bytes;
     bool closed;
 };
 
@@ -65,7 +71,7 @@ static void pool_destroy(VmafPicturePool *pool)
 {
     for (unsigned i = 0; pool->buf && i < pool->alloc_cnt; i++) {
         if (!pool->buf[i]) continue;
-        if (pool->prep && pool->prep[i] == PREP_DONE && pool->cfg.unprepare)
+        if (pool->prep && pool->prep[i].len && pool->cfg.unprepare)
             pool->cfg.unprepare(pool->cfg.cookie, pool->buf[i], pool->size);
         if (pool->cfg.free) pool->cfg.free(pool->cfg.cookie, pool->buf[i], pool->size);
         else free(pool->buf[i]);
@@ -127,11 +133,14 @@ int vmaf_picture_pool_init(VmafPicturePool **pool_out, VmafPicturePoolConfig cfg
     return 0;
 }
 
-/* vmaf_picture_prepare() of a pool picture: cfg.prepare once per buffer, outside the lock
- * (a registration takes a while); a second caller for the same buffer waits for the first. */
-static int pool_prepare(void *cookie, void *buf)
+/* vmaf_picture_prepare() of a pool picture: cfg.prepare once per buffer and extent (len bytes
+ * from its start, at most the buffer), outside the lock (a registration takes a while); a
+ * second caller for the same buffer waits for the first. A buffer prepared for less than is
+ * asked now (its luma plane, now the whole) is unprepared and prepared again, whole. */
+static int pool_prepare(void *cookie, void *buf, size_t len)
 {
     VmafPicturePool *pool = cookie;
+    if (len > pool->size) len = pool->size;
     pthread_mutex_lock(&pool->lock);
     unsigned i = 0;
     while (i < pool->alloc_cnt && pool->buf[i] != buf) i++;
@@ -139,16 +148,24 @@ static int pool_prepare(void *cookie, void *buf)
         pthread_mutex_unlock(&pool->lock);
         return -EINVAL;
     }
-    while (pool->prep[i] == PREP_BUSY) pthread_cond_wait(&pool->available, &pool->lock);
-    if (pool->prep[i] == PREP_DONE) {
+    Prep *p = &pool->prep[i];
+    while (p->busy) pthread_cond_wait(&pool->available, &pool->lock);
+    if (p->len >= len) {
         pthread_mutex_unlock(&pool->lock);
         return 0;
     }
-    pool->prep[i] = PREP_BUSY;
+    const size_t had = p->len;
+    p->busy = true;
     pthread_mutex_unlock(&pool->lock);
-    const int err = pool->cfg.prepare(pool->cfg.cookie, buf, pool->size);
+    if (had) {
+        len = pool->size;
+        if (pool->cfg.unprepare) pool->cfg.unprepare(pool->cfg.cookie, buf, pool->size);
+    }
+    const int err = pool->cfg.prepare(pool->cfg.cookie, buf, len);
     pthread_mutex_lock(&pool->lock);
-    pool->prep[i] = err ? PREP_NONE : PREP_DONE;
+    p->len = err ? 0 : len;
+    p->busy = false;
+    if (!err) pool->prepared++, pool->prepared_bytes += len;
     pthread_cond_broadcast(&pool->available);
     pthread_mutex_unlock(&pool->lock);
     return err;
@@ -212,6 +229,16 @@ int vmaf_picture_pool_fetch(VmafPicturePool *pool, VmafPicture *pic)
     }
     if (c->prepare) ((VmafPicturePrivate *)pic->priv)->prepare = pool_prepare;
     return 0;
+}
+
+void vmaf_picture_pool_stats(VmafPicturePool *pool, unsigned *allocated, unsigned *prepared,
+                             size_t *prepared_bytes)
+{
+    pthread_mutex_lock(&pool->lock);
+    *allocated = pool->alloc_cnt;
+    *prepared = pool->prepared;
+    *prepared_bytes = pool->prepared_bytes;
+    pthread_mutex_unlock(&pool->lock);
 }
 
 void vmaf_picture_pool_close(VmafPicturePool *pool)

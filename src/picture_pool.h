@@ -23,9 +23,11 @@ typedef struct VmafPicturePoolConfig {
     void (*free)(void *cookie, void *buf, size_t size); /* size: as given to alloc */
     /** Optional: make a buffer ready for its consumer after it was filled (pinning: the
      *  registration of an already faulted-in mapping), once per buffer, through
-     *  vmaf_picture_prepare(). unprepare undoes it before free. A failure leaves the buffer
-     *  unprepared: the next vmaf_picture_prepare() of it tries again. */
-    int (*prepare)(void *cookie, void *buf, size_t size);
+     *  vmaf_picture_prepare(). len: the bytes from buf's start to prepare, the buffer's
+     *  size or its luma plane's end (vmaf_picture_prepare_luma; a later whole preparation
+     *  unprepares and prepares again). unprepare undoes it before free. A failure leaves the
+     *  buffer unprepared: the next vmaf_picture_prepare() of it tries again. */
+    int (*prepare)(void *cookie, void *buf, size_t len);
     void (*unprepare)(void *cookie, void *buf, size_t size);
     bool alloc_zeroes; /* alloc returns zeroed memory (fresh mappings): no memset here */
     void *cookie;
@@ -52,5 +54,10 @@ int vmaf_picture_pool_fetch(VmafPicturePool *pool, VmafPicture *pic);
 
 /** Release the pool; buffers still out are freed when their last picture is unref'd. */
 void vmaf_picture_pool_close(VmafPicturePool *pool);
+
+/** Buffers allocated so far, preparations done and the bytes they covered (a buffer prepared
+ *  for its luma plane and later whole counts twice). */
+void vmaf_picture_pool_stats(VmafPicturePool *pool, unsigned *allocated, unsigned *prepared,
+                             size_t *prepared_bytes);
 
 #endif /* VMAF_SRC_PICTURE_POOL_H */

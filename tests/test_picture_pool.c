@@ -207,13 +207,15 @@ static void test_threads(void)
 
 typedef struct Prep {
     unsigned calls, undone, fail_next;
+    size_t last_len;
 } Prep;
 
 static int prep_fn(void *cookie, void *buf, size_t size)
 {
-    (void)buf, (void)size;
+    (void)buf;
     Prep *p = cookie;
     p->calls++;
+    p->last_len = size;
     if (p->fail_next) {
         p->fail_next--;
         return -EIO;
@@ -258,12 +260,56 @@ static void test_prepare(void)
     VmafPicture plain;
     CHECK(!vmaf_picture_alloc(&plain, VMAF_PIX_FMT_YUV420P, 8, 16, 16), "alloc");
     CHECK(!vmaf_picture_prepare(&plain), "no prepare step: a no-op");
+    CHECK(!vmaf_picture_prepare_luma(&plain), "no prepare step: a no-op (luma)");
     vmaf_picture_unref(&plain);
+}
+
+/* Luma-only preparation: the bytes up to the end of plane 0, once; a whole preparation of
+ * the same buffer later unprepares and prepares it whole; failures leave it unprepared. */
+static void test_prepare_luma(void)
+{
+    Prep prep = { 0 };
+    VmafPicturePoolConfig c = {
+        .pic_cnt = 2, .pix_fmt = VMAF_PIX_FMT_YUV420P, .bpc = 8, .w = 64, .h = 36,
+        .prepare = prep_fn, .unprepare = unprep_fn, .cookie = &prep,
+        .memory = VMAF_PICTURE_MEMORY_HOST,
+    };
+    VmafPicturePool *pool = NULL;
+    CHECK(!vmaf_picture_pool_init(&pool, c), "init");
+    if (!pool) return;
+    VmafPictureLayout l;
+    CHECK(!vmaf_picture_layout(&l, c.pix_fmt, c.bpc, c.w, c.h), "layout");
+    const size_t luma = l.offset[0] + (size_t)l.stride[0] * l.h[0];
+    VmafPicture a, b;
+    CHECK(!vmaf_picture_pool_fetch(pool, &a) && !vmaf_picture_pool_fetch(pool, &b), "fetch");
+    CHECK(!vmaf_picture_prepare_luma(&a) && prep.calls == 1, "luma prepared");
+    CHECK(prep.last_len == luma && luma < l.size, "%zu bytes prepared, the luma plane ends at %zu",
+          prep.last_len, luma);
+    CHECK(!vmaf_picture_prepare_luma(&a) && prep.calls == 1, "luma once");
+    CHECK(!vmaf_picture_prepare(&a) && prep.calls == 2 && prep.undone == 1,
+          "then whole: unprepared and prepared again");
+    CHECK(prep.last_len >= l.size, "the whole buffer (%zu of %zu bytes)", prep.last_len, l.size);
+    CHECK(!vmaf_picture_prepare_luma(&a) && !vmaf_picture_prepare(&a) && prep.calls == 2,
+          "prepared whole: nothing more to do");
+    prep.fail_next = 1;
+    CHECK(vmaf_picture_prepare_luma(&b) == -EIO && prep.calls == 3, "a failed luma preparation");
+    CHECK(!vmaf_picture_prepare(&b) && prep.calls == 4 && prep.undone == 1,
+          "is not unprepared; the whole one then runs");
+    vmaf_picture_unref(&a);
+    vmaf_picture_unref(&b);
+    unsigned allocated, prepared;
+    size_t bytes;
+    vmaf_picture_pool_stats(pool, &allocated, &prepared, &bytes);
+    CHECK(allocated == 2 && prepared == 3 && bytes == luma + 2 * prep.last_len,
+          "stats: %u allocated, %u prepared, %zu bytes", allocated, prepared, bytes);
+    vmaf_picture_pool_close(pool);
+    CHECK(prep.undone == 3, "%u unpreparations (1 upgrade + 2 at close)", prep.undone);
 }
 
 int main(void)
 {
     test_prepare();
+    test_prepare_luma();
     test_on_demand();
     test_failure();
     test_close_out();

@@ -74,6 +74,7 @@ struct FrameReader {
     VmafContext *vmaf;
     FILE *msg;                    /* where read errors are printed */
     unsigned max_frames, depth;
+    bool prepare_luma;            /* every extractor reads luma only: prepare (pin) just that */
     Parallel par;
     pthread_mutex_t lock;
     pthread_cond_t changed;
@@ -98,12 +99,12 @@ static void skip_finished_turns(FrameReader *r)
 }
 
 /* A picture read whole, before it goes to the caller: its samples were checked against the
- * depth as they were read, and a pinned pool's buffer is registered (once). 1, or a negative
- * errno with the message in msg. */
-static int hand_over(VmafPicture *pic, char *msg, size_t msg_size)
+ * depth as they were read, and a pinned pool's buffer is registered (once; its luma plane
+ * only when nothing reads chroma). 1, or a negative errno with the message in msg. */
+static int hand_over(const FrameReader *r, VmafPicture *pic, char *msg, size_t msg_size)
 {
     vmaf_picture_mark_range_checked(pic);
-    const int err = vmaf_picture_prepare(pic);
+    const int err = r->prepare_luma ? vmaf_picture_prepare_luma(pic) : vmaf_picture_prepare(pic);
     if (!err) return 1;
     snprintf(msg, msg_size, "could not pin a picture of the pool: %s", strerror(-err));
     return err;
@@ -140,7 +141,7 @@ static void *reader_main(void *arg)
             e.status = video_input_read(s->in, &e.pic, msg, sizeof(msg));
             if (e.status < 0) fprintf(r->msg, "%s\n", msg);
             char pin_msg[128];
-            if (e.status == 1 && (e.status = hand_over(&e.pic, pin_msg, sizeof(pin_msg))) < 0)
+            if (e.status == 1 && (e.status = hand_over(r, &e.pic, pin_msg, sizeof(pin_msg))) < 0)
                 fprintf(r->msg, "%s\n", pin_msg);
             if (e.status != 1) vmaf_picture_unref(&e.pic);
         }
@@ -209,7 +210,7 @@ static void finish_side(FrameReader *r, unsigned long long k, FrameSlot *fs, int
     const double t0 = reader_now_ms();
     if (e->status != 1) {
         if (e->pic.ref) vmaf_picture_unref(&e->pic);
-    } else if ((e->status = hand_over(&e->pic, fs->msg[i], sizeof(fs->msg[i]))) != 1) {
+    } else if ((e->status = hand_over(r, &e->pic, fs->msg[i], sizeof(fs->msg[i]))) != 1) {
         vmaf_picture_unref(&e->pic);
         fs->err_task[i] = 0;
     }
@@ -360,6 +361,7 @@ int frame_reader_start(FrameReader **out, VmafContext *vmaf, VideoInput *ref, Vi
     r->msg = msg ? msg : stderr;
     r->max_frames = max_frames;
     r->depth = depth ? depth : 1;
+    r->prepare_luma = luma_only;
     pthread_mutex_init(&r->lock, NULL);
     pthread_cond_init(&r->changed, NULL);
     VideoInput *in[2] = { ref, dist };

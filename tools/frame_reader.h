@@ -22,8 +22,9 @@
 typedef struct FrameReader FrameReader;
 
 /** max_frames 0: until an input ends. depth: frames read ahead (>= 1). workers: reader threads
- *  of the parallel mode (<= 1: the in-order mode). luma_only: the parallel mode leaves the
- *  chroma planes of 8-bit inputs unread (every extractor reads luma only). The pool must hold
+ *  of the parallel mode (<= 1: the in-order mode). luma_only (every extractor reads luma only): the
+ *  parallel mode leaves the chroma planes of 8-bit inputs unread, and a pinned pool's
+ *  pictures are prepared (pinned) for their luma plane only. The pool must hold
  *  at least 2 * depth pictures beyond those the context keeps. Read errors are printed to msg
  *  (NULL: stderr): in the parallel mode when the caller reaches the frame. */
 int frame_reader_start(FrameReader **reader, VmafContext *vmaf, VideoInput *ref,

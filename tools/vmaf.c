@@ -806,6 +806,13 @@ int cli_score(CliSettings *c, VideoInput *ref_in, VideoInput *dist_in, CliJob *j
                     "(summed); scorer waiting for frames %.1f ms\n", st.workers, st.depth,
                     st.tasks, st.luma_only ? " (luma only)" : "", st.fetch_ms, st.read_ms,
                     st.prepare_ms, st.wait_ms);
+        if (vmaf->pic_pool) {
+            unsigned allocated, prepared;
+            size_t bytes;
+            vmaf_picture_pool_stats(vmaf->pic_pool, &allocated, &prepared, &bytes);
+            fprintf(msg, "cli pool: %u pictures allocated, %u prepared (pinned) covering %.1f MiB\n",
+                    allocated, prepared, bytes / 1048576.0);
+        }
     }
     frame_reader_stop(reader);
     phase(ph, PH_LOOP);

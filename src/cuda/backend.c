@@ -533,8 +533,9 @@ static int submit_locked(VmafCudaBackend *b, const VmafPicture *ref, const VmafP
     for (int p = 0; p < 2; p++) {
         if (mem == VMAF_PICTURE_MEMORY_HOST_PINNED) {
             /* a pinned pool's buffer is registered once, after it was first filled: the
-             * CLI's reader has done it; other clients' pictures get it here */
-            err = vmaf_picture_prepare(pics[p]);
+             * CLI's reader has done it; other clients' pictures get it here. Twins that read
+             * no chroma need the luma plane only (less to pin, and to unpin) */
+            err = b->chroma ? vmaf_picture_prepare(pics[p]) : vmaf_picture_prepare_luma(pics[p]);
             if (err) return err;
         }
         if (mem != VMAF_PICTURE_MEMORY_HOST) continue;
@@ -776,13 +777,13 @@ static int pinned_alloc(void *cookie, size_t size, void **buf)
     return vmaf_picture_map(size, buf);
 }
 
-static int pinned_prepare(void *cookie, void *buf, size_t size)
+static int pinned_prepare(void *cookie, void *buf, size_t len)
 {
     VmafCudaState *s = cookie;
     const double t0 = now_ms();
     int err = vmaf_cuda_push(s);
     if (err) return err;
-    err = vmaf_cuda_host_register(s, buf, size);
+    err = vmaf_cuda_host_register(s, buf, len);
     vmaf_cuda_pop(s);
     atomic_fetch_add(&s->pinned_allocs, 1);
     atomic_fetch_add(&s->pinned_alloc_us, (unsigned long long)((now_ms() - t0) * 1e3));

@@ -86,7 +86,8 @@ void vmaf_cuda_host_free(VmafCudaState *s, void *buf);
  * the pages in, in parallel with other readers): cuMemHostRegister, holding the driver's lock;
  * pages nobody wrote are touched first. On an H200 host ~0.4 ms per 4K picture alone
  * (bench/pin_probe), 1-3 ms while the CLI's readers fault other buffers in (session 5's
- * profiles). Unregister before unmapping. Context current.
+ * profiles). size: the bytes from buf's start to pin (the whole picture, or its luma plane),
+ * rounded up to the mapping's 2 MiB pages. Unregister before unmapping. Context current.
  */
 int vmaf_cuda_host_register(VmafCudaState *s, void *buf, size_t size);
 void vmaf_cuda_host_unregister(VmafCudaState *s, void *buf);
