@@ -865,7 +865,10 @@ close:
      * one process), nor after a failure. */
     if (status == 0 && cuda && job->exit_after) {
         phase(ph, PH_CLOSE);
-        if (ph && ph->on) fprintf(msg, "cli close: CUDA context and buffers left to the exit\n");
+        if (ph && ph->on) {
+            vmaf_cuda_backend_print_profile(vmaf->cuda);
+            fprintf(msg, "cli close: CUDA context and buffers left to the exit\n");
+        }
         return status;
     }
     vmaf_close(vmaf);

@@ -689,9 +689,9 @@ int vmaf_cuda_backend_create(VmafCudaBackend **out, VmafCudaState *state,
     return 0;
 }
 
-static void print_profile(const VmafCudaBackend *b)
+void vmaf_cuda_backend_print_profile(const VmafCudaBackend *b)
 {
-    if (!b->profile || !b->frames) return;
+    if (!b || !b->profile || !b->frames) return;
     const VmafCudaState *s = b->s;
     char opened[96] = "";
     if (s->opened_async)
@@ -740,7 +740,7 @@ void vmaf_cuda_backend_destroy(VmafCudaBackend *b)
             vmaf_picture_unref(&sl->held[1]);
         }
     }
-    print_profile(b);
+    vmaf_cuda_backend_print_profile(b);
     for (unsigned t = 0; t < b->n_twins; t++) {
         if (b->twin[t].priv) b->twin[t].twin->close(b->twin[t].priv, b->s);
         free(b->twin[t].priv);

@@ -33,6 +33,10 @@ int vmaf_cuda_backend_flush(VmafCudaBackend *backend);
 
 void vmaf_cuda_backend_destroy(VmafCudaBackend *backend);
 
+/** With VMAF_CUDA_PROFILE: print the start-up and per-frame profile now (destroy prints it
+ *  too; for a client that leaves the backend to the process exit). NULL: nothing. */
+void vmaf_cuda_backend_print_profile(const VmafCudaBackend *backend);
+
 void vmaf_cuda_state_ref(VmafCudaState *s);
 void vmaf_cuda_state_unref(VmafCudaState *s);
 

@@ -86,6 +86,11 @@ void vmaf_cuda_backend_destroy(VmafCudaBackend *b)
     (void)b;
 }
 
+void vmaf_cuda_backend_print_profile(const VmafCudaBackend *b)
+{
+    (void)b;
+}
+
 void vmaf_cuda_state_ref(VmafCudaState *s)
 {
     (void)s;
