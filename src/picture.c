@@ -105,21 +105,22 @@ bool vmaf_picture_range_checked(const VmafPicture *pic)
     return ((const VmafPicturePrivate *)pic->priv)->range_checked;
 }
 
-int vmaf_picture_prepare(const VmafPicture *pic)
-{
-    if (!pic || !pic->priv) return -EINVAL;
-    const VmafPicturePrivate *priv = pic->priv;
-    return priv->prepare ? priv->prepare(priv->cookie, priv->buf, SIZE_MAX) : 0;
-}
-
-int vmaf_picture_prepare_luma(const VmafPicture *pic)
+int vmaf_picture_prepare_planes(const VmafPicture *pic, bool luma_only)
 {
     if (!pic || !pic->priv) return -EINVAL;
     const VmafPicturePrivate *priv = pic->priv;
     if (!priv->prepare) return 0;
-    const size_t len = (size_t)((const unsigned char *)pic->data[0] - (const unsigned char *)priv->buf) +
-                       (size_t)pic->stride[0] * pic->h[0];
+    /* luma only: the bytes from the buffer's start to the end of plane 0 */
+    const size_t len = !luma_only ? SIZE_MAX
+                                  : (size_t)((const unsigned char *)pic->data[0] -
+                                             (const unsigned char *)priv->buf) +
+                                        (size_t)pic->stride[0] * pic->h[0];
     return priv->prepare(priv->cookie, priv->buf, len);
+}
+
+int vmaf_picture_prepare(const VmafPicture *pic)
+{
+    return vmaf_picture_prepare_planes(pic, false);
 }
 
 void vmaf_picture_ref(VmafPicture *dst, const VmafPicture *src)

@@ -69,12 +69,12 @@ bool vmaf_picture_range_checked(const VmafPicture *pic);
 int vmaf_picture_prepare(const VmafPicture *pic);
 
 /**
- * The same for the luma plane only (the bytes from the buffer's start to the end of plane 0),
- * for consumers that never read chroma: a pinned pool then registers ~2/3 of a 4:2:0 buffer,
- * which costs less to pin and to unpin. A later vmaf_picture_prepare() of the same buffer
- * prepares the rest.
+ * The same, for the luma plane only when luma_only (the bytes from the buffer's start to the
+ * end of plane 0), for consumers that never read chroma: a pinned pool then registers ~2/3 of
+ * a 4:2:0 buffer, which costs less to pin and to unpin. A later whole preparation of the same
+ * buffer prepares the rest. vmaf_picture_prepare(pic) is (pic, false).
  */
-int vmaf_picture_prepare_luma(const VmafPicture *pic);
+int vmaf_picture_prepare_planes(const VmafPicture *pic, bool luma_only);
 
 /** dst becomes another reference to src's buffer. */
 void vmaf_picture_ref(VmafPicture *dst, const VmafPicture *src);

@@ -24,7 +24,7 @@ typedef struct VmafPicturePoolConfig {
     /** Optional: make a buffer ready for its consumer after it was filled (pinning: the
      *  registration of an already faulted-in mapping), once per buffer, through
      *  vmaf_picture_prepare(). len: the bytes from buf's start to prepare, the buffer's
-     *  size or its luma plane's end (vmaf_picture_prepare_luma; a later whole preparation
+     *  size or its luma plane's end (vmaf_picture_prepare_planes; a later whole preparation
      *  unprepares and prepares again). unprepare undoes it before free. A failure leaves the
      *  buffer unprepared: the next vmaf_picture_prepare() of it tries again. */
     int (*prepare)(void *cookie, void *buf, size_t len);

@@ -229,14 +229,21 @@ static void unprep_fn(void *cookie, void *buf, size_t size)
     ((Prep *)cookie)->undone++;
 }
 
+/* A small 4:2:0 pool of n buffers whose prepare steps are counted in *prep. */
+static VmafPicturePoolConfig prep_config(Prep *prep, unsigned n)
+{
+    const VmafPicturePoolConfig c = {
+        .pic_cnt = n, .pix_fmt = VMAF_PIX_FMT_YUV420P, .bpc = 8, .w = 64, .h = 36,
+        .prepare = prep_fn, .unprepare = unprep_fn, .cookie = prep,
+        .memory = VMAF_PICTURE_MEMORY_HOST,
+    };
+    return c;
+}
+
 static void test_prepare(void)
 {
     Prep prep = { 0 };
-    VmafPicturePoolConfig c = {
-        .pic_cnt = 3, .pix_fmt = VMAF_PIX_FMT_YUV420P, .bpc = 8, .w = 64, .h = 36,
-        .prepare = prep_fn, .unprepare = unprep_fn, .cookie = &prep,
-        .memory = VMAF_PICTURE_MEMORY_HOST,
-    };
+    const VmafPicturePoolConfig c = prep_config(&prep, 3);
     VmafPicturePool *pool = NULL;
     CHECK(!vmaf_picture_pool_init(&pool, c), "init");
     if (!pool) return;
@@ -260,7 +267,7 @@ static void test_prepare(void)
     VmafPicture plain;
     CHECK(!vmaf_picture_alloc(&plain, VMAF_PIX_FMT_YUV420P, 8, 16, 16), "alloc");
     CHECK(!vmaf_picture_prepare(&plain), "no prepare step: a no-op");
-    CHECK(!vmaf_picture_prepare_luma(&plain), "no prepare step: a no-op (luma)");
+    CHECK(!vmaf_picture_prepare_planes(&plain, true), "no prepare step: a no-op (luma)");
     vmaf_picture_unref(&plain);
 }
 
@@ -269,11 +276,7 @@ static void test_prepare(void)
 static void test_prepare_luma(void)
 {
     Prep prep = { 0 };
-    VmafPicturePoolConfig c = {
-        .pic_cnt = 2, .pix_fmt = VMAF_PIX_FMT_YUV420P, .bpc = 8, .w = 64, .h = 36,
-        .prepare = prep_fn, .unprepare = unprep_fn, .cookie = &prep,
-        .memory = VMAF_PICTURE_MEMORY_HOST,
-    };
+    const VmafPicturePoolConfig c = prep_config(&prep, 2);
     VmafPicturePool *pool = NULL;
     CHECK(!vmaf_picture_pool_init(&pool, c), "init");
     if (!pool) return;
@@ -282,17 +285,17 @@ static void test_prepare_luma(void)
     const size_t luma = l.offset[0] + (size_t)l.stride[0] * l.h[0];
     VmafPicture a, b;
     CHECK(!vmaf_picture_pool_fetch(pool, &a) && !vmaf_picture_pool_fetch(pool, &b), "fetch");
-    CHECK(!vmaf_picture_prepare_luma(&a) && prep.calls == 1, "luma prepared");
+    CHECK(!vmaf_picture_prepare_planes(&a, true) && prep.calls == 1, "luma prepared");
     CHECK(prep.last_len == luma && luma < l.size, "%zu bytes prepared, the luma plane ends at %zu",
           prep.last_len, luma);
-    CHECK(!vmaf_picture_prepare_luma(&a) && prep.calls == 1, "luma once");
+    CHECK(!vmaf_picture_prepare_planes(&a, true) && prep.calls == 1, "luma once");
     CHECK(!vmaf_picture_prepare(&a) && prep.calls == 2 && prep.undone == 1,
           "then whole: unprepared and prepared again");
     CHECK(prep.last_len >= l.size, "the whole buffer (%zu of %zu bytes)", prep.last_len, l.size);
-    CHECK(!vmaf_picture_prepare_luma(&a) && !vmaf_picture_prepare(&a) && prep.calls == 2,
+    CHECK(!vmaf_picture_prepare_planes(&a, true) && !vmaf_picture_prepare(&a) && prep.calls == 2,
           "prepared whole: nothing more to do");
     prep.fail_next = 1;
-    CHECK(vmaf_picture_prepare_luma(&b) == -EIO && prep.calls == 3, "a failed luma preparation");
+    CHECK(vmaf_picture_prepare_planes(&b, true) == -EIO && prep.calls == 3, "a failed luma preparation");
     CHECK(!vmaf_picture_prepare(&b) && prep.calls == 4 && prep.undone == 1,
           "is not unprepared; the whole one then runs");
     vmaf_picture_unref(&a);

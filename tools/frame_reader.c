@@ -104,7 +104,7 @@ static void skip_finished_turns(FrameReader *r)
 static int hand_over(const FrameReader *r, VmafPicture *pic, char *msg, size_t msg_size)
 {
     vmaf_picture_mark_range_checked(pic);
-    const int err = r->prepare_luma ? vmaf_picture_prepare_luma(pic) : vmaf_picture_prepare(pic);
+    const int err = vmaf_picture_prepare_planes(pic, r->prepare_luma);
     if (!err) return 1;
     snprintf(msg, msg_size, "could not pin a picture of the pool: %s", strerror(-err));
     return err;

@@ -535,7 +535,7 @@ static int submit_locked(VmafCudaBackend *b, const VmafPicture *ref, const VmafP
             /* a pinned pool's buffer is registered once, after it was first filled: the
              * CLI's reader has done it; other clients' pictures get it here. Twins that read
              * no chroma need the luma plane only (less to pin, and to unpin) */
-            err = b->chroma ? vmaf_picture_prepare(pics[p]) : vmaf_picture_prepare_luma(pics[p]);
+            err = vmaf_picture_prepare_planes(pics[p], !b->chroma);
             if (err) return err;
         }
         if (mem != VMAF_PICTURE_MEMORY_HOST) continue;
