@@ -1,5 +1,5 @@
 /*
- * The CUDA driver's fixed cost per process (issue 9's start-up floor): load, cuInit, a
+ * The CUDA driver's fixed cost per process (the floor under a short run's start-up): load, cuInit, a
  * context made one of several ways, a first allocation, and its teardown, each line "what: ms".
  * Loads libcuda.so.1 at run time like the library; exit 77 without a device. Run it as whole
  * processes (bench/startup_probe.sh) to see what a bare driver client costs end to end.

@@ -1,5 +1,5 @@
 #!/bin/bash
-# Several CUDA devices in one process (issue #15): the 4K jetty scored by one vmaf process with
+# Several CUDA devices in one process: the 4K jetty scored by one vmaf process with
 # --backend cuda (one device state, one stream of frames), then with --cuda_devices LIST (the
 # title cut into one segment per entry, each with its own thread, readers and device state,
 # merged in memory). Every --cuda_devices output must equal the single run's byte for byte

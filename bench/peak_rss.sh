@@ -1,5 +1,5 @@
 #!/bin/bash
-# Peak memory of the whole CLI process vs --threads (issue 9): prints one line per run with the
+# Peak memory of the whole CLI process vs --threads: prints one line per run with the
 # "Maximum resident set size" that /usr/bin/time -v reports, and the wall time.
 # usage: bench/peak_rss.sh VMAF_BINARY REF.yuv DIS.yuv W H [THREADS...] (default 1 2 4 8 16)
 # Extra CLI arguments go in VMAF_ARGS (default: the default model, raw 8-bit 4:2:0 input).

@@ -1,5 +1,5 @@
 /*
- * Where pinned host memory's cost goes on this machine (issue 9): the CUDA driver's start-up
+ * Where pinned host memory's cost goes on this machine: the CUDA driver's start-up
  * steps, then N picture-sized buffers pinned several ways, each line "what: ms" (and GB/s
  * where it is a rate). Loads libcuda.so.1 at run time like the library; exit 77 without it.
  *   pin_probe [BYTES [N [release]]]   (default: one 4K 4:2:0 8-bit picture, 3840 x 2160 x 1.5;

@@ -1,5 +1,5 @@
 #!/bin/bash
-# Segments on one GPU (issue #15): 4K jetty scored as one stream, then as K segments by K
+# Segments on one GPU: 4K jetty scored as one stream, then as K segments by K
 # vmaf processes at once on the same GPU (--backend cuda, one CUDA context each), merged with
 # vmaf --merge; the merged file must equal the single run's (fps aside). Prints both
 # throughputs. Run from the project root on the GPU machine after a build, ../shared present.

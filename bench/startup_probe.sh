@@ -1,5 +1,5 @@
 #!/bin/bash
-# The start-up floor of a CUDA process on this machine (issue 9): bench/ctx_probe as whole
+# The start-up floor of a CUDA process on this machine: bench/ctx_probe as whole
 # processes, REPS each, with the wall time of the process next to its own phase line: the
 # primary context (what the library uses) vs cuCtxCreate with scheduling flags, released or
 # left to process exit, and CUDA_DEVICE_MAX_CONNECTIONS 1 (the CLI's) / 2 / 4 / 8 (the

@@ -16,7 +16,7 @@
  * whole in units (impossible: every nonzero c-value is at least 0.5) also falls back.
  *
  * heatmaps_path has no twin (it writes files per frame from the c-values): refused with a
- * message, as float_adm's twin refuses adm_p_norm other than 3.
+ * message.
  */
 #include <errno.h>
 #include <stdlib.h>

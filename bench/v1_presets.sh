@@ -1,10 +1,10 @@
 #!/bin/bash
-# Issue 14 numbers on the GPU machine (one line per measurement): 4K jetty from pinned memory
+# VMAF v1.0.16 and the CTC presets on the GPU machine (one line per measurement): 4K jetty from pinned memory
 # (bench_frames: ms per frame, CPU vs CUDA, pooled values compared there) for ciede, float_ssim,
 # float_ms_ssim, cambi and VMAF v1.0.16; then whole CLI processes for --aom_ctc v7.0 and
 # --nflx_ctc v1.0 (and v1.0.16) with --backend cuda and cpu, their outputs compared byte for
 # byte; then the device profile of 20 frames of --aom_ctc v7.0.
-#   bench/issue14_bench.sh [THREADS]
+#   bench/v1_presets.sh [THREADS]
 set -u
 T=${1:-$(nproc)}
 K4=/tmp/4k; mkdir -p $K4; R=$K4/jetty_3840x2160_420p_ref.yuv; D=$K4/jetty_3840x2160_420p_dis.yuv
@@ -23,14 +23,14 @@ for preset in "--aom_ctc v7.0" "--nflx_ctc v1.0" "--model version=vmaf_v1.0.16_3
     for b in cuda cpu; do
       s=$(date +%s%N)
       build/tools/vmaf $W $preset --backend $b --threads $T --frame_cnt $n --json -q \
-        -o /tmp/i14_${tag}_${b}_$n.json > /tmp/i14_${tag}_${b}_$n.log 2>&1
+        -o /tmp/v1presets_${tag}_${b}_$n.json > /tmp/v1presets_${tag}_${b}_$n.log 2>&1
       rc=$?; e=$(date +%s%N)
       echo "CLI 4K $preset, $n frames, --backend $b --threads $T: $(( (e - s) / 1000000 )) ms (exit $rc)"
     done
-    if build/tests/json_compare /tmp/i14_${tag}_cuda_$n.json /tmp/i14_${tag}_cpu_$n.json > /tmp/i14_cmp.txt; then
-      echo "CLI 4K $preset, $n frames: cuda and cpu outputs identical ($(tail -1 /tmp/i14_cmp.txt))"
+    if build/tests/json_compare /tmp/v1presets_${tag}_cuda_$n.json /tmp/v1presets_${tag}_cpu_$n.json > /tmp/v1presets_cmp.txt; then
+      echo "CLI 4K $preset, $n frames: cuda and cpu outputs identical ($(tail -1 /tmp/v1presets_cmp.txt))"
     else
-      echo "CLI 4K $preset, $n frames: cuda and cpu outputs DIFFER"; head -3 /tmp/i14_cmp.txt; tail -2 /tmp/i14_${tag}_cuda_$n.log
+      echo "CLI 4K $preset, $n frames: cuda and cpu outputs DIFFER"; head -3 /tmp/v1presets_cmp.txt; tail -2 /tmp/v1presets_${tag}_cuda_$n.log
     fi
   done
 done

@@ -1,9 +1,9 @@
 #!/bin/bash
-# Issue 13 numbers on the GPU machine: ms per 4K frame of each SpEED twin from pinned memory
+# SpEED twins on the GPU machine: ms per 4K frame of each SpEED twin from pinned memory
 # (bench_frames, cpu vs cuda, pooled values compared there), the seeds' whole set (psnr,
 # psnr_hvs, motion, motion_v2, speed_chroma, speed_temporal + the default model) from pinned
 # memory and as whole CLI processes next to the CPU path, and the device profile of a frame.
-#   bench/issue13_bench.sh [THREADS]     (prints one line per measurement)
+#   bench/speed_twins.sh [THREADS]     (prints one line per measurement)
 set -u
 T=${1:-$(nproc)}
 K4=/tmp/4k; mkdir -p $K4; R=$K4/jetty_3840x2160_420p_ref.yuv; D=$K4/jetty_3840x2160_420p_dis.yuv

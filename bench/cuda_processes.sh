@@ -1,5 +1,5 @@
 #!/bin/bash
-# Issue 9's figures on the GPU machine, one line each: whole CLI processes (files in the page
+# The headline figures on the GPU machine: whole CLI processes, one line each (files in the page
 # cache), the median of REPS runs, ours next to reference CUDA 3.1.0 and reference CPU when
 # carried (.refbin/vmaf_ref_cuda_3.1.0, .refbin/vmaf_ref_cpu; never committed):
 # - 4K jetty (make-4k.py), 1 / 120 / 600 frames: default model and the 4 twins (psnr,
@@ -11,7 +11,7 @@
 # - peak RSS at 16 threads (bench/peak_rss.sh), 1080p and 4K, ours (CPU path) vs reference CPU;
 # - the phase profile (VMAF_CUDA_PROFILE=1) of a 1-frame and a 120-frame 4K run, and the
 #   whole process split into before main / main / after main (its wall-clock line).
-#   bench/issue9_bench.sh [REPS=5] (the 120-frame figures vary by ±30 ms from one run to the next)
+#   bench/cuda_processes.sh [REPS=5] (the 120-frame figures vary by ±30 ms from one run to the next)
 set -u
 REPS=${1:-5}
 K4=/tmp/4k; K6=/tmp/4k600; J=/tmp/1080; mkdir -p $K4 $K6 $J
@@ -130,11 +130,11 @@ for what in default twins; do
   args=; [ $what = twins ] && args=$TWINS
   for b in cuda cpu; do
     build/tools/vmaf -r $R -d $D -w 3840 -h 2160 -p 420 -b 8 $args --backend $b --threads 16 \
-      --frame_cnt 120 -q -o /tmp/i9_${what}_$b.json --json > /dev/null 2>&1
+      --frame_cnt 120 -q -o /tmp/cudaproc_${what}_$b.json --json > /dev/null 2>&1
   done
-  if build/tests/json_compare /tmp/i9_${what}_cuda.json /tmp/i9_${what}_cpu.json > /tmp/i9_cmp.txt; then
-    echo "4K $what 120 frames: cuda and cpu outputs identical ($(tail -1 /tmp/i9_cmp.txt))"
+  if build/tests/json_compare /tmp/cudaproc_${what}_cuda.json /tmp/cudaproc_${what}_cpu.json > /tmp/cudaproc_cmp.txt; then
+    echo "4K $what 120 frames: cuda and cpu outputs identical ($(tail -1 /tmp/cudaproc_cmp.txt))"
   else
-    echo "4K $what 120 frames: cuda and cpu outputs DIFFER"; head -3 /tmp/i9_cmp.txt
+    echo "4K $what 120 frames: cuda and cpu outputs DIFFER"; head -3 /tmp/cudaproc_cmp.txt
   fi
 done
