@@ -5,7 +5,7 @@
  * vmaf_ciede_diff: grid (ceil(w / CIEDE_CUDA_THREADS), h) of CIEDE_CUDA_THREADS threads, thread
  * (bx, x) of row y writes vmaf_ciede_pixel(y, bx * CIEDE_CUDA_THREADS + x); vmaf_ciede_sum:
  * the floats' row-major double sum from 0 (one block, seq_sum_device.h, which gives the serial
- * loop's bits; tests/test_seq_sum.c checks that order against the loop, so the loop stands in
+ * loop's bits; tests/twins/test_seq_sum.c checks that order against the loop, so the loop stands in
  * for it here); the score is
  * vmaf_ciede_score(sum, w h) (vmaf_ciede_store). Inputs: random frames (all formats, 8..16
  * bits, odd and tiny sizes, distorted = reference + noise with equal pixels among them, and

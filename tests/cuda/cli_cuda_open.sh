@@ -1,6 +1,6 @@
 #!/bin/sh
 # The CLI when the device is there but its context cannot be made, against the mock driver
-# (tests/mock_cuda.c with MOCK_CUDA_RETAIN_FAIL): --backend cuda opens asynchronously and so
+# (tests/cuda/mock_cuda.c with MOCK_CUDA_RETAIN_FAIL): --backend cuda opens asynchronously and so
 # fails at the first frame with the read error's status (-EIO: 251), saying why, leaving no
 # output; --backend auto opens synchronously and falls back to the CPU path, whose output it
 # writes unchanged (but for its fps line). Usage: cli_cuda_open.sh VMAF MOCK_DIR CLIPS_DIR SCRATCH_DIR

@@ -1,4 +1,4 @@
-/* What the mock driver (tests/mock_cuda.c) counts, shared with the tests that dlsym it. */
+/* What the mock driver (tests/cuda/mock_cuda.c) counts, shared with the tests that dlsym it. */
 #ifndef VMAF_TESTS_MOCK_CUDA_H
 #define VMAF_TESTS_MOCK_CUDA_H
 

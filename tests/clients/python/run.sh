@@ -10,10 +10,10 @@
 set -u
 build=$(cd "$1" && pwd); lib=$2; sanitized=$3; test=$4; shift 4
 here=$(cd "$(dirname "$0")" && pwd)
-src=$(cd "$here/../.." && pwd)
+src=$(cd "$here/../../.." && pwd)
 name=$(basename "$test" .py)
 if [ "$sanitized" = 1 ]; then
-  echo "SKIP $name: the Python tests do not run in the sanitized build (see tests/python/run.sh)"
+  echo "SKIP $name: the Python tests do not run in the sanitized build (see $here/run.sh)"
   exit 77
 fi
 env=$build/python-env

@@ -1,5 +1,5 @@
 /*
- * vmaf_cuda_state_init_async() against the mock driver (tests/mock_cuda.c, loaded as
+ * vmaf_cuda_state_init_async() against the mock driver (tests/cuda/mock_cuda.c, loaded as
  * libcuda.so.1 through LD_LIBRARY_PATH): it returns while the context is still being made,
  * the first call that needs the device waits for it and then runs in it, a failed opening
  * fails every such call with its error, and freeing a state that is still opening neither

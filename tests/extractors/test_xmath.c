@@ -1,6 +1,6 @@
 /*
  * Twin VMAF — src/feature/xmath.h against the host's libm, and ciede's arithmetic built on it
- * against the same arithmetic built on the host's libm (tests/ciede_libm_ref.c).
+ * against the same arithmetic built on the host's libm (tests/extractors/ciede_libm_ref.c).
  *
  * Meaningful only where the host's libm is glibc's x86-64 FMA build (glibc selects it on every
  * CPU with FMA; the golden files were made with it): elsewhere the test is skipped (77).

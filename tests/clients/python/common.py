@@ -37,7 +37,7 @@ def read_json(path):
 
 
 def json_diff(a, b, where="", top=True):
-    """None when a and b hold the same document (tests/json_compare.c's rule: same keys in
+    """None when a and b hold the same document (tests/golden/json_compare.c's rule: same keys in
     the same order, numbers equal as doubles, null with null; the top-level fps skipped)."""
     if type(a) is not type(b):
         return f"{where}: {a!r} vs {b!r}"

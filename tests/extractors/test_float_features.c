@@ -405,7 +405,7 @@ static void naive_dwt(const float *src, int stride, int w, int h, Bands *dst, in
     free(hi);
 }
 
-/* powf as glibc computes it (tests/test_xpowf.c checks vmaf_xpowf against glibc) */
+/* powf as glibc computes it (tests/extractors/test_xpowf.c checks vmaf_xpowf against glibc) */
 static float naive_power(float x, double p)
 {
     return p == 3.0 ? x * x * x : vmaf_xpowf(x, (float)p);

@@ -1,7 +1,7 @@
 /*
  * CUDA errors become errors: a sweep that makes the n-th fallible driver call fail, for every
  * n up to the number of such calls in a whole run, against the mock driver
- * (tests/mock_cuda.c, as libcuda.so.1 through LD_LIBRARY_PATH). A run: a state, a context
+ * (tests/cuda/mock_cuda.c, as libcuda.so.1 through LD_LIBRARY_PATH). A run: a state, a context
  * with the default model (VIF, ADM and motion: twins), or with 13 more extractors that have
  * one, three frames through the backend (graphs, then VMAF_CUDA_NO_GRAPH=1), the flush,
  * the close. Whatever call fails, every API

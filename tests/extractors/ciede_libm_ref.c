@@ -1,6 +1,7 @@
 /*
  * Twin VMAF — ciede.h's arithmetic with the host's libm (VMAF_CIEDE_LIBM), for
- * tests/test_xmath.c to compare the xmath.h build with: the same formulas, other functions.
+ * tests/extractors/test_xmath.c to compare the xmath.h build with: the same formulas, other
+ * functions.
  */
 #define VMAF_CIEDE_LIBM 1
 #include "feature/ciede.h"

@@ -1,4 +1,4 @@
-/* Twin VMAF — ciede.h's functions built with the host's libm (tests/ciede_libm_ref.c). */
+/* Twin VMAF — ciede.h's functions built with the host's libm (ciede_libm_ref.c). */
 #ifndef VMAF_TESTS_CIEDE_LIBM_REF_H
 #define VMAF_TESTS_CIEDE_LIBM_REF_H
 

@@ -1,5 +1,5 @@
 /*
- * LD_PRELOAD shim for tests/cli_errors.sh: when VMAF_TEST_SIGNAL_IN_RENAME names a signal
+ * LD_PRELOAD shim for tests/cli/cli_errors.sh: when VMAF_TEST_SIGNAL_IN_RENAME names a signal
  * number, rename() raises it first, so the signal arrives while the output file is being
  * put in place (its temporary file exists): deterministic, where a timed kill is not.
  */

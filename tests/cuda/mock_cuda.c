@@ -11,7 +11,7 @@
  * Controlled by the test through mock_cuda_control() (dlsym on the same library):
  *   gate:        cuDevicePrimaryCtxRetain blocks until mock_cuda_open_gate();
  *   retain_fail: it then fails with CUDA_ERROR_DEVICE_UNAVAILABLE (so does it whenever
- *                MOCK_CUDA_RETAIN_FAIL is set: the CLI's test, tests/cli_cuda_open.sh).
+ *                MOCK_CUDA_RETAIN_FAIL is set: the CLI's test, tests/cuda/cli_cuda_open.sh).
  */
 #include <cuda.h>
 #include <pthread.h>
@@ -396,7 +396,7 @@ static CUresult m_error_name(CUresult r, const char **name)
 static CUresult m_error_string(CUresult r, const char **text)
 {
     (void)r;
-    *text = "mock driver (tests/mock_cuda.c)";
+    *text = "mock driver (tests/cuda/mock_cuda.c)";
     return CUDA_SUCCESS;
 }
 
