@@ -7,16 +7,9 @@
 
 #include "libvmaf/picture.h"
 #include "video_input.h"
+#include "test_util.h"
 
-static unsigned checks, failures;
-#define EXPECT(c)                                                                  \
-    do {                                                                           \
-        checks++;                                                                  \
-        if (!(c)) {                                                                \
-            failures++;                                                            \
-            fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #c);  \
-        }                                                                          \
-    } while (0)
+#define EXPECT(c) CHECK(c, "check failed")
 
 /* Writes n frames of w x h (ceil chroma) with a per-frame pattern; y4m selects the format. */
 static void write_file(const char *path, unsigned w, unsigned h, unsigned bpc, unsigned n,
@@ -129,6 +122,6 @@ int main(int argc, char **argv)
         EXPECT(!video_input_can_read_at(in));
         video_input_close(in);
     }
-    printf("read_at: %u checks, %u failed\n", checks, failures);
+    printf("read_at: %d checks, %d failed\n", checks, failures);
     return failures ? 1 : 0;
 }

@@ -24,19 +24,9 @@
 #include <unistd.h>
 
 #include "video_input.h"
+#include "test_util.h"
 
-static int n_fail, n_check;
 static const char *scratch;
-
-#define CHECK(cond, ...) do {                                                        \
-        n_check++;                                                                   \
-        if (!(cond)) {                                                               \
-            n_fail++;                                                                \
-            fprintf(stderr, "FAIL %s:%d: %s: ", __FILE__, __LINE__, #cond);          \
-            fprintf(stderr, __VA_ARGS__);                                            \
-            fputc('\n', stderr);                                                     \
-        }                                                                            \
-    } while (0)
 
 #define PAD 0xA5
 
@@ -154,7 +144,7 @@ static int check_frame(const VmafPicture *pic, const Geo *g, unsigned f, const c
                 }
         }
     }
-    n_check++;
+    checks++;
     return bad;
 }
 
@@ -381,10 +371,10 @@ static void open_fails(const char *path, const VideoInfo *raw, int rc, const cha
                        const char *sub2, const char *what)
 {
     char err[512];
-    VideoInput *in = (VideoInput *)&n_fail; /* must stay untouched */
+    VideoInput *in = (VideoInput *)&failures; /* must stay untouched */
     int r = video_input_open(&in, path, raw, err, sizeof(err));
     CHECK(r < 0 && (!rc || r == rc), "%s: open returned %d (want %d): %s", what, r, rc, err);
-    CHECK(in == (VideoInput *)&n_fail, "%s: *in written on failure", what);
+    CHECK(in == (VideoInput *)&failures, "%s: *in written on failure", what);
     if (r >= 0) {
         video_input_close(in);
         return;
@@ -538,8 +528,9 @@ static void error_tests(void)
         video_input_close(NULL);
     }
 
-    /* samples above (1 << bpc) - 1 are refused, naming frame, plane and position (issue 11);
-     * a 16-bit file cannot hold one, and the dropped ceil column of odd chroma is not looked at */
+    /* samples above (1 << bpc) - 1 are refused (never a score from them), naming frame,
+     * plane and position; a 16-bit file cannot hold one, and the dropped ceil column of odd
+     * chroma is not looked at */
     {
         const Geo g10 = { VMAF_PIX_FMT_YUV420P, 10, 17, 17 };
         size_t len;
@@ -677,7 +668,7 @@ static void error_tests(void)
         memcpy(big, "YUV4MPEG2 W17 H17 X", 19);
         memset(big + 19, 'y', sizeof(big) - 19);
         y4m_header_fails(big, sizeof(big), -EINVAL, "without a newline", "y4m long header");
-        /* a NUL inside the header is named as such (issue 11), not as a bad tag */
+        /* a NUL inside the header is named as such, not as a bad tag */
         static const char nul_hdr[] = "YUV4MPEG2 W17\0 H17 C420jpeg\nFRAME\n";
         y4m_header_fails(nul_hdr, sizeof(nul_hdr) - 1, -EINVAL, "NUL byte", "y4m NUL in header");
         /* a raw YUV file given without geometry */
@@ -843,6 +834,6 @@ int main(int argc, char **argv)
 
     error_tests();
 
-    fprintf(stderr, "test_video_input: %d checks, %d failures\n", n_check, n_fail);
-    return n_fail != 0;
+    fprintf(stderr, "test_video_input: %d checks, %d failures\n", checks, failures);
+    return failures != 0;
 }

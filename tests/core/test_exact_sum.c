@@ -265,18 +265,8 @@ static int es_same(float a, float b)
 
 #ifndef EXACT_SUM_TEST_NO_MAIN
 
-static int failures;
-
-#define CHECK(cond, ...)                                                     \
-    do {                                                                     \
-        if (!(cond)) {                                                       \
-            if (failures++ < 20) {                                           \
-                fprintf(stderr, "FAIL %s:%d: %s: ", __FILE__, __LINE__, #cond); \
-                fprintf(stderr, __VA_ARGS__);                                \
-                fprintf(stderr, "\n");                                       \
-            }                                                                \
-        }                                                                    \
-    } while (0)
+#define TEST_MAX_PRINTED 20
+#include "test_util.h"
 
 /* One addition in a binade: the run of one term applied to an accumulator must be the float
  * addition whenever it stays in the binade, and must say "crosses" otherwise. */

@@ -15,19 +15,7 @@
 #include "libvmaf/libvmaf.h"
 
 #include "model.h"
-
-static int failures, checks;
-
-#define CHECK(cond, ...)                                                     \
-    do {                                                                     \
-        checks++;                                                            \
-        if (!(cond)) {                                                       \
-            failures++;                                                      \
-            printf("FAIL %s:%d: %s: ", __FILE__, __LINE__, #cond);           \
-            printf(__VA_ARGS__);                                             \
-            printf("\n");                                                    \
-        }                                                                    \
-    } while (0)
+#include "test_util.h"
 
 static const char *scratch;
 
@@ -149,8 +137,8 @@ static void test_prediction(void)
     CHECK(vmaf_score_at_index(NULL, m, &s, 0) == -EINVAL, "NULL context");
     vmaf_close(v);
 
-    /* an SV index past the features is refused (issue 11: it compared a feature that does
-     * not exist); a sparse SV (index 1 missing) counts the feature's own square */
+    /* an SV index past the features is refused (accepted, it would compare a feature that
+     * does not exist); a sparse SV (index 1 missing) counts the feature's own square */
     Parts p = tiny;
     p.norm_type = "\"none\"";
     p.svm = "\"svm_type nu_svr\\nkernel_type rbf\\ngamma 0.5\\nnr_class 2\\ntotal_sv 1\\n"

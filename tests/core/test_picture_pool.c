@@ -17,19 +17,7 @@
 
 #include "picture.h"
 #include "picture_pool.h"
-
-static unsigned failures, checks;
-
-#define CHECK(cond, ...)                                                                 \
-    do {                                                                                 \
-        checks++;                                                                        \
-        if (!(cond)) {                                                                   \
-            fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__);                         \
-            fprintf(stderr, __VA_ARGS__);                                                \
-            fputc('\n', stderr);                                                         \
-            failures++;                                                                  \
-        }                                                                                \
-    } while (0)
+#include "test_util.h"
 
 typedef struct Alloc {
     atomic_uint calls, live, in_fetch_thread;
@@ -317,6 +305,6 @@ int main(void)
     test_failure();
     test_close_out();
     test_threads();
-    printf("picture_pool: %u checks, %u failures\n", checks, failures);
+    printf("picture_pool: %d checks, %d failures\n", checks, failures);
     return failures ? 1 : 0;
 }

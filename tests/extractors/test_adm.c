@@ -18,31 +18,10 @@
 
 #include "feature/adm.h"
 
-static unsigned failures, checks;
+#define TEST_MAX_PRINTED 40
+#include "test_util.h"
+
 static uint64_t seed = 0x2545f4914f6cdd1dull;
-static uint64_t rng_state;
-
-#define CHECK(cond, ...)                                                                 \
-    do {                                                                                 \
-        checks++;                                                                        \
-        if (!(cond)) {                                                                   \
-            if (failures < 40) {                                                         \
-                fprintf(stderr, "FAIL %s:%d (seed %" PRIu64 "): ", __FILE__, __LINE__,   \
-                        seed);                                                           \
-                fprintf(stderr, __VA_ARGS__);                                            \
-                fputc('\n', stderr);                                                     \
-            }                                                                            \
-            failures++;                                                                  \
-        }                                                                                \
-    } while (0)
-
-static uint32_t rng(void)
-{
-    rng_state ^= rng_state << 13;
-    rng_state ^= rng_state >> 7;
-    rng_state ^= rng_state << 17;
-    return (uint32_t)(rng_state >> 16);
-}
 
 /* uniform in [-(2^bits - 1), 2^bits - 1] */
 static int32_t rng_signed(int bits)
@@ -1446,9 +1425,9 @@ int main(int argc, char **argv)
     test_simd_paths();
 
     if (failures) {
-        fprintf(stderr, "test_adm: %u failure(s) (seed %" PRIu64 ")\n", failures, seed);
+        fprintf(stderr, "test_adm: %d failure(s) (seed %" PRIu64 ")\n", failures, seed);
         return 1;
     }
-    printf("test_adm: %u checks passed (seed %" PRIu64 ")\n", checks, seed);
+    printf("test_adm: %d checks passed (seed %" PRIu64 ")\n", checks, seed);
     return 0;
 }

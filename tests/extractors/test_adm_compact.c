@@ -14,29 +14,8 @@
 
 #include "feature/adm.h"
 
-static unsigned failures, checks;
-static uint64_t rng_state = 0x9e3779b97f4a7c15ull;
-
-#define CHECK(cond, ...)                                                                 \
-    do {                                                                                 \
-        checks++;                                                                        \
-        if (!(cond)) {                                                                   \
-            if (failures < 40) {                                                         \
-                fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__);                     \
-                fprintf(stderr, __VA_ARGS__);                                            \
-                fputc('\n', stderr);                                                     \
-            }                                                                            \
-            failures++;                                                                  \
-        }                                                                                \
-    } while (0)
-
-static uint32_t rng(void)
-{
-    rng_state ^= rng_state << 13;
-    rng_state ^= rng_state >> 7;
-    rng_state ^= rng_state << 17;
-    return (uint32_t)(rng_state >> 16);
-}
+#define TEST_MAX_PRINTED 40
+#include "test_util.h"
 
 typedef struct Pic {
     unsigned w, h, bpc;
@@ -159,6 +138,7 @@ static void run_case(unsigned w, unsigned h, unsigned bpc, int kind, int opt, bo
 
 int main(void)
 {
+    rng_state = 0x9e3779b97f4a7c15ull;
     static const unsigned sizes[][2] = {
         { 64, 64 },   { 65, 64 },   { 64, 67 },   { 66, 70 },   { 67, 71 },   { 68, 65 },
         { 72, 96 },   { 97, 81 },   { 127, 64 },  { 128, 128 }, { 129, 131 }, { 130, 77 },
@@ -188,6 +168,6 @@ int main(void)
         vmaf_adm_buffers_free(&a);
         vmaf_adm_buffers_free(&b);
     }
-    printf("adm_compact: %u checks, %u failures\n", checks, failures);
+    printf("adm_compact: %d checks, %d failures\n", checks, failures);
     return failures ? 1 : 0;
 }

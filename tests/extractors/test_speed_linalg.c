@@ -21,28 +21,16 @@
 #include "feature/speed.h"
 #include "libvmaf/libvmaf.h"
 #include "libvmaf/picture.h"
+#include "test_util.h"
 
-static unsigned failures, checks;
-
-#define CHECK(cond, ...)                                                                   \
-    do {                                                                                   \
-        checks++;                                                                          \
-        if (!(cond)) {                                                                     \
-            failures++;                                                                    \
-            fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__);                           \
-            fprintf(stderr, __VA_ARGS__);                                                  \
-            fputc('\n', stderr);                                                           \
-        }                                                                                  \
-    } while (0)
-
-static uint64_t rng_state = 0x2545f4914f6cdd1dull;
+static uint64_t uniform_state = 0x2545f4914f6cdd1dull;
 
 static double uniform(void) /* [0, 1) */
 {
-    rng_state ^= rng_state << 13;
-    rng_state ^= rng_state >> 7;
-    rng_state ^= rng_state << 17;
-    return (double)(rng_state >> 11) / 9007199254740992.0;
+    uniform_state ^= uniform_state << 13;
+    uniform_state ^= uniform_state >> 7;
+    uniform_state ^= uniform_state << 17;
+    return (double)(uniform_state >> 11) / 9007199254740992.0;
 }
 
 static int cmp_float(const void *a, const void *b)
@@ -615,9 +603,9 @@ int main(void)
     test_engine();
     test_api();
     if (failures) {
-        fprintf(stderr, "test_speed_linalg: %u of %u checks failed\n", failures, checks);
+        fprintf(stderr, "test_speed_linalg: %d of %d checks failed\n", failures, checks);
         return 1;
     }
-    printf("test_speed_linalg: %u checks passed\n", checks);
+    printf("test_speed_linalg: %d checks passed\n", checks);
     return 0;
 }

@@ -194,19 +194,8 @@ static size_t ss_length(SsRng *r, unsigned i)
 
 #include "test_twin_run.h"
 
-static unsigned n_fail, n_checks;
-
-#define SS_CHECK(cond, ...)                                                              \
-    do {                                                                                 \
-        n_checks++;                                                                      \
-        if (!(cond)) {                                                                   \
-            if (n_fail++ < 20) {                                                         \
-                printf("FAIL %s:%d: %s: ", __FILE__, __LINE__, #cond);                   \
-                printf(__VA_ARGS__);                                                     \
-                printf("\n");                                                            \
-            }                                                                            \
-        }                                                                                \
-    } while (0)
+#define TEST_MAX_PRINTED 20
+#include "test_util.h"
 
 static uint64_t dbits(double d)
 {
@@ -257,19 +246,19 @@ static void test_elements(SsRng *r, unsigned cases)
         const int stays = dbits(real) < seq_sum_top_bits(st.exp);
         ties += m.r[0] != m.r[1];
         crossings += !stays;
-        SS_CHECK(stays == (end < SEQ_SUM_TOP), "s %a x %a: units %llu + %llu", s, (double)x,
+        CHECK(stays == (end < SEQ_SUM_TOP), "s %a x %a: units %llu + %llu", s, (double)x,
                  (unsigned long long)st.units, (unsigned long long)m.r[st.units & 1]);
         if (stays && end < SEQ_SUM_TOP) {
             SeqSumState after = { end, st.exp };
-            SS_CHECK(dbits(seq_sum_value(after)) == dbits(real), "s %a x %a: %a, not %a", s,
+            CHECK(dbits(seq_sum_value(after)) == dbits(real), "s %a x %a: %a, not %a", s,
                      (double)x, seq_sum_value(after), real);
         }
     }
     /* s = +0: nonzero elements cross, zeros stay */
     const SeqSumState z = seq_sum_zero();
-    SS_CHECK(seq_sum_apply(seq_sum_elem(vmaf_bits_of_float(1e-45f), z.exp), 0) >= SEQ_SUM_TOP, "zero");
-    SS_CHECK(seq_sum_apply(seq_sum_elem(vmaf_bits_of_float(-0.f), z.exp), 0) == 0, "zero");
-    SS_CHECK(ties > cases / 20 && crossings > cases / 20, "%u ties, %u crossings: probes too tame",
+    CHECK(seq_sum_apply(seq_sum_elem(vmaf_bits_of_float(1e-45f), z.exp), 0) >= SEQ_SUM_TOP, "zero");
+    CHECK(seq_sum_apply(seq_sum_elem(vmaf_bits_of_float(-0.f), z.exp), 0) == 0, "zero");
+    CHECK(ties > cases / 20 && crossings > cases / 20, "%u ties, %u crossings: probes too tame",
              ties, crossings);
     printf("elements: %u cases (%u ties, %u crossings)\n", cases, ties, crossings);
 }
@@ -299,10 +288,10 @@ static void test_segments(SsRng *r, unsigned cases)
         int bad;
         const SeqSumMap sim = seq_sum_segment_map(v, first, count, st.exp, &bad);
         const SeqSumMap exact = seq_sum_segment_map_exact(v, first, count, st.exp);
-        SS_CHECK(!bad, "segment %u flagged bad", i);
+        CHECK(!bad, "segment %u flagged bad", i);
         for (int p = 0; p < 2; p++) {
             const uint64_t want = exact.r[p] < (UINT64_C(1) << 52) - (uint64_t)p ? exact.r[p] : SEQ_SUM_TOP;
-            SS_CHECK(sim.r[p] == want, "segment %u (exp %d) parity %d: %llu, composed %llu", i,
+            CHECK(sim.r[p] == want, "segment %u (exp %d) parity %d: %llu, composed %llu", i,
                      st.exp, p, (unsigned long long)sim.r[p], (unsigned long long)exact.r[p]);
         }
         ties += exact.r[0] != exact.r[1];
@@ -310,14 +299,14 @@ static void test_segments(SsRng *r, unsigned cases)
         /* associativity, on maps of one exponent (as the kernel combines them) */
         const SeqSumMap a = seq_sum_combine(seq_sum_combine(prev[0], prev[1]), sim);
         const SeqSumMap b = seq_sum_combine(prev[0], seq_sum_combine(prev[1], sim));
-        SS_CHECK(!memcmp(&a, &b, sizeof a), "segment %u: not associative", i);
+        CHECK(!memcmp(&a, &b, sizeof a), "segment %u: not associative", i);
         const SeqSumMap c = seq_sum_combine(seq_sum_combine(exact, prev[1]), prev[0]);
         const SeqSumMap d = seq_sum_combine(exact, seq_sum_combine(prev[1], prev[0]));
-        SS_CHECK(!memcmp(&c, &d, sizeof c), "segment %u: not associative", i);
+        CHECK(!memcmp(&c, &d, sizeof c), "segment %u: not associative", i);
         prev[0] = prev[1];
         prev[1] = ss_below(r, 2) ? sim : exact;
     }
-    SS_CHECK(ties > cases / 50 && saturated > cases / 50, "%u ties, %u saturated: too tame", ties,
+    CHECK(ties > cases / 50 && saturated > cases / 50, "%u ties, %u saturated: too tame", ties,
              saturated);
     printf("segments: %u cases (%u with ties, %u saturated)\n", cases, ties, saturated);
 }
@@ -334,7 +323,7 @@ static int check_array(const float *x, size_t n, const char *what, unsigned i, u
     const double got = vmaf_seq_sum_emulate(x, n, scan_scratch, &st);
     const int ok = !memcmp(&want, &got, sizeof want) && !st.errors;
     arrays_differ += !ok;
-    SS_CHECK(ok, "%s case %u (seed %llu, n %zu): loop %a, parallel %a (%llu errors)", what, i,
+    CHECK(ok, "%s case %u (seed %llu, n %zu): loop %a, parallel %a (%llu errors)", what, i,
              (unsigned long long)seed, n, want, got, (unsigned long long)st.errors);
     totals.chunks += st.chunks;
     totals.passes += st.passes;
@@ -359,12 +348,12 @@ static void test_arrays(uint64_t seed, unsigned per_kind)
             cases++;
         }
         const uint64_t fb = totals.fallbacks - before.fallbacks;
-        if (kind == SS_BAD) SS_CHECK(fb > per_kind / 2, "bad: %llu fallbacks", (unsigned long long)fb);
-        else SS_CHECK(fb == 0, "%s: %llu fallbacks", ss_kind_name[kind], (unsigned long long)fb);
+        if (kind == SS_BAD) CHECK(fb > per_kind / 2, "bad: %llu fallbacks", (unsigned long long)fb);
+        else CHECK(fb == 0, "%s: %llu fallbacks", ss_kind_name[kind], (unsigned long long)fb);
         if (kind == SS_TIES || kind == SS_FEW_BITS || kind == SS_BOUNDARY || kind == SS_SUBNORMAL)
-            SS_CHECK(totals.tie_segments > before.tie_segments, "%s: no tie segments", ss_kind_name[kind]);
+            CHECK(totals.tie_segments > before.tie_segments, "%s: no tie segments", ss_kind_name[kind]);
         if (kind != SS_ZEROS)
-            SS_CHECK(totals.crossings > before.crossings, "%s: no crossings", ss_kind_name[kind]);
+            CHECK(totals.crossings > before.crossings, "%s: no crossings", ss_kind_name[kind]);
     }
     free(x);
     printf("arrays: %u cases (%u differ), %llu chunks, %llu passes, %llu crossings, %llu tie "
@@ -394,11 +383,11 @@ static void test_large(uint64_t seed, const char *clips)
             vmaf_picture_unref(&ref);
             err = -1;
         }
-        SS_CHECK(!err, "picture alloc");
+        CHECK(!err, "picture alloc");
         for (unsigned f = 0; !err && f < 4; f++) {
             err = test_read_clip(clips, &ref, "jetty_1920x1080_420p", false, f) ||
                   test_read_clip(clips, &dis, "jetty_1920x1080_420p", true, f);
-            SS_CHECK(!err, "jetty frame %u", f);
+            CHECK(!err, "jetty frame %u", f);
             VmafCiedePlanes pr, pd;
             for (int k = 0; k < 3; k++) {
                 pr.data[k] = ref.data[k];
@@ -449,7 +438,7 @@ int main(int argc, char **argv)
     test_arrays(seed, 40);
     test_large(seed, clips);
     free(scan_scratch);
-    printf("seq_sum (seed %llu): %u checks, %u failures\n", (unsigned long long)seed, n_checks, n_fail);
-    return n_fail != 0;
+    printf("seq_sum (seed %llu): %d checks, %d failures\n", (unsigned long long)seed, checks, failures);
+    return failures != 0;
 }
 #endif /* SEQ_SUM_TEST_NO_MAIN */
