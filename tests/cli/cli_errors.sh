@@ -114,7 +114,7 @@ expect "unknown option warns"        0 2 -- -r "$T/ref3.yuv" -d "$T/ref3.yuv" $G
 grep -q 'unknown option "enable_chrome"' "$T/err" || { echo "FAIL unknown option: no warning"; fails=$((fails + 1)); }
 expect "unknown long option warns"   0 2 -- -r "$T/ref3.yuv" -d "$T/ref3.yuv" $GEO -n --feature psnr --no-such-flag
 
-# ---- issue 11: no wrong score with exit 0, no lost input --------------------------------
+# ---- misuse: no wrong score with exit 0, no lost input -----------------------------------
 # check NAME COMMAND...: a plain assertion counted as a case
 check() {
   name=$1; shift

@@ -1,5 +1,5 @@
 /*
- * Misuse of the API (issue 11): each case failed (crash, UBSan report, wrong value with
+ * Misuse of the API: each case failed (crash, UBSan report, wrong value with
  * success, or a silently broken file) before its fix. Usage: test_hardening SCRATCH_DIR
  */
 #include <errno.h>

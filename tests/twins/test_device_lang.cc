@@ -1,7 +1,7 @@
 // The twins' shared arithmetic headers compiled as C++ (as nvcc compiles them for the kernels)
 // against the same headers compiled as C (the CPU extractors): equal bits on random and edge
-// inputs. Session 4 found the ciede twin 1 float ulp off on ~4% of pixels because C++ chose
-// sqrtf for sqrt(float) in ciede.h; this test fails on that header.
+// inputs. C++ picks sqrtf for sqrt(float) where C takes the double sqrt: a ciede.h that let it
+// put the ciede twin 1 float ulp off on ~4% of pixels, and this test fails on such a header.
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
