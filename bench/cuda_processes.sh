@@ -132,7 +132,7 @@ for what in default twins; do
     build/tools/vmaf -r $R -d $D -w 3840 -h 2160 -p 420 -b 8 $args --backend $b --threads 16 \
       --frame_cnt 120 -q -o /tmp/cudaproc_${what}_$b.json --json > /dev/null 2>&1
   done
-  if build/tests/json_compare /tmp/cudaproc_${what}_cuda.json /tmp/cudaproc_${what}_cpu.json > /tmp/cudaproc_cmp.txt; then
+  if build/tests/golden/json_compare /tmp/cudaproc_${what}_cuda.json /tmp/cudaproc_${what}_cpu.json > /tmp/cudaproc_cmp.txt; then
     echo "4K $what 120 frames: cuda and cpu outputs identical ($(tail -1 /tmp/cudaproc_cmp.txt))"
   else
     echo "4K $what 120 frames: cuda and cpu outputs DIFFER"; head -3 /tmp/cudaproc_cmp.txt

@@ -20,7 +20,7 @@ if has build; then
   { cmake -S . -B build -DCMAKE_BUILD_TYPE=Release && cmake --build build -j "$JOBS"; } > "$OUT/build.log" 2>&1 \
     || { tail -30 "$OUT/build.log" | tee -a "$OUT/summary.txt"; exit 1; }
 fi
-[ -d build/clips ] || tests/prepare_clips.sh ../shared/data build/clips
+[ -d build/clips ] || tests/golden/prepare_clips.sh ../shared/data build/clips
 if has ctest; then
   step "ctest (CPU tests; golden runs use --backend auto = CUDA here)"
   (cd build && ctest -j "$JOBS" --output-on-failure -E "checktwin|cuda_client") > "$OUT/ctest.log" 2>&1
@@ -28,7 +28,7 @@ if has ctest; then
 fi
 if has twin; then
   step "checktwin ${TWIN_ARGS:-}"
-  build/tests/checktwin --dir /tmp --clips build/clips ${TWIN_ARGS:-} > "$OUT/checktwin.log" 2>&1
+  build/tests/checktwin/checktwin --dir /tmp --clips build/clips ${TWIN_ARGS:-} > "$OUT/checktwin.log" 2>&1
   grep -E "^checktwin|^FAIL" "$OUT/checktwin.log" | head -60 | tee -a "$OUT/summary.txt"
   grep -E "^bench" "$OUT/checktwin.log" | tee -a "$OUT/summary.txt"
 fi
@@ -38,9 +38,9 @@ if has golden; then
              vmaf_4k_v0.6.1 vmaf_4k_v0.6.1neg vmaf_b_v0.6.3 vif_opts adm_opts two_models \
              vmaf_subsample vmaf_range}; do
     for t in ${GOLDEN_THREADS:-1 2}; do
-      r1=$(VMAF_GOLDEN_EXTRA_ARGS="--backend cuda" build/tests/golden_test build/tools/vmaf ../shared/data \
+      r1=$(VMAF_GOLDEN_EXTRA_ARGS="--backend cuda" build/tests/golden/golden_test build/tools/vmaf ../shared/data \
         ../shared/models build/clips /tmp/golden_cuda $run $t 2>&1 | tail -1)
-      r2=$(VMAF_CUDA_NO_GRAPH=1 VMAF_GOLDEN_EXTRA_ARGS="--backend cuda" build/tests/golden_test build/tools/vmaf \
+      r2=$(VMAF_CUDA_NO_GRAPH=1 VMAF_GOLDEN_EXTRA_ARGS="--backend cuda" build/tests/golden/golden_test build/tools/vmaf \
         ../shared/data ../shared/models build/clips /tmp/golden_cuda_nograph $run $t 2>&1 | tail -1)
       echo "$run t$t graph: $r1 | nograph: $r2"
     done
@@ -136,7 +136,7 @@ if [[ $what == *sanitize* ]]; then
     for graph in 0 1; do
       step "compute-sanitizer --tool $tool, checktwin --quick, VMAF_CUDA_NO_GRAPH=$graph"
       VMAF_CUDA_NO_GRAPH=$graph "$CS" --tool $tool $extra --error-exitcode 99 \
-        build/tests/checktwin --dir /tmp --quick > "$OUT/sanitize_${tool}_nograph$graph.log" 2>&1
+        build/tests/checktwin/checktwin --dir /tmp --quick > "$OUT/sanitize_${tool}_nograph$graph.log" 2>&1
       rc=$?
       { grep -E "^checktwin|ERROR SUMMARY|RACECHECK SUMMARY" "$OUT/sanitize_${tool}_nograph$graph.log" | tail -3
         echo "exit $rc"; } | tee -a "$OUT/summary.txt"

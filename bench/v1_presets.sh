@@ -27,7 +27,7 @@ for preset in "--aom_ctc v7.0" "--nflx_ctc v1.0" "--model version=vmaf_v1.0.16_3
       rc=$?; e=$(date +%s%N)
       echo "CLI 4K $preset, $n frames, --backend $b --threads $T: $(( (e - s) / 1000000 )) ms (exit $rc)"
     done
-    if build/tests/json_compare /tmp/v1presets_${tag}_cuda_$n.json /tmp/v1presets_${tag}_cpu_$n.json > /tmp/v1presets_cmp.txt; then
+    if build/tests/golden/json_compare /tmp/v1presets_${tag}_cuda_$n.json /tmp/v1presets_${tag}_cpu_$n.json > /tmp/v1presets_cmp.txt; then
       echo "CLI 4K $preset, $n frames: cuda and cpu outputs identical ($(tail -1 /tmp/v1presets_cmp.txt))"
     else
       echo "CLI 4K $preset, $n frames: cuda and cpu outputs DIFFER"; head -3 /tmp/v1presets_cmp.txt; tail -2 /tmp/v1presets_${tag}_cuda_$n.log

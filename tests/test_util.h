@@ -1,8 +1,10 @@
-/* Shared by the standalone unit tests: a counting CHECK, a seeded xorshift generator, a
- * reference reflection and the synthetic frame patterns. */
+/* Shared by the standalone unit tests of every folder: a counting CHECK, a seeded xorshift
+ * generator, a reference reflection and the synthetic frame patterns. Also compiles as C++
+ * (nvcc builds test files that include it into the device tests). */
 #ifndef VMAF_TESTS_TEST_UTIL_H
 #define VMAF_TESTS_TEST_UTIL_H
 
+#include <limits.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -13,12 +15,17 @@
 
 static int failures, checks;
 
+/* How many failures CHECK prints; later ones are only counted. A test where one broken
+ * stage fails thousands of checks defines a lower cap before including this header. */
+#ifndef TEST_MAX_PRINTED
+#define TEST_MAX_PRINTED INT_MAX
+#endif
+
 /* Count a check; on failure print where, what, and a printf-style explanation. */
 #define CHECK(cond, ...)                                                                 \
     do {                                                                                 \
         checks++;                                                                        \
-        if (!(cond)) {                                                                   \
-            failures++;                                                                  \
+        if (!(cond) && failures++ < TEST_MAX_PRINTED) {                                  \
             printf("FAIL %s:%d: %s: ", __FILE__, __LINE__, #cond);                       \
             printf(__VA_ARGS__);                                                         \
             printf("\n");                                                                \
@@ -131,7 +138,7 @@ static inline char *test_slurp(const char *path, size_t *len)
     fseek(f, 0, SEEK_END);
     const long n = ftell(f);
     fseek(f, 0, SEEK_SET);
-    char *buf = n >= 0 ? malloc((size_t)n + 1) : NULL;
+    char *buf = n >= 0 ? (char *)malloc((size_t)n + 1) : NULL;
     if (buf && fread(buf, 1, (size_t)n, f) != (size_t)n) {
         free(buf);
         buf = NULL;

@@ -83,7 +83,7 @@ static void bands32(VmafAdmBands32 *b, char *block, const size_t off[4])
  * rows of the same stride each) lie inside the int16 region, and only the two int32 A bands
  * come after it. Pictures this large make no read outside a band at any scale (the reads of
  * adm_device.h's note need bands of 1..4 rows), so what lies around a band is never seen,
- * and the totals equal the full layout's (tests/test_adm_compact.c, also with garbage in
+ * and the totals equal the full layout's (tests/extractors/test_adm_compact.c, also with garbage in
  * the block before a frame). */
 enum { COMPACT_MIN_SIZE = 64 };
 

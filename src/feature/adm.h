@@ -1,7 +1,7 @@
 /*
  * Twin VMAF — integer ADM (extractor "adm"): the detail-loss / additive-impairment measure.
  *
- * Shared pieces other back ends (a GPU twin, tests/test_adm.c) need: constants, tables,
+ * Shared pieces other back ends (a GPU twin, tests/extractors/test_adm.c) need: constants, tables,
  * options, the work-buffer layout and one entry point per stage.
  *
  * Pipeline per frame (luma only), for scale s = 0..3:

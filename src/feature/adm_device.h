@@ -3,7 +3,7 @@
  * adm_decouple.c, adm_csf.c, adm_cm.c, including the AVX-512 rules of adm.h) as functions of
  * one output element or one band row, valid C11 and CUDA. The CPU stages call them in their
  * loops (their hand-written AVX2 paths compute the same integers eight at a time), the GPU
- * twin (src/feature/cuda/adm*.cu) and its host test (tests/test_adm_twin.c) per thread.
+ * twin (src/feature/cuda/adm*.cu) and its host test (tests/twins/test_adm_twin.c) per thread.
  *
  * Work buffers. The twin keeps the band block layout of the CPU's instances
  * (vmaf_adm_layout_compact(): the full vmaf_adm_layout() below 64x64, where the index rules

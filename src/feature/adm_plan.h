@@ -1,6 +1,6 @@
 /*
  * Twin VMAF — integer ADM on the GPU: the frame's launches (kernel, grid and arguments) in
- * the CPU's stage order (vmaf_adm_score()). The CUDA twin records them; tests/test_adm_twin.c
+ * the CPU's stage order (vmaf_adm_score()). The CUDA twin records them; tests/twins/test_adm_twin.c
  * runs the same launches on the host through src/feature/cuda/adm_kernels.h.
  */
 #ifndef VMAF_FEATURE_ADM_PLAN_H

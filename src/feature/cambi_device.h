@@ -1,7 +1,7 @@
 /*
  * cambi on the GPU: the per-pixel arithmetic and each kernel's per-thread work, as C11 / CUDA
  * functions shared by the kernels (src/feature/cuda/cambi.cu), the CPU extractor (mode3,
- * the c-value term, the 10-bit conversion) and the host test (tests/test_cambi_twin.c), which
+ * the c-value term, the 10-bit conversion) and the host test (tests/twins/test_cambi_twin.c), which
  * runs them in the kernels' grid and thread order against the CPU extractor.
  *
  * The decomposition (per scored picture: the distorted one, and the reference with full_ref):

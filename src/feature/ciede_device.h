@@ -1,6 +1,6 @@
 /*
  * Twin VMAF — ciede per pixel, shared by the CPU extractor (ciede.c), its CUDA twin
- * (cuda/ciede.cu) and tests/test_ciede_twin.c: the chroma upsampling of ciede.h (one sample
+ * (cuda/ciede.cu) and tests/twins/test_ciede_twin.c: the chroma upsampling of ciede.h (one sample
  * position per pixel) and the pixel's CIEDE2000 difference (exactly 0 where the reference and
  * distorted triples are equal, as every term of the formula then is).
  */

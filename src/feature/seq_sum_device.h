@@ -6,7 +6,7 @@
  * ciede (ciede.c) sums its per-pixel differences this way (~8.3M adds per 4K frame; the golden
  * files depend on the order). The CUDA twin (cuda/seq_sum.cuh, one block of SEQ_SUM_THREADS
  * per sum) must give exactly this double for any input. This header holds the arithmetic the
- * kernel and its host emulation (vmaf_seq_sum_emulate, run by tests/test_seq_sum.c against
+ * kernel and its host emulation (vmaf_seq_sum_emulate, run by tests/twins/test_seq_sum.c against
  * the loop above) share. Plain C, no libm (so C and C++ compilations agree); every conversion
  * is written out.
  *

@@ -5,7 +5,7 @@
  * Each function computes one element of one stage (a filtered point, a window mean, one lane
  * of a covariance sum, one row of a Householder step, one entry of a matrix product, one
  * block's solve) exactly as speed_core.c / speed_scale.c / speed_linalg.c order it, so that a
- * kernel running them in parallel, and tests/test_speed_twin.c running them in the kernels'
+ * kernel running them in parallel, and tests/twins/test_speed_twin.c running them in the kernels'
  * decomposition on the host, give the CPU's bits. The serial eigenvalue iteration (the
  * implicit QR sweeps) is here too and is the CPU's own code.
  *

@@ -1,7 +1,7 @@
 /*
  * Twin VMAF — integer VIF on the GPU: the per-element arithmetic and the per-thread work of
  * every phase of the CUDA twin's kernels (src/feature/cuda/vif.cu), valid C11 and CUDA, so
- * that a host test (tests/test_vif_twin.c) runs exactly this code in the kernels'
+ * that a host test (tests/twins/test_vif_twin.c) runs exactly this code in the kernels'
  * decomposition and compares it with the CPU extractor (vif.c).
  *
  * Decomposition. One kernel per scale s; one block per tile of VIF_CUDA_TILE_W x

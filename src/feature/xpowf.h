@@ -30,9 +30,9 @@
  * fits; they cannot be derived, only copied as numbers). The tables are ours: 1/c is the double
  * nearest 1 / (the middle of the floats of a subinterval), except the subinterval holding 1,
  * where c = 1 (exact near 1), and the one above it, whose c the algorithm moves (constant
- * below); log2(c) and 2^(i/32) are correctly rounded doubles. tests/test_xpowf.c derives the
- * tables and checks xpowf_tables.h (`test_xpowf --tables` writes it), and compares vmaf_xpowf
- * with the host's powf bit for bit where the host is glibc's FMA build.
+ * below); log2(c) and 2^(i/32) are correctly rounded doubles. tests/extractors/test_xpowf.c
+ * derives the tables and checks xpowf_tables.h (`test_xpowf --tables` writes it), and
+ * compares vmaf_xpowf with the host's powf bit for bit where the host is glibc's FMA build.
  */
 #ifndef VMAF_FEATURE_XPOWF_H
 #define VMAF_FEATURE_XPOWF_H

@@ -2,11 +2,12 @@
  * checktwin: every GPU twin against its CPU extractor, like dav1d's checkasm.
  *
  * One harness (checktwin.c: seeding, frame sources, the compare-and-report loop, the bench
- * timer) and one file per family of twins (psnr_motion.c, vif.c, adm.c, models.c). A family
- * adds cases with checktwin_case(); each case runs the same frames through a CPU context and
- * a CUDA context, both write their complete output (%.17g: every metric, frame, pooled value
- * and aggregate), and the two files must be identical apart from the fps line. On failure the
- * case, the first differing line and the seed are printed; `--seed N` replays a run.
+ * timer) and one file per family of twins (psnr_motion.c, vif.c, adm.c, cambi.c, ciede.c,
+ * float.c, speed.c, ssim.c). A family adds cases with checktwin_case(); each case runs the
+ * same frames through a CPU context and a CUDA context, both write their complete output
+ * (%.17g: every metric, frame, pooled value and aggregate), and the two files must be
+ * identical apart from the fps line. On failure the case, the first differing line and the
+ * seed are printed; `--seed N` replays a run.
  */
 #ifndef VMAF_TESTS_CHECKTWIN_H
 #define VMAF_TESTS_CHECKTWIN_H

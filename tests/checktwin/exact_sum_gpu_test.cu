@@ -1,12 +1,15 @@
 // exact_sum on the GPU (feature/cuda/exact_sum.cuh) against the serial float loop, bit for
-// bit, on the sequences of tests/test_exact_sum.c (--cases short ones, --long of 11M terms,
+// bit, on the sequences of tests/core/test_exact_sum.c (--cases short ones, --long of 11M terms,
 // and with --long two planes of 16.8M and 43.3M terms that span several pages of tiles);
 // then the time of one reduction of 11M psnr_hvs-like terms, and of a 4:2:0 frame's three
 // planes, replayed from CUDA graphs (--reps times).
 //
-//   nvcc -O2 -arch=sm_90 --fmad=false -Isrc -o exact_sum_gpu_test
-//        tests/checktwin/exact_sum_gpu_test.cu   (-DEXACT_SUM_PROFILE: profile of the walk)
 //   exact_sum_gpu_test [--seed N] [--cases N] [--long N] [--reps N]
+// Built by CMake where nvcc is found (tests/checktwin/CMakeLists.txt) and run by ctest as
+// exact_sum_gpu (skipped without a device). By hand, from the repository root (add
+// -DEXACT_SUM_PROFILE for a profile of the walk):
+//   nvcc -O2 -std=c++17 -arch=sm_90 --fmad=false -Xcompiler -ffp-contract=off -Isrc -Iinclude \
+//        -Itests -o exact_sum_gpu_test tests/checktwin/exact_sum_gpu_test.cu
 //
 // Cases go to the device one, two or three at a time (one launch pair reduces up to three
 // arrays, as psnr_hvs's Y/Cb/Cr would). Exit 1 on any mismatch (printing the seed, case and
@@ -17,7 +20,7 @@
 #include <string.h>
 
 #define EXACT_SUM_TEST_NO_MAIN
-#include "../test_exact_sum.c"
+#include "../core/test_exact_sum.c"
 #include "feature/cuda/exact_sum.cuh"
 
 #define CUDA_OK(call)                                                                    \

@@ -1,17 +1,20 @@
 // The ciede twin's frame sum on the GPU (feature/cuda/seq_sum.cuh, one block) against the
-// serial double loop on the host, bit for bit: the arrays of tests/test_seq_sum.c (every kind,
-// every length around the segment and chunk sizes, 4K-sized random ones) at two alignments,
-// and with a clips directory the real differences of jetty frames as vmaf_ciede_diff writes
-// them, summed by vmaf_ciede_sum itself. Then the time per 4K frame (cudaEvent, --reps
-// replays) of the block sum against the former one-thread kernel, alone and four at a time on
-// four streams (the twin's slots).
+// serial double loop on the host, bit for bit: the arrays of tests/twins/test_seq_sum.c
+// (every kind, every length around the segment and chunk sizes, 4K-sized random ones) at two
+// alignments, and with a clips directory the real differences of jetty frames as
+// vmaf_ciede_diff writes them, summed by vmaf_ciede_sum itself. Then the time per 4K frame
+// (cudaEvent, --reps replays) of the block sum against the former one-thread kernel, alone and
+// four at a time on four streams (the twin's slots).
 //
-//   nvcc -O3 -std=c++17 -arch=sm_90 --fmad=false -Xcompiler -ffp-contract=off -Isrc -Iinclude
-//        -o seq_sum_gpu_test tests/checktwin/seq_sum_gpu_test.cu      (one line)
 //   seq_sum_gpu_test [CLIPS_DIR] [--seed N] [--reps N]
-//   (other block shapes: add -DSEQ_SUM_THREADS=256 -DSEQ_SUM_K=32, etc.)
+// Built by CMake where nvcc is found (tests/checktwin/CMakeLists.txt) and run by ctest as
+// seq_sum_gpu (skipped without a device). By hand, from the repository root (other block
+// shapes: add -DSEQ_SUM_THREADS=256 -DSEQ_SUM_K=32, etc.):
+//   nvcc -O3 -std=c++17 -arch=sm_90 --fmad=false -Xcompiler -ffp-contract=off -Isrc -Iinclude \
+//        -Itests -o seq_sum_gpu_test tests/checktwin/seq_sum_gpu_test.cu
 //
-// CLIPS_DIR holds jetty_1920x1080_420p_{ref,dis}.yuv (tests/prepare_clips.sh unpacks them).
+// CLIPS_DIR holds jetty_1920x1080_420p_{ref,dis}.yuv (tests/golden/prepare_clips.sh unpacks
+// them).
 // Exit 1 on any mismatch (printing the seed, kind, case and length), 77 without a CUDA device.
 #include <cuda_runtime.h>
 #include <stdio.h>
@@ -19,7 +22,7 @@
 #include <string.h>
 
 #define SEQ_SUM_TEST_NO_MAIN
-#include "../test_seq_sum.c"
+#include "../twins/test_seq_sum.c"
 #include "feature/cuda/ciede.cu"
 
 #define CUDA_OK(call)                                                                    \

@@ -1,12 +1,14 @@
 // The SSIM kernels (feature/cuda/ssim.cu) on the GPU against ssim_device.h's code run on the
 // host in the same decomposition, bit for bit: the decimated planes, every segment partial,
-// every row sum and the four plane sums. (tests/test_ssim_twin.c shows that the host
+// every row sum and the four plane sums. (tests/twins/test_ssim_twin.c shows that the host
 // decomposition equals the CPU extractor's vmaf_ssim_sums bit for bit; checktwin compares the
 // final scores, whose float rounding could hide a few ulps of a sum.)
 //
-//   nvcc -O2 -std=c++17 -arch=sm_90 --fmad=false -Xcompiler -ffp-contract=off -Isrc -Iinclude
-//        -o ssim_gpu_test tests/checktwin/ssim_gpu_test.cu          (one command line)
 //   ssim_gpu_test [--seed N] [--bench]
+// Built by CMake where nvcc is found (tests/checktwin/CMakeLists.txt) and run by ctest as
+// ssim_gpu (skipped without a device). By hand, from the repository root:
+//   nvcc -O2 -std=c++17 -arch=sm_90 --fmad=false -Xcompiler -ffp-contract=off -Isrc -Iinclude \
+//        -o ssim_gpu_test tests/checktwin/ssim_gpu_test.cu
 //
 // Exit 1 on any mismatch (printing the seed, case and where), 77 without a CUDA device.
 #include <cuda_runtime.h>
@@ -44,7 +46,7 @@ static void *dev_alloc(size_t bytes)
     return p;
 }
 
-// host: the kernels' decomposition (as tests/test_ssim_twin.c)
+// host: the kernels' decomposition (as tests/twins/test_ssim_twin.c)
 static void host_sums(const VmafSsimSource *ref, const VmafSsimSource *cmp, int w, int h,
                       double *partials, double *rows, double sums[4])
 {

@@ -1,12 +1,14 @@
 // vmaf_xpowf (feature/xpowf.h) compiled for the GPU against the same header compiled for the
 // host, bit for bit: every one of the 2^32 x for each exponent, then 2^30 random (x, y) bit
-// patterns. With tests/test_xpowf.c (the host code against glibc's powf) this makes the
+// patterns. With tests/extractors/test_xpowf.c (the host code against glibc's powf) this makes the
 // device's bits glibc's.
 //
-//   nvcc -O2 -arch=sm_90 --fmad=false -Isrc -Xcompiler -ffp-contract=off,-pthread \
-//        -o xpowf_gpu_test tests/checktwin/xpowf_gpu_test.cu
 //   xpowf_gpu_test [--threads N] [Y...]   (Y as test_xpowf: a float, or "1/P" for the ADM's
 //                                           root (float)(1.0f / P); default: the ADM's set)
+// Built by CMake where nvcc is found (tests/checktwin/CMakeLists.txt) and run by ctest as
+// xpowf_gpu (skipped without a device). By hand, from the repository root:
+//   nvcc -O2 -std=c++17 -arch=sm_90 --fmad=false -Isrc -Xcompiler -ffp-contract=off,-pthread \
+//        -o xpowf_gpu_test tests/checktwin/xpowf_gpu_test.cu
 //
 // Exit 1 on any mismatch (printing the first ones), 77 without a CUDA device.
 #include <cuda_runtime.h>

@@ -1,5 +1,6 @@
 // adm twin: the integer ADM stages on the GPU, each thread running the CPU's per-element
-// arithmetic from src/feature/cuda/adm_kernels.h (tested on the host by tests/test_adm_twin.c).
+// arithmetic from src/feature/cuda/adm_kernels.h (tested on the host by
+// tests/twins/test_adm_twin.c).
 // The sums are integers (uint64, wrapping like the CPU's): per-row totals are formed in a
 // block, then added with one atomic per row and orientation, in any order.
 #include <stdint.h>

@@ -1,6 +1,6 @@
 /*
  * adm twin: the body of every kernel for one thread (or one band row), valid C11 and CUDA.
- * The .cu kernels map threads onto these; tests/test_adm_twin.c runs them on the host over
+ * The .cu kernels map threads onto these; tests/twins/test_adm_twin.c runs them on the host over
  * the same thread grid (src/feature/adm_plan.c makes the launches for both).
  */
 #ifndef VMAF_FEATURE_CUDA_ADM_KERNELS_H

@@ -1,7 +1,7 @@
 // SpEED twins (speed_chroma, speed_temporal): the per-image chain of speed_core.c on the
 // device, one launch per stage over all images of the frame (gridDim.z = image). Every value is
 // computed by the functions of feature/speed_device.h, which the CPU's order defines (and
-// tests/test_speed_twin.c checks in this decomposition); here is only the thread mapping.
+// tests/twins/test_speed_twin.c checks in this decomposition); here is only the thread mapping.
 // --fmad=false: no contraction; the covariance lanes use fma() exactly where the CPU does.
 //
 //   image        (non-direct only) the image rows the anti-aliasing filter reads: resampled

@@ -3,7 +3,7 @@
 // pass of the five quantities, then per output row a warp making 32 outputs' terms and
 // adding them by the tree; (rows) one thread per (sum, row) adding the row's segments;
 // (plane) one warp per sum: lanes of rows, then the tree. The per-thread code is
-// ssim_device.h's, which the CPU extractor and tests/test_ssim_twin.c share.
+// ssim_device.h's, which the CPU extractor and tests/twins/test_ssim_twin.c share.
 #include <stdint.h>
 
 #include "feature/cuda/kernel_args.h"
