@@ -230,8 +230,13 @@ class Context:
                f"problem loading feature extractor: {name}")
 
     def read_pictures(self, ref, dist, index):
-        """Hands both pictures to the library (it owns them from here, also on errors)."""
+        """Hands both pictures to the library. On some errors it leaves them with the caller,
+        as reference libvmaf does (their ref is still set): they are released here."""
         err = self.lib.read_pictures(self.ptr, ctypes.byref(ref), ctypes.byref(dist), index)
+        if err:
+            for pic in (ref, dist):
+                if pic.ref:
+                    self.unref(pic)
         _check(err, f"problem scoring frame {index}")
 
     def flush(self):
