@@ -272,7 +272,7 @@ class Context:
         _check(self.lib.write_output(self.ptr, os.fspath(path).encode(), output_format(fmt)),
                f"problem writing output file {path}")
 
-    # segments (issue 15): present when the library has them
+    # segments: present when the library has them
     def segment_context(self):
         self._need("segment_context")
         before, after = ctypes.c_uint(), ctypes.c_uint()
