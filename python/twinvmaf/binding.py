@@ -31,14 +31,14 @@ def parse_feature(spec):
         name, opts = spec
         return name, list(opts.items() if isinstance(opts, dict) else opts)
     name, _, rest = spec.partition("=")
-    if not name:
-        raise VmafError(f"feature {spec!r}: empty name")
+    if not name:  # the vmaf CLI's messages
+        raise VmafError(f'Problem parsing feature "{spec}": empty name.')
     opts = []
     if rest:
         for kv in rest.split(":"):
             key, _, val = kv.partition("=")
             if not key or not val:
-                raise VmafError(f"feature {name!r}: bad option string {key!r}")
+                raise VmafError(f'Problem parsing feature "{name}", bad option string "{key}".')
             opts.append((key, val))
     return name, opts
 
