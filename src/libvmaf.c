@@ -195,7 +195,17 @@ VMAF_EXPORT int vmaf_use_feature(VmafContext *vmaf, const char *feature_name,
                  "unknown feature extractor \"%s\"\n", feature_name);
         return -EINVAL;
     }
-    return vmaf_context_use_extractor(vmaf, fex, opts_dict);
+    /* Ownership as the reference's: a NULL argument or an unknown name leaves opts_dict with
+     * the caller, and so does -ENOMEM while copying it (the reference's one failure before it
+     * frees the dictionary); from there on it is the context's, on success and on failure. */
+    VmafDictionary *opts = NULL;
+    const int err = vmaf_dictionary_copy(opts_dict, &opts);
+    if (err) {
+        vmaf_dictionary_free(&opts);
+        return err;
+    }
+    vmaf_dictionary_free(&opts_dict);
+    return vmaf_context_use_extractor(vmaf, fex, opts);
 }
 
 int vmaf_context_use_extractor(VmafContext *vmaf, const VmafFeatureExtractor *fex,
@@ -448,11 +458,17 @@ VMAF_EXPORT int vmaf_read_pictures(VmafContext *vmaf, VmafPicture *ref, VmafPict
     if (!ref != !dist) return -EINVAL;
     if (!ref) return flush_context(vmaf);
 
+    /* Ownership as the reference's: pictures that do not match stay with the caller; so do
+     * both pictures when an extractor fails (also at its start) and the reference would
+     * have run it in the caller's thread: n_threads 0, or a CUDA state (its CUDA builds
+     * never use the worker threads). Anything else takes them, on success and on failure. */
+    const bool keep_on_extract_error =
+        !vmaf->cfg.n_threads || (vmaf->cuda_state && !vmaf->cfg.gpumask);
     int err = validate_pictures(vmaf, ref, dist);
     if (err) {
         vmaf_log(vmaf->cfg.log_level, VMAF_LOG_LEVEL_ERROR,
                  "pictures at index %u do not match each other or the first pair\n", index);
-        goto unref;
+        return err;
     }
     err = check_sample_range(vmaf, ref, "reference", index);
     if (!err) err = check_sample_range(vmaf, dist, "distorted", index);
@@ -465,7 +481,7 @@ VMAF_EXPORT int vmaf_read_pictures(VmafContext *vmaf, VmafPicture *ref, VmafPict
     }
     if (!vmaf->geometry.set) {
         err = start(vmaf, ref);
-        if (err) goto unref;
+        if (err) goto extract_failed;
     }
     if (vmaf_picture_memory(ref) == VMAF_PICTURE_MEMORY_DEVICE) {
         /* device pictures feed twins only: a CPU extractor cannot read them */
@@ -493,11 +509,11 @@ VMAF_EXPORT int vmaf_read_pictures(VmafContext *vmaf, VmafPicture *ref, VmafPict
         if (vmaf->workers && !(inst->fex->flags & VMAF_FEATURE_EXTRACTOR_TEMPORAL)) continue;
         if (!runs_at(vmaf, inst->fex, index)) continue;
         err = run_instance(vmaf, inst, i, &frame);
-        if (err) goto unref;
+        if (err) goto extract_failed;
     }
     if (vmaf->cuda) {
         err = vmaf_cuda_backend_submit(vmaf->cuda, ref, dist, index);
-        if (err) goto unref;
+        if (err) goto extract_failed;
     }
 
     if (vmaf->workers) {
@@ -513,7 +529,10 @@ VMAF_EXPORT int vmaf_read_pictures(VmafContext *vmaf, VmafPicture *ref, VmafPict
         }
     }
     if (vmaf->keep_history) push_history(vmaf, ref);
+    goto unref;
 
+extract_failed:
+    if (keep_on_extract_error) return err;
 unref:
     vmaf_picture_unref(ref);
     vmaf_picture_unref(dist);

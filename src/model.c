@@ -283,12 +283,20 @@ static int overload(VmafModel *model, const char *fex_name, const VmafDictionary
     return err;
 }
 
+/*
+ * Ownership of opts_dict follows reference libvmaf's, case by case, so that a caller written
+ * for it neither leaks nor frees twice: a NULL argument leaves the dictionary with the
+ * caller; so does -ENOMEM while merging it into the model's options (the reference's only
+ * failure before it frees); every other outcome (success, a refused option value, which the
+ * reference accepts, or bookkeeping that fails later) frees it.
+ */
 VMAF_EXPORT int vmaf_model_feature_overload(VmafModel *model, const char *fex_name,
                                             VmafFeatureDictionary *opts_dict)
 {
-    int err = -EINVAL;
+    if (!model || !fex_name || !opts_dict) return -EINVAL;
     unsigned matched = 0;
-    if (model && fex_name && opts_dict) err = overload(model, fex_name, opts_dict, &matched);
+    int err = overload(model, fex_name, opts_dict, &matched);
+    if (err == -ENOMEM) return err;
     if (!err) err = vmaf_model_source_add_overload(&model->source, fex_name, opts_dict);
     if (!err && !matched)
         vmaf_log(VMAF_MODEL_LOG_LEVEL, VMAF_LOG_LEVEL_WARNING,
@@ -298,30 +306,32 @@ VMAF_EXPORT int vmaf_model_feature_overload(VmafModel *model, const char *fex_na
     return err;
 }
 
+/*
+ * As the reference: the members get copies, entry "0" (model) the dictionary itself, under
+ * vmaf_model_feature_overload's rule; a NULL collection leaves it with the caller (the
+ * reference reads through a NULL *model_collection; here that is -EINVAL, also leaving it).
+ */
 VMAF_EXPORT int vmaf_model_collection_feature_overload(VmafModel *model,
                                                        VmafModelCollection **model_collection,
                                                        const char *fex_name,
                                                        VmafFeatureDictionary *opts_dict)
 {
-    int err = -EINVAL;
-    if (model && model_collection && *model_collection && fex_name && opts_dict) {
-        err = 0;
-        const VmafModelCollection *mc = *model_collection;
-        for (unsigned i = 0; !err && i < mc->cnt; i++) {
-            unsigned matched;
-            err = overload(mc->model[i], fex_name, opts_dict, &matched);
-        }
-        if (!err)
-            err = vmaf_model_source_add_overload(&(*model_collection)->source, fex_name,
-                                                 opts_dict);
-        if (!err) {
-            /* entry "0" takes the dictionary, and warns if nothing matched */
-            err = vmaf_model_feature_overload(model, fex_name, opts_dict);
-            opts_dict = NULL;
-        }
+    if (!model_collection || !*model_collection) return -EINVAL;
+    if (!model || !fex_name || !opts_dict) return -EINVAL;
+    int err = 0;
+    const VmafModelCollection *mc = *model_collection;
+    for (unsigned i = 0; !err && i < mc->cnt; i++) {
+        unsigned matched;
+        err = overload(mc->model[i], fex_name, opts_dict, &matched);
     }
-    vmaf_dictionary_free(&opts_dict);
-    return err;
+    if (!err)
+        err = vmaf_model_source_add_overload(&(*model_collection)->source, fex_name, opts_dict);
+    if (err) {
+        vmaf_dictionary_free(&opts_dict);
+        return err;
+    }
+    /* entry "0" takes the dictionary, and warns if nothing matched */
+    return vmaf_model_feature_overload(model, fex_name, opts_dict);
 }
 
 /* ---- sources (for the segment merge) -------------------------------------------------- */

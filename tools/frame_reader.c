@@ -464,10 +464,14 @@ void frame_reader_stop(FrameReader *r)
     free(r->par.thread);
     free(r->par.slot);
     free(r->par.task);
+    /* Every picture still in a ring goes back to the pool, whatever its status: in the
+     * parallel mode a frame whose tasks were cut short by the stop can hold a picture with
+     * an error status (a task already failed; the side's last task, which releases it, never
+     * ran). The threads are joined: nothing else touches the rings now. */
     for (int i = 0; i < 2; i++) {
         Side *s = &r->side[i];
         for (unsigned j = 0; s->ring && j < r->depth; j++)
-            if (s->ring[j].status == 1 && s->ring[j].pic.ref) vmaf_picture_unref(&s->ring[j].pic);
+            if (s->ring[j].pic.ref) vmaf_picture_unref(&s->ring[j].pic);
         free(s->ring);
     }
     pthread_cond_destroy(&r->changed);

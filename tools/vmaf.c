@@ -791,6 +791,9 @@ int cli_score(CliSettings *c, VideoInput *ref_in, VideoInput *dist_in, CliJob *j
             cli_gate_open(job->gate);
         }
         if (err) {
+            /* some failures leave the pictures with the caller, as the reference's do */
+            if (ref.ref) vmaf_picture_unref(&ref);
+            if (dist.ref) vmaf_picture_unref(&dist);
             fprintf(msg, "%sproblem scoring frame %u: %s\n", job->verbose ? "\n" : "", index,
                     strerror(-err));
             status = read_status(err);

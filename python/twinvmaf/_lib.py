@@ -105,7 +105,7 @@ _API = {
     "vmaf_feature_dictionary_set": (_I, [_PP, _S, _S]),
     "vmaf_feature_dictionary_free": (_I, [_PP]),
 }
-# present only in builds with them: CUDA (a stub without nvcc) and segments (issue 15)
+# present only in builds with them: CUDA (a stub without nvcc) and segments
 _OPTIONAL = {
     "vmaf_cuda_state_init": (_I, [_PP, VmafCudaConfiguration]),
     "vmaf_cuda_import_state": (_I, [_P, _P]),

@@ -31,14 +31,14 @@ def parse_feature(spec):
         name, opts = spec
         return name, list(opts.items() if isinstance(opts, dict) else opts)
     name, _, rest = spec.partition("=")
-    if not name:
-        raise VmafError(f"feature {spec!r}: empty name")
+    if not name:  # the vmaf CLI's messages
+        raise VmafError(f'Problem parsing feature "{spec}": empty name.')
     opts = []
     if rest:
         for kv in rest.split(":"):
             key, _, val = kv.partition("=")
             if not key or not val:
-                raise VmafError(f"feature {name!r}: bad option string {key!r}")
+                raise VmafError(f'Problem parsing feature "{name}", bad option string "{key}".')
             opts.append((key, val))
     return name, opts
 
@@ -230,8 +230,13 @@ class Context:
                f"problem loading feature extractor: {name}")
 
     def read_pictures(self, ref, dist, index):
-        """Hands both pictures to the library (it owns them from here, also on errors)."""
+        """Hands both pictures to the library. On some errors it leaves them with the caller,
+        as reference libvmaf does (their ref is still set): they are released here."""
         err = self.lib.read_pictures(self.ptr, ctypes.byref(ref), ctypes.byref(dist), index)
+        if err:
+            for pic in (ref, dist):
+                if pic.ref:
+                    self.unref(pic)
         _check(err, f"problem scoring frame {index}")
 
     def flush(self):
@@ -267,7 +272,7 @@ class Context:
         _check(self.lib.write_output(self.ptr, os.fspath(path).encode(), output_format(fmt)),
                f"problem writing output file {path}")
 
-    # segments (issue 15): present when the library has them
+    # segments: present when the library has them
     def segment_context(self):
         self._need("segment_context")
         before, after = ctypes.c_uint(), ctypes.c_uint()

@@ -1,79 +1,228 @@
 """`twinvmaf-score`: the `vmaf` CLI's common flags through the Python binding.
 
-    twinvmaf-score -r REF -d DIS [-w W -h H -p 420|422|444|400 -b BITS] [-m SPEC ...]
+    twinvmaf-score -r REF -d DIS [-w W -h H -p 420|422|444 -b 8|10|12|16] [-m SPEC ...]
                    [--feature SPEC ...] [-n] [--threads N] [--subsample N] [--frame_cnt N]
-                   [--frame_skip_ref N] [--frame_skip_dist N] [--backend cpu|cuda|auto]
-                   [--xml|--json|--csv|--sub] [--segment A:B] -o OUT
+                   [--frame_skip_ref N] [--frame_skip_dist N] [--cpumask N] [--gpumask N]
+                   [--backend cpu|cuda|auto] [--xml|--json|--csv|--sub] [--segment A:B] -o OUT
     twinvmaf-score --merge PART... -o OUT [--xml|--json|--csv|--sub] [--precision max|N]
+
+Refusals, messages and exit statuses are the vmaf CLI's (tools/cli_parse.c, tools/vmaf.c):
+a usage error (a bad number, a missing value, an unknown short option, a stray argument)
+exits 1 with its message and this text; an unknown long option is only warned about; an
+input that cannot be scored, or an output that is an input, exits 255 before any frame.
 """
 import argparse
+import os
 import sys
 
 from ._lib import VmafError
-from .score import merge, score, score_segment
+
+PROG = "twinvmaf-score"
+U32 = "an integer (decimal, or hexadecimal with 0x) below 2^32"
+U64 = "an integer (decimal, or hexadecimal with 0x) below 2^64"
+# vmaf options this tool does not implement: refused, never silently ignored
+NOT_HERE = {"--aom_ctc": True, "--nflx_ctc": True, "--split": True, "--cuda_devices": True}
 
 
-def main(argv=None):
-    p = argparse.ArgumentParser(prog="twinvmaf-score", add_help=False,
-                                description="score as the vmaf CLI does, through libvmaf.so.3")
-    p.add_argument("--help", action="help")
-    p.add_argument("-r", "--reference")
-    p.add_argument("-d", "--distorted")
-    p.add_argument("-w", "--width", type=int)
-    p.add_argument("-h", "--height", type=int)
-    p.add_argument("-p", "--pixel_format")
-    p.add_argument("-b", "--bitdepth", type=int)
+class UsageError(Exception):
+    """A usage error: exit 1 with the message and the usage text (the vmaf CLI's usage())."""
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message):
+        # argparse's own refusals (a missing value, ...) are usage errors too, as getopt's
+        raise UsageError(message)
+
+
+def _unsigned(arg, option, limit=1 << 32, should_be=U32):
+    """The vmaf CLI's parse_u64: decimal or 0x hexadecimal, no sign, no blank, no octal."""
+    hexa = arg[:2] in ("0x", "0X")
+    digits = arg[2:] if hexa else arg
+    ok = digits and all(c in ("0123456789abcdefABCDEF" if hexa else "0123456789") for c in digits)
+    if ok:
+        v = int(digits, 16 if hexa else 10)
+        if v < limit:
+            return v
+    raise UsageError(f'Invalid argument "{arg}" for option {option}; should be {should_be}')
+
+
+def _bad(arg, option, should_be):
+    return UsageError(f'Invalid argument "{arg}" for option {option}; should be {should_be}')
+
+
+def _parser():
+    p = _Parser(prog=PROG, add_help=False)
+    p.add_argument("--help", action="store_true")
+    for short, long_ in (("-r", "--reference"), ("-d", "--distorted"), ("-w", "--width"),
+                         ("-h", "--height"), ("-p", "--pixel_format"), ("-b", "--bitdepth"),
+                         ("-o", "--output")):
+        p.add_argument(short, long_)
     p.add_argument("-m", "--model", action="append", default=None)
     p.add_argument("--feature", action="append", default=[])
     p.add_argument("-n", "--no_prediction", action="store_true")
-    for k in ("threads", "subsample", "frame_cnt", "frame_skip_ref", "frame_skip_dist"):
-        p.add_argument(f"--{k}", type=int, default=0)
-    p.add_argument("--backend", default="auto", choices=("cpu", "cuda", "auto"))
-    p.add_argument("--pictures", default="pool", choices=("pool", "alloc"))
+    p.add_argument("-q", "--quiet", action="store_true")
+    p.add_argument("-v", "--version", action="store_true")
+    for k in ("threads", "subsample", "frame_cnt", "frame_skip_ref", "frame_skip_dist",
+              "cpumask", "gpumask", "backend", "pictures", "precision", "segment"):
+        p.add_argument(f"--{k}")
     for f in ("xml", "json", "csv", "sub"):
         p.add_argument(f"--{f}", dest="fmt", action="store_const", const=f)
-    p.add_argument("--precision", help="max or 1..17 (with --merge only: single runs write "
-                   "the reference's format, the library exports no other)")
-    p.add_argument("--segment")
-    p.add_argument("--merge", nargs="+")
-    p.add_argument("-o", "--output")
-    a = p.parse_args(argv)
-    fmt = a.fmt or "xml"
-    try:
-        if a.merge:
-            if not a.output:
-                p.error("--merge needs -o")
-            prec = None if a.precision is None else 17 if a.precision == "max" else a.precision
-            merge(a.merge, a.output, fmt, precision=prec)
-            return 0
-        if a.precision is not None:
-            p.error("--precision: only with --merge (vmaf_write_output_with_precision is not "
-                    "exported)")
-        if not a.reference or not a.distorted:
-            p.error("-r and -d are required")
-        raw = (a.width, a.height, a.pixel_format, a.bitdepth)
-        if any(v is not None for v in raw) and not all(v is not None for v in raw):
-            p.error("raw input needs all of -w, -h, -p, -b")
-        geometry = raw if a.width is not None else None
-        opts = dict(models=a.model, features=a.feature, no_prediction=a.no_prediction,
-                    threads=a.threads, subsample=a.subsample, frame_cnt=a.frame_cnt,
-                    frame_skip_ref=a.frame_skip_ref, frame_skip_dist=a.frame_skip_dist,
-                    backend=a.backend, output_format=fmt, pictures=a.pictures)
-        if a.segment:
-            first, _, last = a.segment.partition(":")
-            if not first.isdigit() or not last.isdigit() or not a.output:
-                p.error("--segment A:B (frames A..B-1) needs -o")
-            score_segment(a.reference, a.distorted, int(first), int(last), a.output, geometry,
-                          opts)
-            return 0
-        pooled = score(a.reference, a.distorted, a.output, geometry, opts)
+    p.add_argument("--merge", action="store_true")
+    for k in NOT_HERE:
+        p.add_argument(k, dest="not_here_" + k[2:], action="append")
+    return p
+
+
+def _split_extras(extras):
+    """getopt's rule for what argparse did not know: an unknown long option is warned about
+    (and skipped), an unknown short option is a usage error; the rest are arguments."""
+    args = []
+    for x in extras:
+        if x.startswith("--") and len(x) > 2:
+            print(f"{PROG}: unrecognized option '{x}'", file=sys.stderr)
+        elif x.startswith("-") and len(x) > 1:
+            raise UsageError(f"{PROG}: invalid option -- '{x[1]}'")
+        else:
+            args.append(x)
+    return args
+
+
+def parse(argv):
+    """The settings, as the vmaf CLI's cli_parse() checks them; raises UsageError."""
+    p = _parser()
+    a, extras = p.parse_known_args(argv)
+    a.args = _split_extras(extras)
+    if a.help:
+        raise UsageError(None)
+    for k in NOT_HERE:
+        if getattr(a, "not_here_" + k[2:]):
+            raise UsageError(f"{k} is an option of the vmaf CLI that {PROG} does not have")
+    s = argparse.Namespace(version=a.version, output=a.output, merge=a.merge,
+                           fmt=a.fmt or "xml", reference=a.reference, distorted=a.distorted)
+    if a.output == "":
+        raise _bad("", "-o/--output", "a path")
+    for short, k in (("w", "width"), ("h", "height")):
+        v = getattr(a, k)
+        setattr(s, k, None if v is None else _unsigned(v, f"-{short}/--{k}"))
+    if a.pixel_format is not None and a.pixel_format not in ("420", "422", "444"):
+        raise _bad(a.pixel_format, "-p/--pixel_format", "a valid pixel format (420/422/444)")
+    s.pixel_format = a.pixel_format
+    s.bitdepth = None
+    if a.bitdepth is not None:
+        s.bitdepth = _unsigned(a.bitdepth, "-b/--bitdepth")
+        if s.bitdepth not in (8, 10, 12, 16):
+            raise _bad(a.bitdepth, "-b/--bitdepth", "a valid bitdepth (8/10/12/16)")
+    for k in ("threads", "subsample", "frame_cnt", "frame_skip_ref", "frame_skip_dist"):
+        v = getattr(a, k)
+        setattr(s, k, 0 if v is None else _unsigned(v, f"--{k}"))
+    for k in ("cpumask", "gpumask"):
+        v = getattr(a, k)
+        setattr(s, k, 0 if v is None else _unsigned(v, f"--{k}", 1 << 64, U64))
+    s.backend = a.backend or "auto"
+    if s.backend not in ("cpu", "cuda", "auto"):
+        raise _bad(a.backend, "--backend", "cpu, cuda or auto")
+    s.pictures = a.pictures or "pool"
+    if s.pictures not in ("pool", "alloc"):
+        raise _bad(a.pictures, "--pictures", "pool or alloc")
+    s.precision = None
+    if a.precision is not None:
+        if a.precision == "max":
+            s.precision = 17
+        elif a.precision.isdigit() and 1 <= int(a.precision) <= 17:
+            s.precision = int(a.precision)
+        else:
+            raise _bad(a.precision, "--precision", "max or an integer 1..17")
+    s.segment = None
+    if a.segment is not None:
+        first, colon, last = a.segment.partition(":")
+        if not colon or not first or not last or ":" in last:
+            raise _bad(a.segment, "--segment", "A:B, the frames A..B-1 (A < B)")
+        s.segment = (_unsigned(first, "--segment"), _unsigned(last, "--segment"))
+        if s.segment[0] >= s.segment[1]:
+            raise _bad(a.segment, "--segment", "A:B with A < B (the frames A..B-1)")
+    if a.merge:
+        if not a.args:
+            raise UsageError("--merge needs the segment results to merge")
         if not a.output:
-            for name, s in pooled.items():
-                print(f"{name}: {s:f}", file=sys.stderr)
+            raise UsageError("--merge needs an output file (-o/--output)")
+        if (a.reference or a.distorted or s.segment or a.model or a.feature or
+                any(getattr(s, k) is not None for k in ("width", "height", "bitdepth")) or
+                a.pixel_format):
+            raise UsageError("--merge takes segment results, an output file and its format "
+                             "only: the parts recorded everything else")
+        s.parts = a.args
+        return s
+    if a.args:
+        raise UsageError(f'Unexpected argument "{a.args[0]}"')
+    if s.segment and not a.output:
+        raise UsageError("--segment needs an output file (-o/--output) for its segment result")
+    if a.version:
+        return s
+    if s.precision is not None:
+        raise UsageError("--precision: only with --merge here (the library exports no "
+                         "single-run writer with a precision)")
+    if not a.reference:
+        raise UsageError("Reference .y4m or .yuv (-r/--reference) is required")
+    if not a.distorted:
+        raise UsageError("Distorted .y4m or .yuv (-d/--distorted) is required")
+    raw = (s.width, s.height, s.pixel_format, s.bitdepth)
+    if any(v is not None for v in raw) and not all(raw):
+        raise UsageError("The following options are required for .yuv input:\n"
+                         "  --width/-w\n  --height/-h\n  --pixel_format/-p\n  --bitdepth/-b\n")
+    s.geometry = raw if s.width is not None else None
+    from .score import Options
+    try:
+        s.options = Options(models=a.model, features=a.feature, no_prediction=a.no_prediction,
+                            threads=s.threads, subsample=s.subsample, frame_cnt=s.frame_cnt,
+                            frame_skip_ref=s.frame_skip_ref, frame_skip_dist=s.frame_skip_dist,
+                            cpumask=s.cpumask, gpumask=s.gpumask, backend=s.backend,
+                            output_format=s.fmt, pictures=s.pictures)
+    except VmafError as e:  # a bad --model or --feature string, two models of one name
+        raise UsageError(str(e)) from None
+    return s
+
+
+def _run(s):
+    from . import _lib
+    from .score import merge, score, score_segment
+    if s.version:
+        print(_lib.load().version, file=sys.stderr)
         return 0
+    if s.merge:
+        merge(s.parts, s.output, s.fmt, precision=s.precision)
+        return 0
+    if s.segment:
+        score_segment(s.reference, s.distorted, s.segment[0], s.segment[1], s.output,
+                      s.geometry, s.options)
+        return 0
+    pooled = score(s.reference, s.distorted, s.output, s.geometry, s.options)
+    if not s.output:
+        for name, v in pooled.items():
+            print(f"{name}: {v:f}", file=sys.stderr)
+    return 0
+
+
+def main(argv=None):
+    argv = sys.argv[1:] if argv is None else list(argv)
+    try:
+        s = parse(argv)
+    except UsageError as e:
+        if e.args[0]:
+            print(f"{e.args[0]}\n", file=sys.stderr)
+        print(f"Usage: {PROG} [options]\n{__doc__.split(chr(10) + chr(10))[1]}", file=sys.stderr)
+        return 1
+    try:
+        return _run(s)
     except VmafError as e:
-        print(f"twinvmaf-score: {e}", file=sys.stderr)
+        print(f"{PROG}: {e}", file=sys.stderr)
         return 255
+    except OSError as e:  # anything the checks before did not foresee: one line, no traceback
+        where = f"{e.filename}: " if e.filename else ""
+        print(f"{PROG}: {where}{e.strerror or e}", file=sys.stderr)
+        return 255
+    except KeyboardInterrupt:
+        print(f"{PROG}: interrupted", file=sys.stderr)
+        return 130
 
 
 if __name__ == "__main__":

@@ -17,6 +17,7 @@ import sys
 import tempfile
 import time
 
+from ._files import write_atomic
 from ._lib import VmafError
 from .score import Options, check_output
 from .video import geometry_from
@@ -106,18 +107,6 @@ def _tasks(ray, max_retries, num_gpus):
     return probe, segment, merge
 
 
-def _write_atomic(path, data):
-    d = os.path.dirname(os.path.abspath(path))
-    fd, tmp = tempfile.mkstemp(prefix=os.path.basename(path) + ".", suffix=".tmp", dir=d)
-    try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(data)
-        os.replace(tmp, path)
-    except BaseException:
-        os.unlink(tmp)
-        raise
-
-
 def run(titles, address=None, segments=8, segment_frames=None, max_retries=3, log=None):
     """Score titles (dicts, see the module doc) on the cluster at address (None: RAY_ADDRESS
     or a new local instance). Returns one (ok, message) per title."""
@@ -166,7 +155,7 @@ def run(titles, address=None, segments=8, segment_frames=None, max_retries=3, lo
             continue
         ref, nseg, frames = merges[s.index]
         try:
-            _write_atomic(s.output, ray.get(ref))
+            write_atomic(s.output, ray.get(ref))
             results[s.index] = (True, f"{s.label}: {frames} frames in {nseg} segments -> "
                                       f"{s.output}")
         except Exception as e:

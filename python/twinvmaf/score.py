@@ -2,7 +2,7 @@
 import os
 import sys
 
-from . import _lib
+from . import _files, _lib
 from .binding import Context, ModelSpec, parse_feature, output_format as _fmt
 from ._lib import VmafError
 from .video import VideoFile, geometry_from
@@ -78,25 +78,13 @@ def _opt(v):
     return ("true" if v else "false") if isinstance(v, bool) else str(v)
 
 
-def _same_file(a, b):
-    try:
-        sa, sb = os.stat(a), os.stat(b)
-    except OSError:
-        return False
-    return sa.st_dev == sb.st_dev and sa.st_ino == sb.st_ino
-
-
 def check_output(path, inputs):
-    """Refuse an output path that is an input, a directory or not creatable, before scoring."""
+    """Refuse, before scoring, an output path that is an input (also through links), a
+    directory or not writable: the vmaf CLI's checks and messages."""
     path = os.fspath(path)
-    if os.path.isdir(path):
-        raise VmafError(f"cannot write output file {path}: it is a directory")
-    for what, p in zip(("reference", "distorted"), inputs):
-        if _same_file(path, p):
-            raise VmafError(f"output file {path} is the {what} input {p}: refusing to overwrite it")
-    d = os.path.dirname(os.path.abspath(path))
-    if not os.access(d, os.W_OK | os.X_OK):
-        raise VmafError(f"cannot write output file {path}: cannot create a file in {d}")
+    _files.check_not_input(path, zip(("reference", "distorted"), map(os.fspath, inputs)),
+                           "{} input")
+    _files.check_writable(path)
 
 
 class Title:
@@ -290,6 +278,9 @@ def merge(parts, output, fmt="xml", lib=None, precision=None):
     """Merge segment results (in any order; parts that do not tile the title, or differ in
     options, are refused) into the title's output file, equal to a single run's. precision:
     None the reference's number format, 1..17 %.<precision>g (the CLI's --precision)."""
+    output = os.fspath(output)
+    _files.check_not_input(output, [(None, os.fspath(p)) for p in parts], "segment result")
+    _files.check_writable(output)
     lib = lib if isinstance(lib, _lib.Library) else _lib.load(lib)
     if not lib.has("segment_merge"):
         raise VmafError(f"{lib.path} has no segment API (vmaf_segment_merge)")
@@ -299,7 +290,8 @@ def merge(parts, output, fmt="xml", lib=None, precision=None):
     if precision is None:
         err = lib.segment_merge(arr, len(enc), os.fspath(output).encode(), _fmt(fmt))
     else:
-        if not lib.has("segment_merge_with_precision") or not 1 <= int(precision) <= 17:
+        if (not lib.has("segment_merge_with_precision") or not isinstance(precision, int) or
+                not 1 <= precision <= 17):
             raise VmafError(f"precision {precision!r}: 1..17, with vmaf_segment_merge_with_precision")
         err = lib.segment_merge_with_precision(arr, len(enc), os.fspath(output).encode(),
                                                _fmt(fmt), int(precision))

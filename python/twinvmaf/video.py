@@ -7,6 +7,7 @@ Samples above 8 bits are 16-bit little-endian. Y4M: the header's W, H and C tags
 """
 import ctypes
 import os
+import stat
 
 from ._lib import VmafError
 
@@ -65,11 +66,19 @@ class VideoFile:
     def __init__(self, path, geometry=None):
         self.path = os.fspath(path)
         try:
-            self.fd = os.open(self.path, os.O_RDONLY)
+            # non-blocking: a FIFO without a writer would block the open
+            self.fd = os.open(self.path, os.O_RDONLY | os.O_NONBLOCK)
         except OSError as e:
             raise VmafError(f"{self.path}: cannot open: {e.strerror}", -e.errno) from None
         try:
-            self.size = os.fstat(self.fd).st_size
+            st = os.fstat(self.fd)
+            if not stat.S_ISREG(st.st_mode):
+                kind = "a directory" if stat.S_ISDIR(st.st_mode) else "a pipe or a device"
+                raise VmafError(f"{self.path}: not a regular file ({kind}): frames are read at "
+                                "their offsets; give a file (the vmaf CLI also reads pipes)",
+                                -22)
+            os.set_blocking(self.fd, True)
+            self.size = st.st_size
             if geometry is None:
                 self._open_y4m()
             else:

@@ -155,15 +155,22 @@ static void test_read_pictures_errors(void)
     CHECK(vmaf_read_pictures(v, &r, NULL, 0) == -EINVAL, "one NULL");
     vmaf_picture_alloc(&d, VMAF_PIX_FMT_YUV420P, 8, 16, 18);
     CHECK(vmaf_read_pictures(v, &r, &d, 0) == -EINVAL, "size mismatch");
+    /* refused pictures stay with the caller (the reference's rule; tests/test_ownership.c) */
+    vmaf_picture_unref(&r);
+    vmaf_picture_unref(&d);
     vmaf_picture_alloc(&r, VMAF_PIX_FMT_YUV420P, 8, 16, 16);
     vmaf_picture_alloc(&d, VMAF_PIX_FMT_YUV420P, 8, 16, 16);
     CHECK(!vmaf_read_pictures(v, &r, &d, 0), "first");
     vmaf_picture_alloc(&r, VMAF_PIX_FMT_YUV420P, 8, 16, 16);
     vmaf_picture_alloc(&d, VMAF_PIX_FMT_YUV420P, 8, 16, 16);
     CHECK(vmaf_read_pictures(v, &r, &d, 0) < 0, "index 0 twice");
+    vmaf_picture_unref(&r);
+    vmaf_picture_unref(&d);
     vmaf_picture_alloc(&r, VMAF_PIX_FMT_YUV444P, 8, 16, 16);
     vmaf_picture_alloc(&d, VMAF_PIX_FMT_YUV444P, 8, 16, 16);
     CHECK(vmaf_read_pictures(v, &r, &d, 1) == -EINVAL, "format changed");
+    vmaf_picture_unref(&r);
+    vmaf_picture_unref(&d);
     vmaf_close(v);
 }
 

@@ -232,6 +232,8 @@ static int run(const Opts *o, Cu *cu, const char *out_path)
             break;
         }
         err = vmaf_read_pictures(vmaf, &pr, &pd, n++);
+        if (err && pr.ref) vmaf_picture_unref(&pr); /* as the reference, some failures */
+        if (err && pd.ref) vmaf_picture_unref(&pd);  /* leave the pictures with the caller */
     }
     if (!err && !n) err = -EIO;
     if (!err) err = vmaf_read_pictures(vmaf, NULL, NULL, 0);

@@ -90,6 +90,8 @@ static void run(long n, const char *mode)
         }
         err = vmaf_read_pictures(v, &ref, &dis, k);
         CHECK(is_errno(err), "%s n=%ld: frame %u: %d", mode, n, k, err);
+        if (ref.ref) vmaf_picture_unref(&ref); /* an extractor's failure leaves them here */
+        if (dis.ref) vmaf_picture_unref(&dis);
     }
     if (!err) {
         err = vmaf_read_pictures(v, NULL, NULL, 0);
