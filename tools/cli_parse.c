@@ -110,7 +110,6 @@ static void usage(const char *app, const char *reason, ...)
             " --subsample: $unsigned       compute scores only every N frames\n"
             " --segment A:B:               score frames A..B-1 only; -o gets a segment result\n"
             " --merge PART... -o OUT:      merge segment results: the whole title's output\n"
-            "                              (with the format, --precision and -q only)\n"
             " --split N, --cuda_devices L: N segments at once, or one per CUDA device in L (0,1)\n"
             " --aom_ctc $version:          AOM common test conditions preset (v1.0..v7.0)\n"
             " --nflx_ctc $version:         Netflix common test conditions preset (v1.0)\n"
