@@ -4,6 +4,7 @@
  *
  * The result is a JSON file: what the context was configured with (extractors and their
  * options in registration order, models by source, n_subsample, threading mode, geometry),
+ * the library version, the caller's title fingerprint if any (vmaf_segment_set_fingerprint),
  * the frames it read, each extractor's flush counters, and every metric's kept values with
  * the order key its first kept store had (feature_collector.h), so that the merge rebuilds the
  * single run's collector exactly. Doubles are written as the hex of their 64 bits.

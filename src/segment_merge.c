@@ -1,7 +1,9 @@
 /*
  * vmaf_segment_merge(): segment results (segment.c) into the output of one run.
  *
- * The parts are checked against each other (same configuration, segments that tile [0, N)
+ * Every field of every part is validated before anything uses it (check_part: a part is
+ * untrusted input), the library version included, then the parts are checked against each
+ * other (same title fingerprint, same configuration, segments that tile [0, N)
  * with the context they needed), then a context is rebuilt as the single run's would be after
  * its last frame: the same extractor instances in the same positions, every kept score stored
  * with the order key it had, the FLUSH_AT_MERGE extractors flushed over the whole title (with
