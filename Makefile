@@ -35,12 +35,12 @@ install: build
 # A longer libFuzzer campaign than `make test` runs (FUZZ_SECONDS per target); the corpus
 # grows in $(BUILD)/fuzz/work. Installs clang first when run as root (tests/fuzz/setup.sh).
 FUZZ_SECONDS ?= 300
-FUZZ_TARGETS = model video_input options output
+FUZZ_TARGETS = model video_input options output segment
 fuzz: build
 	tests/fuzz/setup.sh
 	tests/fuzz/build.sh $(BUILD)/tests/fuzz
 	@for t in $(FUZZ_TARGETS); do \
-	  len=4096; extra=; [ $$t = model ] && len=65536 && extra=$(SHARED)/models; \
+	  len=4096; extra=; [ $$t = segment ] && len=16384; [ $$t = model ] && len=65536 && extra=$(SHARED)/models; \
 	  tests/fuzz/run.sh $(BUILD)/tests/fuzz/fuzz_$$t tests/fuzz/corpus/$$t tests/fuzz/regressions/$$t \
 	    $(FUZZ_SECONDS) $(BUILD)/tests/fuzz/work/$$t $$len $$extra || exit 1; \
 	done

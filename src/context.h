@@ -64,6 +64,7 @@ struct VmafContext {
         unsigned read_first, read_end;
         unsigned title_frames; /* 0: unknown */
         bool title_exact;      /* exactly title_frames, else at least */
+        char fingerprint[256]; /* vmaf_segment_set_fingerprint(); "" when none */
     } segment;
 };
 

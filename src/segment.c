@@ -4,6 +4,7 @@
  *
  * The result is a JSON file: what the context was configured with (extractors and their
  * options in registration order, models by source, n_subsample, threading mode, geometry),
+ * the library version, the caller's title fingerprint if any (vmaf_segment_set_fingerprint),
  * the frames it read, each extractor's flush counters, and every metric's kept values with
  * the order key its first kept store had (feature_collector.h), so that the merge rebuilds the
  * single run's collector exactly. Doubles are written as the hex of their 64 bits.
@@ -105,6 +106,28 @@ VMAF_EXPORT int vmaf_segment_set_title_frames(VmafContext *vmaf, unsigned frames
     if (!vmaf || !frames) return -EINVAL;
     vmaf->segment.title_frames = frames;
     vmaf->segment.title_exact = exact != 0;
+    return 0;
+}
+
+bool vmaf_segment_fingerprint_ok(const char *s)
+{
+    size_t n = 0;
+    for (; s[n]; n++)
+        if (s[n] < 0x20 || s[n] > 0x7e || n == VMAF_SEGMENT_FINGERPRINT_MAX) return false;
+    return n > 0;
+}
+
+VMAF_EXPORT int vmaf_segment_set_fingerprint(VmafContext *vmaf, const char *fingerprint)
+{
+    if (!vmaf) return -EINVAL;
+    if (fingerprint && !vmaf_segment_fingerprint_ok(fingerprint)) {
+        vmaf_log(vmaf->cfg.log_level, VMAF_LOG_LEVEL_ERROR,
+                 "vmaf_segment_set_fingerprint: a fingerprint is 1..%d printable ASCII "
+                 "characters\n", VMAF_SEGMENT_FINGERPRINT_MAX);
+        return -EINVAL;
+    }
+    snprintf(vmaf->segment.fingerprint, sizeof(vmaf->segment.fingerprint), "%s",
+             fingerprint ? fingerprint : "");
     return 0;
 }
 
@@ -290,6 +313,11 @@ static int put_result(FILE *f, VmafContext *vmaf)
     if (vmaf->segment.title_frames)
         fprintf(f, "  \"title_frames\": [%u, %s],\n", vmaf->segment.title_frames,
                 vmaf->segment.title_exact ? "true" : "false");
+    if (vmaf->segment.fingerprint[0]) {
+        fputs("  \"fingerprint\": ", f);
+        vmaf_segment_put_string(f, vmaf->segment.fingerprint);
+        fputs(",\n", f);
+    }
     fprintf(f, "  \"context\": [%u, %u],\n  \"n_subsample\": %u,\n  \"threaded\": %s,\n", before,
             after, vmaf->cfg.n_subsample > 1 ? vmaf->cfg.n_subsample : 1,
             vmaf_feature_collector_threaded(vmaf->fc) ? "true" : "false");

@@ -9,6 +9,10 @@
 
 #define VMAF_SEGMENT_MAGIC "twin_vmaf_segment"
 #define VMAF_SEGMENT_FORMAT 1
+#define VMAF_SEGMENT_FINGERPRINT_MAX 255 /* characters of vmaf_segment_set_fingerprint() */
+
+/** Whether s is a fingerprint the library records: 1..255 printable ASCII characters. */
+bool vmaf_segment_fingerprint_ok(const char *s);
 
 /** The largest context before and after over the registered extractors. */
 void vmaf_segment_context_of(VmafContext *vmaf, unsigned *before, unsigned *after);

@@ -1,7 +1,9 @@
 /*
  * vmaf_segment_merge(): segment results (segment.c) into the output of one run.
  *
- * The parts are checked against each other (same configuration, segments that tile [0, N)
+ * Every field of every part is validated before anything uses it (check_part: a part is
+ * untrusted input), the library version included, then the parts are checked against each
+ * other (same title fingerprint, same configuration, segments that tile [0, N)
  * with the context they needed), then a context is rebuilt as the single run's would be after
  * its last frame: the same extractor instances in the same positions, every kept score stored
  * with the order key it had, the FLUSH_AT_MERGE extractors flushed over the whole title (with
@@ -21,6 +23,7 @@
 #include "json.h"
 #include "log.h"
 #include "output.h"
+#include "picture.h"
 #include "segment.h"
 
 #include "export.h"
@@ -113,6 +116,241 @@ static const VmafJson *typed(const VmafJson *root, const char *key, enum VmafJso
     return j && j->type == type ? j : NULL;
 }
 
+/* A refusal of one field of one part: "segment part P: field "F" ...". */
+static int bad_field(const Part *p, const char *field, const char *fmt, ...) VMAF_PRINTF(3, 4);
+
+static int bad_field(const Part *p, const char *field, const char *fmt, ...)
+{
+    char why[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(why, sizeof(why), fmt, ap);
+    va_end(ap);
+    return refuse("segment part %s: field \"%s\" %s", p->path, field, why);
+}
+
+#define PART_MAX_NAME 255  /* bytes of a metric, extractor, model or option name */
+#define PART_MAX_CONTEXT 64 /* frames of context an extractor may declare on a side */
+/* frames of a title: 2^26 is 31 days at 25 fps; the merge walks the title frame by frame */
+#define PART_MAX_FRAMES (1u << 26)
+
+/* A name as the library writes names: 1..255 bytes, no control character. */
+static bool name_ok(const VmafJson *j)
+{
+    if (!j || j->type != VMAF_JSON_STRING) return false;
+    size_t n = 0;
+    for (const unsigned char *c = (const unsigned char *)j->string; *c; c++, n++)
+        if (*c < 0x20 || *c == 0x7f || n == PART_MAX_NAME) return false;
+    return n > 0;
+}
+
+/* An option value or a model path: a string of at most 4095 bytes, no control character. */
+static bool value_ok(const VmafJson *j)
+{
+    if (!j || j->type != VMAF_JSON_STRING) return false;
+    size_t n = 0;
+    for (const unsigned char *c = (const unsigned char *)j->string; *c; c++, n++)
+        if (*c < 0x20 || *c == 0x7f || n == 4095) return false;
+    return true;
+}
+
+static bool string_or_null_ok(const VmafJson *j)
+{
+    return j && (j->type == VMAF_JSON_NULL || name_ok(j));
+}
+
+static bool bool_ok(const VmafJson *j)
+{
+    return j && j->type == VMAF_JSON_BOOL;
+}
+
+/* [[key, value], ...] of well-formed names (values: any string without control bytes). */
+static bool dictionary_ok(const VmafJson *list)
+{
+    if (!list || list->type != VMAF_JSON_ARRAY) return false;
+    for (unsigned i = 0; i < list->cnt; i++) {
+        const VmafJson *kv = list->items[i];
+        if (kv->type != VMAF_JSON_ARRAY || kv->cnt != 2 || !name_ok(kv->items[0]) ||
+            !value_ok(kv->items[1]))
+            return false;
+    }
+    return true;
+}
+
+static int check_extractors(const Part *p)
+{
+    const VmafJson *ext = vmaf_json_get(p->root, "extractors");
+    if (!ext->cnt) return bad_field(p, "extractors", "is empty: a segment runs extractors");
+    for (unsigned i = 0; i < ext->cnt; i++) {
+        const VmafJson *e = ext->items[i];
+        const VmafJson *counters = typed(e, "counters", VMAF_JSON_ARRAY);
+        if (e->type != VMAF_JSON_OBJECT || !name_ok(vmaf_json_get(e, "name")))
+            return bad_field(p, "extractors", "entry %u has no well-formed \"name\"", i);
+        if (!dictionary_ok(vmaf_json_get(e, "options")))
+            return bad_field(p, "extractors", "entry %u (%s): bad \"options\" (a list of [key, "
+                             "value] strings)", i, vmaf_json_get(e, "name")->string);
+        bool ok = counters && counters->cnt <= VMAF_FEATURE_MAX_COUNTERS;
+        uint64_t c;
+        for (unsigned k = 0; ok && k < counters->cnt; k++) ok = !get_hex(counters->items[k], &c);
+        if (!ok)
+            return bad_field(p, "extractors", "entry %u (%s): bad \"counters\" (at most %d "
+                             "64-bit hex strings)", i, vmaf_json_get(e, "name")->string,
+                             VMAF_FEATURE_MAX_COUNTERS);
+    }
+    return 0;
+}
+
+static int check_models(const Part *p)
+{
+    const VmafJson *models = vmaf_json_get(p->root, "models");
+    static const unsigned known_flags = VMAF_MODEL_FLAG_DISABLE_CLIP |
+                                        VMAF_MODEL_FLAG_ENABLE_TRANSFORM |
+                                        VMAF_MODEL_FLAG_DISABLE_TRANSFORM;
+    for (unsigned i = 0; i < models->cnt; i++) {
+        const VmafJson *e = models->items[i];
+        const VmafJson *version = vmaf_json_get(e, "version"), *path = vmaf_json_get(e, "path");
+        const VmafJson *overloads = typed(e, "overloads", VMAF_JSON_ARRAY);
+        unsigned flags;
+        if (e->type != VMAF_JSON_OBJECT || !bool_ok(vmaf_json_get(e, "collection")))
+            return bad_field(p, "models", "entry %u: no \"collection\" (true or false)", i);
+        if (!string_or_null_ok(version) || !path || (path->type != VMAF_JSON_NULL && !value_ok(path)) ||
+            (version->type == VMAF_JSON_NULL && path->type == VMAF_JSON_NULL))
+            return bad_field(p, "models", "entry %u: needs a well-formed \"version\" or \"path\"",
+                             i);
+        if (!string_or_null_ok(vmaf_json_get(e, "name")))
+            return bad_field(p, "models", "entry %u: \"name\" is not a well-formed name (1..%d "
+                             "bytes, no control character) or null", i, PART_MAX_NAME);
+        if (get_unsigned(vmaf_json_get(e, "flags"), &flags) || (flags & ~known_flags))
+            return bad_field(p, "models", "entry %u: \"flags\" are not model flags (0..%u)", i,
+                             known_flags);
+        for (unsigned k = 0; overloads && k < overloads->cnt; k++) {
+            const VmafJson *o = overloads->items[k];
+            if (o->type != VMAF_JSON_OBJECT || !name_ok(vmaf_json_get(o, "extractor")) ||
+                !dictionary_ok(vmaf_json_get(o, "options")))
+                overloads = NULL;
+        }
+        if (!overloads)
+            return bad_field(p, "models", "entry %u: bad \"overloads\" (a list of {extractor, "
+                             "options})", i);
+    }
+    return 0;
+}
+
+static int check_metrics(const Part *p)
+{
+    const VmafJson *metrics = vmaf_json_get(p->root, "metrics");
+    const unsigned n_values = p->last - p->first;
+    for (unsigned j = 0; j < metrics->cnt; j++) {
+        const VmafJson *e = metrics->items[j];
+        const VmafJson *name = vmaf_json_get(e, "name");
+        const VmafJson *order = typed(e, "order", VMAF_JSON_ARRAY);
+        const VmafJson *values = typed(e, "values", VMAF_JSON_ARRAY);
+        if (e->type != VMAF_JSON_OBJECT || !name_ok(name))
+            return bad_field(p, "metrics", "entry %u: \"name\" is not a well-formed name (1..%d "
+                             "bytes, no control character)", j, PART_MAX_NAME);
+        for (unsigned k = 0; k < j; k++)
+            if (!strcmp(vmaf_json_get(metrics->items[k], "name")->string, name->string))
+                return bad_field(p, "metrics", "names %s twice (entries %u and %u)",
+                                 name->string, k, j);
+        unsigned o[5];
+        bool ok = order && order->cnt == 5;
+        for (unsigned k = 0; ok && k < 5; k++) ok = !get_unsigned(order->items[k], &o[k]);
+        if (!ok || o[0] > VMAF_STORE_PHASE_LATE || o[4] > 1)
+            return bad_field(p, "metrics", "entry %u (%s): bad \"order\" (phase 0..2, frame, "
+                             "extractor, sequence, temporal 0/1)", j, name->string);
+        if (!values || values->cnt != n_values)
+            return bad_field(p, "metrics", "entry %u (%s): \"values\" has %u entries; segment "
+                             "%u:%u has %u frames", j, name->string, values ? values->cnt : 0,
+                             p->first, p->last, n_values);
+        for (unsigned k = 0; k < values->cnt; k++) {
+            double v;
+            if (values->items[k]->type != VMAF_JSON_NULL && get_double(values->items[k], &v))
+                return bad_field(p, "metrics", "entry %u (%s): value %u is neither null nor the "
+                                 "hex of a double", j, name->string, k);
+        }
+    }
+    return 0;
+}
+
+/* Every field of one part, before anything uses it. */
+static int check_part(Part *p)
+{
+    const VmafJson *version = typed(p->root, "version", VMAF_JSON_STRING);
+    if (!version)
+        return bad_field(p, "version", "is missing: the library version that wrote the part");
+    if (strcmp(version->string, vmaf_version()))
+        return bad_field(p, "version", "is \"%.64s\": the part was written by another library "
+                         "version than this one (\"%s\"); merge it with the version that "
+                         "wrote it", version->string, vmaf_version());
+    static const char *const arrays[] = { "extractors", "models", "metrics" };
+    for (unsigned i = 0; i < 3; i++)
+        if (!typed(p->root, arrays[i], VMAF_JSON_ARRAY))
+            return bad_field(p, arrays[i], "is missing or not a list");
+    if (get_unsigned(vmaf_json_get(p->root, "first"), &p->first))
+        return bad_field(p, "first", "is not a frame index");
+    if (get_unsigned(vmaf_json_get(p->root, "last"), &p->last) || p->last <= p->first ||
+        p->last > PART_MAX_FRAMES)
+        return bad_field(p, "last", "is not a frame index after \"first\" (%u), at most %u",
+                         p->first, PART_MAX_FRAMES);
+    if (get_pair(vmaf_json_get(p->root, "frames_read"), &p->read_first, &p->read_end) ||
+        p->read_first > p->first || p->read_end < p->last)
+        return bad_field(p, "frames_read", "is not [first, end) of frames read around segment "
+                         "%u:%u", p->first, p->last);
+    if (get_pair(vmaf_json_get(p->root, "context"), &p->before, &p->after) ||
+        p->before > PART_MAX_CONTEXT || p->after > PART_MAX_CONTEXT)
+        return bad_field(p, "context", "is not [before, after], frames of context (0..%d)",
+                         PART_MAX_CONTEXT);
+    const VmafJson *title = vmaf_json_get(p->root, "title_frames");
+    unsigned frames;
+    if (title && (title->type != VMAF_JSON_ARRAY || title->cnt != 2 ||
+                  get_unsigned(title->items[0], &frames) || !bool_ok(title->items[1]) ||
+                  frames < p->last || frames > PART_MAX_FRAMES))
+        return bad_field(p, "title_frames", "is not [frames, exact] with %u <= frames <= %u",
+                         p->last, PART_MAX_FRAMES);
+    unsigned subsample;
+    if (get_unsigned(vmaf_json_get(p->root, "n_subsample"), &subsample) || !subsample)
+        return bad_field(p, "n_subsample", "is not a frame step of 1 or more");
+    if (!bool_ok(vmaf_json_get(p->root, "threaded")))
+        return bad_field(p, "threaded", "is not true or false");
+    if (!bool_ok(vmaf_json_get(p->root, "prediction")))
+        return bad_field(p, "prediction", "is not true or false");
+
+    const VmafJson *geometry = typed(p->root, "geometry", VMAF_JSON_ARRAY);
+    unsigned geo[4];
+    bool ok = geometry && geometry->cnt == 4;
+    for (unsigned i = 0; ok && i < 4; i++) ok = !get_unsigned(geometry->items[i], &geo[i]);
+    if (!ok)
+        return bad_field(p, "geometry", "is not [pixel format, bit depth, width, height]");
+    if (geo[0] < VMAF_PIX_FMT_YUV420P || geo[0] > VMAF_PIX_FMT_YUV400P)
+        return bad_field(p, "geometry", "has pixel format %u, not one of 1..4 (4:2:0, 4:2:2, "
+                         "4:4:4, 4:0:0)", geo[0]);
+    if (geo[1] < 8 || geo[1] > 16)
+        return bad_field(p, "geometry", "has bit depth %u, not 8..16", geo[1]);
+    VmafPictureLayout layout;
+    if (!geo[2] || !geo[3] ||
+        vmaf_picture_layout(&layout, (enum VmafPixelFormat)geo[0], geo[1], geo[2], geo[3]))
+        return bad_field(p, "geometry", "has size %ux%u, beyond the library's limits (1..32768 "
+                         "a side)", geo[2], geo[3]);
+
+    double cpu;
+    if (get_double(vmaf_json_get(p->root, "cpu_seconds"), &cpu) || !isfinite(cpu) || cpu < 0)
+        return bad_field(p, "cpu_seconds", "is not the hex of a finite, non-negative double");
+    const VmafJson *fingerprint = vmaf_json_get(p->root, "fingerprint");
+    if (fingerprint &&
+        (fingerprint->type != VMAF_JSON_STRING || !vmaf_segment_fingerprint_ok(fingerprint->string)))
+        return bad_field(p, "fingerprint", "is not 1..%d printable ASCII characters",
+                         VMAF_SEGMENT_FINGERPRINT_MAX);
+    /* a kept frame (a multiple of n_subsample) stores every extractor's metrics */
+    const bool kept = p->first % subsample == 0 || p->last - 1 - (p->last - 1) % subsample > p->first;
+    if (kept && !vmaf_json_get(p->root, "metrics")->cnt)
+        return bad_field(p, "metrics", "is empty, yet segment %u:%u scores frames (every "
+                         "%u)", p->first, p->last, subsample);
+    int err = check_extractors(p);
+    if (!err) err = check_models(p);
+    if (!err) err = check_metrics(p);
+    return err;
+}
+
 static int load_part(Part *p)
 {
     char err[600];
@@ -121,26 +359,27 @@ static int load_part(Part *p)
         return refuse("cannot read segment part %s: %s", p->path, err);
     const VmafJson *magic = vmaf_json_get(p->root, VMAF_SEGMENT_MAGIC);
     unsigned format;
-    if (get_unsigned(magic, &format))
+    if (p->root->type != VMAF_JSON_OBJECT || get_unsigned(magic, &format))
         return refuse("%s is not a segment result (vmaf --segment writes them)", p->path);
     if (format != VMAF_SEGMENT_FORMAT)
-        return refuse("%s has segment format %u; this library reads format %d", p->path, format,
-                      VMAF_SEGMENT_FORMAT);
-    static const char *const arrays[] = { "extractors", "models", "metrics" };
-    for (unsigned i = 0; i < 3; i++)
-        if (!typed(p->root, arrays[i], VMAF_JSON_ARRAY))
-            return refuse("segment part %s has no \"%s\" list", p->path, arrays[i]);
-    if (get_unsigned(vmaf_json_get(p->root, "first"), &p->first) ||
-        get_unsigned(vmaf_json_get(p->root, "last"), &p->last) || p->first >= p->last ||
-        get_pair(vmaf_json_get(p->root, "frames_read"), &p->read_first, &p->read_end) ||
-        get_pair(vmaf_json_get(p->root, "context"), &p->before, &p->after))
-        return refuse("segment part %s: bad frame range", p->path);
-    return 0;
+        return bad_field(p, VMAF_SEGMENT_MAGIC, "is format %u; this library reads format %d",
+                         format, VMAF_SEGMENT_FORMAT);
+    return check_part(p);
 }
 
-/* What every part must share: the configuration, not the frames or the values. */
+/* What every part must share: the title, the configuration, not the frames or the values. */
 static int check_same(const Part *a, const Part *b)
 {
+    const VmafJson *fa = vmaf_json_get(a->root, "fingerprint");
+    const VmafJson *fb = vmaf_json_get(b->root, "fingerprint");
+    if (!fa != !fb)
+        return refuse("segment part %s records a title fingerprint (field \"fingerprint\") and "
+                      "%s none: parts of one title are recorded alike (the vmaf CLI and twinvmaf "
+                      "record one; a library user who does not, none)", fa ? a->path : b->path,
+                      fa ? b->path : a->path);
+    if (fa && strcmp(fa->string, fb->string))
+        return refuse("segment parts %s and %s are of other titles: their inputs differ (field "
+                      "\"fingerprint\": %s, %s)", a->path, b->path, fa->string, fb->string);
     static const char *const keys[] = { "version", "context", "n_subsample", "threaded",
                                          "geometry", "prediction", "models" };
     static const char *const what[] = { "library version", "frames of context", "--subsample",
@@ -199,6 +438,7 @@ static int check_frames(Merge *m)
                                             : "parts of another title");
         const unsigned need_first = p->first - (p->before < p->first ? p->before : p->first);
         const unsigned need_end = p->last + p->after < n_frames ? p->last + p->after : n_frames;
+        /* (last <= PART_MAX_FRAMES and after <= PART_MAX_CONTEXT: no wrap) */
         if (p->read_first > need_first || p->read_end < need_end)
             return refuse("segment part %s (frames %u..%u) read frames %u..%u; its extractors "
                           "need %u..%u (%u before, %u after, title of %u frames)", p->path,
@@ -324,6 +564,11 @@ static int build_context(Merge *m, enum VmafOutputFormat fmt)
     }
     if (vmaf->inst_cnt != ext->cnt)
         return refuse("segment part %s: its models need extractors it did not run", p0->path);
+    unsigned before, after;
+    vmaf_segment_context_of(vmaf, &before, &after);
+    if (before != p0->before || after != p0->after)
+        return bad_field(p0, "context", "is [%u, %u]; its extractors need [%u, %u] frames "
+                         "before and after a segment", p0->before, p0->after, before, after);
     err = vmaf_output_check_names(vmaf, fmt);
     if (err) return err;
 
@@ -348,6 +593,13 @@ static int store_part(VmafContext *vmaf, const Part *p)
         bool ok = name && order && order->cnt == 5 && values && values->cnt == p->last - p->first;
         for (unsigned k = 0; ok && k < 5; k++) ok = !get_unsigned(order->items[k], &o[k]);
         if (!ok) return refuse("segment part %s: bad metric entry %u", p->path, j);
+        if (o[0] != VMAF_STORE_PHASE_LATE && o[2] >= vmaf->inst_cnt)
+            return bad_field(p, "metrics", "entry %u (%s): \"order\" names extractor %u of %u",
+                             j, name->string, o[2], vmaf->inst_cnt);
+        for (unsigned k = 0; k < vmaf->score_name_cnt; k++)
+            if (!strcmp(vmaf->score_name[k].name, name->string))
+                return bad_field(p, "metrics", "entry %u: %s is the name of a model score, "
+                                 "which the merge computes", j, name->string);
         const VmafStoreOrder key = { .phase = o[0], .index = o[1], .ext = o[2], .seq = o[3],
                                      .temporal = o[4] != 0 };
         for (unsigned k = 0; k < values->cnt; k++) {

@@ -381,14 +381,31 @@ static void parse_cuda_devices(const char *app, CliSettings *s, const char *arg)
     if (bad) bad_argument(app, arg, ARG_CUDA_DEVICES, should_be);
 }
 
+/* What --merge uses: the parts recorded everything else (inputs, models, features, threads,
+ * subsampling, frame ranges, prediction); given with --merge, any other option would be
+ * silently without effect, so it is a usage error. */
+static bool merge_takes(int option)
+{
+    switch (option) {
+    case 'o': case 'q': case ARG_XML: case ARG_JSON: case ARG_CSV: case ARG_SUB:
+    case ARG_PRECISION: case ARG_MERGE:
+        return true;
+    default:
+        return false;
+    }
+}
+
 void cli_parse(int argc, char *const *argv, CliSettings *s)
 {
     const char *app = argv[0];
     memset(s, 0, sizeof(*s));
     s->precision = VMAF_OUTPUT_PRECISION_DEFAULT;
     bool backend_cpu = false;
-    int o;
+    int o, not_for_merge = 0;        /* the first option --merge cannot honour */
+    const char *unknown = NULL;      /* the first unknown long option */
     while ((o = getopt_long(argc, argv, short_opts, long_opts, NULL)) >= 0) {
+        if (o != '?' && !not_for_merge && !merge_takes(o)) not_for_merge = o;
+        if (o == '?' && !optopt && !unknown) unknown = argv[optind - 1];
         switch (o) {
         case 'r': s->path_ref = optarg; break;
         case 'd': s->path_dist = optarg; break;
@@ -447,10 +464,12 @@ void cli_parse(int argc, char *const *argv, CliSettings *s)
     if (s->merge) {
         if (optind == argc) usage(app, "--merge needs the segment results to merge");
         if (!s->output_path) usage(app, "--merge needs an output file (-o/--output)");
-        if (s->path_ref || s->path_dist || s->segment || s->use_yuv || s->model_cnt ||
-            s->feature_cnt || s->split || s->cuda_device_cnt)
-            usage(app, "--merge takes segment results, an output file and its format only: "
-                       "the parts recorded everything else");
+        char name[64];
+        if (not_for_merge || unknown)
+            usage(app, "--merge does not take %s: the parts recorded everything else (--merge "
+                       "takes the segment results, -o/--output, --xml/--json/--csv/--sub, "
+                       "--precision and -q/--quiet)",
+                  not_for_merge ? option_name(not_for_merge, name, sizeof(name)) : unknown);
         s->merge_part = argv + optind;
         s->merge_cnt = (unsigned)(argc - optind);
         if (!s->output_fmt) s->output_fmt = VMAF_OUTPUT_FORMAT_XML;

@@ -19,6 +19,7 @@
 #include "model.h"
 #include "feature/feature_extractor.h"
 #include "output.h"
+#include "title_fingerprint.h"
 #include "video_input.h"
 
 /* Frames each input is read ahead of scoring. */
@@ -599,6 +600,16 @@ static int start_segment(VmafContext *vmaf, const CliSettings *c, VideoInput *re
         fprintf(msg, "problem setting up segment %u:%u: %s\n", a, b, strerror(-err));
         return -EINVAL;
     }
+    /* the merge refuses parts of another title (a pipe has none: its part merges only with
+     * parts without one) */
+    char fingerprint[256], why[512];
+    err = title_fingerprint(c->path_ref, c->path_dist, c->frame_skip_ref, c->frame_skip_dist,
+                            fingerprint, sizeof(fingerprint), why, sizeof(why));
+    if (err < 0) {
+        fprintf(msg, "%s\n", why);
+        return err;
+    }
+    if (err == 0 && vmaf_segment_set_fingerprint(vmaf, fingerprint)) return -EINVAL;
     const unsigned start = a - (before < a ? before : a);
     unsigned end = b + after < b ? UINT32_MAX : b + after; /* at most the title's end */
     if (c->frame_cnt && end > c->frame_cnt) end = c->frame_cnt;

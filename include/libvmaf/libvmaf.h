@@ -191,7 +191,12 @@ const char *vmaf_version(void);
  * Additions to the contract of issue #15 (all extra, nothing changed):
  * vmaf_segment_set_prediction(), vmaf_segment_set_title_frames(),
  * vmaf_segment_merge_with_precision(), and the results in memory: vmaf_segment_write_buffer(),
- * vmaf_segment_buffer_free(), vmaf_segment_merge_buffers().
+ * vmaf_segment_buffer_free(), vmaf_segment_merge_buffers(); vmaf_segment_set_fingerprint().
+ *
+ * The merge validates every field of every part before using it (geometry within the
+ * library's limits, bit depth 8..16, pixel format, frame counts and context, names, the
+ * library version that wrote it -- even for a lone part -- and the title fingerprint) and
+ * refuses a bad part with -EINVAL and one message naming the part and the field.
  */
 
 /**
@@ -225,6 +230,16 @@ int vmaf_segment_set_prediction(VmafContext *vmaf, int predict);
 int vmaf_segment_set_title_frames(VmafContext *vmaf, unsigned frames, int exact);
 
 /**
+ * Optional: the caller's fingerprint of the title (1..255 printable ASCII characters, e.g. a
+ * hash of its inputs), recorded in the segment result. The merge refuses parts whose
+ * fingerprints differ, and a part with one beside a part without: parts of another title
+ * with the same options are not merged. The vmaf CLI and twinvmaf record
+ * "ref=SIZE:CRC,dist=SIZE:CRC,skip=A:B" (README: the title fingerprint). NULL removes it.
+ * Call before vmaf_segment_write().
+ */
+int vmaf_segment_set_fingerprint(VmafContext *vmaf, const char *fingerprint);
+
+/**
  * After the flush: write the segment result to path (a JSON file of Twin VMAF's own; every
  * double as the hex of its 64 bits, so the merge is exact). Refused (-EINVAL, with a message)
  * when the frames passed did not cover the segment and its context before it.
@@ -256,9 +271,10 @@ int vmaf_segment_merge_buffers(const char *const *data, const size_t *size,
 /**
  * Merge segment results (any order of parts) into the output file a single run of the whole
  * title writes, in format fmt, numbers as the reference prints them. A missing or
- * overlapping part, or one that differs from the others (library version, extractors and
- * their options, models, n_subsample, threading mode, geometry, context), is refused with a
- * clear message and -EINVAL; nothing is written then.
+ * overlapping part, or one that differs from the others (extractors and their options,
+ * models, n_subsample, threading mode, geometry, context, title fingerprint), or one written
+ * by another library version, is refused with a clear message and -EINVAL; nothing is
+ * written then.
  */
 int vmaf_segment_merge(const char *const *parts, unsigned n_parts, const char *output_path,
                        enum VmafOutputFormat fmt);

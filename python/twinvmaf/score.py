@@ -248,6 +248,43 @@ def frame_count(reference, distorted, geometry=None, options=None):
         return t.frames
 
 
+FINGERPRINT_WINDOW = 65536
+
+
+def title_fingerprint(reference, distorted, skip_ref=0, skip_dist=0):
+    """The vmaf CLI's title fingerprint (tools/title_fingerprint.h): each input's size and the
+    CRC-32 of three windows of min(size, 64 KiB) bytes at 0, (size - n) // 2 and size - n,
+    then the frame skips; None when an input is not a regular file."""
+    import stat
+    import zlib
+    fields = []
+    for what, path in (("ref", reference), ("dist", distorted)):
+        with open(path, "rb") as f:
+            st = os.fstat(f.fileno())
+            if not stat.S_ISREG(st.st_mode):
+                return None
+            size = st.st_size
+            n = min(size, FINGERPRINT_WINDOW)
+            crc = 0
+            for offset in (0, (size - n) // 2, size - n):
+                f.seek(offset)
+                crc = zlib.crc32(f.read(n), crc)
+        fields.append(f"{what}={size}:{crc:08x}")
+    return ",".join(fields) + f",skip={skip_ref}:{skip_dist}"
+
+
+def _set_fingerprint(lib, ctx, fingerprint):
+    """vmaf_segment_set_fingerprint, where the library has it (parts then merge with the CLI's)."""
+    import ctypes
+    fn = getattr(lib.handle, "vmaf_segment_set_fingerprint", None)
+    if fn is None or fingerprint is None:
+        return
+    fn.restype, fn.argtypes = ctypes.c_int, [ctypes.c_void_p, ctypes.c_char_p]
+    err = fn(ctx.ptr, fingerprint.encode())
+    if err:
+        raise VmafError(f"problem recording the title fingerprint: {_lib.strerror(err)}", err)
+
+
 def score_segment(reference, distorted, first, last, part, geometry=None, options=None, lib=None,
                   **kw):
     """Score title frames first..last-1 with the context the extractors need around them, and
@@ -268,6 +305,8 @@ def score_segment(reference, distorted, first, last, part, geometry=None, option
             ctx.flush()
             # the reader knows the title's exact length: the merge then finds a missing part
             ctx.segment_set_title_frames(t.frames, True)
+            _set_fingerprint(lib, ctx, title_fingerprint(reference, distorted,
+                                                         opts.frame_skip_ref, opts.frame_skip_dist))
             ctx.segment_write(part)
         finally:
             ctx.close()

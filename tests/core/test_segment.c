@@ -3,7 +3,8 @@
  * every extractor (and some option sets, n_subsample, threads) scored as segments with their
  * declared context and merged gives the single run's JSON output, byte for byte except fps;
  * with one frame of context fewer before, the first kept frame differs or is refused.
- * Then the refusals: missing, overlapping and mismatched parts, a bad segment, a short read.
+ * Then the refusals: missing, overlapping and mismatched parts, a bad segment, a short read;
+ * the title fingerprint, and parts with one field tampered each refused.
  *
  * test_segment SCRATCH_DIR
  */
@@ -392,6 +393,123 @@ static void check_refusals(void)
     close_context(vmaf, model);
 }
 
+/* ---- validation of parts and the title fingerprint --------------------------------------- */
+
+/* Segment [a, b) of the base setup with fingerprint fp (NULL: none), in memory. */
+static char *part_in_memory(unsigned a, unsigned b, const char *fp, size_t *size)
+{
+    const Setup base = { "val", { "motion", "psnr=enable_apsnr=true" }, 1, 0, 0, 0, NULL };
+    VmafContext *vmaf;
+    VmafModel *model;
+    unsigned before, after;
+    char *data = NULL;
+    int err = open_context(&base, &vmaf, &model);
+    if (!err) err = vmaf_segment_context(vmaf, &before, &after);
+    if (!err) err = vmaf_segment_set(vmaf, a, b);
+    if (!err && fp) err = vmaf_segment_set_fingerprint(vmaf, fp);
+    if (!err) err = feed(vmaf, a > before ? a - before : 0, b);
+    if (!err) err = vmaf_segment_set_title_frames(vmaf, FRAMES, 1);
+    if (!err) err = vmaf_segment_write_buffer(vmaf, &data, size);
+    close_context(vmaf, model);
+    return err ? NULL : data;
+}
+
+/* Replace the first `from` in text by `to` (same length or shorter): 1 when found. */
+static int tamper(char *text, const char *from, const char *to)
+{
+    char *at = strstr(text, from);
+    if (!at) return 0;
+    const size_t n = strlen(from), m = strlen(to);
+    memmove(at + m, at + n, strlen(at + n) + 1);
+    memcpy(at, to, m);
+    return 1;
+}
+
+static int merge_two(const char *x, const char *y, const char *out)
+{
+    const char *data[2] = { x, y };
+    const size_t size[2] = { strlen(x), y ? strlen(y) : 0 };
+    return vmaf_segment_merge_buffers(data, size, NULL, y ? 2 : 1, out, VMAF_OUTPUT_FORMAT_JSON, 17);
+}
+
+static void check_validation(void)
+{
+    char out[512];
+    snprintf(out, sizeof(out), "%s/validated.json", scratch);
+    unlink(out);
+
+    VmafContext *vmaf;
+    CHECK(!vmaf_init(&vmaf, (VmafConfiguration){ .log_level = VMAF_LOG_LEVEL_NONE }), "init");
+    char long_fp[300];
+    memset(long_fp, 'x', sizeof(long_fp) - 1);
+    long_fp[sizeof(long_fp) - 1] = '\0';
+    CHECK(vmaf_segment_set_fingerprint(NULL, "a") == -EINVAL, "a NULL context was accepted");
+    CHECK(vmaf_segment_set_fingerprint(vmaf, "") == -EINVAL, "an empty fingerprint was accepted");
+    CHECK(vmaf_segment_set_fingerprint(vmaf, "a\nb") == -EINVAL,
+          "a fingerprint with a line break was accepted");
+    CHECK(vmaf_segment_set_fingerprint(vmaf, long_fp) == -EINVAL,
+          "a fingerprint of 299 characters was accepted");
+    long_fp[255] = '\0';
+    CHECK(!vmaf_segment_set_fingerprint(vmaf, long_fp), "a fingerprint of 255 characters");
+    CHECK(!vmaf_segment_set_fingerprint(vmaf, NULL), "removing the fingerprint");
+    vmaf_close(vmaf);
+
+    size_t n;
+    char *a = part_in_memory(0, 6, "title-a", &n), *b = part_in_memory(6, FRAMES, "title-a", &n);
+    char *other = part_in_memory(6, FRAMES, "title-b", &n), *none = part_in_memory(6, FRAMES, NULL, &n);
+    char *lone = part_in_memory(0, FRAMES, NULL, &n);
+    CHECK(a && b && other && none && lone, "parts in memory");
+    if (!a || !b || !other || !none || !lone) goto done;
+    CHECK(strstr(a, "\"fingerprint\": \"title-a\"") && !strstr(none, "fingerprint"),
+          "the fingerprint is recorded when set, only then");
+    CHECK(!merge_two(a, b, out) && exists(out), "parts of one fingerprint did not merge");
+    unlink(out);
+    CHECK(merge_two(a, other, out) == -EINVAL && !exists(out),
+          "parts of two fingerprints (another title) were merged");
+    CHECK(merge_two(a, none, out) == -EINVAL && !exists(out),
+          "a part with a fingerprint and one without were merged");
+    CHECK(!merge_two(lone, NULL, out) && exists(out), "a lone part did not merge");
+    unlink(out);
+
+    /* one field tampered at a time, in a lone part: each refused, nothing written */
+    static const char *const tampered[][2] = {
+        { "\"geometry\": [1, 8,", "\"geometry\": [1, 40," },
+        { "\"geometry\": [1, 8,", "\"geometry\": [1, 0," },
+        { "\"geometry\": [1, 8,", "\"geometry\": [7, 8," },
+        { "\"geometry\": [1, 8,", "\"geometry\": [0, 8," },
+        { "\"geometry\": [1, 8, 224,", "\"geometry\": [1, 8, 0," },
+        { "\"geometry\": [1, 8, 224,", "\"geometry\": [1, 8, 99999," },
+        { "\"version\": \"", "\"version\": \"x" },
+        { "\"context\": [1, 0]", "\"context\": [0, 0]" },
+        { "\"context\": [1, 0]", "\"context\": [1, 999]" },
+        { "\"n_subsample\": 1", "\"n_subsample\": 0" },
+        { "\"frames_read\": [0,", "\"frames_read\": [1," },
+        { "\"title_frames\": [14,", "\"title_frames\": [4," },
+        { "\"name\": \"psnr_y\"", "\"name\": \"psnr_cb\"" },
+        { "\"name\": \"psnr_y\"", "\"name\": \"\"" },
+        { "\"order\": [0,", "\"order\": [3," },
+        { "\"threaded\": false", "\"threaded\": 0" },
+        { "\"cpu_seconds\": \"", "\"cpu_seconds\": \"f" },
+    };
+    for (size_t i = 0; i < sizeof(tampered) / sizeof(tampered[0]); i++) {
+        char *t = malloc(strlen(lone) + 64);
+        if (!t) break;
+        strcpy(t, lone);
+        const int found = tamper(t, tampered[i][0], tampered[i][1]);
+        CHECK(found, "field \"%s\" not in the part", tampered[i][0]);
+        CHECK(found && merge_two(t, NULL, out) == -EINVAL && !exists(out),
+              "a part with %s instead of %s was merged", tampered[i][1], tampered[i][0]);
+        unlink(out);
+        free(t);
+    }
+done:
+    vmaf_segment_buffer_free(a);
+    vmaf_segment_buffer_free(b);
+    vmaf_segment_buffer_free(other);
+    vmaf_segment_buffer_free(none);
+    vmaf_segment_buffer_free(lone);
+}
+
 int main(int argc, char **argv)
 {
     if (argc != 2) {
@@ -403,6 +521,7 @@ int main(int argc, char **argv)
     make_clip();
     for (size_t i = 0; i < sizeof(setups) / sizeof(setups[0]); i++) check_setup(&setups[i]);
     check_refusals();
+    check_validation();
     printf("segment: %d checks, %d failed (%zu setups as 3 segments merged)\n", checks, failures,
            sizeof(setups) / sizeof(setups[0]));
     return failures ? 1 : 0;

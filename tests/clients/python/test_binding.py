@@ -129,6 +129,10 @@ def segmented(label, clip, opts, cli_args, cuts, fmt="json"):
         merged_cli = os.path.join(scratch, f"{label}.merged_cli_parts.{fmt}")
         twinvmaf.merge(cli_parts, merged_cli, fmt)
         t.check(same_output(merged_cli, whole, fmt), f"{label}: the CLI's parts merged")
+        # the Python and CLI parts record the same title fingerprint: they merge together
+        merged_mixed = os.path.join(scratch, f"{label}.merged_mixed_parts.{fmt}")
+        twinvmaf.merge([parts[0]] + cli_parts[1:], merged_mixed, fmt)
+        t.check(same_output(merged_mixed, whole, fmt), f"{label}: Python and CLI parts merged")
     except twinvmaf.VmafError as e:
         t.check(f"raised: {e}", label)
 
