@@ -76,13 +76,13 @@ void vmaf_context_free_models(VmafContext *vmaf);
 /** The segment's rule for a picture at index (in order, consecutive): 0 or -EINVAL. */
 int vmaf_context_segment_picture(VmafContext *vmaf, unsigned index);
 
+/** Append an instance to the context (taking it; destroyed on failure). No duplicate check. */
+int vmaf_context_append_instance(VmafContext *vmaf, VmafFeatureInstance *inst);
+
 /**
  * Register an extractor instance with options (takes ownership of opts, also on failure);
  * the path under vmaf_use_feature() and vmaf_use_features_from_model().
  */
-/** Append an instance to the context (taking it; destroyed on failure). No duplicate check. */
-int vmaf_context_append_instance(VmafContext *vmaf, VmafFeatureInstance *inst);
-
 int vmaf_context_use_extractor(VmafContext *vmaf, const VmafFeatureExtractor *fex,
                                VmafDictionary *opts);
 

@@ -450,6 +450,29 @@ static void push_history(VmafContext *vmaf, const VmafPicture *ref)
 
 static int flush_context(VmafContext *vmaf);
 
+/* Device pictures feed twins only (a CPU extractor cannot read them): every instance must run
+ * on its twin. The backend takes every instance that has one, so an instance left on the CPU
+ * has none, unless the twins do not run at all. */
+static int check_device_pictures(const VmafContext *vmaf)
+{
+    if (vmaf->cfg.gpumask || !vmaf->cuda_state) {
+        vmaf_log(vmaf->cfg.log_level, VMAF_LOG_LEVEL_ERROR,
+                 "pictures in device memory need the extractors' CUDA twins, which %s\n",
+                 vmaf->cfg.gpumask ? "a nonzero gpumask disables"
+                                   : "run only with an imported CUDA state");
+        return -ENOTSUP;
+    }
+    int err = 0;
+    for (unsigned i = 0; i < vmaf->inst_cnt; i++) {
+        if (vmaf->inst[i]->on_gpu) continue;
+        vmaf_log(vmaf->cfg.log_level, VMAF_LOG_LEVEL_ERROR,
+                 "%s has no CUDA twin, so it cannot score pictures in device memory\n",
+                 vmaf->inst[i]->fex->name);
+        err = -ENOTSUP;
+    }
+    return err;
+}
+
 VMAF_EXPORT int vmaf_read_pictures(VmafContext *vmaf, VmafPicture *ref, VmafPicture *dist,
                                    unsigned index)
 {
@@ -484,15 +507,8 @@ VMAF_EXPORT int vmaf_read_pictures(VmafContext *vmaf, VmafPicture *ref, VmafPict
         if (err) goto extract_failed;
     }
     if (vmaf_picture_memory(ref) == VMAF_PICTURE_MEMORY_DEVICE) {
-        /* device pictures feed twins only: a CPU extractor cannot read them */
-        for (unsigned i = 0; i < vmaf->inst_cnt; i++) {
-            if (vmaf->inst[i]->on_gpu) continue;
-            vmaf_log(vmaf->cfg.log_level, VMAF_LOG_LEVEL_ERROR,
-                     "%s has no CUDA twin, so it cannot score pictures in device memory\n",
-                     vmaf->inst[i]->fex->name);
-            err = -ENOTSUP;
-            goto unref;
-        }
+        err = check_device_pictures(vmaf);
+        if (err) goto unref;
     }
     vmaf->pic_cnt++;
 

@@ -29,8 +29,9 @@
 
 #define VI_MAX_DIM 16384u            /* largest accepted width or height */
 /* stdio buffer. Large plane reads bypass it (glibc reads them straight into the picture); it
- * serves the row-by-row path and Y4M FRAME lines. Measured on 1080p from the page cache:
- * 32-128 KiB is best; 1 MiB is ~15% slower and 4 MiB ~35% slower (buffer no longer in L2). */
+ * serves the row-by-row path and Y4M FRAME lines. On 1080p from the page cache 32-128 KiB
+ * is best; 1 MiB is ~15% slower and 4 MiB ~35% slower (the buffer leaves L2). To re-measure:
+ * bench/bench_cli on a Y4M clip, rebuilt with another VI_STDIO_BUF. */
 #define VI_STDIO_BUF (1u << 16)
 #define VI_Y4M_HEADER_MAX 4096u      /* stream header line, including the newline */
 #define VI_Y4M_FRAME_HEADER_MAX 1024u /* FRAME line, including the newline */

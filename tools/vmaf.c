@@ -25,35 +25,33 @@
 /* Frames each input is read ahead of scoring. */
 #define READ_AHEAD 2       /* frames read ahead by the in-order readers (Y4M, pipes) */
 /* frames read ahead by the pread workers, which share each frame (bands of rows): one being
- * read, the next ones ready, while the caller scores (a 4K pair is read by 12 workers in
- * ~0.5 ms, a frame scored on an H200 in ~0.6 ms). With CUDA each frame ahead is two more
- * pool pictures to pin (~2-3 ms each, in the first frames): 2 frames ahead pin 15 pictures
- * in a 4K run where 4 pinned 22, and the runs were no slower (session 7, 4K 120 frames, 7
- * runs, depth 2 / 3 / 4: default model 343 / 345 / 350 ms, four twins 335 / 340 / 337;
- * 1080p 600 frames, four twins: 346 / 356 / 366) */
+ * read, the next ones ready, while the caller scores. With CUDA the workers read a pair in
+ * about the time the device scores one, and each frame ahead is two more pool pictures to
+ * pin in the first frames: 2 pin about a third fewer pictures than 4 and were not slower.
+ * To re-measure: bench/bench_cli on a 4K clip with VMAF_READ_DEPTH=2/3/4 (the override
+ * below); VMAF_CUDA_PROFILE=1 prints the pictures pinned and their cost. */
 #define READ_DEPTH 4
 #define READ_DEPTH_CUDA 2
 #define MAX_READ_WORKERS 16 /* pread workers for raw files (16 reach the page-cache bound) */
-/* ... on the CPU path: one worker reads a 4K pair in ~3.5 ms (1080p: ~0.9 ms), 16 CPU threads
- * score one in ~19 ms (1080p: ~4 ms), so 2 workers keep far ahead */
+/* ... on the CPU path: one worker reads a pair several times faster than 16 CPU threads score
+ * it (4K: ~3.5 against ~19 ms), so 2 workers keep far ahead (bench/bench_cli with
+ * VMAF_READ_WORKERS=N compares counts) */
 #define MAX_CPU_READ_WORKERS 2
-/* ... with CUDA: the device scores a 4K frame in ~0.5-0.7 ms, uploads a pair at 54 GB/s; 12
- * workers read ~40 GB/s from the page cache (the pool's pictures depend on READ_DEPTH, not on
- * the workers, since they share frames) */
+/* ... with CUDA: the device scores and uploads a frame faster than one worker reads it, and
+ * reading from the page cache scales to about 12 workers (bench/bench_cli with
+ * VMAF_READ_WORKERS=N; the pool's pictures depend on READ_DEPTH, not on the workers, since
+ * they share frames) */
 #define MAX_CUDA_READ_WORKERS 12
 
 /*
  * The CUDA driver gives each context CUDA_DEVICE_MAX_CONNECTIONS hardware work queues (default
- * 8), and making and tearing them down is most of its fixed cost per process. On an H200
- * (bench/startup_probe.sh): context creation ~50-60 ms with 1, ~60-75 with 2, 100-150 with 8,
- * 480-560 with 32; its release ~25 / ~37 / 56-92 / 320-400 ms. The CLI's frames run on 6 slot
- * streams, each frame one graph after its uploads; one queue did not slow them beyond the
- * runs' noise (session 7, whole processes, medians of 5, 1 / 2 queues: 4K default model 120
- * frames 317 / 360 ms, the four twins 317 / 325; 4K 600 frames 609-614 / 616-632; 1080p 600
- * frames 338-351 / 365-367; single profiles after the first 16 frames: 4K 0.606 / 0.571 ms
- * a frame, 1080p 0.172 / 0.177; session 5 had measured one queue slower, 135 ms against
- * 90-100 for 119 4K frames, which session 7 no longer sees). So the CLI asks for 1 unless the
- * user's environment says otherwise (the library never sets it).
+ * 8), and making and tearing them down is most of its fixed cost per process: on an H200 a
+ * context with 1 queue is made in about half the time of one with 8, and released in about
+ * a third (bench/startup_probe.sh measures it). The CLI's frames run on 6 slot streams, each
+ * frame one graph after its uploads, and one queue did not slow them beyond the runs' noise
+ * (bench/bench_cli, whole processes, run with CUDA_DEVICE_MAX_CONNECTIONS=1 and then =2 in
+ * its environment). So the CLI asks for 1 unless the user's environment says otherwise (the
+ * library never sets it).
  */
 #define CLI_CUDA_CONNECTIONS "1"
 
@@ -244,7 +242,8 @@ static int setup_backend(VmafContext *vmaf, const CliSettings *c, const VideoInf
     int err = 0;
     if (c->backend != CLI_BACKEND_CPU && !c->gpumask) {
         /* Where the GPU is required (--backend cuda, --cuda_devices), the context is made
-         * while the models load and the readers read the first frames (~50 ms on an H200);
+         * while the models load and the readers read the first frames (bench/startup_probe.sh
+         * measures what that hides);
          * --backend auto must know at once whether to fall back to the CPU. */
         const bool async = c->backend == CLI_BACKEND_CUDA || job->device >= 0;
         err = async ? vmaf_cuda_state_init_async(&state, job->device >= 0 ? job->device : 0)
@@ -871,12 +870,12 @@ int cli_score(CliSettings *c, VideoInput *ref_in, VideoInput *dist_in, CliJob *j
 close:
     free_models(&models);
     /* Scored on CUDA and the process ends next: what the context holds goes with the exit.
-     * The driver tears a process's contexts down at exit whether or not they were released
-     * (~50 ms on an H200, session 7); releasing first (vmaf_close: ~30-40 ms of context
-     * release, unpinning and frees) paid for much of it twice: 4K, 120 frames, 15 pairs of
-     * whole processes, median 15 ms less with it left (session 9). The output is written
-     * and closed; the context's threads are idle. Not under --split (segments are jobs of
-     * one process), nor after a failure. */
+     * The driver tears a process's contexts down at exit whether or not they were released;
+     * releasing first (vmaf_close: context release, unpinning, frees) paid for much of that
+     * twice, so whole processes end sooner with it left (bench/startup_probe.sh's "release"
+     * and "exit" lines; VMAF_CUDA_PROFILE=1 prints the close). The output is written and
+     * closed; the context's threads are idle. Not under --split (segments are jobs of one
+     * process), nor after a failure. */
     if (status == 0 && cuda && job->exit_after) {
         phase(ph, PH_CLOSE);
         if (ph && ph->on) {

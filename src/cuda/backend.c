@@ -15,7 +15,6 @@
 /* Frames in flight. Motion reads the two frames before it, so at least 3; more keeps the
  * device busy while the host reads and collects. */
 #define N_SLOTS 6
-#define MAX_TWINS 16
 /* bytes of one kernel argument struct (CUDA allows 4 KiB of parameters on every target) */
 #define MAX_ARGS VMAF_CUDA_MAX_KERNEL_ARGS
 
@@ -44,8 +43,10 @@ struct VmafCudaRecorder {
     unsigned cnt, cap;
 };
 
+/* A frame runs every twin, or (subsampling skips the frame) only the twins that must see
+ * every frame: temporal ones and those reading the previous reference. */
 typedef struct Variant {
-    unsigned mask;
+    bool every_twin;
     VmafCudaRecorder rec;
     CUgraph graph;
     CUgraphExec exec;
@@ -86,16 +87,17 @@ struct VmafCudaBackend {
     VmafCudaState *s;
     VmafFeatureGeometry g;
     VmafFeatureCollector *fc;
-    Twin twin[MAX_TWINS];
-    unsigned n_twins, n_subsample;
+    Twin *twin;          /* one per registered instance that has a twin */
+    unsigned n_twins, n_every_frame, n_subsample;
+    CUgraphNode *branch_tail; /* build_graph: each twin's last node so far (n_twins) */
     Slot slot[N_SLOTS];
     unsigned long long seq;
     bool chroma, use_graph, profile, profile_ops, twins_ready;
     enum VmafPictureMemory memory;
     bool memory_set;
     size_t pic_bytes, luma_bytes, chroma_bytes, chroma_offset;
-    ProfileEntry prof[64];
-    unsigned prof_n;
+    ProfileEntry *prof; /* one per operation label (twins of one kind share theirs) */
+    unsigned prof_n, prof_cap;
     double host_ms[3]; /* submit, wait, collect */
     double create_ms;  /* vmaf_cuda_backend_create: slots, twin buffers */
     double slots_ms;   /* of which the slots */
@@ -204,10 +206,16 @@ static void memcpy_params(const VmafCudaBackend *b, const Op *op, const void *sr
     c->Depth = 1;
 }
 
-static int record_variant(VmafCudaBackend *b, Slot *sl, unsigned si, Variant *v, unsigned mask)
+/* Whether twin t runs in a frame of variant every_twin. */
+static bool twin_runs(const VmafCudaBackend *b, unsigned t, bool every_twin)
+{
+    return every_twin || !b->twin[t].subsampled;
+}
+
+static int record_variant(VmafCudaBackend *b, Slot *sl, unsigned si, Variant *v, bool every_twin)
 {
     VmafCudaRecorder *rec = &v->rec;
-    v->mask = mask;
+    v->every_twin = every_twin;
     for (int pic = 0; pic < 2; pic++) {
         Op *op = rec_push(rec, OP_UPLOAD, pic ? "upload dist luma" : "upload ref luma");
         if (!op) return -ENOMEM;
@@ -231,7 +239,7 @@ static int record_variant(VmafCudaBackend *b, Slot *sl, unsigned si, Variant *v,
         .prev_dist = &p1->pic[1],
     };
     for (unsigned t = 0; t < b->n_twins; t++) {
-        if (!(mask & (1u << t))) continue;
+        if (!twin_runs(b, t, every_twin)) continue;
         const unsigned first = rec->cnt;
         int err = b->twin[t].twin->record(b->twin[t].priv, b->twin[t].inst->priv, rec, &view);
         if (err) return err;
@@ -247,7 +255,8 @@ static int build_graph(VmafCudaBackend *b, Variant *v)
     /* one branch per twin: a twin's operations in their recorded order, twins independent of
      * each other (each reads the slot's frames and writes its own buffers), so the device
      * may run them side by side */
-    CUgraphNode last[MAX_TWINS] = { NULL };
+    CUgraphNode *last = b->branch_tail;
+    for (unsigned t = 0; t < b->n_twins; t++) last[t] = NULL;
     for (unsigned i = 0; i < v->rec.cnt; i++) {
         Op *op = &v->rec.op[i];
         if (op->kind == OP_UPLOAD || op->kind == OP_EVENT) continue; /* outside (launch_graph) */
@@ -378,7 +387,13 @@ static void profile_add(VmafCudaBackend *b, const char *label, double ms)
     unsigned i = 0;
     while (i < b->prof_n && strcmp(b->prof[i].label, label)) i++;
     if (i == b->prof_n) {
-        if (b->prof_n == 64) return;
+        if (b->prof_n == b->prof_cap) {
+            const unsigned cap = b->prof_cap ? 2 * b->prof_cap : 64;
+            ProfileEntry *prof = realloc(b->prof, cap * sizeof(*prof));
+            if (!prof) return; /* the profile only: the label goes unreported */
+            b->prof = prof;
+            b->prof_cap = cap;
+        }
         b->prof[b->prof_n++] = (ProfileEntry){ .label = label };
     }
     b->prof[i].total_ms += ms;
@@ -389,19 +404,17 @@ static void profile_frame(VmafCudaBackend *b, Slot *sl, double wait_ms, double c
 {
     const VmafCudaDriver *d = &b->s->drv;
     const Variant *v = &sl->var[sl->variant];
-    char line[2048];
-    size_t n = (size_t)snprintf(line, sizeof(line), "cuda profile frame %u:", sl->index);
+    flockfile(stderr); /* one line, however many operations */
+    fprintf(stderr, "cuda profile frame %u:", sl->index);
     for (unsigned i = 0; i < v->rec.cnt && i + 1 < sl->prof_cnt; i++) {
         float ms = 0;
         if (d->cuEventElapsedTime(&ms, sl->prof[i], sl->prof[i + 1]) != CUDA_SUCCESS) continue;
         profile_add(b, v->rec.op[i].label, ms);
-        if (n < sizeof(line))
-            n += (size_t)snprintf(line + n, sizeof(line) - n, " [%s %.3f ms]", v->rec.op[i].label, ms);
+        fprintf(stderr, " [%s %.3f ms]", v->rec.op[i].label, ms);
     }
-    if (n < sizeof(line))
-        snprintf(line + n, sizeof(line) - n, " host: submit %.3f wait %.3f collect %.3f ms\n",
-                 sl->submit_ms, wait_ms, collect_ms);
-    fputs(line, stderr);
+    fprintf(stderr, " host: submit %.3f wait %.3f collect %.3f ms\n", sl->submit_ms, wait_ms,
+            collect_ms);
+    funlockfile(stderr);
 }
 
 static int collect_slot(VmafCudaBackend *b, Slot *sl)
@@ -412,9 +425,9 @@ static int collect_slot(VmafCudaBackend *b, Slot *sl)
     int err = vmaf_cuda_result(d, d->cuEventSynchronize(sl->done), "cuEventSynchronize");
     const double t1 = now_ms();
     const VmafFeatureFrame frame = { .index = sl->index };
-    const unsigned mask = sl->var[sl->variant].mask;
+    const bool every_twin = sl->var[sl->variant].every_twin;
     for (unsigned t = 0; !err && t < b->n_twins; t++) {
-        if (!(mask & (1u << t))) continue;
+        if (!twin_runs(b, t, every_twin)) continue;
         Twin *tw = &b->twin[t];
         VmafFeatureSink sink = {
             .fc = b->fc,
@@ -459,14 +472,11 @@ int vmaf_cuda_backend_flush(VmafCudaBackend *b)
 
 /* ---- submission ------------------------------------------------------------------------------ */
 
-static unsigned active_mask(const VmafCudaBackend *b, unsigned index)
+/* Whether the frame at index runs every twin (else only those that see every frame). With
+ * no subsampled twin both sets are one: one variant then serves every frame. */
+static bool runs_every_twin(const VmafCudaBackend *b, unsigned index)
 {
-    unsigned mask = 0;
-    for (unsigned t = 0; t < b->n_twins; t++) {
-        if (b->twin[t].subsampled && b->n_subsample > 1 && index % b->n_subsample) continue;
-        mask |= 1u << t;
-    }
-    return mask;
+    return b->n_subsample <= 1 || !(index % b->n_subsample) || b->n_every_frame == b->n_twins;
 }
 
 /* Host pictures go back to their pool as soon as the frame's uploads have completed (the
@@ -493,8 +503,8 @@ static int submit_locked(VmafCudaBackend *b, const VmafPicture *ref, const VmafP
                          unsigned index)
 {
     const VmafCudaDriver *d = &b->s->drv;
-    const unsigned mask = active_mask(b, index);
-    if (!mask) return 0;
+    const bool every_twin = runs_every_twin(b, index);
+    if (!every_twin && !b->n_every_frame) return 0;
 
     const enum VmafPictureMemory mem = vmaf_picture_memory(ref);
     if (vmaf_picture_memory(dist) != mem || (b->memory_set && mem != b->memory)) {
@@ -553,12 +563,12 @@ static int submit_locked(VmafCudaBackend *b, const VmafPicture *ref, const VmafP
     upload_source(b, UP_DIST_LUMA, dist, staging[1], &src[UP_DIST_LUMA]);
     upload_source(b, UP_DIST_CHROMA, dist, staging[1], &src[UP_DIST_CHROMA]);
 
-    unsigned vi = sl->var[0].mask == mask || !sl->var[0].rec.cnt ? 0 : 1;
+    unsigned vi = sl->var[0].every_twin == every_twin || !sl->var[0].rec.cnt ? 0 : 1;
     Variant *v = &sl->var[vi];
     if (!v->rec.cnt) {
-        err = record_variant(b, sl, si, v, mask);
+        err = record_variant(b, sl, si, v, every_twin);
         if (err) return err;
-    } else if (v->mask != mask) {
+    } else if (v->every_twin != every_twin) {
         return -EINVAL;
     }
     sl->variant = vi;
@@ -599,7 +609,15 @@ static void set_picture(VmafCudaPicture *p, CUdeviceptr base, const VmafPictureL
 static int create_locked(VmafCudaBackend *b, VmafFeatureInstance **inst, unsigned inst_cnt)
 {
     const VmafCudaDriver *d = &b->s->drv;
-    for (unsigned i = 0; i < inst_cnt && b->n_twins < MAX_TWINS; i++) {
+    /* sized by the instances: every one that has a twin runs on the device */
+    unsigned with_twin = 0;
+    for (unsigned i = 0; i < inst_cnt; i++) with_twin += !!vmaf_cuda_twin_for(inst[i]->fex->name);
+    if (with_twin) {
+        b->twin = calloc(with_twin, sizeof(*b->twin));
+        b->branch_tail = calloc(with_twin, sizeof(*b->branch_tail));
+        if (!b->twin || !b->branch_tail) return -ENOMEM;
+    }
+    for (unsigned i = 0; i < inst_cnt; i++) {
         const VmafCudaTwin *twin = vmaf_cuda_twin_for(inst[i]->fex->name);
         if (!twin) continue;
         Twin *t = &b->twin[b->n_twins++];
@@ -608,6 +626,7 @@ static int create_locked(VmafCudaBackend *b, VmafFeatureInstance **inst, unsigne
         t->ext = i;
         t->subsampled = !(inst[i]->fex->flags &
                           (VMAF_FEATURE_EXTRACTOR_TEMPORAL | VMAF_FEATURE_EXTRACTOR_PREV_REF));
+        b->n_every_frame += !t->subsampled;
         t->priv = calloc(1, twin->priv_size ? twin->priv_size : 1);
         if (!t->priv) return -ENOMEM;
         VmafCudaTwinSetup setup = { .state = b->s, .geometry = b->g, .n_slots = N_SLOTS };
@@ -703,14 +722,13 @@ void vmaf_cuda_backend_print_profile(const VmafCudaBackend *b)
             s->init_driver_ms, s->init_context_ms, s->init_modules_ms, s->module_cnt, opened,
             b->create_ms, b->first_submit_ms, b->first_done_ms, atomic_load(&s->pinned_allocs),
             atomic_load(&s->pinned_alloc_us) / 1e3);
-    char twins[512];
-    size_t n = 0;
-    twins[0] = 0;
-    for (unsigned t = 0; t < b->n_twins && n < sizeof(twins); t++)
-        n += (size_t)snprintf(twins + n, sizeof(twins) - n, "%s%s %.1f", t ? ", " : "",
-                              b->twin[t].twin->name, b->twin[t].init_ms);
-    fprintf(stderr, "cuda backend: warm-up %.1f ms (waited %.1f ms for it), twins' buffers (ms) %s; "
-            "slots %.1f ms\n", s->warm_ms, b->warm_wait_ms, twins, b->slots_ms);
+    flockfile(stderr); /* one line, however many twins */
+    fprintf(stderr, "cuda backend: warm-up %.1f ms (waited %.1f ms for it), twins' buffers (ms) ",
+            s->warm_ms, b->warm_wait_ms);
+    for (unsigned t = 0; t < b->n_twins; t++)
+        fprintf(stderr, "%s%s %.1f", t ? ", " : "", b->twin[t].twin->name, b->twin[t].init_ms);
+    fprintf(stderr, "; slots %.1f ms\n", b->slots_ms);
+    funlockfile(stderr);
     fprintf(stderr, "cuda profile: %llu frames, %s; average per frame:\n", b->frames,
             b->profile_ops ? "direct launches (VMAF_CUDA_PROFILE=ops times each operation)"
             : b->use_graph ? "graphs" : "direct launches");
@@ -729,6 +747,9 @@ void vmaf_cuda_backend_destroy(VmafCudaBackend *b)
     VmafCudaState *state = b->s;
     const VmafCudaDriver *d = &b->s->drv;
     if (vmaf_cuda_push(b->s)) {
+        free(b->twin);
+        free(b->branch_tail);
+        free(b->prof);
         free(b);
         return;
     }
@@ -763,6 +784,9 @@ void vmaf_cuda_backend_destroy(VmafCudaBackend *b)
         if (sl->stream) d->cuStreamDestroy(sl->stream);
     }
     vmaf_cuda_pop(b->s);
+    free(b->twin);
+    free(b->branch_tail);
+    free(b->prof);
     free(b);
     atomic_fetch_add(&state->backend_close_us, (unsigned long long)((now_ms() - t0) * 1e3));
 }

@@ -39,10 +39,10 @@ struct VmafCudaState {
     atomic_ullong unpinned_us;
     atomic_ullong backend_close_us; /* backends destroyed on this state (VMAF_CUDA_PROFILE) */
     /* The warm-up: a thread started by vmaf_cuda_state_init makes the context's first
-     * device and pinned allocations, memset and sync (2.6-4.8 ms on an H200, session 6)
-     * while the client loads models and reads its first frame, instead of the first twin's
-     * set-up (psnr's: 7.1-8.6 ms without it, 2.0-3.5 with). vmaf_cuda_state_warm() waits
-     * for it (first backend, teardown). */
+     * device and pinned allocations, memset and sync while the client loads models and
+     * reads its first frame, so that the first twin's set-up does not pay for them
+     * (VMAF_CUDA_PROFILE=1 prints the warm-up and each twin's set-up). vmaf_cuda_state_warm()
+     * waits for it (first backend, teardown). */
     pthread_t warm_thread;
     pthread_mutex_t warm_lock;
     bool warming;
@@ -84,10 +84,11 @@ void vmaf_cuda_host_free(VmafCudaState *s, void *buf);
 /**
  * Pin a picture mapping (vmaf_picture_map) that its reader has filled (its writes faulted
  * the pages in, in parallel with other readers): cuMemHostRegister, holding the driver's lock;
- * pages nobody wrote are touched first. On an H200 host ~0.4 ms per 4K picture alone
- * (bench/pin_probe), 1-3 ms while the CLI's readers fault other buffers in (session 5's
- * profiles). size: the bytes from buf's start to pin (the whole picture, or its luma plane),
- * rounded up to the mapping's 2 MiB pages. Unregister before unmapping. Context current.
+ * pages nobody wrote are touched first. Its cost per picture (bench/pin_probe alone;
+ * VMAF_CUDA_PROFILE=1 in a CLI run, where readers fault other buffers in meanwhile) is why
+ * pools pin each buffer once and reuse it. size: the bytes from buf's start to pin (the
+ * whole picture, or its luma plane), rounded up to the mapping's 2 MiB pages. Unregister
+ * before unmapping. Context current.
  */
 int vmaf_cuda_host_register(VmafCudaState *s, void *buf, size_t size);
 void vmaf_cuda_host_unregister(VmafCudaState *s, void *buf);

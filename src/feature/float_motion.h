@@ -53,14 +53,13 @@ static const float vmaf_float_motion_filter3[3] = {
 };
 static const float vmaf_float_motion_filter_pass[5] = { 0.0, 0.0, 1.0, 0.0, 0.0 };
 
-/** Default of motion_max_val, also its upper bound. */
-#define VMAF_FLOAT_MOTION_DEFAULT_MAX_VAL 10000.0
 /** Default of motion_filter_size. */
 #define VMAF_FLOAT_MOTION_DEFAULT_FILTER_SIZE 5
 /** Widest half-size plane motion_add_scale1 accepts (the reference's bilinear limit). */
 #define VMAF_FLOAT_MOTION_MAX_SCALED_WIDTH 7680
 
-/** The extractor options (names and aliases in float_motion.c's option table). */
+/** The extractor options (names and aliases in float_motion.c's option table; those it shares
+ *  with motion in motion_options.h). */
 typedef struct VmafFloatMotionOptions {
     bool debug;             /**< debug: write motion (default true) */
     bool force_zero;        /**< motion_force_zero (force_0): every score 0 */

@@ -22,6 +22,7 @@
 #include "feature_extractor.h"
 #include "libvmaf/picture.h"
 #include "motion.h"
+#include "motion_options.h"
 
 /* ------------------------------------------------------------------------------------- */
 /* Kernels                                                                               */
@@ -281,59 +282,11 @@ static const char *const provided_v2[] = {
 #define OPT_AT(field) (offsetof(MotionState, opt) + offsetof(VmafMotionOptions, field))
 
 static const VmafOption motion_options[] = {
-    {
-        .name = "motion_force_zero",
-        .alias = "force_0",
-        .help = "write a motion score of zero for every frame",
-        .offset = OPT_AT(force_zero),
-        .type = VMAF_OPT_TYPE_BOOL,
-        .default_val.b = false,
-        .flags = VMAF_OPT_FLAG_FEATURE_PARAM,
-    },
-    {
-        .name = "motion_blend_factor",
-        .alias = "mbf",
-        .help = "weight of the raw score when blending it with min(offset, score)",
-        .offset = OPT_AT(blend_factor),
-        .type = VMAF_OPT_TYPE_DOUBLE,
-        .default_val.d = 1.0,
-        .min = 0.0,
-        .max = 1.0,
-        .flags = VMAF_OPT_FLAG_FEATURE_PARAM,
-    },
-    {
-        .name = "motion_blend_offset",
-        .alias = "mbo",
-        .help = "score above which blending pulls the score down",
-        .offset = OPT_AT(blend_offset),
-        .type = VMAF_OPT_TYPE_DOUBLE,
-        .default_val.d = 40.0,
-        .min = 0.0,
-        .max = 1000.0,
-        .flags = VMAF_OPT_FLAG_FEATURE_PARAM,
-    },
-    {
-        .name = "motion_fps_weight",
-        .alias = "mfw",
-        .help = "multiplier on the per-frame score (frame-rate correction)",
-        .offset = OPT_AT(fps_weight),
-        .type = VMAF_OPT_TYPE_DOUBLE,
-        .default_val.d = 1.0,
-        .min = 0.0,
-        .max = 5.0,
-        .flags = VMAF_OPT_FLAG_FEATURE_PARAM,
-    },
-    {
-        .name = "motion_max_val",
-        .alias = "mmxv",
-        .help = "clip scores to at most this value",
-        .offset = OPT_AT(max_val),
-        .type = VMAF_OPT_TYPE_DOUBLE,
-        .default_val.d = VMAF_MOTION_DEFAULT_MAX_VAL,
-        .min = 0.0,
-        .max = VMAF_MOTION_DEFAULT_MAX_VAL,
-        .flags = VMAF_OPT_FLAG_FEATURE_PARAM,
-    },
+    VMAF_MOTION_OPTION_FORCE_ZERO(OPT_AT(force_zero)),
+    VMAF_MOTION_OPTION_BLEND_FACTOR(OPT_AT(blend_factor)),
+    VMAF_MOTION_OPTION_BLEND_OFFSET(OPT_AT(blend_offset)),
+    VMAF_MOTION_OPTION_FPS_WEIGHT(OPT_AT(fps_weight)),
+    VMAF_MOTION_OPTION_MAX_VAL(OPT_AT(max_val)),
     {
         .name = "motion_five_frame_window",
         .alias = "mffw",
@@ -352,13 +305,7 @@ static const VmafOption motion_options[] = {
         .default_val.b = false,
         .flags = VMAF_OPT_FLAG_FEATURE_PARAM,
     },
-    {
-        .name = "debug",
-        .help = "also write the per-frame motion score",
-        .offset = OPT_AT(debug),
-        .type = VMAF_OPT_TYPE_BOOL,
-        .default_val.b = false,
-    },
+    VMAF_MOTION_OPTION_DEBUG(OPT_AT(debug), false),
     { 0 },
 };
 

@@ -52,10 +52,8 @@ VMAF_MOTION_FN int vmaf_motion_vertical_shift(unsigned bpc)
     return bpc == 8 ? 8 : (int)bpc;
 }
 
-/** Default of motion_max_val, also its upper bound. */
-#define VMAF_MOTION_DEFAULT_MAX_VAL 10000.0
-
-/** The extractor options (names and aliases in motion.c's option table). */
+/** The extractor options (names and aliases in motion.c's option table; those it shares with
+ *  float_motion in motion_options.h). */
 typedef struct VmafMotionOptions {
     bool force_zero;         /**< motion_force_zero (force_0): write 0 for every frame */
     double blend_factor;     /**< motion_blend_factor (mbf), [0,1], default 1 */

@@ -596,7 +596,8 @@ VIF_INLINE void vif_compute_kernels(VmafVifWorkspace *ws, const void *ref, ptrdi
 /* One plain build of the kernels, and on x86-64 with GCC/Clang a second one for AVX2,
  * chosen at run time. Both compute the same integers and doubles (no contraction).
  * gcc -O3 would unroll-and-jam pairs of tap iterations into the lane loops, which then run
- * out of vector registers (30 % slower), so the builds opt out of that one transformation. */
+ * out of vector registers (30 % slower: bench/bench_frames --backend cpu --features vif
+ * compares builds), so the builds opt out of that one transformation. */
 #if defined(__GNUC__) && !defined(__clang__)
 #define VIF_NO_UNROLL_JAM __attribute__((optimize("no-loop-unroll-and-jam")))
 #else

@@ -27,8 +27,8 @@
 enum { FRAMES = 3 };
 
 /* The configurations: the default model (VIF, ADM, motion), then 13 more extractors with a
- * twin (the backend takes 16 twins, MAX_TWINS; frames large enough for float_ms_ssim's five
- * scales). */
+ * twin (16 twins in all; test_twin_cap registers more; frames large enough for float_ms_ssim's
+ * five scales). */
 static const struct Config {
     const char *name;
     unsigned w, h;

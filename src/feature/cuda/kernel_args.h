@@ -48,8 +48,9 @@ typedef struct PsnrHvsCudaArgs {
 enum { VIF_CUDA_TILE_W = 48, VIF_CUDA_TILE_H = 16, VIF_CUDA_THREADS = 256 };
 /* vif: blocks resident per SM that the kernels' register budget must allow: 4 (64 registers
  * a thread; the tile's 45 KiB of shared memory allow 4 blocks on sm_90) instead of the 3 that
- * 72-80 registers left. Session 8, 4K 8-bit: scale 0 0.195 ms against 0.213, scale 1 0.049
- * against 0.051 (scale 1 spills 8 bytes). */
+ * 72-80 registers left: scales 0 and 1 ran about 5-10% faster on 4K 8-bit (scale 1 spills 8
+ * bytes). To re-measure: compile vif.cu with -DVIF_CUDA_MIN_BLOCKS=3 and compare
+ * VMAF_CUDA_PROFILE=ops, or checktwin's --bench. */
 #ifndef VIF_CUDA_MIN_BLOCKS
 #define VIF_CUDA_MIN_BLOCKS 4
 #endif
