@@ -4,11 +4,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "context.h"
 #include "feature_instance.h"
+#include "file_write.h"
 #include "log.h"
 #include "output.h"
 #include "vcs_version.h"
@@ -18,6 +17,7 @@
 typedef struct Writer {
     VmafContext *vmaf;
     FILE *f;
+    enum VmafOutputFormat fmt;
     int precision;
     VmafFeatureVector **vec;
     unsigned cnt;
@@ -389,48 +389,28 @@ static void write_sub(Writer *w)
     }
 }
 
-/* A regular file (or a new one) is written beside its final name and renamed into place,
- * so a failure never leaves half a file; devices and pipes are written directly. */
-static int open_output(const char *path, char **tmp_path, FILE **f, bool *direct)
+static int put_output(FILE *f, void *arg)
 {
-    struct stat st;
-    *tmp_path = NULL;
-    *direct = !stat(path, &st) && !S_ISREG(st.st_mode);
-    if (*direct) {
-        *f = fopen(path, "w");
-        return *f ? 0 : -errno;
+    Writer *w = arg;
+    w->f = f;
+    switch (w->fmt) {
+    case VMAF_OUTPUT_FORMAT_XML: write_xml(w); break;
+    case VMAF_OUTPUT_FORMAT_JSON: write_json(w); break;
+    case VMAF_OUTPUT_FORMAT_CSV: write_csv(w); break;
+    default: write_sub(w); break;
     }
-    const size_t n = strlen(path) + 16;
-    char *tmp = malloc(n);
-    if (!tmp) return -ENOMEM;
-    snprintf(tmp, n, "%s.tmpXXXXXX", path);
-    const int fd = mkstemp(tmp);
-    if (fd < 0) {
-        const int err = -errno;
-        free(tmp);
-        return err;
-    }
-    fchmod(fd, 0644);
-    *f = fdopen(fd, "w");
-    if (!*f) {
-        const int err = -errno;
-        close(fd);
-        unlink(tmp);
-        free(tmp);
-        return err;
-    }
-    *tmp_path = tmp;
     return 0;
 }
 
-int vmaf_write_output_with_precision(VmafContext *vmaf, const char *output_path,
-                                     enum VmafOutputFormat fmt, int precision)
+int vmaf_output_write_keeping(VmafContext *vmaf, const char *output_path,
+                              enum VmafOutputFormat fmt, int precision,
+                              const char *const *keep, unsigned keep_cnt)
 {
     if (!vmaf || !output_path) return -EINVAL;
     if (fmt <= VMAF_OUTPUT_FORMAT_NONE || fmt > VMAF_OUTPUT_FORMAT_SUB) return -EINVAL;
     if (precision > VMAF_OUTPUT_PRECISION_MAX) return -EINVAL;
 
-    Writer w = { .vmaf = vmaf, .precision = precision };
+    Writer w = { .vmaf = vmaf, .precision = precision, .fmt = fmt };
     int err = vmaf_feature_collector_sorted(vmaf->fc, &w.vec, &w.cnt, &w.agg, &w.agg_cnt);
     if (err) return err;
     for (unsigned j = 0; j < w.cnt; j++)
@@ -447,40 +427,18 @@ int vmaf_write_output_with_precision(VmafContext *vmaf, const char *output_path,
         goto done;
     }
     err = check_names(vmaf, &w, fmt);
-    if (err) goto done;
-
-    char *tmp_path;
-    bool direct;
-    err = open_output(output_path, &tmp_path, &w.f, &direct);
-    if (err) {
-        /* the errno is that of the temporary file unless the path is written directly */
-        vmaf_log(vmaf->cfg.log_level, VMAF_LOG_LEVEL_ERROR, "could not %s %s: %s\n",
-                 direct ? "open" : "create a temporary file beside", output_path,
-                 strerror(-err));
-        goto done;
-    }
-    switch (fmt) {
-    case VMAF_OUTPUT_FORMAT_XML: write_xml(&w); break;
-    case VMAF_OUTPUT_FORMAT_JSON: write_json(&w); break;
-    case VMAF_OUTPUT_FORMAT_CSV: write_csv(&w); break;
-    default: write_sub(&w); break;
-    }
-    const bool failed = ferror(w.f) != 0;
-    if (fclose(w.f) || failed) {
-        err = -EIO;
-        vmaf_log(vmaf->cfg.log_level, VMAF_LOG_LEVEL_ERROR, "could not write %s\n", output_path);
-        if (tmp_path) unlink(tmp_path);
-    } else if (tmp_path && rename(tmp_path, output_path)) {
-        err = -errno;
-        vmaf_log(vmaf->cfg.log_level, VMAF_LOG_LEVEL_ERROR, "could not write %s: %s\n",
-                 output_path, strerror(-err));
-        unlink(tmp_path);
-    }
-    free(tmp_path);
+    if (!err)
+        err = vmaf_file_write(output_path, keep, keep_cnt, put_output, &w, vmaf->cfg.log_level);
 done:
     free(w.vec);
     free(w.agg);
     return err;
+}
+
+int vmaf_write_output_with_precision(VmafContext *vmaf, const char *output_path,
+                                     enum VmafOutputFormat fmt, int precision)
+{
+    return vmaf_output_write_keeping(vmaf, output_path, fmt, precision, NULL, 0);
 }
 
 VMAF_EXPORT int vmaf_write_output(VmafContext *vmaf, const char *output_path,

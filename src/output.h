@@ -16,6 +16,15 @@ int vmaf_write_output_with_precision(VmafContext *vmaf, const char *output_path,
                                      enum VmafOutputFormat fmt, int precision);
 
 /**
+ * vmaf_write_output_with_precision() that refuses (-EINVAL, before anything is created) an
+ * output_path that is the same file as one of keep[0..keep_cnt) (the inputs it was made
+ * from, by device and inode). Written by vmaf_file_write() (file_write.h).
+ */
+int vmaf_output_write_keeping(VmafContext *vmaf, const char *output_path,
+                              enum VmafOutputFormat fmt, int precision,
+                              const char *const *keep, unsigned keep_cnt);
+
+/**
  * Why `name` (an output name, after aliasing) cannot be written in fmt, or NULL when it can.
  * XML needs an XML name (names are attribute names there, which cannot be escaped); JSON
  * needs valid UTF-8 (and escapes quotes, backslashes and control characters); SUB cannot hold

@@ -20,6 +20,7 @@
 #include "libvmaf/libvmaf.h"
 
 #include "context.h"
+#include "file_write.h"
 #include "log.h"
 #include "segment.h"
 
@@ -333,41 +334,17 @@ static int put_result(FILE *f, VmafContext *vmaf)
     return err;
 }
 
+static int put_result_to(FILE *f, void *vmaf)
+{
+    return put_result(f, vmaf);
+}
+
 VMAF_EXPORT int vmaf_segment_write(VmafContext *vmaf, const char *path)
 {
     if (!vmaf || !path) return -EINVAL;
-    int err = check_written(vmaf);
+    const int err = check_written(vmaf);
     if (err) return err;
-
-    const size_t n = strlen(path) + 16;
-    char *tmp = malloc(n);
-    if (!tmp) return -ENOMEM;
-    snprintf(tmp, n, "%s.tmpXXXXXX", path);
-    const int fd = mkstemp(tmp);
-    if (fd >= 0) (void)fchmod(fd, 0644); /* mkstemp's 0600 would hide it from other users */
-    FILE *f = fd < 0 ? NULL : fdopen(fd, "w");
-    if (!f) {
-        err = -errno;
-        vmaf_log(vmaf->cfg.log_level, VMAF_LOG_LEVEL_ERROR, "could not create %s: %s\n", tmp,
-                 strerror(errno));
-        if (fd >= 0) {
-            close(fd);
-            unlink(tmp);
-        }
-        free(tmp);
-        return err;
-    }
-    err = put_result(f, vmaf);
-    if (ferror(f) && !err) err = -EIO;
-    if (fclose(f) && !err) err = -EIO;
-    if (!err && rename(tmp, path)) err = -errno;
-    if (err) {
-        unlink(tmp);
-        vmaf_log(vmaf->cfg.log_level, VMAF_LOG_LEVEL_ERROR, "could not write %s: %s\n", path,
-                 strerror(-err));
-    }
-    free(tmp);
-    return err;
+    return vmaf_file_write(path, NULL, 0, put_result_to, vmaf, vmaf->cfg.log_level);
 }
 
 VMAF_EXPORT int vmaf_segment_write_buffer(VmafContext *vmaf, char **data, size_t *size)

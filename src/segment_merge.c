@@ -20,6 +20,7 @@
 #include "libvmaf/libvmaf.h"
 
 #include "context.h"
+#include "file_write.h"
 #include "json.h"
 #include "log.h"
 #include "output.h"
@@ -743,6 +744,8 @@ typedef struct WriteTo {
     const char *path;
     enum VmafOutputFormat fmt;
     int precision;
+    const char *const *keep; /* the parts: never overwritten */
+    unsigned keep_cnt;
 } WriteTo;
 
 static int write_merged(void *arg, VmafContext *merged, VmafModel *const *models,
@@ -752,7 +755,8 @@ static int write_merged(void *arg, VmafContext *merged, VmafModel *const *models
     (void)collections;
     (void)model_cnt;
     const WriteTo *w = arg;
-    return vmaf_write_output_with_precision(merged, w->path, w->fmt, w->precision);
+    return vmaf_output_write_keeping(merged, w->path, w->fmt, w->precision, w->keep,
+                                     w->keep_cnt);
 }
 
 int vmaf_segment_merge_memory(const char *const *data, const size_t *size,
@@ -778,7 +782,16 @@ VMAF_EXPORT int vmaf_segment_merge_with_precision(const char *const *parts, unsi
                                                   enum VmafOutputFormat fmt, int precision)
 {
     if (!parts || !n_parts || !output_path) return -EINVAL;
-    WriteTo w = { .path = output_path, .fmt = fmt, .precision = precision };
+    /* an output that is one of the parts is refused before they are read (and again when
+     * written, in case one is put there meanwhile) */
+    const int same = vmaf_file_find_same(output_path, parts, n_parts);
+    if (same >= 0) {
+        vmaf_log(LOG_LEVEL, VMAF_LOG_LEVEL_ERROR,
+                 "refusing to write %s: it is the segment result %s\n", output_path, parts[same]);
+        return -EINVAL;
+    }
+    WriteTo w = { .path = output_path, .fmt = fmt, .precision = precision, .keep = parts,
+                  .keep_cnt = n_parts };
     return merge_parts(parts, NULL, NULL, NULL, n_parts, fmt, write_merged, &w);
 }
 

@@ -1,6 +1,8 @@
 /* The `vmaf` command line tool: reads two videos into pool pictures and scores them. */
+#include <dirent.h>
 #include <errno.h>
 #include <math.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,9 +17,11 @@
 #include "cli.h"
 #include "cli_run.h"
 #include "context.h"
+#include "dict.h"
 #include "frame_reader.h"
 #include "model.h"
 #include "feature/feature_extractor.h"
+#include "file_write.h"
 #include "output.h"
 #include "title_fingerprint.h"
 #include "video_input.h"
@@ -122,77 +126,150 @@ static int check_compatible(VideoInput *ref, VideoInput *dist, bool common_bitde
 }
 
 /*
- * Output must be creatable before hours of scoring, not after. A regular (or new) file is
- * written as a temporary file beside it, renamed into place: try exactly that.
+ * Signals while a file is written: one that ends the process while the writer's temporary
+ * file exists would leave that file behind. From hold_signals() to release_signals() the
+ * signals that end a process by default (those not ignored already) are caught and the first
+ * is remembered, then delivered as it came once the file is whole or removed. The handler
+ * does not restart system calls, so a write that may block for ever (a FIFO without a reader,
+ * a stopped terminal) still ends when one arrives: the library retries only its temporary
+ * files' interrupted writes (file_write.h). One that lands in another thread is passed to the
+ * writing thread for that. SIGPIPE is ignored meanwhile: a reader gone is the write's EPIPE.
+ * Process-wide state: used by the main thread only, one hold at a time.
  */
-static int check_output_writable(const char *path)
-{
-    struct stat st;
-    if (!stat(path, &st) && !S_ISREG(st.st_mode)) {
-        if (S_ISDIR(st.st_mode)) {
-            fprintf(stderr, "cannot write output file %s: it is a directory\n", path);
-            return -EISDIR;
-        }
-        if (!access(path, W_OK)) return 0; /* a device or pipe, written directly */
-        const int err = errno;
-        fprintf(stderr, "cannot write output file %s: %s\n", path, strerror(err));
-        return -err;
-    }
-    const size_t n = strlen(path) + 16;
-    char *tmp = malloc(n);
-    if (!tmp) return -ENOMEM;
-    snprintf(tmp, n, "%s.tmpXXXXXX", path);
-    const int fd = mkstemp(tmp);
-    const int err = fd < 0 ? -errno : 0;
-    if (fd >= 0) {
-        close(fd);
-        unlink(tmp);
-    } else {
-        fprintf(stderr, "cannot write output file %s: cannot create a file beside it (%s)\n",
-                path, strerror(-err));
-    }
-    free(tmp);
-    return err;
-}
+static const int held_signals[] = { SIGINT,  SIGTERM, SIGHUP,    SIGQUIT, SIGALRM,
+                                    SIGUSR1, SIGUSR2, SIGVTALRM, SIGPROF };
+#define HELD_CNT (sizeof(held_signals) / sizeof(held_signals[0]))
 
-/* -o naming an input (same file, also through links) would overwrite it after scoring. */
-static int check_output_not_input(const CliSettings *c)
-{
-    struct stat out, in;
-    if (stat(c->output_path, &out) || !S_ISREG(out.st_mode)) return 0;
-    const char *const inputs[2] = { c->path_ref, c->path_dist };
-    for (unsigned i = 0; i < 2; i++) {
-        if (stat(inputs[i], &in) || in.st_dev != out.st_dev || in.st_ino != out.st_ino) continue;
-        fprintf(stderr, "output file %s is the %s input %s: refusing to overwrite it\n",
-                c->output_path, i ? "distorted" : "reference", inputs[i]);
-        return -EINVAL;
-    }
-    return 0;
-}
+typedef struct SignalHold {
+    struct sigaction old[HELD_CNT], old_pipe;
+} SignalHold;
 
-/*
- * SIGINT/SIGTERM/SIGHUP while the output is written would leave its temporary file behind:
- * the signal is held until the file is whole (or removed), then delivered as it came.
- */
 static volatile sig_atomic_t held_signal;
+static pthread_t writing_thread;
 
 static void hold_signal(int sig)
 {
-    held_signal = sig;
+    if (!pthread_equal(pthread_self(), writing_thread)) {
+        pthread_kill(writing_thread, sig);
+        return;
+    }
+    if (!held_signal) held_signal = sig;
+}
+
+static void hold_signals(SignalHold *h)
+{
+    writing_thread = pthread_self();
+    held_signal = 0;
+    struct sigaction hold = { .sa_handler = hold_signal }; /* no SA_RESTART: see above */
+    sigemptyset(&hold.sa_mask);
+    for (unsigned i = 0; i < HELD_CNT; i++) sigaddset(&hold.sa_mask, held_signals[i]);
+    for (unsigned i = 0; i < HELD_CNT; i++) {
+        sigaction(held_signals[i], NULL, &h->old[i]);
+        if (h->old[i].sa_handler != SIG_IGN) sigaction(held_signals[i], &hold, NULL);
+    }
+    const struct sigaction ignore = { .sa_handler = SIG_IGN };
+    sigaction(SIGPIPE, &ignore, &h->old_pipe);
+}
+
+static void release_signals(SignalHold *h)
+{
+    for (unsigned i = 0; i < HELD_CNT; i++) sigaction(held_signals[i], &h->old[i], NULL);
+    sigaction(SIGPIPE, &h->old_pipe, NULL);
+    if (held_signal) raise(held_signal);
+}
+
+/*
+ * Output must be writable before hours of scoring, not after: checked the way the library
+ * writes it (file_write.h), its trial temporary file under the signal hold.
+ */
+static int check_output_writable(const char *path)
+{
+    SignalHold hold;
+    bool beside;
+    hold_signals(&hold);
+    const int err = vmaf_file_check_writable(path, &beside);
+    release_signals(&hold);
+    if (err == -EISDIR)
+        fprintf(stderr, "cannot write output file %s: it is a directory\n", path);
+    else if (err && beside)
+        fprintf(stderr, "cannot write output file %s: cannot create a file beside it (%s)\n",
+                path, strerror(-err));
+    else if (err)
+        fprintf(stderr, "cannot write output file %s: %s\n", path, strerror(-err));
+    return err;
+}
+
+/* Every cambi heatmaps_path of the run (--feature cambi=..., -m ...:cambi.heatmaps_path=...):
+ * calls fn(folder, arg) for each until one returns non-zero, which is returned. */
+static int each_heatmaps_path(const CliSettings *c, int (*fn)(const char *, void *), void *arg)
+{
+    int err = 0;
+    for (unsigned i = 0; !err && i < c->feature_cnt; i++) {
+        const VmafDictionaryEntry *e =
+            strcmp(c->feature[i].name, "cambi")
+                ? NULL
+                : vmaf_dictionary_get(c->feature[i].opts, "heatmaps_path");
+        if (e) err = fn(e->val, arg);
+    }
+    for (unsigned i = 0; !err && i < c->model_cnt; i++)
+        for (unsigned j = 0; !err && j < c->model[i].overload_cnt; j++) {
+            const CliOverload *o = &c->model[i].overload[j];
+            const VmafDictionaryEntry *e =
+                strcmp(o->feature, "cambi") ? NULL : vmaf_dictionary_get(o->opts, "heatmaps_path");
+            if (e) err = fn(e->val, arg);
+        }
+    return err;
+}
+
+/* A heatmap file already in the folder that is an input (a hard link; cambi refuses symbolic
+ * links and hard-linked files itself, this names the input) */
+static int check_heatmaps_not_input(const char *dir, void *arg)
+{
+    const CliSettings *c = arg;
+    DIR *d = opendir(dir);
+    if (!d) return 0; /* made by cambi, or its error */
+    const char *const inputs[2] = { c->path_ref, c->path_dist };
+    int err = 0;
+    for (struct dirent *e; !err && (e = readdir(d));) {
+        if (strncmp(e->d_name, "cambi_heatmap_scale_", 20)) continue;
+        const size_t n = strlen(dir) + strlen(e->d_name) + 2;
+        char *path = malloc(n);
+        if (!path) break;
+        snprintf(path, n, "%s/%s", dir, e->d_name);
+        const int same = vmaf_file_find_same(path, inputs, 2);
+        if (same >= 0) {
+            fprintf(stderr, "cambi heatmap %s is the %s input %s: refusing to overwrite it\n",
+                    path, same ? "distorted" : "reference", inputs[same]);
+            err = -EINVAL;
+        }
+        free(path);
+    }
+    closedir(d);
+    return err;
+}
+
+/* -o (or a heatmap) naming an input (the same file, also through links) would overwrite it. */
+static int check_output_not_input(const CliSettings *c)
+{
+    const char *const inputs[2] = { c->path_ref, c->path_dist };
+    const int same = c->output_path ? vmaf_file_find_same(c->output_path, inputs, 2) : -1;
+    if (same >= 0) {
+        fprintf(stderr, "output file %s is the %s input %s: refusing to overwrite it\n",
+                c->output_path, same ? "distorted" : "reference", inputs[same]);
+        return -EINVAL;
+    }
+    return each_heatmaps_path(c, check_heatmaps_not_input, (void *)c);
 }
 
 static int write_output(VmafContext *vmaf, const CliSettings *c)
 {
-    static const int sigs[3] = { SIGINT, SIGTERM, SIGHUP };
-    struct sigaction hold = { .sa_handler = hold_signal }, old[3];
-    sigemptyset(&hold.sa_mask);
-    for (unsigned i = 0; i < 3; i++) sigaction(sigs[i], &hold, &old[i]);
+    SignalHold hold;
+    hold_signals(&hold);
     const int err = vmaf_write_output_with_precision(vmaf, c->output_path, c->output_fmt,
                                                      c->precision);
-    for (unsigned i = 0; i < 3; i++) sigaction(sigs[i], &old[i], NULL);
     if (err)
         fprintf(stderr, "problem writing output file %s: %s\n", c->output_path, strerror(-err));
-    if (held_signal) raise(held_signal);
+    release_signals(&hold);
     return err;
 }
 
@@ -658,16 +735,25 @@ static int write_part(VmafContext *vmaf, const CliSettings *c, CliJob *job, unsi
                       bool exact)
 {
     int err = vmaf_segment_set_title_frames(vmaf, frames, exact);
-    if (!err)
-        err = job->part_in_memory ? vmaf_segment_write_buffer(vmaf, &job->part, &job->part_size)
-                                  : vmaf_segment_write(vmaf, c->output_path);
-    if (!err) return 0;
-    if (job->part_in_memory)
-        fprintf(job->msg, "problem keeping the result of segment %u:%u: %s\n", c->segment_first,
-                c->segment_last, strerror(-err));
-    else
-        fprintf(job->msg, "problem writing segment result %s\n", c->output_path);
-    return EXIT_SETUP;
+    if (err) {
+        fprintf(job->msg, "problem recording the title's length: %s\n", strerror(-err));
+        return EXIT_SETUP;
+    }
+    if (job->part_in_memory) {
+        err = vmaf_segment_write_buffer(vmaf, &job->part, &job->part_size);
+        if (err)
+            fprintf(job->msg, "problem keeping the result of segment %u:%u: %s\n",
+                    c->segment_first, c->segment_last, strerror(-err));
+        return err ? EXIT_SETUP : 0;
+    }
+    SignalHold hold; /* --segment without --split: the main thread */
+    hold_signals(&hold);
+    err = vmaf_segment_write(vmaf, c->output_path);
+    if (err)
+        fprintf(job->msg, "problem writing segment result %s: %s\n", c->output_path,
+                strerror(-err));
+    release_signals(&hold);
+    return err ? EXIT_SETUP : 0;
 }
 
 int cli_score(CliSettings *c, VideoInput *ref_in, VideoInput *dist_in, CliJob *job, Phases *ph)
@@ -923,28 +1009,28 @@ int cli_finish_merged(VmafContext *merged, const CliSettings *c, VmafModel *cons
     return 0;
 }
 
-/* --merge PART... -o OUTPUT: the library checks the parts and writes OUTPUT. */
+/* --merge PART... -o OUTPUT: the library checks the parts and writes OUTPUT (never one of the
+ * parts), under the signal hold. */
 static int merge_parts(const CliSettings *c)
 {
-    struct stat out, in;
-    const bool exists = !stat(c->output_path, &out) && S_ISREG(out.st_mode);
-    for (unsigned i = 0; exists && i < c->merge_cnt; i++) {
-        if (stat(c->merge_part[i], &in) || in.st_dev != out.st_dev || in.st_ino != out.st_ino)
-            continue;
+    const int same = vmaf_file_find_same(c->output_path, (const char *const *)c->merge_part,
+                                         c->merge_cnt);
+    if (same >= 0) {
         fprintf(stderr, "output file %s is the segment result %s: refusing to overwrite it\n",
-                c->output_path, c->merge_part[i]);
+                c->output_path, c->merge_part[same]);
         return EXIT_SETUP;
     }
     if (check_output_writable(c->output_path)) return EXIT_SETUP;
+    SignalHold hold;
+    hold_signals(&hold);
     const int err = vmaf_segment_merge_with_precision((const char *const *)c->merge_part,
                                                       c->merge_cnt, c->output_path,
                                                       c->output_fmt, c->precision);
-    if (err) {
+    if (err)
         fprintf(stderr, "could not merge the %u segment result%s into %s: %s\n", c->merge_cnt,
                 c->merge_cnt > 1 ? "s" : "", c->output_path, strerror(-err));
-        return EXIT_SETUP;
-    }
-    return 0;
+    release_signals(&hold);
+    return err ? EXIT_SETUP : 0;
 }
 
 int main(int argc, char *argv[])
@@ -957,6 +1043,10 @@ int main(int argc, char *argv[])
     cli_parse(argc, argv, &c);
     if (istty && !c.quiet) fprintf(stderr, "VMAF version %s\n", vmaf_version());
 
+    /* Past the file size limit (ulimit -f) a write then fails with EFBIG, reported like a full
+     * disk, instead of SIGXFSZ ending the process with a temporary file left (file_write.h) */
+    const struct sigaction ignore = { .sa_handler = SIG_IGN };
+    sigaction(SIGXFSZ, &ignore, NULL);
     int status = EXIT_SETUP;
     VideoInput *ref = NULL, *dist = NULL;
     if (c.merge) {
@@ -965,7 +1055,7 @@ int main(int argc, char *argv[])
     }
     /* before any thread and any driver call: read when the driver starts */
     if (c.backend != CLI_BACKEND_CPU) setenv("CUDA_DEVICE_MAX_CONNECTIONS", CLI_CUDA_CONNECTIONS, 0);
-    if (c.output_path && (check_output_not_input(&c) || check_output_writable(c.output_path)))
+    if (check_output_not_input(&c) || (c.output_path && check_output_writable(c.output_path)))
         goto done;
     if (cli_open_input(&c, c.path_ref, &ref, stderr) ||
         cli_open_input(&c, c.path_dist, &dist, stderr))

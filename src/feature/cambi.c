@@ -11,7 +11,9 @@
  * (created like mkdir -p): each frame's c-values scaled by 65535 / (max w_d * ws^2 / 4) as
  * native uint16, frame n at offset n * (scaled size), as the reference does (whose file
  * names keep the unhalved sizes under cambi_high_res_speedup). The registered instance
- * creates and truncates the files; worker copies reopen them and write their frames.
+ * creates and truncates the files; worker copies reopen them and write their frames. A
+ * symbolic link, a hard-linked file or anything but a regular file at a heatmap's name is
+ * refused (vmaf_file_open_in_dir): emptying it could destroy an input.
  *
  * Decisions where reference libvmaf 3.2.0 is undefined or silent:
  *   - Refusals get a message (the reference returns -EINVAL silently): both encoding sides
@@ -36,6 +38,7 @@
 
 #include "cambi.h"
 #include "feature_extractor.h"
+#include "file_write.h"
 
 const int vmaf_cambi_scale_weights[VMAF_CAMBI_NUM_SCALES] = { 16, 8, 4, 2, 1 };
 
@@ -468,13 +471,15 @@ static int open_heatmaps(CambiState *s, bool reopen)
     unsigned w = s->setup.enc_w, h = s->setup.enc_h;
     for (unsigned scale = 0; scale < VMAF_CAMBI_NUM_SCALES; scale++) {
         char path[1024];
-        const int n = snprintf(path, sizeof(path), "%s/cambi_heatmap_scale_%u_%ux%u_16b.gray",
-                               dir, scale, w, h);
+        const int n = snprintf(path, sizeof(path), "cambi_heatmap_scale_%u_%ux%u_16b.gray",
+                               scale, w, h);
         if (n < 0 || (size_t)n >= sizeof(path)) return -EINVAL;
-        s->heatmaps[scale] = fopen(path, reopen ? "r+b" : "wb");
-        if (!s->heatmaps[scale]) {
+        /* a symbolic or hard link put at a heatmap's name (to an input, say) is refused,
+         * never followed and emptied */
+        err = vmaf_file_open_in_dir(dir, path, reopen, &s->heatmaps[scale], s->log_level);
+        if (err) {
             vmaf_log(s->log_level, VMAF_LOG_LEVEL_ERROR,
-                     "cambi: could not open heatmaps_path: %s\n", path);
+                     "cambi: could not open a heatmap in heatmaps_path %s\n", dir);
             return -EINVAL;
         }
         w = (w + 1) >> 1;
