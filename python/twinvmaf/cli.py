@@ -87,6 +87,54 @@ def _split_extras(extras):
     return args
 
 
+# The vmaf CLI's options by long name: their short letter (or None) and whether they take a
+# value; MERGE_TAKES are those --merge honours (tools/cli_parse.c's merge_takes()).
+_OPTIONS = {"reference": ("r", 1), "distorted": ("d", 1), "width": ("w", 1), "height": ("h", 1),
+            "pixel_format": ("p", 1), "bitdepth": ("b", 1), "model": ("m", 1),
+            "output": ("o", 1), "xml": (None, 0), "json": (None, 0), "csv": (None, 0),
+            "sub": (None, 0), "threads": (None, 1), "feature": (None, 1),
+            "subsample": (None, 1), "cpumask": (None, 1), "gpumask": (None, 1),
+            "aom_ctc": (None, 1), "nflx_ctc": (None, 1), "frame_cnt": (None, 1),
+            "frame_skip_ref": (None, 1), "frame_skip_dist": (None, 1), "precision": (None, 1),
+            "backend": (None, 1), "segment": (None, 1), "merge": (None, 0), "split": (None, 1),
+            "cuda_devices": (None, 1), "no_prediction": ("n", 0), "version": ("v", 0),
+            "quiet": ("q", 0), "pictures": (None, 1), "help": (None, 0)}
+_MERGE_TAKES = {"output", "quiet", "xml", "json", "csv", "sub", "precision", "merge", "version",
+                "help"}
+
+
+def _first_not_for_merge(argv):
+    """As the vmaf CLI names it: the first option --merge cannot honour (as -x/--name or
+    --name), else the first unknown long option as written, else None."""
+    by_short = {v[0]: k for k, v in _OPTIONS.items() if v[0]}
+    refused = unknown = None
+    i = 0
+    while i < len(argv):
+        x = argv[i]
+        i += 1
+        if x == "--":
+            break
+        if x.startswith("--") and len(x) > 2:
+            name = x[2:].partition("=")[0]
+            if name not in _OPTIONS:
+                unknown = unknown or x
+                continue
+            if _OPTIONS[name][1] and "=" not in x:
+                i += 1
+        elif x.startswith("-") and len(x) > 1:
+            name = by_short.get(x[1])
+            if name is None:
+                continue
+            if _OPTIONS[name][1] and len(x) == 2:
+                i += 1
+        else:
+            continue
+        if name not in _MERGE_TAKES and refused is None:
+            short = _OPTIONS[name][0]
+            refused = f"-{short}/--{name}" if short else f"--{name}"
+    return refused or unknown
+
+
 def parse(argv):
     """The settings, as the vmaf CLI's cli_parse() checks them; raises UsageError."""
     p = _parser()
@@ -145,11 +193,11 @@ def parse(argv):
             raise UsageError("--merge needs the segment results to merge")
         if not a.output:
             raise UsageError("--merge needs an output file (-o/--output)")
-        if (a.reference or a.distorted or s.segment or a.model or a.feature or
-                any(getattr(s, k) is not None for k in ("width", "height", "bitdepth")) or
-                a.pixel_format):
-            raise UsageError("--merge takes segment results, an output file and its format "
-                             "only: the parts recorded everything else")
+        refused = _first_not_for_merge(argv)
+        if refused:
+            raise UsageError(f"--merge does not take {refused}: the parts recorded everything "
+                             "else (--merge takes the segment results, -o/--output, "
+                             "--xml/--json/--csv/--sub, --precision and -q/--quiet)")
         s.parts = a.args
         return s
     if a.args:
