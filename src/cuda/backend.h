@@ -2,6 +2,17 @@
  * The CUDA side of a VmafContext: twins of the registered extractors, the shared device frame
  * (a ring of slots, fenced by events), one recorded graph per slot, and result collection.
  * Without CUDA in the build every entry point reports -ENOSYS.
+ *
+ * A frame's uploads (luma always, chroma when a twin asks) and its `uploaded` event are issued
+ * on the slot's stream directly, before the slot's graph: other slots' streams wait on that
+ * event (cuStreamWaitEvent), and only an event so recorded captures the uploads at the moment
+ * of a wait or a query. An upload into a slot waits for the frames that still read it; a
+ * frame waits for the uploads of the two frames before it (temporal twins read their slots).
+ * The graph has one branch per twin (twins are independent). The host pictures go back to
+ * their pool once `uploaded` has completed (queried at each submit), not when the frame's
+ * results are collected, N_SLOTS frames later; the host waits once per frame, when it reuses
+ * that frame's slot. Pinned-pool pictures not yet prepared are prepared (pinned) at submit,
+ * luma only when no twin needs chroma, so uploads never start from pageable memory.
  */
 #ifndef VMAF_CUDA_BACKEND_H
 #define VMAF_CUDA_BACKEND_H
