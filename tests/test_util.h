@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "libvmaf/libvmaf.h"
 #include "libvmaf/picture.h"
 
 static int failures, checks;
@@ -31,6 +32,17 @@ static int failures, checks;
             printf("\n");                                                                \
         }                                                                                \
     } while (0)
+
+/* vmaf_read_pictures(), and after a failure the release of the pictures it left with the
+ * caller: as in reference libvmaf, a failed read may leave them there (their ref still set). */
+static inline int read_pictures_or_release(VmafContext *v, VmafPicture *ref, VmafPicture *dist,
+                                     unsigned index)
+{
+    const int err = vmaf_read_pictures(v, ref, dist, index);
+    if (err && ref && ref->ref) vmaf_picture_unref(ref);
+    if (err && dist && dist->ref) vmaf_picture_unref(dist);
+    return err;
+}
 
 static uint64_t rng_state;
 

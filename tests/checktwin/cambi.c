@@ -54,7 +54,12 @@ static void heatmaps(CheckEnv *env)
             err = vmaf_picture_alloc(&dist, VMAF_PIX_FMT_YUV420P, 8, 320, 240);
             if (err) vmaf_picture_unref(&ref);
         }
-        if (!err) err = vmaf_read_pictures(v, &ref, &dist, 0);
+        if (!err) {
+            err = vmaf_read_pictures(v, &ref, &dist, 0);
+            /* as the reference, a refused frame may leave the pictures with the caller */
+            if (err && ref.ref) vmaf_picture_unref(&ref);
+            if (err && dist.ref) vmaf_picture_unref(&dist);
+        }
         if (!err) err = vmaf_read_pictures(v, NULL, NULL, 0);
         result[gpu] = err;
         if (v) vmaf_close(v);

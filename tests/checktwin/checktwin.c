@@ -345,7 +345,12 @@ static int feed(Run *run, const CheckCase *c, unsigned n)
             return err;
         }
         err = vmaf_read_pictures(run->v, &ref, &dist, run->index);
-        if (err) return err;
+        if (err) {
+            /* as the reference, a refused frame may leave the pictures with the caller */
+            if (ref.ref) vmaf_picture_unref(&ref);
+            if (dist.ref) vmaf_picture_unref(&dist);
+            return err;
+        }
     }
     return 0;
 }

@@ -74,7 +74,12 @@ static void refusal(CheckEnv *env, const char *feature, unsigned w, unsigned h,
             err = vmaf_picture_alloc(&dist, fmt, 8, w, h);
             if (err) vmaf_picture_unref(&ref);
         }
-        if (!err) err = vmaf_read_pictures(v, &ref, &dist, 0);
+        if (!err) {
+            err = vmaf_read_pictures(v, &ref, &dist, 0);
+            /* as the reference, a refused frame may leave the pictures with the caller */
+            if (err && ref.ref) vmaf_picture_unref(&ref);
+            if (err && dist.ref) vmaf_picture_unref(&dist);
+        }
         result[gpu] = err;
         if (v) vmaf_close(v);
     }

@@ -102,7 +102,7 @@ static int feed_pair(VmafContext *v, unsigned bpc, unsigned index, int plane, un
         if (bpc == 8) row[x] = (uint8_t)value;
         else ((uint16_t *)row)[x] = (uint16_t)value;
     }
-    return vmaf_read_pictures(v, &ref, &dist, index);
+    return read_pictures_or_release(v, &ref, &dist, index);
 }
 
 /* 2: samples above (1 << bpc) - 1 gave psnr -31 dB with success (and signed overflow in

@@ -153,7 +153,7 @@ static int feed(VmafContext *v, unsigned n)
                 ((unsigned char *)r.data[0])[y * r.stride[0] + x] = (unsigned char)(x * 3 + y + i);
                 ((unsigned char *)d.data[0])[y * d.stride[0] + x] = (unsigned char)(x * 3 + y);
             }
-        int err = vmaf_read_pictures(v, &r, &d, i);
+        int err = read_pictures_or_release(v, &r, &d, i);
         if (err) return err;
     }
     return vmaf_read_pictures(v, NULL, NULL, 0);

@@ -106,7 +106,7 @@ static int feed(VmafContext *vmaf, unsigned from, unsigned to)
             vmaf_picture_unref(&ref);
             return err;
         }
-        err = vmaf_read_pictures(vmaf, &ref, &dis, f);
+        err = read_pictures_or_release(vmaf, &ref, &dis, f);
         if (err) return err;
     }
     return vmaf_read_pictures(vmaf, NULL, NULL, 0);
@@ -381,9 +381,9 @@ static void check_refusals(void)
     CHECK(!vmaf_segment_set(vmaf, 4, 8), "segment 4:8");
     VmafPicture r, d;
     CHECK(!picture(&r, 3, 0) && !picture(&d, 3, 1), "pictures");
-    CHECK(!vmaf_read_pictures(vmaf, &r, &d, 3), "frame 3");
+    CHECK(!read_pictures_or_release(vmaf, &r, &d, 3), "frame 3");
     CHECK(!picture(&r, 5, 0) && !picture(&d, 5, 1), "pictures");
-    CHECK(vmaf_read_pictures(vmaf, &r, &d, 5) == -EINVAL, "a skipped frame index was accepted");
+    CHECK(read_pictures_or_release(vmaf, &r, &d, 5) == -EINVAL, "a skipped frame index was accepted");
     close_context(vmaf, model);
 
     CHECK(!open_context(&base, &vmaf, &model), "context");

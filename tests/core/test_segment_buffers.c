@@ -70,7 +70,7 @@ static int feed(VmafContext *vmaf, unsigned from, unsigned to)
             vmaf_picture_unref(&ref);
             return err;
         }
-        if ((err = vmaf_read_pictures(vmaf, &ref, &dis, f))) return err;
+        if ((err = read_pictures_or_release(vmaf, &ref, &dis, f))) return err;
     }
     return vmaf_read_pictures(vmaf, NULL, NULL, 0);
 }

@@ -122,9 +122,9 @@ static int read_logged(VmafContext *v, VmafPicture *ref, VmafPicture *dis, unsig
         CHECK(0, "cannot catch stderr");
         if (log) fclose(log);
         if (saved >= 0) close(saved);
-        return vmaf_read_pictures(v, ref, dis, k);
+        return read_pictures_or_release(v, ref, dis, k);
     }
-    const int err = vmaf_read_pictures(v, ref, dis, k);
+    const int err = read_pictures_or_release(v, ref, dis, k);
     fflush(stderr);
     dup2(saved, 2);
     close(saved);
@@ -180,7 +180,7 @@ static void run(VmafCudaState *s, const Case *c)
             err = -ENOTSUP;
             break;
         }
-        err = vmaf_read_pictures(v, &ref, &dis, k);
+        err = read_pictures_or_release(v, &ref, &dis, k);
         CHECK(!err, "%s: frame %u: %d", c->name, k, err);
         if (k) continue;
         unsigned on_device = 0;

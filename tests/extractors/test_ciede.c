@@ -228,7 +228,7 @@ static int run(enum VmafPixelFormat fmt, unsigned bpc, unsigned w, unsigned h, i
             fill(&r, pattern_ref, (unsigned)f, garbage);
             fill(&d, identical ? pattern_ref : pattern_dis, (unsigned)f, garbage);
         }
-        err = vmaf_read_pictures(v, &r, &d, (unsigned)f);
+        err = read_pictures_or_release(v, &r, &d, (unsigned)f);
     }
     if (!err) err = vmaf_read_pictures(v, NULL, NULL, 0);
     for (int f = 0; !err && f < frames; f++)

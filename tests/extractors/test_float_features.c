@@ -810,7 +810,7 @@ static VmafContext *run_clip(const Clip *c, unsigned bpc, const char *const *fea
         }
         fill_picture(&r, c->ref + (size_t)f * c->w * c->h, c->w, c->h, bpc);
         fill_picture(&d, c->dis + (size_t)f * c->w * c->h, c->w, c->h, bpc);
-        if (vmaf_read_pictures(v, &r, &d, (unsigned)f)) goto fail;
+        if (read_pictures_or_release(v, &r, &d, (unsigned)f)) goto fail;
     }
     if (vmaf_read_pictures(v, NULL, NULL, 0)) goto fail;
     return v;

@@ -556,7 +556,7 @@ static int run_api(enum VmafPixelFormat fmt, unsigned bpc, const char *temporal_
             fill_plane(&r, p, f, 1);
             fill_plane(&s, p, f, 2 + (f % 2));
         }
-        err = vmaf_read_pictures(v, &r, &s, f);
+        err = read_pictures_or_release(v, &r, &s, f);
     }
     if (!err) err = vmaf_read_pictures(v, NULL, NULL, 0);
     static const char *const names[4] = { "speed_chroma_u", "speed_chroma_v", "speed_chroma_uv",

@@ -466,7 +466,7 @@ static VmafContext *run(const char *feature, const char *const *opts, int w, int
             break;
         fill(&r, w, h, bpc, 1 + f, 0);
         fill(&t, w, h, bpc, noise < 0 ? 1 + f : 100 + f, noise < 0 ? 0 : noise);
-        const int err = vmaf_read_pictures(v, &r, &t, (unsigned)f);
+        const int err = read_pictures_or_release(v, &r, &t, (unsigned)f);
         if (err) {
             *read_err = err;
             break;
@@ -537,7 +537,7 @@ static void test_api(void)
         VmafPicture r, t;
         CHECK(!vmaf_picture_alloc(&r, VMAF_PIX_FMT_YUV420P, 12, 200, 180), "alloc");
         CHECK(!vmaf_picture_alloc(&t, VMAF_PIX_FMT_YUV420P, 12, 200, 180), "alloc");
-        CHECK(!vmaf_read_pictures(ctx, &r, &t, 0) && !vmaf_read_pictures(ctx, NULL, NULL, 0),
+        CHECK(!read_pictures_or_release(ctx, &r, &t, 0) && !vmaf_read_pictures(ctx, NULL, NULL, 0),
               "read");
         const double cap = ceil(10. * log10(4095.0 * 4095.0 / (0.5 / (200 * 180))));
         CHECK(isinf(score(ctx, "float_ssim", 0)), "black dB: %g", score(ctx, "float_ssim", 0));

@@ -499,7 +499,7 @@ static void check_extractor_debug(unsigned bpc, int skip0)
                         ((uint16_t *)(void *)row)[x] = 400;
                 }
         }
-        CHECK(!vmaf_read_pictures(v, &pic[0], &pic[1], i), "read %u", i);
+        CHECK(!read_pictures_or_release(v, &pic[0], &pic[1], i), "read %u", i);
     }
     CHECK(!vmaf_read_pictures(v, NULL, NULL, 0), "flush");
 

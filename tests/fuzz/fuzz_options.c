@@ -66,7 +66,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             }
             fill(&ref, data, size, i);
             fill(&dist, data, size, 7 * i + 3);
-            if (vmaf_read_pictures(vmaf, &ref, &dist, i)) break;
+            if (vmaf_read_pictures(vmaf, &ref, &dist, i)) {
+                /* as the reference, a failed read may leave the pictures with the caller */
+                if (ref.ref) vmaf_picture_unref(&ref);
+                if (dist.ref) vmaf_picture_unref(&dist);
+                break;
+            }
         }
         vmaf_read_pictures(vmaf, NULL, NULL, 0);
     }

@@ -352,7 +352,7 @@ static int api_scores(const VmafPicture *ref, const VmafPicture *dist, const cha
             memcpy((uint8_t *)q.data[0] + i * q.stride[0], (uint8_t *)dist->data[0] + i * dist->stride[0],
                    dist->w[0] * (dist->bpc > 8 ? 2 : 1));
         }
-        err = vmaf_read_pictures(ctx, &r, &q, 0);
+        err = read_pictures_or_release(ctx, &r, &q, 0);
     }
     if (!err) err = vmaf_read_pictures(ctx, NULL, NULL, 0);
     char name[256];

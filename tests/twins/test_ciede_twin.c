@@ -122,7 +122,7 @@ static int run_case(enum VmafPixelFormat fmt, unsigned bpc, unsigned w, unsigned
             vmaf_picture_unref(&d);
             break;
         }
-        err = vmaf_read_pictures(v, &r, &d, f);
+        err = read_pictures_or_release(v, &r, &d, f);
     }
     if (!err) err = vmaf_read_pictures(v, NULL, NULL, 0);
     for (unsigned f = 0; !err && f < frames; f++) {
