@@ -141,9 +141,12 @@ int main(int argc, char **argv)
     vmaf_opencl_state_free(s);
     unsetenv("VMAF_OPENCL_CACHE");
 
-    /* the cache, in a folder of its own (created by the runtime, two levels deep) */
-    char dir[4096];
-    snprintf(dir, sizeof(dir), "%s/cache.%d/opencl", argv[1], (int)getpid());
+    /* the cache, in a folder of its own (created by the runtime, two levels deep), emptied
+     * first: what an earlier run left must not count */
+    char dir[4096], clean[4200];
+    snprintf(dir, sizeof(dir), "%s/runtime/opencl", argv[1]);
+    snprintf(clean, sizeof(clean), "rm -rf '%s/runtime'", argv[1]);
+    if (system(clean)) printf("(could not empty %s/runtime)\n", argv[1]);
     setenv("VMAF_OPENCL_CACHE_DIR", dir, 1);
     Counts n;
     err = one_state(dev, &n);
@@ -172,7 +175,7 @@ int main(int argc, char **argv)
     /* XDG_CACHE_HOME decides without the override */
     unsetenv("VMAF_OPENCL_CACHE_DIR");
     char xdg[4200], xdg_dir[4300];
-    snprintf(xdg, sizeof(xdg), "%s/cache.%d/xdg", argv[1], (int)getpid());
+    snprintf(xdg, sizeof(xdg), "%s/runtime/xdg", argv[1]);
     snprintf(xdg_dir, sizeof(xdg_dir), "%s/twinvmaf/opencl", xdg);
     setenv("XDG_CACHE_HOME", xdg, 1);
     err = one_state(dev, &n);
