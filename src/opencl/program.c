@@ -229,7 +229,7 @@ static int create(VmafOpenCLState *s, const VmafOpenCLSource *src, cl_program *o
     const char *text = src->text;
     const size_t text_len = strlen(text);
     cl_program p = api->clCreateProgramWithSource(s->ctx, 1, &text, &text_len, &res);
-    VMAF_OPENCL_TRY(res);
+    if (res != CL_SUCCESS) return vmaf_opencl_result(res, "clCreateProgramWithSource");
     int err = build(s, p, src->name);
     if (err) {
         api->clReleaseProgram(p);

@@ -22,7 +22,7 @@ int vmaf_opencl_selftest(VmafOpenCLState *s, int fp64, const void *a, const void
     if (err) return err;
     cl_int res = CL_SUCCESS;
     cl_kernel k = api->clCreateKernel(program, fp64 ? "selftest_f64" : "selftest_f32", &res);
-    VMAF_OPENCL_TRY(res);
+    if (res != CL_SUCCESS) return vmaf_opencl_result(res, "clCreateKernel");
     const size_t size = n * (fp64 ? sizeof(double) : sizeof(float));
     const void *in[3] = { a, b, c };
     void *out[3] = { quotient, root, mad };

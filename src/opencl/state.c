@@ -17,7 +17,7 @@ static int list_platforms(const VmafOpenCLApi *api, cl_platform_id **platform, c
     cl_uint n = 0;
     cl_int err = api->clGetPlatformIDs(0, NULL, &n);
     if (err == -1001 || (err == CL_SUCCESS && !n)) return 0;
-    VMAF_OPENCL_TRY(err);
+    if (err != CL_SUCCESS) return vmaf_opencl_result(err, "clGetPlatformIDs");
     cl_platform_id *p = calloc(n, sizeof(*p));
     if (!p) return -ENOMEM;
     err = vmaf_opencl_result(api->clGetPlatformIDs(n, p, &n), "clGetPlatformIDs");
@@ -90,14 +90,15 @@ static int device_string(const VmafOpenCLApi *api, cl_device_id dev, cl_device_i
                          char *buf, size_t size, const char *name)
 {
     size_t len = 0;
-    VMAF_OPENCL_TRY(api->clGetDeviceInfo(dev, what, 0, NULL, &len));
+    const int err = vmaf_opencl_result(api->clGetDeviceInfo(dev, what, 0, NULL, &len), name);
+    if (err) return err;
     char *tmp = malloc(len + 1);
     if (!tmp) return -ENOMEM;
-    const int err = vmaf_opencl_result(api->clGetDeviceInfo(dev, what, len, tmp, NULL), name);
+    const int got = vmaf_opencl_result(api->clGetDeviceInfo(dev, what, len, tmp, NULL), name);
     tmp[len] = '\0';
-    if (!err) snprintf(buf, size, "%s", tmp);
+    if (!got) snprintf(buf, size, "%s", tmp);
     free(tmp);
-    return err;
+    return got;
 }
 
 /* Whether a space-separated extension list names ext exactly. */
@@ -133,7 +134,8 @@ int vmaf_opencl_describe(const VmafOpenCLApi *api, cl_platform_id platform, cl_d
     STRING(opencl_c_version, CL_DEVICE_OPENCL_C_VERSION)
 #undef STRING
 #define VALUE(var, what) \
-    VMAF_OPENCL_TRY(api->clGetDeviceInfo(dev, what, sizeof(var), &var, NULL));
+    if ((err = vmaf_opencl_result(api->clGetDeviceInfo(dev, what, sizeof(var), &var, NULL), \
+                                  "clGetDeviceInfo(" #what ")"))) return err;
     cl_device_type type = 0;
     cl_device_fp_config single = 0, dbl = 0;
     cl_ulong local = 0, global = 0;
