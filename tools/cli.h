@@ -62,6 +62,7 @@ typedef struct CliSettings {
                                        * N segments scored at once in this process; 0: one */
     int cuda_device[CLI_MAX_SEGMENTS]; /* --cuda_devices: segment i's CUDA device */
     unsigned cuda_device_cnt;
+    bool opencl_list;                 /* --opencl_list: list the OpenCL devices and exit */
 } CliSettings;
 
 /**

@@ -30,6 +30,7 @@ enum {
     ARG_MERGE,
     ARG_SPLIT,
     ARG_CUDA_DEVICES,
+    ARG_OPENCL_LIST,
 };
 
 static const char short_opts[] = "r:d:w:h:p:b:m:o:nvq";
@@ -63,6 +64,7 @@ static const struct option long_opts[] = {
     { "merge", 0, NULL, ARG_MERGE },
     { "split", 1, NULL, ARG_SPLIT },
     { "cuda_devices", 1, NULL, ARG_CUDA_DEVICES },
+    { "opencl_list", 0, NULL, ARG_OPENCL_LIST },
     { "no_prediction", 0, NULL, 'n' },
     { "version", 0, NULL, 'v' },
     { "quiet", 0, NULL, 'q' },
@@ -115,7 +117,8 @@ static void usage(const char *app, const char *reason, ...)
             " --nflx_ctc $version:         Netflix common test conditions preset (v1.0)\n"
             " --quiet/-q:                  disable FPS meter when run in a TTY\n"
             " --no_prediction/-n:          no prediction, extract features only\n"
-            " --version/-v:                print version and exit\n");
+            " --version/-v:                print version and exit\n"
+            " --opencl_list:               list the OpenCL devices and exit\n");
     exit(1);
 }
 
@@ -448,6 +451,7 @@ void cli_parse(int argc, char *const *argv, CliSettings *s)
         case ARG_MERGE: s->merge = true; break;
         case ARG_SPLIT: s->split = parse_split(app, optarg); break;
         case ARG_CUDA_DEVICES: parse_cuda_devices(app, s, optarg); break;
+        case ARG_OPENCL_LIST: s->opencl_list = true; break;
         case 'n': s->no_prediction = true; break;
         case 'q': s->quiet = true; break;
         case 'v':
@@ -476,6 +480,7 @@ void cli_parse(int argc, char *const *argv, CliSettings *s)
         return;
     }
     if (optind < argc) usage(app, "Unexpected argument \"%s\"", argv[optind]);
+    if (s->opencl_list) return; /* lists and exits: no input needed */
     if (s->segment && !s->output_path)
         usage(app, "--segment needs an output file (-o/--output) for its segment result");
     if (s->cuda_device_cnt) {

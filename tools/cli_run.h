@@ -93,4 +93,10 @@ int cli_finish_merged(VmafContext *merged, const CliSettings *c, VmafModel *cons
 /** --split N / --cuda_devices (multi_segment.c): the whole run; the exit status. */
 int cli_split_run(CliSettings *c, VideoInput *ref, VideoInput *dist, int istty);
 
+/**
+ * --opencl_list (opencl_list.c): one line per OpenCL device on out; 0, or EXIT_SETUP with one
+ * line on msg when there is no ICD loader, no platform or no device.
+ */
+int cli_opencl_list(FILE *out, FILE *msg);
+
 #endif /* VMAF_TOOLS_CLI_RUN_H */

@@ -1053,6 +1053,10 @@ int main(int argc, char *argv[])
         status = merge_parts(&c);
         goto done;
     }
+    if (c.opencl_list) {
+        status = cli_opencl_list(stdout, stderr);
+        goto done;
+    }
     /* before any thread and any driver call: read when the driver starts */
     if (c.backend != CLI_BACKEND_CPU) setenv("CUDA_DEVICE_MAX_CONNECTIONS", CLI_CUDA_CONNECTIONS, 0);
     if (check_output_not_input(&c) || (c.output_path && check_output_writable(c.output_path)))

@@ -13,7 +13,9 @@ for f in vmaf_init vmaf_close vmaf_read_pictures vmaf_use_feature vmaf_write_out
          vmaf_model_collection_feature_overload vmaf_model_collection_destroy \
          vmaf_use_features_from_model vmaf_use_features_from_model_collection \
          vmaf_score_at_index vmaf_score_at_index_model_collection vmaf_score_pooled \
-         vmaf_score_pooled_model_collection; do
+         vmaf_score_pooled_model_collection \
+         vmaf_opencl_device_count vmaf_opencl_device_info vmaf_opencl_state_init \
+         vmaf_opencl_state_free; do
   nm -D --defined-only "$lib" | grep -q " T $f\$" || { echo "FAIL $f not exported"; exit 1; }
 done
 readelf -d "$lib" | grep -q 'SONAME.*libvmaf.so.3\]' || { echo "FAIL SONAME"; exit 1; }

@@ -1,0 +1,60 @@
+/* The OpenCL device state: the loaded API, a context and an in-order queue on one device, and
+ * the programs built on it so far. */
+#ifndef VMAF_OPENCL_STATE_H
+#define VMAF_OPENCL_STATE_H
+
+#include <pthread.h>
+#include <stdatomic.h>
+
+#include "libvmaf/libvmaf_opencl.h"
+
+#include "opencl/loader.h"
+
+#define VMAF_OPENCL_MAX_PROGRAMS 32
+
+/** A program's embedded source; text must begin with "#pragma OPENCL FP_CONTRACT OFF". */
+typedef struct VmafOpenCLSource {
+    const char *name; /* for messages */
+    const char *text;
+} VmafOpenCLSource;
+
+struct VmafOpenCLState {
+    VmafOpenCLApi api;
+    cl_platform_id platform;
+    cl_device_id device;
+    cl_context ctx;
+    cl_command_queue queue;
+    VmafOpenCLDeviceInfo info;
+    int index;
+    char build_options[128];   /* the same for every program of the state */
+    pthread_mutex_t lock;      /* the program table */
+    struct {
+        const VmafOpenCLSource *source;
+        cl_program program;
+    } program[VMAF_OPENCL_MAX_PROGRAMS];
+    unsigned program_cnt;
+    /* what the binary cache did (read by the tests): built from source, entries loaded,
+     * entries found damaged or foreign (and rebuilt), entries written */
+    atomic_uint source_builds, cache_loads, cache_rejects, cache_writes;
+};
+
+/**
+ * Find device `index` (all platforms, their order): its platform and id. api loaded.
+ * -ENODEV with a message when there are fewer devices.
+ */
+int vmaf_opencl_find_device(const VmafOpenCLApi *api, int index, cl_platform_id *platform,
+                            cl_device_id *device);
+
+/** Fill info for a device found by vmaf_opencl_find_device(). */
+int vmaf_opencl_describe(const VmafOpenCLApi *api, cl_platform_id platform, cl_device_id device,
+                         VmafOpenCLDeviceInfo *info);
+
+/**
+ * The program built from src on the state's device: built (or loaded from the binary cache)
+ * on first use, then kept until the state is freed. Thread-safe. -EINVAL for a source that
+ * does not start with the FP_CONTRACT OFF pragma; -EIO (with the build log) for one that does
+ * not build.
+ */
+int vmaf_opencl_program(VmafOpenCLState *s, const VmafOpenCLSource *src, cl_program *program);
+
+#endif /* VMAF_OPENCL_STATE_H */

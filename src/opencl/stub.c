@@ -1,0 +1,34 @@
+/* Built without the OpenCL headers: the OpenCL entry points exist and say so. */
+#include <errno.h>
+#include <string.h>
+
+#include "libvmaf/libvmaf_opencl.h"
+
+#include "export.h"
+
+VMAF_EXPORT int vmaf_opencl_device_count(int *count)
+{
+    if (!count) return -EINVAL;
+    *count = 0;
+    return -ENOSYS;
+}
+
+VMAF_EXPORT int vmaf_opencl_device_info(int index, VmafOpenCLDeviceInfo *info)
+{
+    if (!info || index < 0) return -EINVAL;
+    memset(info, 0, sizeof(*info));
+    return -ENOSYS;
+}
+
+VMAF_EXPORT int vmaf_opencl_state_init(VmafOpenCLState **s, VmafOpenCLConfiguration cfg)
+{
+    if (!s) return -EINVAL;
+    *s = NULL;
+    return cfg.device < 0 ? -EINVAL : -ENOSYS;
+}
+
+VMAF_EXPORT int vmaf_opencl_state_free(VmafOpenCLState *s)
+{
+    (void)s;
+    return 0;
+}
