@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "file_write.h"
 #include "log.h"
 #include "opencl/state.h"
 
@@ -118,30 +119,27 @@ done:
     return err;
 }
 
-/* Write an entry atomically (a temporary file in the same folder, renamed over the entry). */
-static int cache_write(const char *dir, const char *path, uint64_t key, const unsigned char *bin,
-                       size_t len)
+typedef struct CacheEntry {
+    const CacheHeader *header;
+    const unsigned char *bin;
+} CacheEntry;
+
+static int put_entry(FILE *f, void *arg)
 {
-    char tmp[4200];
-    if (snprintf(tmp, sizeof(tmp), "%s/.entry.XXXXXX", dir) >= (int)sizeof(tmp)) return -ENAMETOOLONG;
-    const int fd = mkstemp(tmp);
-    if (fd < 0) return -errno;
+    const CacheEntry *e = arg;
+    if (fwrite(e->header, sizeof(*e->header), 1, f) != 1) return -EIO;
+    if (e->header->length && fwrite(e->bin, e->header->length, 1, f) != 1) return -EIO;
+    return 0;
+}
+
+/* Write an entry through the one file writer (atomic: the entry is the old one or the whole
+ * new one); a failure only means no caching, so it logs nothing. */
+static int cache_write(const char *path, uint64_t key, const unsigned char *bin, size_t len)
+{
     CacheHeader h = { .key = key, .length = len, .checksum = fnv1a64(FNV_OFFSET, bin, len) };
     memcpy(h.magic, cache_magic, sizeof(cache_magic));
-    int err = 0;
-    const unsigned char *part[2] = { (const unsigned char *)&h, bin };
-    const size_t part_len[2] = { sizeof(h), len };
-    for (int i = 0; !err && i < 2; i++)
-        for (size_t done = 0; !err && done < part_len[i];) {
-            const ssize_t w = write(fd, part[i] + done, part_len[i] - done);
-            if (w <= 0) err = w < 0 ? -errno : -EIO;
-            else done += (size_t)w;
-        }
-    if (!err && fchmod(fd, 0644)) err = -errno;
-    if (close(fd) && !err) err = -errno;
-    if (!err && rename(tmp, path)) err = -errno;
-    if (err) unlink(tmp);
-    return err;
+    CacheEntry e = { &h, bin };
+    return vmaf_file_write(path, NULL, 0, put_entry, &e, VMAF_LOG_LEVEL_NONE);
 }
 
 static int build(VmafOpenCLState *s, cl_program program, const char *name)
@@ -240,7 +238,7 @@ static int create(VmafOpenCLState *s, const VmafOpenCLSource *src, cl_program *o
         unsigned char *bin = NULL;
         size_t len = 0;
         /* a binary that cannot be had or written only means no caching */
-        if (!program_binary(s, p, &bin, &len) && !cache_write(dir, path, key, bin, len))
+        if (!program_binary(s, p, &bin, &len) && !cache_write(path, key, bin, len))
             atomic_fetch_add(&s->cache_writes, 1);
         else
             vmaf_log(vmaf_log_thread_level(), VMAF_LOG_LEVEL_DEBUG,
