@@ -13,6 +13,7 @@
 #include <math.h>
 #include <stdint.h>
 
+#include "feature/bitcast.h"
 #include "opencl/selftest.h"
 #include "opencl/state.h"
 
@@ -23,20 +24,6 @@
 #define RANDOM_CASES 65536
 
 static const char *const op_name[3] = { "a / b", "sqrt(a)", "a * b + c" };
-
-static float f32(uint32_t bits)
-{
-    float f;
-    memcpy(&f, &bits, sizeof(f));
-    return f;
-}
-
-static double f64(uint64_t bits)
-{
-    double d;
-    memcpy(&d, &bits, sizeof(d));
-    return d;
-}
 
 static const uint32_t edge32[] = {
     0x00000000, 0x80000000, 0x00000001, 0x80000001, 0x007fffff, 0x00400000, 0x00800000,
@@ -73,11 +60,11 @@ static unsigned compare(int fp64, int op, const void *a, const void *b, const vo
         memcpy(&vb, (const char *)b + i * sz, sz);
         memcpy(&vc, (const char *)c + i * sz, sz);
         if (fp64) {
-            nan_x = isnan(f64(x));
-            nan_y = isnan(f64(y));
+            nan_x = isnan(vmaf_double_of_bits(x));
+            nan_y = isnan(vmaf_double_of_bits(y));
         } else {
-            nan_x = isnan(f32((uint32_t)x));
-            nan_y = isnan(f32((uint32_t)y));
+            nan_x = isnan(vmaf_float_of_bits((uint32_t)x));
+            nan_y = isnan(vmaf_float_of_bits((uint32_t)y));
         }
         if (nan_x && nan_y) {
             nan_pairs += x != y;
@@ -107,13 +94,13 @@ static size_t operands(int fp64, void *a, void *b, void *c)
         for (size_t j = 0; j < EDGES; j++, n++) {
             const size_t k = (i * 7 + j * 3) % EDGES;
             if (fp64) {
-                ((double *)a)[n] = f64(edge64[i]);
-                ((double *)b)[n] = f64(edge64[j]);
-                ((double *)c)[n] = f64(edge64[k]) * (k & 1 ? -1 : 1);
+                ((double *)a)[n] = vmaf_double_of_bits(edge64[i]);
+                ((double *)b)[n] = vmaf_double_of_bits(edge64[j]);
+                ((double *)c)[n] = vmaf_double_of_bits(edge64[k]) * (k & 1 ? -1 : 1);
             } else {
-                ((float *)a)[n] = f32(edge32[i]);
-                ((float *)b)[n] = f32(edge32[j]);
-                ((float *)c)[n] = f32(edge32[k]) * (k & 1 ? -1 : 1);
+                ((float *)a)[n] = vmaf_float_of_bits(edge32[i]);
+                ((float *)b)[n] = vmaf_float_of_bits(edge32[j]);
+                ((float *)c)[n] = vmaf_float_of_bits(edge32[k]) * (k & 1 ? -1 : 1);
             }
         }
     for (size_t r = 0; r < RANDOM_CASES; r++, n++) {
@@ -123,11 +110,11 @@ static size_t operands(int fp64, void *a, void *b, void *c)
             if (fp64) {
                 uint64_t bits = (uint64_t)rng() << 32 | rng();
                 if (!any_bits) bits = (bits & 0x800fffffffffffffull) | (uint64_t)(0x3f0 + rng() % 32) << 52;
-                ((double *)dst)[n] = f64(bits);
+                ((double *)dst)[n] = vmaf_double_of_bits(bits);
             } else {
                 uint32_t bits = rng() << 16 ^ rng();
                 if (!any_bits) bits = (bits & 0x807fffffu) | (uint32_t)(112 + rng() % 32) << 23;
-                ((float *)dst)[n] = f32(bits);
+                ((float *)dst)[n] = vmaf_float_of_bits(bits);
             }
         }
     }
