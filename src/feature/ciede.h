@@ -43,6 +43,8 @@
 
 #include <math.h>
 
+#include "dialect.h"
+
 /* The functions of the colour conversion and the difference are xmath.h's, the same on every
  * host and on the GPU: exp, pow, sin, cos with glibc 2.36's bits, atan2 correctly rounded (its
  * float rounding equals glibc's but in astronomically rare cases, see xmath.h); powf(x, 7) is
@@ -56,7 +58,6 @@
 #define VMAF_CIEDE_ATAN2 atan2
 #define VMAF_CIEDE_POWF powf
 #else
-#include "dialect.h"
 #include "xmath.h"
 #define VMAF_CIEDE_POW vmaf_xm_pow
 #define VMAF_CIEDE_EXP vmaf_xm_exp
