@@ -58,15 +58,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "dialect.h"
+
 #ifdef __cplusplus
 extern "C" {
-#endif
-
-/* The inline helpers below also compile as CUDA device code (src/feature/adm_device.h). */
-#ifdef __CUDACC__
-#define VMAF_ADM_FN static inline __host__ __device__
-#else
-#define VMAF_ADM_FN static inline
 #endif
 
 /* ------------------------------------------------------------------------------------- */
@@ -232,7 +227,7 @@ void vmaf_adm_buffers_clear(VmafAdmBuffers *b);
  * as the reference's index tables give it: 2j-1+k, mirrored (p -> 2n-1-p) past the end; the
  * first output uses 1,0,1,2, except for n = 3 or 4, where it uses -1,0,1,2.
  */
-VMAF_ADM_FN int vmaf_adm_tap(int j, int k, int n)
+VMAF_DEVICE_FN int vmaf_adm_tap(int j, int k, int n)
 {
     if (j == 0)
         return k ? k - 1 : ((n + 1) / 2 == 2 ? -1 : 1);
@@ -264,7 +259,7 @@ typedef struct VmafAdmRegion {
 } VmafAdmRegion;
 
 /** Region of decouple and CSF (one sample wider than the scored region for the 3x3 mask). */
-VMAF_ADM_FN VmafAdmRegion vmaf_adm_region_outer(int w, int h)
+VMAF_DEVICE_FN VmafAdmRegion vmaf_adm_region_outer(int w, int h)
 {
     /* the reference computes right/bottom from the unclamped left/top */
     const int left = (int)(w * VMAF_ADM_BORDER_FACTOR - 0.5 - 1);
@@ -278,7 +273,7 @@ VMAF_ADM_FN VmafAdmRegion vmaf_adm_region_outer(int w, int h)
 }
 
 /** Region that is scored. */
-VMAF_ADM_FN VmafAdmRegion vmaf_adm_region_inner(int w, int h)
+VMAF_DEVICE_FN VmafAdmRegion vmaf_adm_region_inner(int w, int h)
 {
     const int left = (int)(w * VMAF_ADM_BORDER_FACTOR - 0.5);
     const int top = (int)(h * VMAF_ADM_BORDER_FACTOR - 0.5);
@@ -459,7 +454,7 @@ void vmaf_adm_decouple_scale123_simd(const VmafAdmBands32 *ref, const VmafAdmBan
 
 /** 2^30 / |d| with the sign of d, for 1 <= |d| <= 32768 (exact: the quotient is at least
  *  2^-15 away from the next integer, far more than a double's rounding). */
-VMAF_ADM_FN int32_t vmaf_adm_reciprocal(int32_t d)
+VMAF_DEVICE_FN int32_t vmaf_adm_reciprocal(int32_t d)
 {
     const int32_t m = d < 0 ? -d : d;
     const int32_t q = (int32_t)(1073741824.0 / (double)m);
@@ -473,7 +468,7 @@ VMAF_ADM_FN int32_t vmaf_adm_reciprocal(int32_t d)
  * and why 2^-1 and 2^huge rounding constants become 0xFFFFFFFF for bands of width 9..16
  * (scale 0) or of 1 sample.
  */
-VMAF_ADM_FN uint32_t vmaf_adm_to_u32(double x)
+VMAF_DEVICE_FN uint32_t vmaf_adm_to_u32(double x)
 {
     if (!(x > -1.0 && x < 4294967296.0))
         return 0xFFFFFFFFu;
@@ -481,7 +476,7 @@ VMAF_ADM_FN uint32_t vmaf_adm_to_u32(double x)
 }
 
 /** double -> uint16 as x86-64 code converts it (through int32: out of range gives 0). */
-VMAF_ADM_FN uint16_t vmaf_adm_to_u16(double x)
+VMAF_DEVICE_FN uint16_t vmaf_adm_to_u16(double x)
 {
     if (!(x > -2147483649.0 && x < 2147483648.0))
         return 0;

@@ -25,9 +25,10 @@
 
 #include <stdint.h>
 
+#include "dialect.h"
 #include "adm.h"
 
-#ifdef __CUDACC__
+#if VMAF_DIALECT_CUDA
 #define VMAF_ADM_RINT(x) rint(x)
 #define VMAF_ADM_CLZ(x) __clz((int)(x))
 #else
@@ -41,19 +42,19 @@
 
 /** Output columns from 1 on are computed in groups of G (adm.h); the last column is
  *  unmirrored when the groups reach it. */
-VMAF_ADM_FN int vmaf_adm_straight_last(int half, int group)
+VMAF_DEVICE_FN int vmaf_adm_straight_last(int half, int group)
 {
     return half > group && (half - 1) % group == 0;
 }
 
 /** Group of the scale-0 DWT for bpc-bit samples. */
-VMAF_ADM_FN int vmaf_adm_dwt0_group(unsigned bpc)
+VMAF_DEVICE_FN int vmaf_adm_dwt0_group(unsigned bpc)
 {
     return bpc == 8 ? 32 : 64;
 }
 
 /** Line position of tap k of output column j (may lie outside [0, w)). */
-VMAF_ADM_FN int vmaf_adm_dwt_pos(int j, int k, int w, int half, int straight_last)
+VMAF_DEVICE_FN int vmaf_adm_dwt_pos(int j, int k, int w, int half, int straight_last)
 {
     if (j > 0 && j == half - 1 && straight_last)
         return 2 * half - 3 + k;
@@ -61,7 +62,7 @@ VMAF_ADM_FN int vmaf_adm_dwt_pos(int j, int k, int w, int half, int straight_las
 }
 
 /** Picture row of tap k of output row i at scale 0 (index rules, reflected inside). */
-VMAF_ADM_FN int vmaf_adm_picture_row(int i, int k, int h)
+VMAF_DEVICE_FN int vmaf_adm_picture_row(int i, int k, int h)
 {
     int r = vmaf_adm_tap(i, k, h);
     if (r < 0)
@@ -72,8 +73,8 @@ VMAF_ADM_FN int vmaf_adm_picture_row(int i, int k, int h)
 }
 
 /** Scale-0 vertical pass of one column: 4 samples of bpc bits -> lo, hi (int32 wrapping). */
-VMAF_ADM_FN void vmaf_adm_vpass0(uint32_t s0, uint32_t s1, uint32_t s2, uint32_t s3,
-                                 unsigned bpc, int16_t *lo, int16_t *hi)
+VMAF_DEVICE_FN void vmaf_adm_vpass0(uint32_t s0, uint32_t s1, uint32_t s2, uint32_t s3,
+                                    unsigned bpc, int16_t *lo, int16_t *hi)
 {
     const int32_t fl[4] = VMAF_ADM_FILTER_LO_TAPS, fh[4] = VMAF_ADM_FILTER_HI_TAPS;
     const int32_t x0 = (int32_t)s0, x1 = (int32_t)s1, x2 = (int32_t)s2, x3 = (int32_t)s3;
@@ -91,7 +92,7 @@ VMAF_ADM_FN void vmaf_adm_vpass0(uint32_t s0, uint32_t s1, uint32_t s2, uint32_t
  * Where the scale-0 row buffer index of tap position p of line `line` (0 lo, 1 hi) lies:
  * returns 1 and the line / column holding it, or 0 when the buffer holds 0 there.
  */
-VMAF_ADM_FN int vmaf_adm_rowbuf0(int line, int p, int w, int *src_line, int *col)
+VMAF_DEVICE_FN int vmaf_adm_rowbuf0(int line, int p, int w, int *src_line, int *col)
 {
     if (p >= 0 && p < w) { /* the usual case, without a division */
         *src_line = line;
@@ -107,7 +108,7 @@ VMAF_ADM_FN int vmaf_adm_rowbuf0(int line, int p, int w, int *src_line, int *col
 }
 
 /** (f . x + 2^15) >> 16 in int16: the scale-0 horizontal filter. */
-VMAF_ADM_FN int16_t vmaf_adm_taps16(int hi_pass, int32_t a, int32_t b, int32_t c, int32_t d)
+VMAF_DEVICE_FN int16_t vmaf_adm_taps16(int hi_pass, int32_t a, int32_t b, int32_t c, int32_t d)
 {
     const int32_t fl[4] = VMAF_ADM_FILTER_LO_TAPS, fh[4] = VMAF_ADM_FILTER_HI_TAPS;
     const int32_t *f = hi_pass ? fh : fl;
@@ -115,8 +116,8 @@ VMAF_ADM_FN int16_t vmaf_adm_taps16(int hi_pass, int32_t a, int32_t b, int32_t c
 }
 
 /** Rounding of scales 1..3: vertical (rv, sv) and horizontal (rh, sh) per scale 1..3. */
-VMAF_ADM_FN void vmaf_adm_dwt123_rounding(unsigned scale, int32_t *rv, int *sv, int32_t *rh,
-                                          int *sh)
+VMAF_DEVICE_FN void vmaf_adm_dwt123_rounding(unsigned scale, int32_t *rv, int *sv, int32_t *rh,
+                                             int *sh)
 {
     *rv = scale == 1 ? 0 : 32768;
     *sv = scale == 1 ? 0 : 16;
@@ -125,8 +126,8 @@ VMAF_ADM_FN void vmaf_adm_dwt123_rounding(unsigned scale, int32_t *rv, int *sv, 
 }
 
 /** (f . x + round) >> shift of int32 values in int64, kept mod 2^32. */
-VMAF_ADM_FN int32_t vmaf_adm_taps32(int hi_pass, int32_t a, int32_t b, int32_t c, int32_t d,
-                                    int32_t round, int shift)
+VMAF_DEVICE_FN int32_t vmaf_adm_taps32(int hi_pass, int32_t a, int32_t b, int32_t c, int32_t d,
+                                       int32_t round, int shift)
 {
     const int32_t fl[4] = VMAF_ADM_FILTER_LO_TAPS, fh[4] = VMAF_ADM_FILTER_HI_TAPS;
     const int32_t *f = hi_pass ? fh : fl;
@@ -137,8 +138,8 @@ VMAF_ADM_FN int32_t vmaf_adm_taps32(int hi_pass, int32_t a, int32_t b, int32_t c
 
 /** The outputs A, V, H, D of one scales-1..3 column from the lo and hi line values at its
  *  four tap positions (horizontal rounding round, shift). */
-VMAF_ADM_FN void vmaf_adm_dwt123_hpass(const int32_t lo[4], const int32_t hi[4], int32_t round,
-                                       int shift, int32_t out[4])
+VMAF_DEVICE_FN void vmaf_adm_dwt123_hpass(const int32_t lo[4], const int32_t hi[4], int32_t round,
+                                          int shift, int32_t out[4])
 {
     out[0] = vmaf_adm_taps32(0, lo[0], lo[1], lo[2], lo[3], round, shift);
     out[1] = vmaf_adm_taps32(1, lo[0], lo[1], lo[2], lo[3], round, shift);
@@ -151,7 +152,7 @@ VMAF_ADM_FN void vmaf_adm_dwt123_hpass(const int32_t lo[4], const int32_t hi[4],
  * returns 1 with the line and column when it is inside the four lines of this row, 2 when
  * it holds a value an earlier scale's last row left (read `last` at idx), 0 when it holds 0.
  */
-VMAF_ADM_FN int vmaf_adm_rowbuf123(int line, int p, int w, int *src_line, int *col)
+VMAF_DEVICE_FN int vmaf_adm_rowbuf123(int line, int p, int w, int *src_line, int *col)
 {
     if (p >= 0 && p < w) { /* the usual case, without a division */
         *src_line = line;
@@ -171,7 +172,7 @@ VMAF_ADM_FN int vmaf_adm_rowbuf123(int line, int p, int w, int *src_line, int *c
 
 /** Which earlier scale's last row holds row buffer index idx at scale `scale` (widths of the
  *  scales' inputs in w_in[1..3]): that scale, or 0 when none of the frame's scales wrote it. */
-VMAF_ADM_FN int vmaf_adm_rowbuf123_owner(int idx, unsigned scale, const int w_in[4])
+VMAF_DEVICE_FN int vmaf_adm_rowbuf123_owner(int idx, unsigned scale, const int w_in[4])
 {
     for (int t = (int)scale - 1; t >= 1; t--)
         if (idx < 4 * w_in[t])
@@ -183,19 +184,19 @@ VMAF_ADM_FN int vmaf_adm_rowbuf123_owner(int idx, unsigned scale, const int w_in
 /* Decouple                                                                              */
 
 /** Whether column j of region [left, right) is a vector column (groups of `group`). */
-VMAF_ADM_FN int vmaf_adm_vector_col(int j, int left, int right, int group)
+VMAF_DEVICE_FN int vmaf_adm_vector_col(int j, int left, int right, int group)
 {
     return j < right - (right - left) % group;
 }
 
 /** v / 4096 after rounding v to float (the int64 -> float conversion rounds once). */
-VMAF_ADM_FN double vmaf_adm_over_4096(int64_t v)
+VMAF_DEVICE_FN double vmaf_adm_over_4096(int64_t v)
 {
     return (double)(float)v / 4096.0;
 }
 
 /** The same of an int32 (converted to float directly: vectorizable on the CPU). */
-VMAF_ADM_FN double vmaf_adm_over_4096_32(int32_t v)
+VMAF_DEVICE_FN double vmaf_adm_over_4096_32(int32_t v)
 {
     return (double)(float)v / 4096.0;
 }
@@ -204,7 +205,7 @@ VMAF_ADM_FN double vmaf_adm_over_4096_32(int32_t v)
  *  (vector) or truncated (scalar). Used when k > 0 and o != 0, so sign(r) = sign(o);
  *  gain * r is clamped to the int32 range first, which leaves min(., t) and max(., t)
  *  unchanged and lets it convert through int32. */
-VMAF_ADM_FN int32_t vmaf_adm_enhanced(int32_t o, int32_t r, int32_t t, double gain, int vector)
+VMAF_DEVICE_FN int32_t vmaf_adm_enhanced(int32_t o, int32_t r, int32_t t, double gain, int vector)
 {
     const double g0 = r * gain;
     const double g1 = g0 < -2147483648.0 ? -2147483648.0 : g0;
@@ -219,8 +220,8 @@ VMAF_ADM_FN int32_t vmaf_adm_enhanced(int32_t o, int32_t r, int32_t t, double ga
 
 /** The angle test: vector columns of scale 0 use int32 (wrapping) products and multiply
  *  |o|^2 |t|^2 first; everything else int64 and the scalar order. */
-VMAF_ADM_FN int vmaf_adm_angle_close(int32_t o_h, int32_t o_v, int32_t t_h, int32_t t_v,
-                                     int scale0_vector, double cos2)
+VMAF_DEVICE_FN int vmaf_adm_angle_close(int32_t o_h, int32_t o_v, int32_t t_h, int32_t t_v,
+                                        int scale0_vector, double cos2)
 {
     if (scale0_vector) {
         const int32_t dot = (int32_t)((uint32_t)(o_h * t_h) + (uint32_t)(o_v * t_v));
@@ -241,8 +242,7 @@ VMAF_ADM_FN int vmaf_adm_angle_close(int32_t o_h, int32_t o_v, int32_t t_h, int3
  *  without branches (o = 0 divides by 1 and then takes k = 1; the enhanced value is chosen
  *  by a bit mask, which keeps it from being sunk into a branch), so that the CPU's vector
  *  columns (adm_decouple.c) vectorize. */
-VMAF_ADM_FN int16_t vmaf_adm_explained0(int32_t o, int32_t t, int close, double gain,
-                                        int vector)
+VMAF_DEVICE_FN int16_t vmaf_adm_explained0(int32_t o, int32_t t, int close, double gain, int vector)
 {
     const int32_t m = o < 0 ? -o : o;
     const int32_t q = (int32_t)(1073741824.0 / (double)(m + (m == 0)));
@@ -257,8 +257,8 @@ VMAF_ADM_FN int16_t vmaf_adm_explained0(int32_t o, int32_t t, int close, double 
 }
 
 /** Scales 1..3 (int64; |o| >= 2^15 reduced to 15 significant bits). */
-VMAF_ADM_FN int32_t vmaf_adm_explained123(int32_t o, int32_t t, int close, double gain,
-                                          int vector)
+VMAF_DEVICE_FN int32_t vmaf_adm_explained123(int32_t o, int32_t t, int close, double gain,
+                                             int vector)
 {
     int64_t k = 32768;
     if (o != 0) {
@@ -283,8 +283,8 @@ VMAF_ADM_FN int32_t vmaf_adm_explained123(int32_t o, int32_t t, int close, doubl
 /* CSF                                                                                   */
 
 /** Scale 0 CSF of one value of orientation `orient` (0 H, 1 V, 2 D): output and mask. */
-VMAF_ADM_FN void vmaf_adm_csf0(int16_t src, int orient, uint16_t weight, int vector,
-                               int16_t *dst, int16_t *mask)
+VMAF_DEVICE_FN void vmaf_adm_csf0(int16_t src, int orient, uint16_t weight, int vector,
+                                  int16_t *dst, int16_t *mask)
 {
     const int shift = orient == 2 ? 17 : 15;
     const int32_t round = orient == 2 ? 65535 : 16384;
@@ -297,8 +297,8 @@ VMAF_ADM_FN void vmaf_adm_csf0(int16_t src, int orient, uint16_t weight, int vec
 }
 
 /** Scales 1..3 CSF of one value: vector columns read the Q32 weight as int32. */
-VMAF_ADM_FN void vmaf_adm_csf123(int32_t src, uint32_t weight, int vector, int32_t *dst,
-                                 int32_t *mask)
+VMAF_DEVICE_FN void vmaf_adm_csf123(int32_t src, uint32_t weight, int vector, int32_t *dst,
+                                    int32_t *mask)
 {
     const int64_t wt = vector ? (int64_t)(int32_t)weight : (int64_t)weight;
     const int32_t v = (int32_t)(uint32_t)(uint64_t)((wt * src + (1 << 27)) >> 28);
@@ -321,7 +321,7 @@ typedef struct VmafAdmCmRows {
     int vend0, vend123; /* end of the vector columns of middle rows (when inside) */
 } VmafAdmCmRows;
 
-VMAF_ADM_FN VmafAdmCmRows vmaf_adm_cm_rows(int w, int h)
+VMAF_DEVICE_FN VmafAdmCmRows vmaf_adm_cm_rows(int w, int h)
 {
     const VmafAdmRegion r = vmaf_adm_region_inner(w, h);
     VmafAdmCmRows c;
@@ -340,7 +340,7 @@ VMAF_ADM_FN VmafAdmCmRows vmaf_adm_cm_rows(int w, int h)
 }
 
 /** Number of row slots (top, middle rows, bottom). */
-VMAF_ADM_FN int vmaf_adm_cm_slots(const VmafAdmCmRows *c)
+VMAF_DEVICE_FN int vmaf_adm_cm_slots(const VmafAdmCmRows *c)
 {
     const int mid = c->end_row > c->start_row ? c->end_row - c->start_row : 0;
     return mid + 2;
@@ -348,8 +348,8 @@ VMAF_ADM_FN int vmaf_adm_cm_slots(const VmafAdmCmRows *c)
 
 /** Row offsets (in rows) of the 3x3 neighbourhood of slot `slot`, and whether the slot is
  *  visited and is a middle row. */
-VMAF_ADM_FN int vmaf_adm_cm_slot_rows(const VmafAdmCmRows *c, int h, int slot, int *up,
-                                      int *mid, int *down, int *middle)
+VMAF_DEVICE_FN int vmaf_adm_cm_slot_rows(const VmafAdmCmRows *c, int h, int slot, int *up, int *mid,
+                                         int *down, int *middle)
 {
     const int n = vmaf_adm_cm_slots(c);
     *middle = 0;
@@ -375,7 +375,7 @@ VMAF_ADM_FN int vmaf_adm_cm_slot_rows(const VmafAdmCmRows *c, int h, int slot, i
 
 /** Number of visited positions of a row: left corner, columns [start_col, end_col), right
  *  corner. Position q -> neighbour columns jl, jc, jr. */
-VMAF_ADM_FN int vmaf_adm_cm_positions(const VmafAdmCmRows *c)
+VMAF_DEVICE_FN int vmaf_adm_cm_positions(const VmafAdmCmRows *c)
 {
     const int cols = c->end_col > c->start_col ? c->end_col - c->start_col : 0;
     return c->left_corner + cols + c->right_corner;
@@ -383,8 +383,8 @@ VMAF_ADM_FN int vmaf_adm_cm_positions(const VmafAdmCmRows *c)
 
 /** Position q of a row: its columns, and whether it is interior (edge pixels use the
  *  scalar rules). Returns the centre column. */
-VMAF_ADM_FN int vmaf_adm_cm_position(const VmafAdmCmRows *c, int w, int q, int *jl, int *jr,
-                                     int *edge)
+VMAF_DEVICE_FN int vmaf_adm_cm_position(const VmafAdmCmRows *c, int w, int q, int *jl, int *jr,
+                                        int *edge)
 {
     const int cols = c->end_col > c->start_col ? c->end_col - c->start_col : 0;
     *edge = 0;
@@ -411,8 +411,8 @@ VMAF_ADM_FN int vmaf_adm_cm_position(const VmafAdmCmRows *c, int w, int q, int *
 
 /** Whether centre column j of a middle row is a vector column (scale 0: groups of 14,
  *  scales 1..3: groups of 6). */
-VMAF_ADM_FN int vmaf_adm_cm_vector(const VmafAdmCmRows *c, int middle, int edge, int j,
-                                   int scale0)
+VMAF_DEVICE_FN int vmaf_adm_cm_vector(const VmafAdmCmRows *c, int middle, int edge, int j,
+                                      int scale0)
 {
     if (!middle || edge || !c->inside)
         return 0;
@@ -421,8 +421,8 @@ VMAF_ADM_FN int vmaf_adm_cm_vector(const VmafAdmCmRows *c, int middle, int edge,
 
 /** The spare-lane rounding terms a visited row adds per orientation: the vector groups of
  *  the row times 2 lanes times the bare rounding term. */
-VMAF_ADM_FN uint64_t vmaf_adm_cm_spare(const VmafAdmCmRows *c, int middle, int scale0,
-                                       uint32_t cub_round, uint32_t cub_shift)
+VMAF_DEVICE_FN uint64_t vmaf_adm_cm_spare(const VmafAdmCmRows *c, int middle, int scale0,
+                                          uint32_t cub_round, uint32_t cub_shift)
 {
     if (!middle || !c->inside)
         return 0;
@@ -434,21 +434,21 @@ VMAF_ADM_FN uint64_t vmaf_adm_cm_spare(const VmafAdmCmRows *c, int middle, int s
 }
 
 /** A row's total: (acc + round) >> shift in int64 (acc wraps mod 2^64). */
-VMAF_ADM_FN uint64_t vmaf_adm_cm_row_total(uint64_t acc, uint32_t round, uint32_t shift)
+VMAF_DEVICE_FN uint64_t vmaf_adm_cm_row_total(uint64_t acc, uint32_t round, uint32_t shift)
 {
     return (uint64_t)((int64_t)(acc + round) >> shift);
 }
 
 /** Scale-0 mask centre |csf| / 15 (the scalar code truncates it to int16). */
-VMAF_ADM_FN int32_t vmaf_adm_centre0(int32_t c, int vector)
+VMAF_DEVICE_FN int32_t vmaf_adm_centre0(int32_t c, int vector)
 {
     const int32_t scaled = (VMAF_ADM_ONE_BY_15 * (c < 0 ? -c : c) + 2048) >> 12;
     return vector ? scaled : (int16_t)scaled;
 }
 
 /** Scale-0 cube term of orientation t with mask sum thr. */
-VMAF_ADM_FN int64_t vmaf_adm_cube0(int32_t src, int32_t weight, uint32_t thr, int t,
-                                   uint32_t cub_round, uint32_t cub_shift)
+VMAF_DEVICE_FN int64_t vmaf_adm_cube0(int32_t src, int32_t weight, uint32_t thr, int t,
+                                      uint32_t cub_round, uint32_t cub_shift)
 {
     const int sub = t == 2 ? 12 : 10;
     const int sq_shift = t == 2 ? 30 : 29;
@@ -462,14 +462,14 @@ VMAF_ADM_FN int64_t vmaf_adm_cube0(int32_t src, int32_t weight, uint32_t thr, in
     return ((int64_t)x_sq * x + cub_round) >> (cub_shift & 63);
 }
 
-VMAF_ADM_FN int64_t vmaf_adm_centre123(int32_t c)
+VMAF_DEVICE_FN int64_t vmaf_adm_centre123(int32_t c)
 {
     const int32_t ac = (int32_t)(c < 0 ? 0u - (uint32_t)c : (uint32_t)c);
     return ((int64_t)VMAF_ADM_I4_ONE_BY_15 * ac - 2147483648LL) >> 32;
 }
 
-VMAF_ADM_FN int64_t vmaf_adm_cube123(int32_t v, uint32_t weight, int64_t thr64, int vector,
-                                     uint32_t cub_round, uint32_t cub_shift)
+VMAF_DEVICE_FN int64_t vmaf_adm_cube123(int32_t v, uint32_t weight, int64_t thr64, int vector,
+                                        uint32_t cub_round, uint32_t cub_shift)
 {
     int32_t x;
     if (vector) {
@@ -489,14 +489,14 @@ VMAF_ADM_FN int64_t vmaf_adm_cube123(int32_t v, uint32_t weight, int64_t thr64, 
 /* ------------------------------------------------------------------------------------- */
 /* Denominator terms                                                                     */
 
-VMAF_ADM_FN uint64_t vmaf_adm_den0_term(int16_t x)
+VMAF_DEVICE_FN uint64_t vmaf_adm_den0_term(int16_t x)
 {
     const uint32_t a = (uint32_t)(x < 0 ? -x : x);
     return (uint64_t)(a * a) * a;
 }
 
-VMAF_ADM_FN uint64_t vmaf_adm_den123_term(int32_t x, uint32_t sq_shift, uint64_t sq_round,
-                                          uint64_t cub_round, uint32_t cub_shift)
+VMAF_DEVICE_FN uint64_t vmaf_adm_den123_term(int32_t x, uint32_t sq_shift, uint64_t sq_round,
+                                             uint64_t cub_round, uint32_t cub_shift)
 {
     const uint64_t a = x < 0 ? 0u - (uint32_t)x : (uint32_t)x;
     return (((a * a + sq_round) >> sq_shift) * a + cub_round) >> (cub_shift & 63);
@@ -506,7 +506,7 @@ VMAF_ADM_FN uint64_t vmaf_adm_den123_term(int32_t x, uint32_t sq_shift, uint64_t
 /* Whole elements (what one GPU thread computes)                                         */
 
 /** Sample x of a picture row (uint8 or, when wide, uint16). */
-VMAF_ADM_FN uint32_t vmaf_adm_sample(const unsigned char *row, int x, int wide)
+VMAF_DEVICE_FN uint32_t vmaf_adm_sample(const unsigned char *row, int x, int wide)
 {
     return wide ? ((const uint16_t *)(const void *)row)[x] : row[x];
 }
@@ -515,9 +515,9 @@ VMAF_ADM_FN uint32_t vmaf_adm_sample(const unsigned char *row, int x, int wide)
  * Scale-0 DWT output (i, j) of a w x h picture: *a (band A, stored in int32) and, unless
  * lo_only, *v, *hh, *d. pic/stride (bytes) address the picture; wide: uint16 samples.
  */
-VMAF_ADM_FN void vmaf_adm_dwt0_output(const unsigned char *pic, ptrdiff_t stride, int wide,
-                                      unsigned bpc, int w, int h, int i, int j, int lo_only,
-                                      int32_t *a, int16_t *v, int16_t *hh, int16_t *d)
+VMAF_DEVICE_FN void vmaf_adm_dwt0_output(const unsigned char *pic, ptrdiff_t stride, int wide,
+                                         unsigned bpc, int w, int h, int i, int j, int lo_only,
+                                         int32_t *a, int16_t *v, int16_t *hh, int16_t *d)
 {
     const int half = (w + 1) / 2;
     const int straight = !lo_only && vmaf_adm_straight_last(half, vmaf_adm_dwt0_group(bpc));
@@ -552,9 +552,9 @@ VMAF_ADM_FN void vmaf_adm_dwt0_output(const unsigned char *pic, ptrdiff_t stride
 }
 
 /** Scale-0 vertical pass at picture column col of output row i: lo and hi. */
-VMAF_ADM_FN void vmaf_adm_vpass0_at(const unsigned char *pic, ptrdiff_t stride, int wide,
-                                    unsigned bpc, int h, int i, int col, int16_t *lo,
-                                    int16_t *hi)
+VMAF_DEVICE_FN void vmaf_adm_vpass0_at(const unsigned char *pic, ptrdiff_t stride, int wide,
+                                       unsigned bpc, int h, int i, int col, int16_t *lo,
+                                       int16_t *hi)
 {
     const unsigned char *r[4];
     for (int k = 0; k < 4; k++)
@@ -566,14 +566,14 @@ VMAF_ADM_FN void vmaf_adm_vpass0_at(const unsigned char *pic, ptrdiff_t stride, 
 
 /** Whether output column j of a scale-0 row takes the line positions 2j-1 .. 2j+2 as they
  *  are (every column but the first and the last). */
-VMAF_ADM_FN int vmaf_adm_dwt0_plain_col(int j, int w)
+VMAF_DEVICE_FN int vmaf_adm_dwt0_plain_col(int j, int w)
 {
     return j >= 1 && j < (w + 1) / 2 - 1;
 }
 
 /** A plain column's outputs from the lo/hi values at positions 2j-1 .. 2j+2. */
-VMAF_ADM_FN void vmaf_adm_dwt0_plain(const int16_t lo[4], const int16_t hi[4], int32_t *a,
-                                     int16_t *v, int16_t *hh, int16_t *d)
+VMAF_DEVICE_FN void vmaf_adm_dwt0_plain(const int16_t lo[4], const int16_t hi[4], int32_t *a,
+                                        int16_t *v, int16_t *hh, int16_t *d)
 {
     *a = vmaf_adm_taps16(0, lo[0], lo[1], lo[2], lo[3]);
     *v = vmaf_adm_taps16(1, lo[0], lo[1], lo[2], lo[3]);
@@ -583,8 +583,8 @@ VMAF_ADM_FN void vmaf_adm_dwt0_plain(const int16_t lo[4], const int16_t hi[4], i
 
 /** Scales 1..3 vertical pass of column x of output row i: lines ref lo, ref hi, dis lo,
  *  dis hi. ref/dis are band A of the scale's input (rows may be read outside [0, h)). */
-VMAF_ADM_FN void vmaf_adm_vpass123(const int32_t *ref, const int32_t *dis, ptrdiff_t stride,
-                                   int h, int i, int x, unsigned scale, int32_t out[4])
+VMAF_DEVICE_FN void vmaf_adm_vpass123(const int32_t *ref, const int32_t *dis, ptrdiff_t stride,
+                                      int h, int i, int x, unsigned scale, int32_t out[4])
 {
     int32_t rv, rh;
     int sv, sh;
@@ -606,10 +606,10 @@ VMAF_ADM_FN void vmaf_adm_vpass123(const int32_t *ref, const int32_t *dis, ptrdi
  * out[4..7] = dis A, V, H, D. last[t] (t = 1, 2) holds the row buffer scale t's last row
  * left (4 lines of w_in[t]); w_in[t] is the input width of scale t.
  */
-VMAF_ADM_FN void vmaf_adm_dwt123_output(const int32_t *ref, const int32_t *dis,
-                                        ptrdiff_t stride, int w, int h, int i, int j,
-                                        unsigned scale, const int32_t *const last[3],
-                                        const int w_in[4], int32_t out[8])
+VMAF_DEVICE_FN void vmaf_adm_dwt123_output(const int32_t *ref, const int32_t *dis, ptrdiff_t stride,
+                                           int w, int h, int i, int j, unsigned scale,
+                                           const int32_t *const last[3], const int w_in[4],
+                                           int32_t out[8])
 {
     int32_t rv, rh;
     int sv, sh;
@@ -644,9 +644,9 @@ VMAF_ADM_FN void vmaf_adm_dwt123_output(const int32_t *ref, const int32_t *dis,
 }
 
 /** Decouple of one scale-0 pixel at offset off: r[3], a[3] (H, V, D). */
-VMAF_ADM_FN void vmaf_adm_decouple0_pixel(const int16_t *const ref[3], const int16_t *const dis[3],
-                                          size_t off, int vector, double gain, double cos2,
-                                          int16_t r[3], int16_t a[3])
+VMAF_DEVICE_FN void vmaf_adm_decouple0_pixel(const int16_t *const ref[3],
+                                             const int16_t *const dis[3], size_t off, int vector,
+                                             double gain, double cos2, int16_t r[3], int16_t a[3])
 {
     const int32_t oh = ref[0][off], ov = ref[1][off];
     const int32_t th = dis[0][off], tv = dis[1][off];
@@ -659,9 +659,9 @@ VMAF_ADM_FN void vmaf_adm_decouple0_pixel(const int16_t *const ref[3], const int
 }
 
 /** The same for scales 1..3. */
-VMAF_ADM_FN void vmaf_adm_decouple123_pixel(const int32_t *const ref[3],
-                                            const int32_t *const dis[3], size_t off, int vector,
-                                            double gain, double cos2, int32_t r[3], int32_t a[3])
+VMAF_DEVICE_FN void vmaf_adm_decouple123_pixel(const int32_t *const ref[3],
+                                               const int32_t *const dis[3], size_t off, int vector,
+                                               double gain, double cos2, int32_t r[3], int32_t a[3])
 {
     const int32_t oh = ref[0][off], ov = ref[1][off];
     const int32_t th = dis[0][off], tv = dis[1][off];
@@ -677,11 +677,11 @@ VMAF_ADM_FN void vmaf_adm_decouple123_pixel(const int32_t *const ref[3],
  * Cube terms (added to acc[0..2]) of one visited position of a scale-0 masked sum: rows
  * up/mid/down (element offsets), columns jl/jc/jr.
  */
-VMAF_ADM_FN void vmaf_adm_cm0_position(const int16_t *const src[3], const int16_t *const csf[3],
-                                       const int16_t *const mask[3], ptrdiff_t up, ptrdiff_t mid,
-                                       ptrdiff_t down, int jl, int jc, int jr, int vector,
-                                       const uint32_t weight[3], const VmafAdmCmParams *p,
-                                       uint64_t acc[3])
+VMAF_DEVICE_FN void vmaf_adm_cm0_position(const int16_t *const src[3], const int16_t *const csf[3],
+                                          const int16_t *const mask[3], ptrdiff_t up, ptrdiff_t mid,
+                                          ptrdiff_t down, int jl, int jc, int jr, int vector,
+                                          const uint32_t weight[3], const VmafAdmCmParams *p,
+                                          uint64_t acc[3])
 {
     uint32_t thr = 0;
     for (int t = 0; t < 3; t++) {
@@ -695,11 +695,12 @@ VMAF_ADM_FN void vmaf_adm_cm0_position(const int16_t *const src[3], const int16_
                                            p->cub_round[t], p->cub_shift[t]);
 }
 
-VMAF_ADM_FN void vmaf_adm_cm123_position(const int32_t *const src[3], const int32_t *const csf[3],
-                                         const int32_t *const mask[3], ptrdiff_t up,
-                                         ptrdiff_t mid, ptrdiff_t down, int jl, int jc, int jr,
-                                         int vector, const uint32_t weight[3],
-                                         const VmafAdmCmParams *p, uint64_t acc[3])
+VMAF_DEVICE_FN void vmaf_adm_cm123_position(const int32_t *const src[3],
+                                            const int32_t *const csf[3],
+                                            const int32_t *const mask[3], ptrdiff_t up,
+                                            ptrdiff_t mid, ptrdiff_t down, int jl, int jc, int jr,
+                                            int vector, const uint32_t weight[3],
+                                            const VmafAdmCmParams *p, uint64_t acc[3])
 {
     int64_t thr = 0;
     for (int t = 0; t < 3; t++) {

@@ -9,13 +9,9 @@
 #include <stdint.h>
 #include <string.h>
 
-#if defined(__CUDACC__)
-#define VMAF_BITCAST_FN static inline __host__ __device__
-#else
-#define VMAF_BITCAST_FN static inline
-#endif
+#include "dialect.h"
 
-VMAF_BITCAST_FN uint32_t vmaf_bits_of_float(float f)
+VMAF_DEVICE_FN uint32_t vmaf_bits_of_float(float f)
 {
 #if defined(__CUDA_ARCH__)
     return __float_as_uint(f);
@@ -26,7 +22,7 @@ VMAF_BITCAST_FN uint32_t vmaf_bits_of_float(float f)
 #endif
 }
 
-VMAF_BITCAST_FN float vmaf_float_of_bits(uint32_t u)
+VMAF_DEVICE_FN float vmaf_float_of_bits(uint32_t u)
 {
 #if defined(__CUDA_ARCH__)
     return __uint_as_float(u);
@@ -37,7 +33,7 @@ VMAF_BITCAST_FN float vmaf_float_of_bits(uint32_t u)
 #endif
 }
 
-VMAF_BITCAST_FN uint64_t vmaf_bits_of_double(double d)
+VMAF_DEVICE_FN uint64_t vmaf_bits_of_double(double d)
 {
 #if defined(__CUDA_ARCH__)
     return (uint64_t)__double_as_longlong(d);
@@ -48,7 +44,7 @@ VMAF_BITCAST_FN uint64_t vmaf_bits_of_double(double d)
 #endif
 }
 
-VMAF_BITCAST_FN double vmaf_double_of_bits(uint64_t u)
+VMAF_DEVICE_FN double vmaf_double_of_bits(uint64_t u)
 {
 #if defined(__CUDA_ARCH__)
     return __longlong_as_double((long long)u);

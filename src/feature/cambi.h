@@ -41,6 +41,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "dialect.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -205,7 +207,7 @@ double vmaf_cambi_combine(const double per_scale[VMAF_CAMBI_NUM_SCALES], unsigne
 /** Nearest-neighbour resampling positions from in to out samples (the reference's floats). */
 void vmaf_cambi_resample_positions(unsigned in, unsigned out, unsigned *pos);
 
-#ifndef __CUDACC__
+#if VMAF_DIALECT_C
 #include <stdio.h>
 
 #include "feature_extractor.h"

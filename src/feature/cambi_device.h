@@ -40,13 +40,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "dialect.h"
 #include "feature/cambi.h"
-
-#if defined(__CUDACC__)
-#define CAMBI_DEV_FN static __forceinline__ __host__ __device__
-#else
-#define CAMBI_DEV_FN static inline
-#endif
 
 typedef unsigned long long cambi_devptr;
 
@@ -133,7 +128,7 @@ typedef struct CambiPoolArgs {
 /* ---- per-pixel arithmetic ---- */
 
 /* The CPU's conversion to 10 bits (shift up below 10, round down above). */
-CAMBI_DEV_FN unsigned cambi_dev_to10(unsigned s, unsigned bpc)
+VMAF_DEVICE_FN_INLINE_DEVICE unsigned cambi_dev_to10(unsigned s, unsigned bpc)
 {
     const unsigned up = bpc <= 8 ? 10 - bpc : bpc == 9 ? 1 : 0;
     const unsigned down = bpc >= 10 ? bpc - 10 : 0;
@@ -142,7 +137,7 @@ CAMBI_DEV_FN unsigned cambi_dev_to10(unsigned s, unsigned bpc)
 }
 
 /* the value shared by two of the three, else the smallest */
-CAMBI_DEV_FN uint16_t cambi_dev_mode3(uint16_t a, uint16_t b, uint16_t c)
+VMAF_DEVICE_FN_INLINE_DEVICE uint16_t cambi_dev_mode3(uint16_t a, uint16_t b, uint16_t c)
 {
     if (a == b || a == c) return a;
     if (b == c) return b;
@@ -152,15 +147,15 @@ CAMBI_DEV_FN uint16_t cambi_dev_mode3(uint16_t a, uint16_t b, uint16_t c)
 
 /* One contrast's term of a c-value (index d = contrast - 1), 0 where the tests exclude it.
  * p0: count of v, p1 / p2: of v + d + 1 / v - d - 1. */
-CAMBI_DEV_FN float cambi_dev_c_term(unsigned weight, uint32_t p0, uint32_t p1, uint32_t p2,
-                                    const float *recip)
+VMAF_DEVICE_FN_INLINE_DEVICE float cambi_dev_c_term(unsigned weight, uint32_t p0, uint32_t p1,
+                                                    uint32_t p2, const float *recip)
 {
     const uint32_t pm = p1 > p2 ? p1 : p2;
     return (float)(int32_t)(weight * p0 * pm) * recip[pm + p0];
 }
 
 /* c as a whole number of 2^-24 units (cambi_kernels.c's to_units); 0 when it is not one */
-CAMBI_DEV_FN int cambi_dev_units(uint32_t bits, unsigned long long *units)
+VMAF_DEVICE_FN_INLINE_DEVICE int cambi_dev_units(uint32_t bits, unsigned long long *units)
 {
     const uint32_t e = bits >> 23;
     if (e < 126 || e > 126 + 29) return 0;
@@ -170,18 +165,19 @@ CAMBI_DEV_FN int cambi_dev_units(uint32_t bits, unsigned long long *units)
 
 /* ---- preprocess ---- */
 
-CAMBI_DEV_FN unsigned cambi_dev_sample(const uint8_t *luma, unsigned long long stride,
-                                       unsigned bpc, const unsigned *pos_x,
-                                       const unsigned *pos_y, unsigned i, unsigned j)
+VMAF_DEVICE_FN_INLINE_DEVICE unsigned cambi_dev_sample(const uint8_t *luma,
+                                                       unsigned long long stride, unsigned bpc,
+                                                       const unsigned *pos_x, const unsigned *pos_y,
+                                                       unsigned i, unsigned j)
 {
     const uint8_t *row = luma + (size_t)pos_y[i] * stride;
     const unsigned s = bpc <= 8 ? row[pos_x[j]] : ((const uint16_t *)row)[pos_x[j]];
     return cambi_dev_to10(s, bpc);
 }
 
-CAMBI_DEV_FN void cambi_dev_preprocess(const CambiPreArgs *a, const uint8_t *luma,
-                                       const unsigned *pos_x, const unsigned *pos_y,
-                                       uint16_t *image, unsigned t)
+VMAF_DEVICE_FN_INLINE_DEVICE void cambi_dev_preprocess(const CambiPreArgs *a, const uint8_t *luma,
+                                                       const unsigned *pos_x, const unsigned *pos_y,
+                                                       uint16_t *image, unsigned t)
 {
     const unsigned w = a->out_w, h = a->out_h;
     if (t >= w * h) return;
@@ -205,8 +201,8 @@ CAMBI_DEV_FN void cambi_dev_preprocess(const CambiPreArgs *a, const uint8_t *lum
 
 /* ---- spatial mask ---- */
 
-CAMBI_DEV_FN void cambi_dev_flat(const CambiFlatArgs *a, const uint16_t *img, uint8_t *flat,
-                                 unsigned t)
+VMAF_DEVICE_FN_INLINE_DEVICE void cambi_dev_flat(const CambiFlatArgs *a, const uint16_t *img,
+                                                 uint8_t *flat, unsigned t)
 {
     const unsigned w = a->w, h = a->h;
     if (t >= w * h) return;
@@ -217,8 +213,8 @@ CAMBI_DEV_FN void cambi_dev_flat(const CambiFlatArgs *a, const uint16_t *img, ui
     flat[t] = (uint8_t)f;
 }
 
-CAMBI_DEV_FN void cambi_dev_mask(const CambiFlatArgs *a, const uint8_t *flat, uint8_t *mask,
-                                 unsigned t)
+VMAF_DEVICE_FN_INLINE_DEVICE void cambi_dev_mask(const CambiFlatArgs *a, const uint8_t *flat,
+                                                 uint8_t *mask, unsigned t)
 {
     const int w = (int)a->w, h = (int)a->h, pad = VMAF_CAMBI_MASK_FILTER_SIZE >> 1;
     if (t >= a->w * a->h) return;
@@ -233,23 +229,25 @@ CAMBI_DEV_FN void cambi_dev_mask(const CambiFlatArgs *a, const uint8_t *flat, ui
 
 /* ---- one scale: decimation, mode filter, keys ---- */
 
-CAMBI_DEV_FN uint16_t cambi_dev_dec(const CambiScaleArgs *a, const uint16_t *src, unsigned r,
-                                    unsigned c)
+VMAF_DEVICE_FN_INLINE_DEVICE uint16_t cambi_dev_dec(const CambiScaleArgs *a, const uint16_t *src,
+                                                    unsigned r, unsigned c)
 {
     return src[(size_t)(a->step * r) * a->src_w + a->step * c];
 }
 
-CAMBI_DEV_FN uint16_t cambi_dev_row_mode(const CambiScaleArgs *a, const uint16_t *src,
-                                         unsigned r, unsigned c)
+VMAF_DEVICE_FN_INLINE_DEVICE uint16_t cambi_dev_row_mode(const CambiScaleArgs *a,
+                                                         const uint16_t *src, unsigned r,
+                                                         unsigned c)
 {
     if (c == 0 || c + 1 == a->w) return cambi_dev_dec(a, src, r, c);
     return cambi_dev_mode3(cambi_dev_dec(a, src, r, c - 1), cambi_dev_dec(a, src, r, c),
                            cambi_dev_dec(a, src, r, c + 1));
 }
 
-CAMBI_DEV_FN void cambi_dev_scale(const CambiScaleArgs *a, const uint16_t *src_image,
-                                  const uint8_t *src_mask, uint16_t *image, uint8_t *mask,
-                                  uint16_t *keys, unsigned t)
+VMAF_DEVICE_FN_INLINE_DEVICE void cambi_dev_scale(const CambiScaleArgs *a,
+                                                  const uint16_t *src_image,
+                                                  const uint8_t *src_mask, uint16_t *image,
+                                                  uint8_t *mask, uint16_t *keys, unsigned t)
 {
     const unsigned w = a->w, h = a->h;
     if (t >= w * h) return;
@@ -275,7 +273,8 @@ typedef struct CambiDevStrip {
     int x0, x1;         /* the extended column range [x0, x1) */
 } CambiDevStrip;
 
-CAMBI_DEV_FN CambiDevStrip cambi_dev_strip(const CambiCvArgs *a, unsigned bx, unsigned by)
+VMAF_DEVICE_FN_INLINE_DEVICE CambiDevStrip cambi_dev_strip(const CambiCvArgs *a, unsigned bx,
+                                                           unsigned by)
 {
     CambiDevStrip s;
     const int w = (int)a->w, h = (int)a->h, pad = (int)a->pad;
@@ -290,7 +289,8 @@ CAMBI_DEV_FN CambiDevStrip cambi_dev_strip(const CambiCvArgs *a, unsigned bx, un
 
 /* The increment a pixel at column x adds to word q (columns c0 + 2q, c0 + 2q + 1): one per
  * strip column within pad of x, the second column in the high half. */
-CAMBI_DEV_FN uint32_t cambi_dev_word_inc(const CambiDevStrip *s, int pad, int x, int q)
+VMAF_DEVICE_FN_INLINE_DEVICE uint32_t cambi_dev_word_inc(const CambiDevStrip *s, int pad, int x,
+                                                         int q)
 {
     const int c = s->c0 + 2 * q;
     uint32_t inc = 0;
@@ -308,15 +308,16 @@ CAMBI_DEV_FN uint32_t cambi_dev_word_inc(const CambiDevStrip *s, int pad, int x,
 #endif
 
 /* Zero the histogram rows of the band (thread t of n). */
-CAMBI_DEV_FN void cambi_dev_hist_clear(uint32_t *hist, unsigned size, unsigned t, unsigned n)
+VMAF_DEVICE_FN_INLINE_DEVICE void cambi_dev_hist_clear(uint32_t *hist, unsigned size, unsigned t,
+                                                       unsigned n)
 {
     for (unsigned e = t; e < size * CAMBI_DEV_WORDS; e += n) hist[e] = 0;
 }
 
 /* The window of the segment's first row: rows [r0 - pad, r0 + pad], items (pixel, word). */
-CAMBI_DEV_FN void cambi_dev_hist_init(const CambiCvArgs *a, const CambiDevStrip *s,
-                                      const uint16_t *keys, uint32_t *hist, unsigned t,
-                                      unsigned n)
+VMAF_DEVICE_FN_INLINE_DEVICE void cambi_dev_hist_init(const CambiCvArgs *a, const CambiDevStrip *s,
+                                                      const uint16_t *keys, uint32_t *hist,
+                                                      unsigned t, unsigned n)
 {
     const int pad = (int)a->pad, w = (int)a->w;
     const int ra = s->r0 - pad < 0 ? 0 : s->r0 - pad;
@@ -334,9 +335,9 @@ CAMBI_DEV_FN void cambi_dev_hist_init(const CambiCvArgs *a, const CambiDevStrip 
 }
 
 /* Slide the window from row i - 1 to row i (i > r0). */
-CAMBI_DEV_FN void cambi_dev_hist_slide(const CambiCvArgs *a, const CambiDevStrip *s,
-                                       const uint16_t *keys, uint32_t *hist, int i, unsigned t,
-                                       unsigned n)
+VMAF_DEVICE_FN_INLINE_DEVICE void cambi_dev_hist_slide(const CambiCvArgs *a, const CambiDevStrip *s,
+                                                       const uint16_t *keys, uint32_t *hist, int i,
+                                                       unsigned t, unsigned n)
 {
     const int pad = (int)a->pad, w = (int)a->w;
     const int in = i + pad, out = i - pad - 1;
@@ -354,17 +355,17 @@ CAMBI_DEV_FN void cambi_dev_hist_slide(const CambiCvArgs *a, const CambiDevStrip
     }
 }
 
-CAMBI_DEV_FN uint32_t cambi_dev_count(const uint32_t *hist, unsigned key, int col)
+VMAF_DEVICE_FN_INLINE_DEVICE uint32_t cambi_dev_count(const uint32_t *hist, unsigned key, int col)
 {
     return (hist[key * CAMBI_DEV_WORDS + (col >> 1)] >> (16 * (col & 1))) & 0xffffu;
 }
 
 /* Thread t's part of row i's c-values: output column c0 + t / DLANES, contrasts
  * d = t % DLANES, + DLANES, ... The c-value is the max of the lanes' results. */
-CAMBI_DEV_FN float cambi_dev_c_lane(const CambiCvArgs *a, const CambiDevStrip *s,
-                                    const CambiDevDiffs *df, const float *recip,
-                                    const uint16_t *keys, const uint32_t *hist, int i,
-                                    unsigned t)
+VMAF_DEVICE_FN_INLINE_DEVICE float cambi_dev_c_lane(const CambiCvArgs *a, const CambiDevStrip *s,
+                                                    const CambiDevDiffs *df, const float *recip,
+                                                    const uint16_t *keys, const uint32_t *hist,
+                                                    int i, unsigned t)
 {
     const int col = (int)(t / CAMBI_DEV_DLANES), lane = (int)(t % CAMBI_DEV_DLANES);
     const int j = s->c0 + col;
@@ -388,7 +389,7 @@ CAMBI_DEV_FN float cambi_dev_c_lane(const CambiCvArgs *a, const CambiDevStrip *s
 /* ---- pooling: radix select of the k-th largest ---- */
 
 /* The bucket of c's bits at a level, or -1 when c is not in the selected bucket. */
-CAMBI_DEV_FN int cambi_dev_bucket(uint32_t bits, unsigned level, unsigned prefix)
+VMAF_DEVICE_FN_INLINE_DEVICE int cambi_dev_bucket(uint32_t bits, unsigned level, unsigned prefix)
 {
     if (!bits) return -1; /* zeros are never counted: they lie below every nonzero value */
     if (level == 0) return (int)(bits >> 20);
@@ -398,8 +399,8 @@ CAMBI_DEV_FN int cambi_dev_bucket(uint32_t bits, unsigned level, unsigned prefix
 
 /* Select the bin holding the remaining-th largest: bins[nb] counts, from the top. Returns
  * the bin (-1 when the bins hold fewer values) and the count of values above it. */
-CAMBI_DEV_FN int cambi_dev_select(const unsigned *bins, unsigned nb, unsigned remaining,
-                                  unsigned *above)
+VMAF_DEVICE_FN_INLINE_DEVICE int cambi_dev_select(const unsigned *bins, unsigned nb,
+                                                  unsigned remaining, unsigned *above)
 {
     unsigned acc = 0;
     for (unsigned b = nb; b-- > 0;) {
@@ -417,9 +418,9 @@ CAMBI_DEV_FN int cambi_dev_select(const unsigned *bins, unsigned nb, unsigned re
  * by one thread each), then the chunk, then the bin in it. Bin 0 with everything above when
  * the bins hold fewer values than remaining (the k-th largest is then 0). Updates *prefix
  * (appends the bin's bits) and *remaining. */
-CAMBI_DEV_FN void cambi_dev_select_finish(const unsigned *bins, const unsigned *chunk_sums,
-                                          unsigned nchunks, unsigned per, unsigned bits,
-                                          unsigned *prefix, unsigned *remaining)
+VMAF_DEVICE_FN_INLINE_DEVICE void
+cambi_dev_select_finish(const unsigned *bins, const unsigned *chunk_sums, unsigned nchunks,
+                        unsigned per, unsigned bits, unsigned *prefix, unsigned *remaining)
 {
     unsigned above_chunk, above_bin;
     const int c = cambi_dev_select(chunk_sums, nchunks, *remaining, &above_chunk);
@@ -435,7 +436,7 @@ CAMBI_DEV_FN void cambi_dev_select_finish(const unsigned *bins, const unsigned *
     *prefix = (*prefix << bits) | bin;
 }
 
-#if !defined(__CUDACC__)
+#if VMAF_DIALECT_C
 #include <string.h>
 
 /* ---- host side: the plan (the twin and the host test) ---- */

@@ -43,6 +43,8 @@
 
 #include <math.h>
 
+#include "dialect.h"
+
 /* The functions of the colour conversion and the difference are xmath.h's, the same on every
  * host and on the GPU: exp, pow, sin, cos with glibc 2.36's bits, atan2 correctly rounded (its
  * float rounding equals glibc's but in astronomically rare cases, see xmath.h); powf(x, 7) is
@@ -70,12 +72,6 @@
 extern "C" {
 #endif
 
-#if defined(__CUDACC__)
-#define VMAF_CIEDE_FN static inline __host__ __device__
-#else
-#define VMAF_CIEDE_FN static inline
-#endif
-
 /* The header is compiled as C (the CPU extractor) and as C++ (nvcc, the twin): every libm call
  * takes a double argument written as such, since C++ would pick the float overload of sqrt or
  * fabs for a float argument (a float square root where C takes the double one; tests/
@@ -90,14 +86,14 @@ typedef struct VmafCiedeLab {
 } VmafCiedeLab;
 
 /** sRGB transfer inverse: a non-linear R, G or B to linear light. */
-VMAF_CIEDE_FN double vmaf_ciede_linear(double c)
+VMAF_DEVICE_FN double vmaf_ciede_linear(double c)
 {
     if (c > 10. / 255.) return VMAF_CIEDE_POW((c + 0.055) * (1.0 / 1.055), 2.4);
     return c * (1.0 / 12.92);
 }
 
 /** The CIELAB companding f(t), rounded to float. */
-VMAF_CIEDE_FN float vmaf_ciede_lab_f(double t)
+VMAF_DEVICE_FN float vmaf_ciede_lab_f(double t)
 {
     const double kappa = 24389.0 / 27.0;
     const double epsilon = 216.0 / 24389.0;
@@ -106,7 +102,7 @@ VMAF_CIEDE_FN float vmaf_ciede_lab_f(double t)
 }
 
 /** CIELAB (D65) of a non-linear sRGB colour, components nominally in [0, 1]. */
-VMAF_CIEDE_FN VmafCiedeLab vmaf_ciede_lab_from_rgb(double r_nl, double g_nl, double b_nl)
+VMAF_DEVICE_FN VmafCiedeLab vmaf_ciede_lab_from_rgb(double r_nl, double g_nl, double b_nl)
 {
     const double r = vmaf_ciede_linear(r_nl);
     const double g = vmaf_ciede_linear(g_nl);
@@ -127,7 +123,7 @@ VMAF_CIEDE_FN VmafCiedeLab vmaf_ciede_lab_from_rgb(double r_nl, double g_nl, dou
 }
 
 /** CIELAB of a Y'CbCr sample triple of bpc bits (limited range, BT.709 as the reference). */
-VMAF_CIEDE_FN VmafCiedeLab vmaf_ciede_lab(double y, double u, double v, unsigned bpc)
+VMAF_DEVICE_FN VmafCiedeLab vmaf_ciede_lab(double y, double u, double v, unsigned bpc)
 {
     const double d = (double)(1 << (bpc - 8));
     y = (y - 16. * d) * (1. / (219. * d));
@@ -138,13 +134,13 @@ VMAF_CIEDE_FN VmafCiedeLab vmaf_ciede_lab(double y, double u, double v, unsigned
 }
 
 /** x * x of a float in double (exact; what pow(x, 2) gives). */
-VMAF_CIEDE_FN double vmaf_ciede_square(float x)
+VMAF_DEVICE_FN double vmaf_ciede_square(float x)
 {
     return (double)x * (double)x;
 }
 
 /** Hue angle atan2(b, a') in [0, 2 pi), 0 for the achromatic (0, 0). */
-VMAF_CIEDE_FN float vmaf_ciede_hue(float b, float a_prime)
+VMAF_DEVICE_FN float vmaf_ciede_hue(float b, float a_prime)
 {
     if (b == 0.0 && a_prime == 0.0) return 0.0f;
     float h = (float)VMAF_CIEDE_ATAN2(b, a_prime);
@@ -153,7 +149,7 @@ VMAF_CIEDE_FN float vmaf_ciede_hue(float b, float a_prime)
 }
 
 /** The hue difference dh' (0 when one of the unprimed chromas is 0). */
-VMAF_CIEDE_FN float vmaf_ciede_delta_hue(float c1, float c2, float h1, float h2)
+VMAF_DEVICE_FN float vmaf_ciede_delta_hue(float c1, float c2, float h1, float h2)
 {
     if (c1 == 0.0 || c2 == 0.0) return 0.0f;
     if (fabsf(h1 - h2) <= M_PI) return h2 - h1;
@@ -162,14 +158,14 @@ VMAF_CIEDE_FN float vmaf_ciede_delta_hue(float c1, float c2, float h1, float h2)
 }
 
 /** The mean hue H-bar'. */
-VMAF_CIEDE_FN float vmaf_ciede_mean_hue(float h1, float h2)
+VMAF_DEVICE_FN float vmaf_ciede_mean_hue(float h1, float h2)
 {
     if (fabs((double)(h1 - h2)) > M_PI) return (float)(((h1 + h2) + 2.0 * M_PI) / 2.0);
     return (float)((h1 + h2) / 2.0);
 }
 
 /** The hue weighting T of the mean hue. */
-VMAF_CIEDE_FN float vmaf_ciede_t(float h)
+VMAF_DEVICE_FN float vmaf_ciede_t(float h)
 {
     return (float)(1.0 - 0.17 * VMAF_CIEDE_COS(h - M_PI / 6.0) + 0.24 * VMAF_CIEDE_COS(2.0 * h) +
                    0.32 * VMAF_CIEDE_COS(3.0 * h + M_PI / 30.0) -
@@ -177,7 +173,7 @@ VMAF_CIEDE_FN float vmaf_ciede_t(float h)
 }
 
 /** The rotation angle (radians) of R_T, a function of the mean hue alone. */
-VMAF_CIEDE_FN float vmaf_ciede_theta(float h_bar_prime)
+VMAF_DEVICE_FN float vmaf_ciede_theta(float h_bar_prime)
 {
     const float h_degrees = (float)(h_bar_prime * (180.0 / M_PI));
     const float t = (float)((h_degrees - 275.0) * (1.0 / 25.0));
@@ -186,7 +182,7 @@ VMAF_CIEDE_FN float vmaf_ciede_theta(float h_bar_prime)
 }
 
 /** The rotation term R_T. */
-VMAF_CIEDE_FN float vmaf_ciede_rotation(float c_bar_prime, float h_bar_prime)
+VMAF_DEVICE_FN float vmaf_ciede_rotation(float c_bar_prime, float h_bar_prime)
 {
     const float c7 = VMAF_CIEDE_POWF(c_bar_prime, 7);
     const float theta = vmaf_ciede_theta(h_bar_prime);
@@ -195,8 +191,8 @@ VMAF_CIEDE_FN float vmaf_ciede_rotation(float c_bar_prime, float h_bar_prime)
 }
 
 /** CIEDE2000 difference of two colours with weights k_l, k_c, k_h (float, as the reference). */
-VMAF_CIEDE_FN float vmaf_ciede2000_weighted(VmafCiedeLab p, VmafCiedeLab q, float k_l, float k_c,
-                                            float k_h)
+VMAF_DEVICE_FN float vmaf_ciede2000_weighted(VmafCiedeLab p, VmafCiedeLab q, float k_l, float k_c,
+                                             float k_h)
 {
     const float delta_l = q.l - p.l;
     const float l_bar = (p.l + q.l) / 2;
@@ -230,13 +226,13 @@ VMAF_CIEDE_FN float vmaf_ciede2000_weighted(VmafCiedeLab p, VmafCiedeLab q, floa
 }
 
 /** CIEDE2000 as the extractor uses it: kL = 0.65, kC = 1, kH = 4. */
-VMAF_CIEDE_FN float vmaf_ciede2000(VmafCiedeLab p, VmafCiedeLab q)
+VMAF_DEVICE_FN float vmaf_ciede2000(VmafCiedeLab p, VmafCiedeLab q)
 {
     return vmaf_ciede2000_weighted(p, q, (float)0.65, 1.0f, 4.0f);
 }
 
 /** The frame score from the sum of the per-pixel differences over n pixels. */
-VMAF_CIEDE_FN double vmaf_ciede_score(double sum, double n)
+VMAF_DEVICE_FN double vmaf_ciede_score(double sum, double n)
 {
     return 45. - 20. * log10(sum / n);
 }

@@ -10,8 +10,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "dialect.h"
 #include "ciede.h"
-#if !defined(__CUDACC__)
+#if VMAF_DIALECT_C
 #include "libvmaf/picture.h"
 #endif
 
@@ -29,16 +30,16 @@ typedef struct VmafCiedePlanes {
     unsigned w[3], h[3];
 } VmafCiedePlanes;
 
-VMAF_CIEDE_FN unsigned vmaf_ciede_sample_at(const VmafCiedePlanes *p, unsigned plane,
-                                            unsigned bpc, unsigned r, unsigned c)
+VMAF_DEVICE_FN unsigned vmaf_ciede_sample_at(const VmafCiedePlanes *p, unsigned plane, unsigned bpc,
+                                             unsigned r, unsigned c)
 {
     const unsigned char *row = p->data[plane] + (size_t)r * p->stride[plane];
     return bpc > 8 ? ((const uint16_t *)row)[c] : row[c];
 }
 
 /** Chroma plane `plane` (1 or 2) at luma pixel (i, j), as ciede.h maps it. */
-VMAF_CIEDE_FN float vmaf_ciede_chroma_at(const VmafCiedePlanes *p, unsigned plane, unsigned bpc,
-                                         unsigned layout, unsigned i, unsigned j)
+VMAF_DEVICE_FN float vmaf_ciede_chroma_at(const VmafCiedePlanes *p, unsigned plane, unsigned bpc,
+                                          unsigned layout, unsigned i, unsigned j)
 {
     const unsigned cw = p->w[plane], ch = p->h[plane];
     if (!cw || !ch) return 0.0f;
@@ -53,8 +54,8 @@ VMAF_CIEDE_FN float vmaf_ciede_chroma_at(const VmafCiedePlanes *p, unsigned plan
 }
 
 /** The CIEDE2000 difference at pixel (i, j) of a frame of bpc bits. */
-VMAF_CIEDE_FN float vmaf_ciede_pixel(const VmafCiedePlanes *ref, const VmafCiedePlanes *dis,
-                                     unsigned bpc, unsigned layout, unsigned i, unsigned j)
+VMAF_DEVICE_FN float vmaf_ciede_pixel(const VmafCiedePlanes *ref, const VmafCiedePlanes *dis,
+                                      unsigned bpc, unsigned layout, unsigned i, unsigned j)
 {
     const float ry = (float)vmaf_ciede_sample_at(ref, 0, bpc, i, j);
     const float dy = (float)vmaf_ciede_sample_at(dis, 0, bpc, i, j);
@@ -66,7 +67,7 @@ VMAF_CIEDE_FN float vmaf_ciede_pixel(const VmafCiedePlanes *ref, const VmafCiede
     return vmaf_ciede2000(vmaf_ciede_lab(ry, ru, rv, bpc), vmaf_ciede_lab(dy, du, dv, bpc));
 }
 
-#if !defined(__CUDACC__)
+#if VMAF_DIALECT_C
 /** The chroma layout of a pixel format (4:0:0 is refused before this is asked). */
 static inline unsigned vmaf_ciede_layout(enum VmafPixelFormat fmt)
 {

@@ -58,15 +58,8 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "dialect.h"
 #include "bitcast.h"
-
-#if defined(__CUDACC__)
-#define EXACT_SUM_FN static inline __host__ __device__
-#elif defined(__GNUC__)
-#define EXACT_SUM_FN static inline __attribute__((always_inline))
-#else
-#define EXACT_SUM_FN static inline
-#endif
 
 enum {
     EXACT_SUM_UNITS_END = 1 << 24, /**< units of a binade lie in [0, 2^24) */
@@ -87,57 +80,58 @@ enum {
 
 
 /** Whether an accumulator can be walked by binades: +0 <= acc < +inf. */
-EXACT_SUM_FN int exact_sum_walkable(uint32_t acc_bits)
+VMAF_DEVICE_FN_INLINE_HOST int exact_sum_walkable(uint32_t acc_bits)
 {
     return acc_bits < EXACT_SUM_INF_BITS;
 }
 
 /** A term the binade method cannot take (NaN, or negative other than -0); +inf is fine. */
-EXACT_SUM_FN int exact_sum_term_invalid(uint32_t t_bits)
+VMAF_DEVICE_FN_INLINE_HOST int exact_sum_term_invalid(uint32_t t_bits)
 {
     return t_bits > EXACT_SUM_INF_BITS && t_bits != 0x80000000u;
 }
 
 /** Binade of a walkable accumulator (1 .. 254); its ulp is 2^(binade - 150). */
-EXACT_SUM_FN int exact_sum_binade(uint32_t acc_bits)
+VMAF_DEVICE_FN_INLINE_HOST int exact_sum_binade(uint32_t acc_bits)
 {
     const int e = (int)(acc_bits >> 23);
     return e ? e : 1;
 }
 
 /** The accumulator in ulps of its binade. */
-EXACT_SUM_FN uint32_t exact_sum_units(uint32_t acc_bits, int binade)
+VMAF_DEVICE_FN_INLINE_HOST uint32_t exact_sum_units(uint32_t acc_bits, int binade)
 {
     return acc_bits - ((uint32_t)(binade - 1) << 23);
 }
 
 /** Inverse of exact_sum_units; units == 2^24 gives the bottom of the next binade, exactly. */
-EXACT_SUM_FN float exact_sum_from_units(int binade, uint32_t units)
+VMAF_DEVICE_FN_INLINE_HOST float exact_sum_from_units(int binade, uint32_t units)
 {
     return vmaf_float_of_bits(((uint32_t)(binade - 1) << 23) + units);
 }
 
 /** ulp of a binade, as a float (2^-149 .. 2^104). */
-EXACT_SUM_FN float exact_sum_ulp(int binade)
+VMAF_DEVICE_FN_INLINE_HOST float exact_sum_ulp(int binade)
 {
     return binade <= 24 ? vmaf_float_of_bits(1u << (binade - 1))
                         : vmaf_float_of_bits((uint32_t)(binade - 23) << 23);
 }
 
 /** Lowest accumulator of the given parity in a binade, as bits: where simulations start. */
-EXACT_SUM_FN uint32_t exact_sum_start_bits(int binade, int parity)
+VMAF_DEVICE_FN_INLINE_HOST uint32_t exact_sum_start_bits(int binade, int parity)
 {
     return (binade >= 2 ? (uint32_t)binade << 23 : 0u) + (uint32_t)parity;
 }
 
 /** Units a simulation added, from its start to its end (both as bits); saturated if it left. */
-EXACT_SUM_FN uint32_t exact_sum_units_added(uint32_t end_bits, uint32_t start_bits, int binade)
+VMAF_DEVICE_FN_INLINE_HOST uint32_t exact_sum_units_added(uint32_t end_bits, uint32_t start_bits,
+                                                          int binade)
 {
     return end_bits >= (uint32_t)(binade + 1) << 23 ? (uint32_t)EXACT_SUM_SAT
                                                    : end_bits - start_bits;
 }
 
-EXACT_SUM_FN int exact_sum_ctz(uint32_t m) /* m != 0 */
+VMAF_DEVICE_FN_INLINE_HOST int exact_sum_ctz(uint32_t m) /* m != 0 */
 {
 #if defined(__CUDA_ARCH__)
     return __ffs((int)m) - 1;
@@ -151,7 +145,7 @@ EXACT_SUM_FN int exact_sum_ctz(uint32_t m) /* m != 0 */
 }
 
 /** Exponent field (>= 1) and integer significand of a term: t = significand * 2^(e - 150). */
-EXACT_SUM_FN uint32_t exact_sum_significand(uint32_t t_bits, int *e)
+VMAF_DEVICE_FN_INLINE_HOST uint32_t exact_sum_significand(uint32_t t_bits, int *e)
 {
     const uint32_t mag = t_bits & 0x7fffffffu;
     const int field = (int)(mag >> 23);
@@ -164,7 +158,7 @@ EXACT_SUM_FN uint32_t exact_sum_significand(uint32_t t_bits, int *e)
  * for t = 0. t = M 2^(e - 150) with M's lowest set bit at k: t / u_b = M 2^(e - b) has
  * fraction 1/2 exactly when e - b = -(k + 1). Can exceed 254 (then it never matters).
  */
-EXACT_SUM_FN int exact_sum_tie_binade(uint32_t t_bits)
+VMAF_DEVICE_FN_INLINE_HOST int exact_sum_tie_binade(uint32_t t_bits)
 {
     int e;
     const uint32_t m = exact_sum_significand(t_bits, &e);
@@ -178,7 +172,7 @@ EXACT_SUM_FN int exact_sum_tie_binade(uint32_t t_bits)
  * a parity check that finds nothing), -0 sets none. Branch-free, cheaper than a ctz on GPUs:
  * 2^ctz(significand) = lowest set bit of (bits | 2^23) for any nonzero term.
  */
-EXACT_SUM_FN uint32_t exact_sum_tie_bit(uint32_t t_bits, int lo)
+VMAF_DEVICE_FN_INLINE_HOST uint32_t exact_sum_tie_bit(uint32_t t_bits, int lo)
 {
     const uint32_t m = t_bits | 0x800000u;
     const int e = (int)(t_bits >> 23) > 1 ? (int)(t_bits >> 23) : 1;
@@ -196,7 +190,7 @@ EXACT_SUM_FN uint32_t exact_sum_tie_bit(uint32_t t_bits, int lo)
  * lower integer m is returned and *tie is set: the caller picks m or m + 1 by parity.
  * Saturates at EXACT_SUM_SAT.
  */
-EXACT_SUM_FN uint32_t exact_sum_round_term(uint32_t t_bits, int binade, int *tie)
+VMAF_DEVICE_FN_INLINE_HOST uint32_t exact_sum_round_term(uint32_t t_bits, int binade, int *tie)
 {
     int e;
     const uint32_t m = exact_sum_significand(t_bits, &e);
@@ -223,32 +217,32 @@ typedef struct ExactSumRun {
     uint32_t add_even, add_odd; /**< each <= EXACT_SUM_SAT; EXACT_SUM_SAT means "leaves" */
 } ExactSumRun;
 
-EXACT_SUM_FN ExactSumRun exact_sum_run_identity(void)
+VMAF_DEVICE_FN_INLINE_HOST ExactSumRun exact_sum_run_identity(void)
 {
     ExactSumRun r = { 0, 0 };
     return r;
 }
 
-EXACT_SUM_FN ExactSumRun exact_sum_run_saturated(void)
+VMAF_DEVICE_FN_INLINE_HOST ExactSumRun exact_sum_run_saturated(void)
 {
     ExactSumRun r = { EXACT_SUM_SAT, EXACT_SUM_SAT };
     return r;
 }
 
-EXACT_SUM_FN uint32_t exact_sum_sat_add(uint32_t a, uint32_t b)
+VMAF_DEVICE_FN_INLINE_HOST uint32_t exact_sum_sat_add(uint32_t a, uint32_t b)
 {
     const uint32_t s = a + b; /* both <= 2^24: no overflow */
     return s < (uint32_t)EXACT_SUM_SAT ? s : (uint32_t)EXACT_SUM_SAT;
 }
 
 /** Units added by a run from a start of the given parity. */
-EXACT_SUM_FN uint32_t exact_sum_run_add(ExactSumRun r, uint32_t parity)
+VMAF_DEVICE_FN_INLINE_HOST uint32_t exact_sum_run_add(ExactSumRun r, uint32_t parity)
 {
     return parity & 1 ? r.add_odd : r.add_even;
 }
 
 /** first, then second. */
-EXACT_SUM_FN ExactSumRun exact_sum_combine(ExactSumRun first, ExactSumRun second)
+VMAF_DEVICE_FN_INLINE_HOST ExactSumRun exact_sum_combine(ExactSumRun first, ExactSumRun second)
 {
     ExactSumRun r;
     r.add_even = exact_sum_sat_add(first.add_even, exact_sum_run_add(second, first.add_even));
@@ -262,14 +256,14 @@ EXACT_SUM_FN ExactSumRun exact_sum_combine(ExactSumRun first, ExactSumRun second
  * run of the float simulation, where add_odd is add_even +- 1 (the first tie rounds the other
  * way) unless only the odd start leaves the binade.
  */
-EXACT_SUM_FN uint32_t exact_sum_run_pack(ExactSumRun r)
+VMAF_DEVICE_FN_INLINE_HOST uint32_t exact_sum_run_pack(ExactSumRun r)
 {
     const uint32_t e = r.add_even, o = r.add_odd;
     const uint32_t code = o == e ? 0u : o == e + 1 ? 1u : o + 1 == e ? 2u : 3u;
     return e | code << 25;
 }
 
-EXACT_SUM_FN ExactSumRun exact_sum_run_unpack(uint32_t v)
+VMAF_DEVICE_FN_INLINE_HOST ExactSumRun exact_sum_run_unpack(uint32_t v)
 {
     const uint32_t e = v & 0x1ffffffu, code = v >> 25;
     ExactSumRun r;
@@ -279,14 +273,14 @@ EXACT_SUM_FN ExactSumRun exact_sum_run_unpack(uint32_t v)
 }
 
 /** Accumulator units after the run; >= EXACT_SUM_UNITS_END means the run crosses. */
-EXACT_SUM_FN uint32_t exact_sum_apply(ExactSumRun r, uint32_t units)
+VMAF_DEVICE_FN_INLINE_HOST uint32_t exact_sum_apply(ExactSumRun r, uint32_t units)
 {
     return units + exact_sum_run_add(r, units);
 }
 
 /** The run of one term, from the integer rounding (the definition; the tests check the
  * float simulation against it). */
-EXACT_SUM_FN ExactSumRun exact_sum_term_run(uint32_t t_bits, int binade)
+VMAF_DEVICE_FN_INLINE_HOST ExactSumRun exact_sum_term_run(uint32_t t_bits, int binade)
 {
     int tie;
     const uint32_t m = exact_sum_round_term(t_bits, binade, &tie);
@@ -305,7 +299,8 @@ EXACT_SUM_FN ExactSumRun exact_sum_term_run(uint32_t t_bits, int binade)
  * lowest start of each parity. with_odd = 0 skips the odd chain when the caller knows no term
  * is a tie in this binade (then both parities add the same).
  */
-EXACT_SUM_FN ExactSumRun exact_sum_chunk_run(const float *t, int n, int binade, int with_odd)
+VMAF_DEVICE_FN_INLINE_HOST ExactSumRun exact_sum_chunk_run(const float *t, int n, int binade,
+                                                           int with_odd)
 {
     const uint32_t start_even = exact_sum_start_bits(binade, 0);
     float even = vmaf_float_of_bits(start_even), odd = vmaf_float_of_bits(start_even + 1);
@@ -334,7 +329,8 @@ EXACT_SUM_FN ExactSumRun exact_sum_chunk_run(const float *t, int n, int binade, 
  * per term, far less than T, and T's float error is ~2^-12 relative). Since the float sum is
  * at least the largest term, identity_from - lo <= 25 = EXACT_SUM_WINDOW.
  */
-EXACT_SUM_FN void exact_sum_window(float tile_sum, uint32_t max_bits, int *lo, int *identity_from)
+VMAF_DEVICE_FN_INLINE_HOST void exact_sum_window(float tile_sum, uint32_t max_bits, int *lo,
+                                                 int *identity_from)
 {
     const int sum_binade = exact_sum_binade(vmaf_bits_of_float(tile_sum) & 0x7fffffffu);
     int max_e;
@@ -343,14 +339,14 @@ EXACT_SUM_FN void exact_sum_window(float tile_sum, uint32_t max_bits, int *lo, i
     *identity_from = !m ? 1 : max_e + 25 < 255 ? max_e + 25 : 255;
 }
 
-EXACT_SUM_FN int exact_sum_summary_end(int lo, int identity_from)
+VMAF_DEVICE_FN_INLINE_HOST int exact_sum_summary_end(int lo, int identity_from)
 {
     const int end = identity_from < lo + EXACT_SUM_WINDOW ? identity_from : lo + EXACT_SUM_WINDOW;
     return end > lo ? end : lo;
 }
 
 /** Per-tile word of the GPU scratch: lo | identity_from << 8 | invalid << 16. */
-EXACT_SUM_FN uint32_t exact_sum_tile_word(int lo, int identity_from, int invalid)
+VMAF_DEVICE_FN_INLINE_HOST uint32_t exact_sum_tile_word(int lo, int identity_from, int invalid)
 {
     return (uint32_t)lo | (uint32_t)identity_from << 8 | (uint32_t)!!invalid << 16;
 }
@@ -363,7 +359,8 @@ enum ExactSumTileAction {
 
 /** What to do with a tile (its window as exact_sum_window gives it) for an accumulator in
  * `binade`. */
-EXACT_SUM_FN int exact_sum_tile_action(int binade, int lo, int identity_from, int invalid)
+VMAF_DEVICE_FN_INLINE_HOST int exact_sum_tile_action(int binade, int lo, int identity_from,
+                                                     int invalid)
 {
     if (invalid) return EXACT_SUM_TILE_WALK;
     if (binade >= identity_from) return EXACT_SUM_TILE_IDENTITY;
@@ -400,7 +397,7 @@ typedef struct ExactSumCudaArgs {
     unsigned n_arrays;
 } ExactSumCudaArgs;
 
-EXACT_SUM_FN unsigned long long exact_sum_tiles(unsigned long long n)
+VMAF_DEVICE_FN_INLINE_HOST unsigned long long exact_sum_tiles(unsigned long long n)
 {
     return (n + EXACT_SUM_TILE - 1) / EXACT_SUM_TILE;
 }
@@ -411,7 +408,7 @@ EXACT_SUM_FN unsigned long long exact_sum_tiles(unsigned long long n)
  * binade makes the walker's loads for one binade contiguous), then one word per tile.
  * About 1 KiB per 4096 terms.
  */
-EXACT_SUM_FN unsigned long long exact_sum_scratch_bytes(unsigned long long n)
+VMAF_DEVICE_FN_INLINE_HOST unsigned long long exact_sum_scratch_bytes(unsigned long long n)
 {
     const unsigned long long tiles = exact_sum_tiles(n);
     return tiles * 255 * sizeof(uint32_t) + tiles * sizeof(uint32_t);

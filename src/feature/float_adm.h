@@ -64,6 +64,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "dialect.h"
 #include "float_filter.h"
 #include "xpowf.h"
 
@@ -145,7 +146,7 @@ typedef struct VmafFloatAdmParams {
 void vmaf_float_adm_params(const VmafFloatAdmOptions *opt, VmafFloatAdmParams *p);
 
 /** Mantissa (23-bit field) of RCPSS(1 + k/2048), the x86 reciprocal approximation. */
-VMAF_FLOAT_TWIN_FN uint32_t vmaf_float_adm_rcp_mantissa(uint32_t k)
+VMAF_DEVICE_FN uint32_t vmaf_float_adm_rcp_mantissa(uint32_t k)
 {
     const uint64_t d = 4097 + 2 * (uint64_t)k;
     return (uint32_t)(((1ull << 26) + d) / (2 * d) - 4096) << 11;
@@ -155,7 +156,7 @@ VMAF_FLOAT_TWIN_FN uint32_t vmaf_float_adm_rcp_mantissa(uint32_t k)
  * RCPSS of x: the 12-bit reciprocal approximation of x86 (Intel), from a table of
  * vmaf_float_adm_rcp_mantissa values.
  */
-VMAF_FLOAT_TWIN_FN float vmaf_float_adm_rcpss(const uint32_t *table, float x)
+VMAF_DEVICE_FN float vmaf_float_adm_rcpss(const uint32_t *table, float x)
 {
     uint32_t u;
     memcpy(&u, &x, sizeof(u));
@@ -175,7 +176,7 @@ VMAF_FLOAT_TWIN_FN float vmaf_float_adm_rcpss(const uint32_t *table, float x)
 }
 
 /** The reference's reciprocal: RCPSS refined by one Newton step, in float. */
-VMAF_FLOAT_TWIN_FN float vmaf_float_adm_rcp(const uint32_t *table, float x)
+VMAF_DEVICE_FN float vmaf_float_adm_rcp(const uint32_t *table, float x)
 {
     const float xi = vmaf_float_adm_rcpss(table, x);
     return xi + xi * (1.0f - x * xi);
@@ -229,7 +230,7 @@ VmafFloatAdmRegion vmaf_float_adm_region_outer(int w, int h);
 VmafFloatAdmRegion vmaf_float_adm_region_inner(int w, int h);
 
 /** DWT tap index: p < 0 -> -p, p >= n -> 2n-1-p, then clamped into [0, n). */
-VMAF_FLOAT_TWIN_FN int vmaf_float_adm_dwt_index(int p, int n)
+VMAF_DEVICE_FN int vmaf_float_adm_dwt_index(int p, int n)
 {
     if (p < 0) p = -p;
     else if (p >= n) p = 2 * n - p - 1;
@@ -239,8 +240,7 @@ VMAF_FLOAT_TWIN_FN int vmaf_float_adm_dwt_index(int p, int n)
 /* ---- per-element arithmetic shared with the CUDA twin (host and device) ---------------- */
 
 /** 0 + f0 s0 + f1 s1 + f2 s2 + f3 s3 in float. */
-VMAF_FLOAT_TWIN_FN float vmaf_float_adm_taps4(const float *f, float s0, float s1, float s2,
-                                              float s3)
+VMAF_DEVICE_FN float vmaf_float_adm_taps4(const float *f, float s0, float s1, float s2, float s3)
 {
     float acc = 0.0f;
     acc += f[0] * s0;
@@ -254,7 +254,7 @@ VMAF_FLOAT_TWIN_FN float vmaf_float_adm_taps4(const float *f, float s0, float s1
  * The four bands at one output of a DWT level from its 4 x 4 window (win[k][u] = the
  * source at row index(2i-1+k), column index(2j-1+u)): out = A, V, H, D (lo_only: A only).
  */
-VMAF_FLOAT_TWIN_FN void vmaf_float_adm_dwt_at(const float win[4][4], int lo_only, float out[4])
+VMAF_DEVICE_FN void vmaf_float_adm_dwt_at(const float win[4][4], int lo_only, float out[4])
 {
     const float L[4] = { VMAF_FLOAT_ADM_DWT_LO_TAPS }, H[4] = { VMAF_FLOAT_ADM_DWT_HI_TAPS };
     float lo[4], hi[4];
@@ -271,8 +271,8 @@ VMAF_FLOAT_TWIN_FN void vmaf_float_adm_dwt_at(const float win[4][4], int lo_only
 
 /** The restored part of one band sample (reference o, distorted t), enhanced where the
  * angles agree. */
-VMAF_FLOAT_TWIN_FN float vmaf_float_adm_restore(const uint32_t *rcp, float o, float t,
-                                                bool angle_flag, double gain_limit)
+VMAF_DEVICE_FN float vmaf_float_adm_restore(const uint32_t *rcp, float o, float t, bool angle_flag,
+                                            double gain_limit)
 {
     float k = t * vmaf_float_adm_rcp(rcp, o + VMAF_FLOAT_ADM_EPS);
     k = k < 0.0f ? 0.0f : (k > 1.0f ? 1.0f : k);
@@ -289,8 +289,8 @@ VMAF_FLOAT_TWIN_FN float vmaf_float_adm_restore(const uint32_t *rcp, float o, fl
 }
 
 /** Whether the (H, V) angles of reference and distorted agree within 1 degree. */
-VMAF_FLOAT_TWIN_FN bool vmaf_float_adm_angle_flag(float oh, float ov, float th, float tv,
-                                                  float cos_1deg_sq)
+VMAF_DEVICE_FN bool vmaf_float_adm_angle_flag(float oh, float ov, float th, float tv,
+                                              float cos_1deg_sq)
 {
     const float ot_dp = oh * th + ov * tv;
     const float o_mag_sq = oh * oh + ov * ov;
@@ -299,7 +299,7 @@ VMAF_FLOAT_TWIN_FN bool vmaf_float_adm_angle_flag(float oh, float ov, float th, 
 }
 
 /** The masking value of a CSF value. */
-VMAF_FLOAT_TWIN_FN float vmaf_float_adm_mask_value(float c)
+VMAF_DEVICE_FN float vmaf_float_adm_mask_value(float c)
 {
     return (float)(VMAF_FLOAT_ADM_ONE_BY_30 * fabsf(c));
 }
@@ -309,9 +309,8 @@ VMAF_FLOAT_TWIN_FN float vmaf_float_adm_mask_value(float c)
  * other part (neighbours -1 -> 1 and n -> n-1, kept in the band) with the centre replaced
  * by 0.0666666701 |c| in double, added in the reference's order; the bands added H, V, D.
  */
-VMAF_FLOAT_TWIN_FN float vmaf_float_adm_threshold(const float *const mask[3],
-                                                  const float *const csf[3], ptrdiff_t stride,
-                                                  int w, int h, int i, int j)
+VMAF_DEVICE_FN float vmaf_float_adm_threshold(const float *const mask[3], const float *const csf[3],
+                                              ptrdiff_t stride, int w, int h, int i, int j)
 {
     int rows[3] = { i == 0 ? 1 : i - 1, i, i == h - 1 ? h - 1 : i + 1 };
     int cols[3] = { j == 0 ? 1 : j - 1, j, j == w - 1 ? w - 1 : j + 1 };
@@ -344,13 +343,13 @@ VMAF_FLOAT_TWIN_FN float vmaf_float_adm_threshold(const float *const mask[3],
  * x^p as the reference raises a masked or denominator term: x * x * x when adm_p_norm is
  * 3.0 (cube), else powf(x, (float)adm_p_norm), with glibc's bits (xpowf.h).
  */
-VMAF_FLOAT_TWIN_FN float vmaf_float_adm_power(float x, bool cube, float p)
+VMAF_DEVICE_FN float vmaf_float_adm_power(float x, bool cube, float p)
 {
     return cube ? x * x * x : vmaf_xpowf(x, p);
 }
 
 /** A masked term: max(|c| - threshold, 0)^p (vmaf_float_adm_power). */
-VMAF_FLOAT_TWIN_FN float vmaf_float_adm_term(float c, float threshold, bool cube, float p)
+VMAF_DEVICE_FN float vmaf_float_adm_term(float c, float threshold, bool cube, float p)
 {
     float x = fabsf(c) - threshold;
     x = x < 0.0f ? 0.0f : x;
@@ -366,7 +365,7 @@ typedef struct VmafFloatAdmVisit {
     int first, start, end, last, n;
 } VmafFloatAdmVisit;
 
-VMAF_FLOAT_TWIN_FN VmafFloatAdmVisit vmaf_float_adm_visit(int lo, int hi, int n)
+VMAF_DEVICE_FN VmafFloatAdmVisit vmaf_float_adm_visit(int lo, int hi, int n)
 {
     VmafFloatAdmVisit v;
     v.first = lo <= 0;
@@ -377,13 +376,13 @@ VMAF_FLOAT_TWIN_FN VmafFloatAdmVisit vmaf_float_adm_visit(int lo, int hi, int n)
     return v;
 }
 
-VMAF_FLOAT_TWIN_FN int vmaf_float_adm_visit_count(VmafFloatAdmVisit v)
+VMAF_DEVICE_FN int vmaf_float_adm_visit_count(VmafFloatAdmVisit v)
 {
     return v.first + (v.end > v.start ? v.end - v.start : 0) + v.last;
 }
 
 /** The line of visit k. */
-VMAF_FLOAT_TWIN_FN int vmaf_float_adm_visit_at(VmafFloatAdmVisit v, int k)
+VMAF_DEVICE_FN int vmaf_float_adm_visit_at(VmafFloatAdmVisit v, int k)
 {
     if (v.first) {
         if (k == 0) return 0;
@@ -413,7 +412,7 @@ void vmaf_float_adm_dwt(const float *src, ptrdiff_t src_stride, int w, int h,
                         const VmafFloatAdmBands *dst, ptrdiff_t dst_stride, bool lo_only,
                         float *lo, float *hi);
 
-#ifndef __CUDACC__
+#if VMAF_DIALECT_C
 #include "feature_extractor.h"
 
 /** The extractor's state (shared with its CUDA twin). */

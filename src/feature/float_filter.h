@@ -24,18 +24,12 @@
 #include <errno.h>
 #include <stddef.h>
 
+#include "dialect.h"
 #include "libvmaf/picture.h"
 #include "reflect.h"
 
 #ifdef __cplusplus
 extern "C" {
-#endif
-
-/* Per-sample arithmetic shared with the CUDA twins (host and device). */
-#if defined(__CUDACC__)
-#define VMAF_FLOAT_TWIN_FN static inline __host__ __device__
-#else
-#define VMAF_FLOAT_TWIN_FN static inline
 #endif
 
 /** What the float features add to every sample (after the depth scaling). */
@@ -53,13 +47,13 @@ static inline size_t vmaf_float_stride(unsigned w)
 }
 
 /** The divisor that brings bpc-bit samples to the 8-bit range (see above). */
-VMAF_FLOAT_TWIN_FN float vmaf_float_sample_divisor(unsigned bpc)
+VMAF_DEVICE_FN float vmaf_float_sample_divisor(unsigned bpc)
 {
     return (float)(1u << (bpc - 8));
 }
 
 /** One sample as a float: scale = 1 / vmaf_float_sample_divisor(bpc) (a power of two). */
-VMAF_FLOAT_TWIN_FN float vmaf_float_sample(unsigned v, float scale, float offset)
+VMAF_DEVICE_FN float vmaf_float_sample(unsigned v, float scale, float offset)
 {
     return (float)v * scale + offset;
 }
@@ -69,7 +63,7 @@ VMAF_FLOAT_TWIN_FN float vmaf_float_sample(unsigned v, float scale, float offset
  * in that order (x: the fw reflected inputs). This is what every output sample of the
  * passes below receives.
  */
-VMAF_FLOAT_TWIN_FN float vmaf_float_taps(const float *f, int fw, const float *x)
+VMAF_DEVICE_FN float vmaf_float_taps(const float *f, int fw, const float *x)
 {
     float acc = 0.0f;
     for (int k = 0; k < fw; k++)
@@ -85,8 +79,8 @@ VMAF_FLOAT_TWIN_FN float vmaf_float_taps(const float *f, int fw, const float *x)
  * products and sums of the passes above, in their order.
  */
 /** v[r][c] of a tile (stride: floats per tile row): vmaf_float_taps down a column. */
-VMAF_FLOAT_TWIN_FN float vmaf_float_tile_vertical(const float *f, int fw, const float *src,
-                                                  int stride, int r, int c)
+VMAF_DEVICE_FN float vmaf_float_tile_vertical(const float *f, int fw, const float *src, int stride,
+                                              int r, int c)
 {
     float acc = 0.0f;
     for (int k = 0; k < fw; k++)
@@ -95,8 +89,8 @@ VMAF_FLOAT_TWIN_FN float vmaf_float_tile_vertical(const float *f, int fw, const 
 }
 
 /** Output (r, c) of a tile from its vertical pass. */
-VMAF_FLOAT_TWIN_FN float vmaf_float_tile_horizontal(const float *f, int fw, const float *v,
-                                                    int stride, int r, int c)
+VMAF_DEVICE_FN float vmaf_float_tile_horizontal(const float *f, int fw, const float *v, int stride,
+                                                int r, int c)
 {
     return vmaf_float_taps(f, fw, v + r * stride + c);
 }
@@ -111,8 +105,8 @@ enum { VMAF_FLOAT_RESAMPLE_NEAREST, VMAF_FLOAT_RESAMPLE_BILINEAR, VMAF_FLOAT_RES
        VMAF_FLOAT_RESAMPLE_LANCZOS4, VMAF_FLOAT_RESAMPLE_LANCZOS_TAPS = 9 };
 
 /** Bilinear: r1/r2 the two source rows, x1/x2 the columns, dx/dy the fractions. */
-VMAF_FLOAT_TWIN_FN float vmaf_float_bilinear(const float *r1, const float *r2, int x1, int x2,
-                                             float dx, float dy)
+VMAF_DEVICE_FN float vmaf_float_bilinear(const float *r1, const float *r2, int x1, int x2, float dx,
+                                         float dy)
 {
     const float top_left = (1 - dy) * (1 - dx) * r1[x1];
     const float top_right = (1 - dy) * dx * r1[x2];
@@ -121,9 +115,9 @@ VMAF_FLOAT_TWIN_FN float vmaf_float_bilinear(const float *r1, const float *r2, i
     return top_left + top_right + bottom_left + bottom_right;
 }
 
-VMAF_FLOAT_TWIN_FN float vmaf_float_resample_at(int method, const float *src, ptrdiff_t stride,
-                                                const int *ri, const float *rw, const int *ci,
-                                                const float *cw)
+VMAF_DEVICE_FN float vmaf_float_resample_at(int method, const float *src, ptrdiff_t stride,
+                                            const int *ri, const float *rw, const int *ci,
+                                            const float *cw)
 {
     if (method == VMAF_FLOAT_RESAMPLE_NEAREST) return src[ri[0] * stride + ci[0]];
     if (method == VMAF_FLOAT_RESAMPLE_BILINEAR)

@@ -36,6 +36,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "dialect.h"
 #include "float_filter.h"
 
 #ifdef __cplusplus
@@ -75,14 +76,14 @@ typedef struct VmafFloatMotionOptions {
 /* ---- per-element arithmetic shared with the CUDA twin (host and device) ---------------- */
 
 /** The term of a sample pair: |a - b| in float. */
-VMAF_FLOAT_TWIN_FN float vmaf_float_motion_term(float a, float b)
+VMAF_DEVICE_FN float vmaf_float_motion_term(float a, float b)
 {
     return fabsf(a - b);
 }
 
 /** A row's float sum of |a - b|, left to right (the reference adds fabs() in double to a
  * float; a float sum of two floats rounded through double equals the float sum). */
-VMAF_FLOAT_TWIN_FN float vmaf_float_motion_row_sum(const float *a, const float *b, unsigned w)
+VMAF_DEVICE_FN float vmaf_float_motion_row_sum(const float *a, const float *b, unsigned w)
 {
     float line = 0.0f;
     for (unsigned j = 0; j < w; j++)
@@ -91,8 +92,7 @@ VMAF_FLOAT_TWIN_FN float vmaf_float_motion_row_sum(const float *a, const float *
 }
 
 /** The mean from the row sums: added in a float in row order, divided in float by w*h. */
-VMAF_FLOAT_TWIN_FN float vmaf_float_motion_mean_from_rows(const float *rows, unsigned w,
-                                                          unsigned h)
+VMAF_DEVICE_FN float vmaf_float_motion_mean_from_rows(const float *rows, unsigned w, unsigned h)
 {
     float total = 0.0f;
     for (unsigned i = 0; i < h; i++)
@@ -101,8 +101,8 @@ VMAF_FLOAT_TWIN_FN float vmaf_float_motion_mean_from_rows(const float *rows, uns
 }
 
 /** One output of the bilinear half-size resampler (speed_scale.c's, term for term). */
-VMAF_FLOAT_TWIN_FN float vmaf_float_motion_bilinear(const float *r1, const float *r2, int x1,
-                                                    int x2, float dx, float dy)
+VMAF_DEVICE_FN float vmaf_float_motion_bilinear(const float *r1, const float *r2, int x1, int x2,
+                                                float dx, float dy)
 {
     return vmaf_float_bilinear(r1, r2, x1, x2, dx, dy);
 }
@@ -117,7 +117,7 @@ const float *vmaf_float_motion_kernel(int filter_size, int *width);
 float vmaf_float_motion_mean_abs_diff(const float *a, const float *b, ptrdiff_t stride,
                                       unsigned w, unsigned h);
 
-#ifndef __CUDACC__
+#if VMAF_DIALECT_C
 #include "feature_extractor.h"
 #include "speed.h"
 

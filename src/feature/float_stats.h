@@ -26,6 +26,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "dialect.h"
 #include "float_filter.h"
 
 #ifdef __cplusplus
@@ -65,7 +66,7 @@ static inline double vmaf_float_stats_psnr_max(unsigned bpc)
 /* ---- per-element arithmetic shared with the CUDA twins (host and device) --------------- */
 
 /** ANSNR's border rule: -p for p < 0, 2n-1-p for p >= n, then kept inside [0, n). */
-VMAF_FLOAT_TWIN_FN int vmaf_float_ansnr_index(int p, int n)
+VMAF_DEVICE_FN int vmaf_float_ansnr_index(int p, int n)
 {
     if (p < 0) p = -p;
     else if (p >= n) p = 2 * n - p - 1;
@@ -77,7 +78,7 @@ VMAF_FLOAT_TWIN_FN int vmaf_float_ansnr_index(int p, int n)
  * row index(i - kw/2 + u), column index(j - kw/2 + v)): 0 + the kernel rows' sums (each
  * 0 + its products left to right) in kernel-row order.
  */
-VMAF_FLOAT_TWIN_FN float vmaf_float_ansnr_filter_window(const float *k, int kw, const float *win)
+VMAF_DEVICE_FN float vmaf_float_ansnr_filter_window(const float *k, int kw, const float *win)
 {
     float acc = 0.0f;
     for (int u = 0; u < kw; u++) {
@@ -90,8 +91,8 @@ VMAF_FLOAT_TWIN_FN float vmaf_float_ansnr_filter_window(const float *k, int kw, 
 }
 
 /** ANSNR's float sums over one row of the filtered planes, left to right. */
-VMAF_FLOAT_TWIN_FN void vmaf_float_ansnr_row_sums(const float *r, const float *d, unsigned w,
-                                                  float *sig, float *noise)
+VMAF_DEVICE_FN void vmaf_float_ansnr_row_sums(const float *r, const float *d, unsigned w,
+                                              float *sig, float *noise)
 {
     float row_sig = 0.0f, row_noise = 0.0f;
     for (unsigned j = 0; j < w; j++) {
@@ -103,7 +104,7 @@ VMAF_FLOAT_TWIN_FN void vmaf_float_ansnr_row_sums(const float *r, const float *d
 }
 
 /** float_psnr's term of one sample pair (a float square, added to a double by the CPU). */
-VMAF_FLOAT_TWIN_FN float vmaf_float_psnr_term(float r, float d)
+VMAF_DEVICE_FN float vmaf_float_psnr_term(float r, float d)
 {
     const float diff = r - d;
     return diff * diff;
@@ -123,13 +124,13 @@ VMAF_FLOAT_TWIN_FN float vmaf_float_psnr_term(float r, float d)
 #define VMAF_FLOAT_STATS_EXACT_UNITS (1ull << 53)
 
 /** A term in units of 2^-q (exact: the term is a multiple of 2^-q below 2^32 units). */
-VMAF_FLOAT_TWIN_FN uint64_t vmaf_float_stats_units(float t, int q)
+VMAF_DEVICE_FN uint64_t vmaf_float_stats_units(float t, int q)
 {
     return (uint64_t)((double)t * (double)(1ull << q));
 }
 
 /** Units back to the double the CPU's sum holds (exact below 2^53 units). */
-VMAF_FLOAT_TWIN_FN double vmaf_float_stats_from_units(uint64_t units, int q)
+VMAF_DEVICE_FN double vmaf_float_stats_from_units(uint64_t units, int q)
 {
     return (double)units / (double)(1ull << q);
 }
@@ -140,8 +141,8 @@ VMAF_FLOAT_TWIN_FN double vmaf_float_stats_from_units(uint64_t units, int q)
  * addition would reach 2^53 units and *sum the exact (CPU's) sum of the rows before it:
  * the CPU's sum then continues serially, term by term in double, from that row.
  */
-VMAF_FLOAT_TWIN_FN int vmaf_float_stats_finish(const uint64_t *row_units, unsigned h, int q,
-                                               double *sum, unsigned *row)
+VMAF_DEVICE_FN int vmaf_float_stats_finish(const uint64_t *row_units, unsigned h, int q,
+                                           double *sum, unsigned *row)
 {
     uint64_t total = 0;
     for (unsigned i = 0; i < h; i++) {
@@ -158,7 +159,7 @@ VMAF_FLOAT_TWIN_FN int vmaf_float_stats_finish(const uint64_t *row_units, unsign
 }
 
 /** The unit exponent q of float_moment's sum m (0: ref1st, 1: dis1st, 2: ref2nd, 3: dis2nd). */
-VMAF_FLOAT_TWIN_FN int vmaf_float_moment_unit(int m, unsigned bpc)
+VMAF_DEVICE_FN int vmaf_float_moment_unit(int m, unsigned bpc)
 {
     return m < 2 ? (int)bpc - 8 : 2 * ((int)bpc - 8);
 }
@@ -171,7 +172,7 @@ VMAF_FLOAT_TWIN_FN int vmaf_float_moment_unit(int m, unsigned bpc)
 void vmaf_float_ansnr_filter(const float *k, int kw, const float *src, ptrdiff_t src_stride,
                              int w, int h, float *dst, ptrdiff_t dst_stride, float *scratch);
 
-#ifndef __CUDACC__
+#if VMAF_DIALECT_C
 #include "feature_extractor.h"
 
 /* The scores from the sums (the extractors' and the twins' common final step). */

@@ -41,6 +41,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "dialect.h"
 #include "float_filter.h"
 
 #ifdef __cplusplus
@@ -84,7 +85,7 @@ static const float vmaf_float_vif_log2_poly[9] = { VMAF_FLOAT_VIF_LOG2_POLY };
  * The reference's log2 approximation: exponent + P(mantissa - 1), P the polynomial above
  * evaluated by Horner's rule in float. -inf at 0, NaN below.
  */
-VMAF_FLOAT_TWIN_FN float vmaf_float_vif_log2(float x)
+VMAF_DEVICE_FN float vmaf_float_vif_log2(float x)
 {
     uint32_t bits;
     memcpy(&bits, &x, sizeof(bits));
@@ -110,8 +111,8 @@ typedef struct VmafFloatVifStatConst {
 } VmafFloatVifStatConst;
 
 /** The statistic of one pixel (see the top of this file). */
-VMAF_FLOAT_TWIN_FN void vmaf_float_vif_pixel(const VmafFloatVifStatConst *c, float mu1, float mu2,
-                                        float xx, float yy, float xy, float *num, float *den)
+VMAF_DEVICE_FN void vmaf_float_vif_pixel(const VmafFloatVifStatConst *c, float mu1, float mu2,
+                                         float xx, float yy, float xy, float *num, float *den)
 {
     const float eps = VMAF_FLOAT_VIF_EPS;
     float s1 = xx - mu1 * mu1;
@@ -152,7 +153,7 @@ VMAF_FLOAT_TWIN_FN void vmaf_float_vif_pixel(const VmafFloatVifStatConst *c, flo
  * column: a and b the reference and distorted samples of the tap's row. The sums start at 0
  * and take their taps in order (float_vif.c's row loops, one column at a time).
  */
-VMAF_FLOAT_TWIN_FN void vmaf_float_vif_tap(float fk, float a, float b, float acc[5])
+VMAF_DEVICE_FN void vmaf_float_vif_tap(float fk, float a, float b, float acc[5])
 {
     acc[0] += fk * a;
     acc[1] += fk * b;
@@ -162,8 +163,8 @@ VMAF_FLOAT_TWIN_FN void vmaf_float_vif_tap(float fk, float a, float b, float acc
 }
 
 /** A row's float sums of the per-pixel num and den, left to right. */
-VMAF_FLOAT_TWIN_FN void vmaf_float_vif_row_sums(const float *num, const float *den, unsigned w,
-                                                float *line_num, float *line_den)
+VMAF_DEVICE_FN void vmaf_float_vif_row_sums(const float *num, const float *den, unsigned w,
+                                            float *line_num, float *line_den)
 {
     float n = 0.0f, d = 0.0f;
     for (unsigned j = 0; j < w; j++) {
@@ -227,7 +228,7 @@ int vmaf_float_vif_scales(enum VmafFloatImpl impl, VmafFloatVifWorkspace *ws,
                           ptrdiff_t stride, bool skip_scale0, float num[VMAF_FLOAT_VIF_SCALES],
                           float den[VMAF_FLOAT_VIF_SCALES]);
 
-#ifndef __CUDACC__
+#if VMAF_DIALECT_C
 #include "feature_extractor.h"
 #include "speed.h"
 

@@ -24,6 +24,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "dialect.h"
 #include "reflect.h"
 
 #ifdef __cplusplus
@@ -40,14 +41,8 @@ enum {
     VMAF_MOTION_K_SHIFT = 16, /**< log2 of the kernel sum; the horizontal pass shift */
 };
 
-#if defined(__CUDACC__)
-#define VMAF_MOTION_FN static inline __host__ __device__
-#else
-#define VMAF_MOTION_FN static inline
-#endif
-
 /** Shift of the vertical pass: 8 for 8-bit samples, bpc above. */
-VMAF_MOTION_FN int vmaf_motion_vertical_shift(unsigned bpc)
+VMAF_DEVICE_FN int vmaf_motion_vertical_shift(unsigned bpc)
 {
     return bpc == 8 ? 8 : (int)bpc;
 }
@@ -99,7 +94,7 @@ static inline double vmaf_motion_blend(double score, double factor, double offse
 }
 
 /* ---- for the CUDA twin: the extractor state and how a SAD becomes scores ---- */
-#ifndef __CUDACC__
+#if VMAF_DIALECT_C
 #include "feature_extractor.h"
 
 typedef struct MotionState {

@@ -5,6 +5,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "dialect.h"
+
 typedef struct PsnrState {
     /* options */
     bool enable_chroma;
@@ -29,7 +31,7 @@ uint64_t vmaf_psnr_plane_sse(const void *ref, ptrdiff_t ref_stride, const void *
 double vmaf_psnr_from_sse(const PsnrState *s, unsigned plane, uint64_t sse, unsigned w,
                           unsigned h);
 
-#ifndef __CUDACC__
+#if VMAF_DIALECT_C
 #include "feature_extractor.h"
 
 /**

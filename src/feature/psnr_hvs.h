@@ -14,21 +14,14 @@
  *     add them in exactly this one.
  *
  * Everything here is plain C so that a CUDA translation unit can include it: the inline
- * helpers carry PSNR_HVS_FN, which adds __host__ __device__ under nvcc.
+ * helpers carry VMAF_DEVICE_FN_INLINE_HOST, which adds __host__ __device__ under nvcc.
  */
 #ifndef VMAF_FEATURE_PSNR_HVS_H
 #define VMAF_FEATURE_PSNR_HVS_H
 
 #include <stdint.h>
 
-#if defined(__CUDACC__)
-#define PSNR_HVS_FN static inline __host__ __device__
-#elif defined(__GNUC__)
-/* Inlining lets the CPU extractor's loop over blocks vectorize the transform. */
-#define PSNR_HVS_FN static inline __attribute__((always_inline))
-#else
-#define PSNR_HVS_FN static inline
-#endif
+#include "dialect.h"
 
 enum {
     PSNR_HVS_BLOCK = 8,     /**< transform size */
@@ -38,7 +31,7 @@ enum {
 };
 
 /** Block corners along a side of n samples: 0, 7, 14, ... while corner < n - 7. */
-PSNR_HVS_FN int vmaf_psnr_hvs_blocks(int n)
+VMAF_DEVICE_FN_INLINE_HOST int vmaf_psnr_hvs_blocks(int n)
 {
     return n >= PSNR_HVS_BLOCK ? (n - 1) / PSNR_HVS_STEP : 0;
 }
@@ -111,14 +104,14 @@ static const float psnr_hvs_csf[3][PSNR_HVS_COEFFS] = {
 };
 
 /** Masking weight of one coefficient: (csf * scale)^2 evaluated in double, kept as float. */
-PSNR_HVS_FN float psnr_hvs_mask_weight(float csf)
+VMAF_DEVICE_FN_INLINE_HOST float psnr_hvs_mask_weight(float csf)
 {
     const double scaled = (double)csf * PSNR_HVS_MASK_SCALE;
     return (float)(scaled * scaled);
 }
 
 /** Halve, rounding toward zero (add the sign bit before the arithmetic shift). */
-PSNR_HVS_FN int32_t psnr_hvs_half(int32_t v)
+VMAF_DEVICE_FN_INLINE_HOST int32_t psnr_hvs_half(int32_t v)
 {
     return (v + (int32_t)((uint32_t)v >> 31)) >> 1;
 }
@@ -133,7 +126,8 @@ PSNR_HVS_FN int32_t psnr_hvs_half(int32_t v)
  * Inputs must be small enough that no product overflows int32 (true for <= 12-bit
  * samples and their first-pass coefficients).
  */
-PSNR_HVS_FN void psnr_hvs_fdct8(int32_t *out, int out_stride, const int32_t *in, int in_stride)
+VMAF_DEVICE_FN_INLINE_HOST void psnr_hvs_fdct8(int32_t *out, int out_stride, const int32_t *in,
+                                               int in_stride)
 {
     /* Each c_k ends up holding coefficient k; the start assignment is the bit-reversal-like
      * input permutation of the lifting network. */
@@ -192,7 +186,7 @@ PSNR_HVS_FN void psnr_hvs_fdct8(int32_t *out, int out_stride, const int32_t *in,
     out[7 * out_stride] = c7;
 }
 
-#ifndef __CUDACC__
+#if VMAF_DIALECT_C
 #include "feature_extractor.h"
 
 

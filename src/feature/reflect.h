@@ -6,11 +6,7 @@
 #ifndef VMAF_FEATURE_REFLECT_H
 #define VMAF_FEATURE_REFLECT_H
 
-#if defined(__CUDACC__)
-#define VMAF_REFLECT_FN static inline __host__ __device__
-#else
-#define VMAF_REFLECT_FN static inline
-#endif
+#include "dialect.h"
 
 /**
  * Reflect index i into [0, n) without repeating the edge sample: ... 2 1 | 0 1 ... n-1 |
@@ -18,7 +14,7 @@
  * (planes narrower than the filter, where the reference reads outside the plane) the
  * reflection repeats periodically, so every index is defined. n = 1 gives 0.
  */
-VMAF_REFLECT_FN int vmaf_reflect101(int i, int n)
+VMAF_DEVICE_FN int vmaf_reflect101(int i, int n)
 {
     if (i >= 0 && i < n)
         return i;

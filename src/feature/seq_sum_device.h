@@ -65,19 +65,8 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "dialect.h"
 #include "bitcast.h"
-
-#if defined(__CUDACC__)
-#define SEQ_SUM_FN static inline __host__ __device__
-#else
-#define SEQ_SUM_FN static inline
-#endif
-
-#if defined(__CUDA_ARCH__)
-#define SEQ_SUM_UNROLL _Pragma("unroll")
-#else
-#define SEQ_SUM_UNROLL
-#endif
 
 /* Block shape (compile-time; tests/checktwin/seq_sum_gpu_test.cu may be built with others):
  * SEQ_SUM_THREADS a multiple of 32 up to 1024, SEQ_SUM_K a multiple of 4 (float4 loads). */
@@ -109,14 +98,14 @@ typedef struct SeqSumMap {
 
 
 
-SEQ_SUM_FN SeqSumState seq_sum_zero(void)
+VMAF_DEVICE_FN SeqSumState seq_sum_zero(void)
 {
     SeqSumState st = { 0, SEQ_SUM_ZERO_EXP };
     return st;
 }
 
 /** The state of a double; 0 if s is not +0 or a positive normal finite number. */
-SEQ_SUM_FN int seq_sum_state_of(double s, SeqSumState *st)
+VMAF_DEVICE_FN int seq_sum_state_of(double s, SeqSumState *st)
 {
     const uint64_t b = vmaf_bits_of_double(s);
     const int e = (int)(b >> 52); /* includes the sign bit */
@@ -131,19 +120,19 @@ SEQ_SUM_FN int seq_sum_state_of(double s, SeqSumState *st)
 }
 
 /** The double of a state (exact). */
-SEQ_SUM_FN double seq_sum_value(SeqSumState st)
+VMAF_DEVICE_FN double seq_sum_value(SeqSumState st)
 {
     if (st.exp == SEQ_SUM_ZERO_EXP) return 0.;
     return vmaf_double_of_bits((uint64_t)st.exp << 52 | (st.units - (UINT64_C(1) << 52)));
 }
 
-SEQ_SUM_FN SeqSumMap seq_sum_identity(void)
+VMAF_DEVICE_FN SeqSumMap seq_sum_identity(void)
 {
     SeqSumMap m = { { 0, 0 } };
     return m;
 }
 
-SEQ_SUM_FN uint64_t seq_sum_sat(uint64_t v)
+VMAF_DEVICE_FN uint64_t seq_sum_sat(uint64_t v)
 {
     return v < SEQ_SUM_TOP ? v : SEQ_SUM_TOP;
 }
@@ -152,7 +141,7 @@ SEQ_SUM_FN uint64_t seq_sum_sat(uint64_t v)
  * The map of one valid element (seq_sum_bad_float false) for an accumulator of exponent field
  * exp: x / u rounded to the nearest integer, both tie choices (1. in the header comment).
  */
-SEQ_SUM_FN SeqSumMap seq_sum_elem(uint32_t x_bits, int exp)
+VMAF_DEVICE_FN SeqSumMap seq_sum_elem(uint32_t x_bits, int exp)
 {
     const uint32_t mag = x_bits & 0x7fffffffu;
     const int field = (int)(mag >> 23);
@@ -185,7 +174,7 @@ SEQ_SUM_FN SeqSumMap seq_sum_elem(uint32_t x_bits, int exp)
 }
 
 /** first, then second. */
-SEQ_SUM_FN SeqSumMap seq_sum_combine(SeqSumMap first, SeqSumMap second)
+VMAF_DEVICE_FN SeqSumMap seq_sum_combine(SeqSumMap first, SeqSumMap second)
 {
     SeqSumMap m;
     m.r[0] = seq_sum_sat(first.r[0] + second.r[first.r[0] & 1]);
@@ -194,25 +183,25 @@ SEQ_SUM_FN SeqSumMap seq_sum_combine(SeqSumMap first, SeqSumMap second)
 }
 
 /** Units a map adds to a state, and whether the result stays in the binade. */
-SEQ_SUM_FN uint64_t seq_sum_apply(SeqSumMap m, uint64_t units)
+VMAF_DEVICE_FN uint64_t seq_sum_apply(SeqSumMap m, uint64_t units)
 {
     return units + m.r[units & 1]; /* >= SEQ_SUM_TOP: crosses */
 }
 
 /** Bits of the lowest state of a parity in a binade (where simulations start). */
-SEQ_SUM_FN uint64_t seq_sum_start_bits(int exp, int parity)
+VMAF_DEVICE_FN uint64_t seq_sum_start_bits(int exp, int parity)
 {
     return exp == SEQ_SUM_ZERO_EXP ? 0 : (uint64_t)exp << 52 | (uint64_t)parity;
 }
 
 /** Bits from which a sum has left the binade (for s = +0: any positive sum). */
-SEQ_SUM_FN uint64_t seq_sum_top_bits(int exp)
+VMAF_DEVICE_FN uint64_t seq_sum_top_bits(int exp)
 {
     return exp == SEQ_SUM_ZERO_EXP ? 1 : (uint64_t)(exp + 1) << 52;
 }
 
 /** An element the method does not take: NaN, +-inf, negative other than -0. */
-SEQ_SUM_FN int seq_sum_bad_float(float x)
+VMAF_DEVICE_FN int seq_sum_bad_float(float x)
 {
     return !(x >= 0.f && x <= 3.40282346638528859812e+38f);
 }
@@ -222,7 +211,7 @@ SEQ_SUM_FN int seq_sum_bad_float(float x)
  * with first <= j < count (the others: already added, or past the array). The tests compare
  * seq_sum_segment_map with it.
  */
-SEQ_SUM_FN SeqSumMap seq_sum_segment_map_exact(const float *v, int first, int count, int exp)
+VMAF_DEVICE_FN SeqSumMap seq_sum_segment_map_exact(const float *v, int first, int count, int exp)
 {
     SeqSumMap acc = seq_sum_identity();
     for (int j = first > 0 ? first : 0; j < count; j++)
@@ -243,7 +232,8 @@ SEQ_SUM_FN SeqSumMap seq_sum_segment_map_exact(const float *v, int first, int co
  * test treat both the same. *bad is set if a live element is invalid (the map is then
  * meaningless).
  */
-SEQ_SUM_FN SeqSumMap seq_sum_segment_map(const float *v, int first, int count, int exp, int *bad)
+VMAF_DEVICE_FN SeqSumMap seq_sum_segment_map(const float *v, int first, int count, int exp,
+                                             int *bad)
 {
     const uint64_t start0 = seq_sum_start_bits(exp, 0);
 #if defined(SEQ_SUM_TEST_MUTANT) && SEQ_SUM_TEST_MUTANT == 1 /* tests: ties ignore parity */
@@ -255,7 +245,7 @@ SEQ_SUM_FN SeqSumMap seq_sum_segment_map(const float *v, int first, int count, i
     double c0 = vmaf_double_of_bits(start0), c1 = vmaf_double_of_bits(start1);
     uint32_t high = 0; /* the largest bit pattern: above FLT_MAX's only for NaN, inf or a sign */
     if (first <= 0 && count >= SEQ_SUM_K) { /* every element live: the common case */
-        SEQ_SUM_UNROLL
+        VMAF_UNROLL
         for (int j = 0; j < SEQ_SUM_K; j++) {
             const uint32_t b = vmaf_bits_of_float(v[j]);
             const double d = (double)v[j];
@@ -264,7 +254,7 @@ SEQ_SUM_FN SeqSumMap seq_sum_segment_map(const float *v, int first, int count, i
             c1 += d;
         }
     } else {
-        SEQ_SUM_UNROLL
+        VMAF_UNROLL
         for (int j = 0; j < SEQ_SUM_K; j++) {
             const float x = j >= first && j < count ? v[j] : 0.f;
             const uint32_t b = vmaf_bits_of_float(x);
@@ -276,7 +266,7 @@ SEQ_SUM_FN SeqSumMap seq_sum_segment_map(const float *v, int first, int count, i
     }
     int invalid = 0;
     if (high > 0x7f7fffffu) { /* -0 (fine) or an invalid element: look closer */
-        SEQ_SUM_UNROLL
+        VMAF_UNROLL
         for (int j = 0; j < SEQ_SUM_K; j++)
             invalid |= j >= first && j < count && seq_sum_bad_float(v[j]);
     }
@@ -295,7 +285,7 @@ SEQ_SUM_FN SeqSumMap seq_sum_segment_map(const float *v, int first, int count, i
  * crosses, an element is invalid or the new sum is not a state (none of these can happen in
  * a crossing segment of valid elements; the caller then finishes by the loop).
  */
-SEQ_SUM_FN int seq_sum_walk(const float *v, int first, int count, SeqSumState *st)
+VMAF_DEVICE_FN int seq_sum_walk(const float *v, int first, int count, SeqSumState *st)
 {
     const uint64_t top = seq_sum_top_bits(st->exp);
     double s = seq_sum_value(*st);

@@ -19,13 +19,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "dialect.h"
 #include "reflect.h"
-
-#if defined(__CUDACC__)
-#define VMAF_SPEED_FN static inline __host__ __device__
-#else
-#define VMAF_SPEED_FN static inline
-#endif
 
 enum {
     VMAF_SPEED_DEV_N = 25,     /* VMAF_SPEED_BLOCK_ELEMS */
@@ -48,7 +43,7 @@ typedef struct VmafSpeedDevSource {
 } VmafSpeedDevSource;
 
 /** s / 2^(bpc-8) - 128, or the difference of two such values (speed_core.c's EACH_SAMPLE). */
-VMAF_SPEED_FN float vmaf_speed_dev_sample(const VmafSpeedDevSource *s, unsigned y, unsigned x)
+VMAF_DEVICE_FN float vmaf_speed_dev_sample(const VmafSpeedDevSource *s, unsigned y, unsigned x)
 {
     if (!s->wide) {
         const float va = (float)s->a[(size_t)y * s->a_stride + x] - 128.0f;
@@ -91,10 +86,10 @@ VMAF_SPEED_FN float vmaf_speed_dev_sample(const VmafSpeedDevSource *s, unsigned 
 #define VMAF_SPEED_LOAD_IMAGE(y, x) img[(size_t)(y) * stride + (x)]
 
 /** The anti-aliasing filter and decimation at (oi, oj), straight from the samples. */
-VMAF_SPEED_FN float vmaf_speed_dev_decimate_source(const float *filter, int width,
-                                                   const VmafSpeedDevSource *src, unsigned w,
-                                                   unsigned h, unsigned step, unsigned oi,
-                                                   unsigned oj)
+VMAF_DEVICE_FN float vmaf_speed_dev_decimate_source(const float *filter, int width,
+                                                    const VmafSpeedDevSource *src, unsigned w,
+                                                    unsigned h, unsigned step, unsigned oi,
+                                                    unsigned oj)
 {
     float r;
     VMAF_SPEED_FILTER_POINT(r, filter, width, w, h, step, oi, oj, VMAF_SPEED_LOAD_SOURCE);
@@ -102,9 +97,9 @@ VMAF_SPEED_FN float vmaf_speed_dev_decimate_source(const float *filter, int widt
 }
 
 /** The same over a float image (stride in floats). */
-VMAF_SPEED_FN float vmaf_speed_dev_filter_image(const float *filter, int width, const float *img,
-                                                size_t stride, unsigned w, unsigned h,
-                                                unsigned step, unsigned oi, unsigned oj)
+VMAF_DEVICE_FN float vmaf_speed_dev_filter_image(const float *filter, int width, const float *img,
+                                                 size_t stride, unsigned w, unsigned h,
+                                                 unsigned step, unsigned oi, unsigned oj)
 {
     float r;
     VMAF_SPEED_FILTER_POINT(r, filter, width, w, h, step, oi, oj, VMAF_SPEED_LOAD_IMAGE);
@@ -120,9 +115,9 @@ typedef struct VmafSpeedDevScaler {
     const float *col_weight, *row_weight;
 } VmafSpeedDevScaler;
 
-VMAF_SPEED_FN float vmaf_speed_dev_scale_point(const VmafSpeedDevScaler *s,
-                                               const VmafSpeedDevSource *src, unsigned y,
-                                               unsigned x)
+VMAF_DEVICE_FN float vmaf_speed_dev_scale_point(const VmafSpeedDevScaler *s,
+                                                const VmafSpeedDevSource *src, unsigned y,
+                                                unsigned x)
 {
     if (s->copy) return vmaf_speed_dev_sample(src, y, x);
     switch (s->method) {
@@ -167,8 +162,8 @@ VMAF_SPEED_FN float vmaf_speed_dev_scale_point(const VmafSpeedDevScaler *s,
 
 /** Mean of window k (rows k/5 .., columns k%5 ..; sub_w x sub_h): a float sum in row-major
  *  order divided by the count. */
-VMAF_SPEED_FN float vmaf_speed_dev_window_mean(const float *img, size_t stride, unsigned sw,
-                                               unsigned sh, int k)
+VMAF_DEVICE_FN float vmaf_speed_dev_window_mean(const float *img, size_t stride, unsigned sw,
+                                                unsigned sh, int k)
 {
     const float *base = img + (size_t)(k / VMAF_SPEED_DEV_B) * stride + k % VMAF_SPEED_DEV_B;
     float sum = 0.0f;
@@ -179,7 +174,7 @@ VMAF_SPEED_FN float vmaf_speed_dev_window_mean(const float *img, size_t stride, 
 }
 
 /** The pair (xi, yi), yi <= xi, of pair index p in 0..324 (row-major lower triangle). */
-VMAF_SPEED_FN void vmaf_speed_dev_pair(int p, int *xi, int *yi)
+VMAF_DEVICE_FN void vmaf_speed_dev_pair(int p, int *xi, int *yi)
 {
     int x = 0;
     while ((x + 1) * (x + 2) / 2 <= p)
@@ -193,9 +188,9 @@ VMAF_SPEED_FN void vmaf_speed_dev_pair(int p, int *xi, int *yi)
  * (double)img - (double)mean: fused multiply-adds over the 16-column groups of each row (and
  * the group of 8 after them, lanes 0..7), rows in order. lane 16 is the serial unfused tail.
  */
-VMAF_SPEED_FN double vmaf_speed_dev_cov_lane(const float *img, size_t stride, unsigned sw,
-                                             unsigned sh, int xi, int yi, double mean_x,
-                                             double mean_y, int lane)
+VMAF_DEVICE_FN double vmaf_speed_dev_cov_lane(const float *img, size_t stride, unsigned sw,
+                                              unsigned sh, int xi, int yi, double mean_x,
+                                              double mean_y, int lane)
 {
     const float *px = img + (size_t)(xi / VMAF_SPEED_DEV_B) * stride + xi % VMAF_SPEED_DEV_B;
     const float *py = img + (size_t)(yi / VMAF_SPEED_DEV_B) * stride + yi % VMAF_SPEED_DEV_B;
@@ -220,7 +215,7 @@ VMAF_SPEED_FN double vmaf_speed_dev_cov_lane(const float *img, size_t stride, un
 }
 
 /** Fold the 16 lanes as the reference's reduction does (8+8, 4+4, 2+2, 1+1), add the tail. */
-VMAF_SPEED_FN double vmaf_speed_fold_lanes(const double *lane, double tail)
+VMAF_DEVICE_FN double vmaf_speed_fold_lanes(const double *lane, double tail)
 {
     double half[8], quarter[4], pair[2];
     for (unsigned t = 0; t < 8; t++)
@@ -234,19 +229,19 @@ VMAF_SPEED_FN double vmaf_speed_fold_lanes(const double *lane, double tail)
 
 /* ---- eigenvalues (speed_linalg.c; the CPU runs these same functions) ---------------------- */
 
-VMAF_SPEED_FN int vmaf_speed_sign(float x)
+VMAF_DEVICE_FN int vmaf_speed_sign(float x)
 {
     return x >= 0 ? 1 : -1;
 }
 
 /** sqrt(x^2 + y^2) with the sum in float and the root rounded from double. */
-VMAF_SPEED_FN float vmaf_speed_hypot(float x, float y)
+VMAF_DEVICE_FN float vmaf_speed_hypot(float x, float y)
 {
     return (float)sqrt((double)(x * x + y * y));
 }
 
 /** Euclidean norm of v[from, to) (stride) with the sum in float. */
-VMAF_SPEED_FN float vmaf_speed_norm(const float *v, int from, int to, int stride)
+VMAF_DEVICE_FN float vmaf_speed_norm(const float *v, int from, int to, int stride)
 {
     float sum = 0;
     for (int i = from; i < to; i++)
@@ -259,7 +254,7 @@ VMAF_SPEED_FN float vmaf_speed_norm(const float *v, int from, int to, int stride
  * on return a[start][col] holds beta, a[start+1 .. n) the tail of v scaled so that its
  * implicit head is 1; returns tau (0: nothing to do).
  */
-VMAF_SPEED_FN float vmaf_speed_householder_column(float *a, int n, int col, int start)
+VMAF_DEVICE_FN float vmaf_speed_householder_column(float *a, int n, int col, int start)
 {
     if (n - start == 1) return 0.0f;
     const float tail_norm = vmaf_speed_norm(a + col, start + 1, n, n);
@@ -278,8 +273,8 @@ VMAF_SPEED_FN float vmaf_speed_householder_column(float *a, int n, int col, int 
 }
 
 /** Row r of w = tau A v over the trailing block [s, n). */
-VMAF_SPEED_FN float vmaf_speed_tridiag_w(const float *a, int n, int s, float tau, const float *v,
-                                         int r)
+VMAF_DEVICE_FN float vmaf_speed_tridiag_w(const float *a, int n, int s, float tau, const float *v,
+                                          int r)
 {
     float w = 0.0f;
     for (int c = s; c < n; c++)
@@ -288,7 +283,7 @@ VMAF_SPEED_FN float vmaf_speed_tridiag_w(const float *a, int n, int s, float tau
 }
 
 /** (w . v) over [s, n), in order. */
-VMAF_SPEED_FN float vmaf_speed_tridiag_wv(const float *w, const float *v, int n, int s)
+VMAF_DEVICE_FN float vmaf_speed_tridiag_wv(const float *w, const float *v, int n, int s)
 {
     float wv = 0;
     for (int r = s; r < n; r++)
@@ -297,20 +292,20 @@ VMAF_SPEED_FN float vmaf_speed_tridiag_wv(const float *w, const float *v, int n,
 }
 
 /** -(tau/2) (w . v), in double. */
-VMAF_SPEED_FN float vmaf_speed_tridiag_coef(float tau, float wv)
+VMAF_DEVICE_FN float vmaf_speed_tridiag_coef(float tau, float wv)
 {
     return (float)(-0.5 * tau * wv);
 }
 
 /** A[r][c] -= w[r] v[c] + v[r] w[c]. */
-VMAF_SPEED_FN float vmaf_speed_tridiag_update(float arc, const float *w, const float *v, int r,
-                                              int c)
+VMAF_DEVICE_FN float vmaf_speed_tridiag_update(float arc, const float *w, const float *v, int r,
+                                               int c)
 {
     return arc - (w[r] * v[c] + v[r] * w[c]);
 }
 
 /* Zero the subdiagonal entries that are negligible next to their diagonal neighbours. */
-VMAF_SPEED_FN void vmaf_speed_deflate(const float *diag, float *sub, int n)
+VMAF_DEVICE_FN void vmaf_speed_deflate(const float *diag, float *sub, int n)
 {
     for (int i = 0; i + 1 < n; i++)
         if (fabsf(sub[i]) < VMAF_SPEED_DEV_EPS * (fabsf(diag[i]) + fabsf(diag[i + 1])))
@@ -318,7 +313,7 @@ VMAF_SPEED_FN void vmaf_speed_deflate(const float *diag, float *sub, int n)
 }
 
 /* Eigenvalue of the trailing 2x2 block closer to its last diagonal entry (Wilkinson). */
-VMAF_SPEED_FN float vmaf_speed_wilkinson_shift(const float *diag, const float *sub, int n)
+VMAF_DEVICE_FN float vmaf_speed_wilkinson_shift(const float *diag, const float *sub, int n)
 {
     const float p = diag[n - 2], q = diag[n - 1], r = sub[n - 2];
     const float half_gap = (float)((p - q) / 2.0);
@@ -330,7 +325,7 @@ VMAF_SPEED_FN float vmaf_speed_wilkinson_shift(const float *diag, const float *s
 }
 
 /* Rotation (c, s) with [c s; -s c]^T applied to (a, b) zeroing b. */
-VMAF_SPEED_FN void vmaf_speed_givens(float a, float b, float *c, float *s)
+VMAF_DEVICE_FN void vmaf_speed_givens(float a, float b, float *c, float *s)
 {
     if (b == 0) {
         *c = 1;
@@ -349,7 +344,7 @@ VMAF_SPEED_FN void vmaf_speed_givens(float a, float b, float *c, float *s)
 }
 
 /* One implicit shifted QR sweep over an unreduced tridiagonal block of size n >= 2. */
-VMAF_SPEED_FN void vmaf_speed_qr_sweep(float *diag, float *sub, int n)
+VMAF_DEVICE_FN void vmaf_speed_qr_sweep(float *diag, float *sub, int n)
 {
     float mu = vmaf_speed_wilkinson_shift(diag, sub, n);
     if (VMAF_SPEED_DEV_EPS * fabsf(mu) > fabsf(diag[0]) + fabsf(sub[0]))
@@ -403,8 +398,8 @@ VMAF_SPEED_FN void vmaf_speed_qr_sweep(float *diag, float *sub, int n)
 }
 
 /* Diagonalise the tridiagonal (diag, sub) in place; 1 if max_sweeps was reached. */
-VMAF_SPEED_FN int vmaf_speed_tridiagonal_eigenvalues(float *diag, float *sub, int n,
-                                                     int max_sweeps)
+VMAF_DEVICE_FN int vmaf_speed_tridiagonal_eigenvalues(float *diag, float *sub, int n,
+                                                      int max_sweeps)
 {
     vmaf_speed_deflate(diag, sub, n);
     int hi = n - 1, sweeps = 0;
@@ -426,8 +421,8 @@ VMAF_SPEED_FN int vmaf_speed_tridiagonal_eigenvalues(float *diag, float *sub, in
 /* ---- the least-squares solve (speed_linalg.c's householder_qr, back_substitute) ----------- */
 
 /** Entry (i, j) of x (rows x inner) * y (inner x cols): the sum from 0 in ascending k. */
-VMAF_SPEED_FN float vmaf_speed_dev_matmul_entry(const float *x, const float *y, int i, int j,
-                                                int inner, int cols)
+VMAF_DEVICE_FN float vmaf_speed_dev_matmul_entry(const float *x, const float *y, int i, int j,
+                                                 int inner, int cols)
 {
     float d = 0.0f;
     for (int k = 0; k < inner; k++)
@@ -437,8 +432,8 @@ VMAF_SPEED_FN float vmaf_speed_dev_matmul_entry(const float *x, const float *y, 
 
 /** Reflector k's vector from the reduced matrix (n x n): v = column k, v[k] += sign * norm,
  *  then v / |v| (serial, norms in float). */
-VMAF_SPEED_FN void vmaf_speed_dev_qr_vector(const float *reduced, const float *a, int n, int k,
-                                            float *v)
+VMAF_DEVICE_FN void vmaf_speed_dev_qr_vector(const float *reduced, const float *a, int n, int k,
+                                             float *v)
 {
     for (int i = 0; i < n; i++)
         v[i] = reduced[i * n + k];
@@ -450,7 +445,7 @@ VMAF_SPEED_FN void vmaf_speed_dev_qr_vector(const float *reduced, const float *a
 }
 
 /** Entry (i, j) of I - 2 v v^T. */
-VMAF_SPEED_FN float vmaf_speed_dev_reflector_entry(const float *v, int i, int j)
+VMAF_DEVICE_FN float vmaf_speed_dev_reflector_entry(const float *v, int i, int j)
 {
     float r = -2 * v[i] * v[j];
     if (i == j) r += 1;
@@ -459,7 +454,7 @@ VMAF_SPEED_FN float vmaf_speed_dev_reflector_entry(const float *v, int i, int j)
 
 /** Entry (i, j) of the reduced matrix before step k: the identity in the leading k rows and
  *  columns. */
-VMAF_SPEED_FN float vmaf_speed_dev_reduced_mask(float value, int i, int j, int k)
+VMAF_DEVICE_FN float vmaf_speed_dev_reduced_mask(float value, int i, int j, int k)
 {
     return (i < k || j < k) ? ((i == j) ? 1.0f : 0.0f) : value;
 }
@@ -469,8 +464,8 @@ VMAF_SPEED_FN float vmaf_speed_dev_reduced_mask(float value, int i, int j, int k
  * back substitution on R (pivots already checked), variance sum_k x[k] y[k] / 25 in k order.
  * singular: x = 0.
  */
-VMAF_SPEED_FN float vmaf_speed_dev_block_variance(const float *p, const float *r, const float *y,
-                                                  int singular, float *x)
+VMAF_DEVICE_FN float vmaf_speed_dev_block_variance(const float *p, const float *r, const float *y,
+                                                   int singular, float *x)
 {
     enum { N = VMAF_SPEED_DEV_N };
     if (singular) {
@@ -494,7 +489,7 @@ VMAF_SPEED_FN float vmaf_speed_dev_block_variance(const float *p, const float *r
 }
 
 /** Any pivot of R below eps in magnitude. */
-VMAF_SPEED_FN int vmaf_speed_dev_bad_pivot(const float *r)
+VMAF_DEVICE_FN int vmaf_speed_dev_bad_pivot(const float *r)
 {
     for (int i = 0; i < VMAF_SPEED_DEV_N; i++)
         if (fabsf(r[i * VMAF_SPEED_DEV_N + i]) < VMAF_SPEED_DEV_EPS) return 1;

@@ -51,16 +51,11 @@
 #include <math.h>
 #include <stddef.h>
 
+#include "dialect.h"
 #include "float_filter.h"
 
 #ifdef __cplusplus
 extern "C" {
-#endif
-
-#if defined(__CUDACC__)
-#define VMAF_SSIM_FN static inline __host__ __device__
-#else
-#define VMAF_SSIM_FN static inline
 #endif
 
 enum {
@@ -80,7 +75,7 @@ static const float vmaf_ms_ssim_gamma[VMAF_SSIM_SCALES] = { 0.0448f, 0.2856f, 0.
                                                             0.1333f };
 
 /** The window, all 11 taps (the reference's rounded Gaussian; by distance from the centre). */
-VMAF_SSIM_FN void vmaf_ssim_window(float g[VMAF_SSIM_WINDOW])
+VMAF_DEVICE_FN void vmaf_ssim_window(float g[VMAF_SSIM_WINDOW])
 {
     const float by_distance[6] = { 0.266012f, 0.213006f, 0.109361f,
                                    0.036001f, 0.007599f, 0.001028f };
@@ -89,7 +84,7 @@ VMAF_SSIM_FN void vmaf_ssim_window(float g[VMAF_SSIM_WINDOW])
 }
 
 /** The 9x9 low-pass kernel, row-major: K[4 +- i][4 +- j] = q[i][j] below. */
-VMAF_SSIM_FN void vmaf_ssim_lpf(float k[VMAF_SSIM_LPF * VMAF_SSIM_LPF])
+VMAF_DEVICE_FN void vmaf_ssim_lpf(float k[VMAF_SSIM_LPF * VMAF_SSIM_LPF])
 {
     const float q[5][5] = {
         { 0.363505f, 0.160885f, -0.047149f, -0.010146f, 0.016114f },
@@ -108,7 +103,7 @@ VMAF_SSIM_FN void vmaf_ssim_lpf(float k[VMAF_SSIM_LPF * VMAF_SSIM_LPF])
  * reference's single reflection), then clamped into the plane, which matters only where
  * the overshoot exceeds n (there the reference reads outside the plane).
  */
-VMAF_SSIM_FN int vmaf_ssim_reflect(int i, int n)
+VMAF_DEVICE_FN int vmaf_ssim_reflect(int i, int n)
 {
     if (i < 0) i = -1 - i;
     else if (i >= n) i = 2 * n - 1 - i;
@@ -116,14 +111,14 @@ VMAF_SSIM_FN int vmaf_ssim_reflect(int i, int n)
 }
 
 /** The reference's _round: half away from zero on the fraction, via int truncation. */
-VMAF_SSIM_FN int vmaf_ssim_round(float a)
+VMAF_DEVICE_FN int vmaf_ssim_round(float a)
 {
     const int sign = a > 0.0f ? 1 : -1;
     return a - (int)a >= 0.5 ? (int)a + sign : (int)a;
 }
 
 /** float_ssim's scale for a w x h plane and the option value (0 = auto). */
-VMAF_SSIM_FN int vmaf_ssim_scale(int option, int w, int h)
+VMAF_DEVICE_FN int vmaf_ssim_scale(int option, int w, int h)
 {
     if (option > 0) return option;
     const int r = vmaf_ssim_round((float)(w < h ? w : h) / 256.0f);
@@ -135,7 +130,7 @@ typedef struct VmafSsimConst {
     float c1, c2, c3;
 } VmafSsimConst;
 
-VMAF_SSIM_FN VmafSsimConst vmaf_ssim_const(void)
+VMAF_DEVICE_FN VmafSsimConst vmaf_ssim_const(void)
 {
     const float k1 = 0.01f, k2 = 0.03f;
     const int range = 255;
@@ -150,8 +145,8 @@ VMAF_SSIM_FN VmafSsimConst vmaf_ssim_const(void)
  * The SSIM terms of one pixel from its five window outputs (see the top of this file).
  * xx, yy and xy are the filtered squares and product before the means are removed.
  */
-VMAF_SSIM_FN void vmaf_ssim_pixel(const VmafSsimConst *k, float mu1, float mu2, float xx,
-                                  float yy, float xy, double *l, double *c, double *s)
+VMAF_DEVICE_FN void vmaf_ssim_pixel(const VmafSsimConst *k, float mu1, float mu2, float xx,
+                                    float yy, float xy, double *l, double *c, double *s)
 {
     float s1 = xx - mu1 * mu1;
     float s2 = yy - mu2 * mu2;
@@ -168,14 +163,14 @@ VMAF_SSIM_FN void vmaf_ssim_pixel(const VmafSsimConst *k, float mu1, float mu2, 
 }
 
 /** -10 log10(1 - score), at most max_db (min as the reference writes it). */
-VMAF_SSIM_FN double vmaf_ssim_to_db(double score, double max_db)
+VMAF_DEVICE_FN double vmaf_ssim_to_db(double score, double max_db)
 {
     const double db = -10. * log10(1 - score);
     return db < max_db ? db : max_db;
 }
 
 /** The clip_db limit for w x h pictures of bpc bits (INFINITY without clip_db). */
-VMAF_SSIM_FN double vmaf_ssim_max_db(int clip_db, unsigned bpc, unsigned w, unsigned h)
+VMAF_DEVICE_FN double vmaf_ssim_max_db(int clip_db, unsigned bpc, unsigned w, unsigned h)
 {
     if (!clip_db) return INFINITY;
     const unsigned peak = (1u << bpc) - 1;
@@ -183,7 +178,7 @@ VMAF_SSIM_FN double vmaf_ssim_max_db(int clip_db, unsigned bpc, unsigned w, unsi
     return ceil(10. * log10(peak * peak / mse));
 }
 
-#ifndef __CUDACC__
+#if VMAF_DIALECT_C
 #include <stdbool.h>
 
 #include "feature_extractor.h"
@@ -288,7 +283,7 @@ static inline int vmaf_ssim_decimated(int n, int factor)
     return n / factor + (n & 1);
 }
 
-#endif /* __CUDACC__ */
+#endif /* VMAF_DIALECT_C */
 
 #ifdef __cplusplus
 }

@@ -30,6 +30,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "dialect.h"
 #include "ssim.h"
 
 #ifdef __cplusplus
@@ -51,7 +52,7 @@ enum {
 };
 
 /** Add the first n of v[0..32) by the tree (v[0] holds the result; n >= 1). */
-VMAF_SSIM_FN double vmaf_ssim_tree(double *v, int n)
+VMAF_DEVICE_FN double vmaf_ssim_tree(double *v, int n)
 {
     for (int off = VMAF_SSIM_SEGMENT / 2; off >= 1; off /= 2)
         for (int j = 0; j < off; j++)
@@ -60,8 +61,8 @@ VMAF_SSIM_FN double vmaf_ssim_tree(double *v, int n)
 }
 
 /** The four summed terms of one output pixel (window outputs as in vmaf_ssim_pixel). */
-VMAF_SSIM_FN void vmaf_ssim_terms(const VmafSsimConst *k, float mu1, float mu2, float xx,
-                                  float yy, float xy, double t[VMAF_SSIM_SUMS])
+VMAF_DEVICE_FN void vmaf_ssim_terms(const VmafSsimConst *k, float mu1, float mu2, float xx,
+                                    float yy, float xy, double t[VMAF_SSIM_SUMS])
 {
     double l, c, s;
     vmaf_ssim_pixel(k, mu1, mu2, xx, yy, xy, &l, &c, &s);
@@ -79,7 +80,7 @@ typedef struct VmafSsimSource {
     float scale;      /**< 1 / vmaf_float_sample_divisor(bpc) */
 } VmafSsimSource;
 
-VMAF_SSIM_FN float vmaf_ssim_source_at(const VmafSsimSource *s, int y, int x)
+VMAF_DEVICE_FN float vmaf_ssim_source_at(const VmafSsimSource *s, int y, int x)
 {
     const uint8_t *row = s->data + (ptrdiff_t)y * s->stride;
     if (s->kind == 2) return ((const float *)row)[x];
@@ -91,8 +92,8 @@ VMAF_SSIM_FN float vmaf_ssim_source_at(const VmafSsimSource *s, int y, int x)
  * One decimated output (y, x) of a w x h source: factor f, kw x kw taps k (row-major),
  * v outer, u inner, reflected indices (ssim.h), each product in float, summed in double.
  */
-VMAF_SSIM_FN float vmaf_ssim_decimate_at(const VmafSsimSource *src, int w, int h, int f,
-                                         const float *k, int kw, int y, int x)
+VMAF_DEVICE_FN float vmaf_ssim_decimate_at(const VmafSsimSource *src, int w, int h, int f,
+                                           const float *k, int kw, int y, int x)
 {
     const int radius = kw / 2, last = radius - (kw % 2 == 0 ? 1 : 0);
     const int cy = y * f, cx = x * f;
@@ -122,9 +123,9 @@ typedef struct VmafSsimTile {
 } VmafSsimTile;
 
 /** Load item i < IN_H * IN_W of the tile at (y0, x0) of a w x h plane pair (both planes). */
-VMAF_SSIM_FN void vmaf_ssim_tile_load(VmafSsimTile *t, const VmafSsimSource *ref,
-                                      const VmafSsimSource *cmp, int w, int h, int y0, int x0,
-                                      int i)
+VMAF_DEVICE_FN void vmaf_ssim_tile_load(VmafSsimTile *t, const VmafSsimSource *ref,
+                                        const VmafSsimSource *cmp, int w, int h, int y0, int x0,
+                                        int i)
 {
     const int r = i / VMAF_SSIM_IN_W, c = i % VMAF_SSIM_IN_W;
     const int y = y0 + r, x = x0 + c;
@@ -134,7 +135,7 @@ VMAF_SSIM_FN void vmaf_ssim_tile_load(VmafSsimTile *t, const VmafSsimSource *ref
 }
 
 /** Horizontal pass, item i < IN_H * TILE_W: the five quantities at tile row r, column c. */
-VMAF_SSIM_FN void vmaf_ssim_tile_horizontal(VmafSsimTile *t, const float *g, int i)
+VMAF_DEVICE_FN void vmaf_ssim_tile_horizontal(VmafSsimTile *t, const float *g, int i)
 {
     const int r = i / VMAF_SSIM_TILE_W, c = i % VMAF_SSIM_TILE_W;
     const float *a = &t->in[0][r][c], *b = &t->in[1][r][c];
@@ -152,9 +153,9 @@ VMAF_SSIM_FN void vmaf_ssim_tile_horizontal(VmafSsimTile *t, const float *g, int
 }
 
 /** Vertical pass and terms of the output at tile row r, column c. */
-VMAF_SSIM_FN void vmaf_ssim_tile_terms(const VmafSsimTile *t, const float *g,
-                                       const VmafSsimConst *k, int r, int c,
-                                       double terms[VMAF_SSIM_SUMS])
+VMAF_DEVICE_FN void vmaf_ssim_tile_terms(const VmafSsimTile *t, const float *g,
+                                         const VmafSsimConst *k, int r, int c,
+                                         double terms[VMAF_SSIM_SUMS])
 {
     float o[5];
     for (int q = 0; q < 5; q++) {
@@ -169,8 +170,7 @@ VMAF_SSIM_FN void vmaf_ssim_tile_terms(const VmafSsimTile *t, const float *g,
 /* ---- the reductions ------------------------------------------------------------------- */
 
 /** Row y's sum of quantity q from its segments (partials[q][y][seg], n_seg per row). */
-VMAF_SSIM_FN double vmaf_ssim_row_sum(const double *partials, int n_rows, int n_seg, int q,
-                                      int y)
+VMAF_DEVICE_FN double vmaf_ssim_row_sum(const double *partials, int n_rows, int n_seg, int q, int y)
 {
     const double *p = partials + ((size_t)q * n_rows + y) * n_seg;
     double acc = 0.0;
@@ -180,7 +180,7 @@ VMAF_SSIM_FN double vmaf_ssim_row_sum(const double *partials, int n_rows, int n_
 }
 
 /** Lane j's serial sum of the rows j, j + 32, ... of rows[0..n_rows). */
-VMAF_SSIM_FN double vmaf_ssim_lane_sum(const double *rows, int n_rows, int j)
+VMAF_DEVICE_FN double vmaf_ssim_lane_sum(const double *rows, int n_rows, int j)
 {
     double acc = 0.0;
     for (int y = j; y < n_rows; y += VMAF_SSIM_LANES)

@@ -50,6 +50,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "dialect.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -163,7 +165,7 @@ int vmaf_vif_compute_with(enum VmafVifImpl impl, VmafVifWorkspace *ws, const voi
                           VmafVifSums sums[VMAF_VIF_SCALES]);
 
 /* ---- for the CUDA twin: the extractor state and how the sums become scores ---- */
-#ifndef __CUDACC__
+#if VMAF_DIALECT_C
 #include "feature_extractor.h"
 
 /** The "vif" extractor's state (its priv); the twin reads the options. */

@@ -5,7 +5,7 @@
  * decomposition and compares it with the CPU extractor (vif.c).
  *
  * Decomposition. One kernel per scale s; one block per tile of VIF_CUDA_TILE_W x
- * VIF_CUDA_TILE_H pixels of I_s (kernel_args.h), VIF_CUDA_THREADS threads:
+ * VIF_CUDA_TILE_H pixels of I_s (below), VIF_CUDA_THREADS threads:
  *   1. load:       the tile with a margin of hf = fw/2 samples on every side (fw: filter
  *                  width of scale s), at mirrored coordinates, as 16-bit samples;
  *   2. vertical:   the five vertical sums of vif.h (m_x, m_y, q_xx, q_yy, q_xy) of every
@@ -47,17 +47,41 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "feature/cuda/kernel_args.h"
+#include "dialect.h"
 #include "feature/vif.h"
 #include "reflect.h"
 
-#if defined(__CUDACC__)
-#define VIF_DEV_FN static __forceinline__ __host__ __device__
-#define VIF_DEV_UNROLL _Pragma("unroll")
-#else
-#define VIF_DEV_FN static inline
-#define VIF_DEV_UNROLL
+/* The tile and block shape of the decomposition above, and the kernels' argument struct: here,
+ * not in kernel_args.h, because the host plan and the per-thread work below read them in every
+ * dialect; kernel_args.h includes this header and checks that VifCudaArgs fits in
+ * VMAF_CUDA_MAX_KERNEL_ARGS bytes (the recorder keeps it inline). */
+enum { VIF_CUDA_TILE_W = 48, VIF_CUDA_TILE_H = 16, VIF_CUDA_THREADS = 256 };
+/* Blocks resident per SM that the kernels' register budget must allow: 4 (64 registers
+ * a thread; the tile's 45 KiB of shared memory allow 4 blocks on sm_90) instead of the 3 that
+ * 72-80 registers left: scales 0 and 1 ran about 5-10% faster on 4K 8-bit (scale 1 spills 8
+ * bytes). To re-measure: compile vif.cu with -DVIF_CUDA_MIN_BLOCKS=3 and compare
+ * VMAF_CUDA_PROFILE=ops, or checktwin's --bench. */
+#ifndef VIF_CUDA_MIN_BLOCKS
+#define VIF_CUDA_MIN_BLOCKS 4
 #endif
+
+typedef struct VifCudaArgs {
+    vmaf_devptr ref, dis;         /* the scale's planes */
+    unsigned long long stride;    /* bytes, same for ref and dis */
+    int w, h;                     /* the scale's size, both >= 1 */
+    int mu_shift, q;              /* the statistic's vertical shifts (vif.h) */
+    int sub_shift;                /* the subsampling's vertical shift */
+    int stat;                     /* compute the statistic (0: skipped scale 0) */
+    int sub;                      /* write the next scale, (w/2) x (h/2), rows packed */
+    double egl;                   /* vif_enhn_gain_limit */
+    vmaf_devptr sub_ref, sub_dis; /* uint16 images of the next scale */
+    vmaf_devptr log2_table;       /* uint16[VIF_DEV_LOG2_PACKED_LEN] (below) */
+    vmaf_devptr sums;             /* the scale's VmafVifSums, zeroed before the launch */
+    unsigned filter[17];          /* the scale's filter (vmaf_vif_filter[s]) */
+    unsigned sub_filter[9];       /* the next scale's filter */
+    double filter_d[9];           /* the scale's filter up to its centre, as doubles (the
+                                   * filters are symmetric) */
+} VifCudaArgs;
 
 enum {
     VIF_DEV_ROWS = 4, /* vertical sums per thread and item: rows of one column */
@@ -91,7 +115,7 @@ typedef struct VifDevTile {
     uint32_t sx[VIF_CUDA_TILE_H / 2][VIF_DEV_TILE_COLS], sy[VIF_CUDA_TILE_H / 2][VIF_DEV_TILE_COLS];
 } VifDevTile;
 
-VIF_DEV_FN int vif_dev_bit_length(uint64_t v)
+VMAF_DEVICE_FN_INLINE_DEVICE int vif_dev_bit_length(uint64_t v)
 {
 #if defined(__CUDA_ARCH__)
     return 64 - __clzll((long long)v);
@@ -132,14 +156,14 @@ static inline int vif_dev_log2_pack(const uint16_t *table, uint16_t *packed)
 }
 
 /* L(v) of vif.h, for v >= 2^17, from the CPU's table. */
-VIF_DEV_FN int32_t vif_dev_log2(const uint16_t *table, uint64_t v)
+VMAF_DEVICE_FN_INLINE_DEVICE int32_t vif_dev_log2(const uint16_t *table, uint64_t v)
 {
     const int b = vif_dev_bit_length(v) - 16;
     return (int32_t)table[(v >> b) - VMAF_VIF_LOG2_TABLE_FIRST] + VMAF_VIF_LOG2_ONE * b;
 }
 
 /* The same from the packed table (the kernels'). */
-VIF_DEV_FN int32_t vif_dev_log2_packed(const uint16_t *packed, uint64_t v)
+VMAF_DEVICE_FN_INLINE_DEVICE int32_t vif_dev_log2_packed(const uint16_t *packed, uint64_t v)
 {
     const int b = vif_dev_bit_length(v) - 16;
     const unsigned i = (unsigned)(v >> b) - VMAF_VIF_LOG2_TABLE_FIRST;
@@ -155,7 +179,7 @@ VIF_DEV_FN int32_t vif_dev_log2_packed(const uint16_t *packed, uint64_t v)
 /* acc + a * b, the product in 64 bits. On the device one mad.wide.u32 (IMAD.WIDE.U32):
  * written out, nvcc may keep a coefficient zero-extended in a 64-bit register and then
  * multiply in 64 x 64 bits (several IMADs); the value is the same. */
-VIF_DEV_FN uint64_t vif_dev_mad_wide(uint32_t a, uint32_t b, uint64_t acc)
+VMAF_DEVICE_FN_INLINE_DEVICE uint64_t vif_dev_mad_wide(uint32_t a, uint32_t b, uint64_t acc)
 {
 #if defined(__CUDA_ARCH__)
     uint64_t r;
@@ -167,7 +191,7 @@ VIF_DEV_FN uint64_t vif_dev_mad_wide(uint32_t a, uint32_t b, uint64_t acc)
 }
 
 /* The integer v as a double: exact (one FP64 add on the device, not a conversion). */
-VIF_DEV_FN double vif_dev_u32_to_double(uint32_t v)
+VMAF_DEVICE_FN_INLINE_DEVICE double vif_dev_u32_to_double(uint32_t v)
 {
 #if defined(__CUDA_ARCH__)
     return __hiloint2double(0x43300000, (int)v) - 4503599627370496.0; /* (2^52 + v) - 2^52 */
@@ -178,7 +202,7 @@ VIF_DEV_FN double vif_dev_u32_to_double(uint32_t v)
 
 /* acc + a * b for integer-valued doubles whose every partial result is an integer below
  * 2^53: exact, so fused (one DFMA on the device) or not, the value is the same. */
-VIF_DEV_FN double vif_dev_dmad(double a, double b, double acc)
+VMAF_DEVICE_FN_INLINE_DEVICE double vif_dev_dmad(double a, double b, double acc)
 {
 #if defined(__CUDA_ARCH__)
     return __fma_rn(a, b, acc);
@@ -201,20 +225,21 @@ typedef struct VifDevColumn {
  * all rows (register blocking). The wide case: 64-bit square sums, rounded and shifted by q
  * (8-bit samples take vif_dev_stat_vertical_folded()).
  */
-VIF_DEV_FN void vif_dev_stat_vertical_wide(const uint16_t *x, const uint16_t *y, int pitch,
-                                           const uint32_t *f, int fw, int q,
-                                           uint32_t mx[VIF_DEV_ROWS], uint32_t my[VIF_DEV_ROWS],
-                                           VifDevColumn out[VIF_DEV_ROWS])
+VMAF_DEVICE_FN_INLINE_DEVICE void vif_dev_stat_vertical_wide(const uint16_t *x, const uint16_t *y,
+                                                             int pitch, const uint32_t *f, int fw,
+                                                             int q, uint32_t mx[VIF_DEV_ROWS],
+                                                             uint32_t my[VIF_DEV_ROWS],
+                                                             VifDevColumn out[VIF_DEV_ROWS])
 {
     uint64_t xx[VIF_DEV_ROWS], yy[VIF_DEV_ROWS], xy[VIF_DEV_ROWS];
-    VIF_DEV_UNROLL
+    VMAF_UNROLL
     for (int r = 0; r < VIF_DEV_ROWS; r++)
         mx[r] = my[r] = 0, xx[r] = yy[r] = xy[r] = 0;
-    VIF_DEV_UNROLL
+    VMAF_UNROLL
     for (int k = 0; k < fw + VIF_DEV_ROWS - 1; k++) {
         const uint32_t a = x[k * pitch], b = y[k * pitch];
         const uint32_t aa = a * a, bb = b * b, ab = a * b;
-        VIF_DEV_UNROLL
+        VMAF_UNROLL
         for (int r = 0; r < VIF_DEV_ROWS; r++) {
             if (k - r < 0 || k - r >= fw)
                 continue;
@@ -227,7 +252,7 @@ VIF_DEV_FN void vif_dev_stat_vertical_wide(const uint16_t *x, const uint16_t *y,
         }
     }
     const uint64_t rq = q ? 1ull << (q - 1) : 0;
-    VIF_DEV_UNROLL
+    VMAF_UNROLL
     for (int r = 0; r < VIF_DEV_ROWS; r++) {
         out[r].xx = (uint32_t)((xx[r] + rq) >> q);
         out[r].yy = (uint32_t)((yy[r] + rq) >> q);
@@ -244,16 +269,18 @@ VIF_DEV_FN void vif_dev_stat_vertical_wide(const uint16_t *x, const uint16_t *y,
  * as j grows, each sample and its three products read or formed once. All sums stay below
  * 2^32 (each partial sum is at most the full one, sum(f) * 255^2 < 2^32).
  */
-VIF_DEV_FN void vif_dev_stat_vertical_folded(const uint16_t *x, const uint16_t *y, int pitch,
-                                             const uint32_t *f, int fw, uint32_t mx[VIF_DEV_ROWS],
-                                             uint32_t my[VIF_DEV_ROWS], VifDevColumn out[VIF_DEV_ROWS])
+VMAF_DEVICE_FN_INLINE_DEVICE void vif_dev_stat_vertical_folded(const uint16_t *x, const uint16_t *y,
+                                                               int pitch, const uint32_t *f, int fw,
+                                                               uint32_t mx[VIF_DEV_ROWS],
+                                                               uint32_t my[VIF_DEV_ROWS],
+                                                               VifDevColumn out[VIF_DEV_ROWS])
 {
     enum { R = VIF_DEV_ROWS };
     const int hf = fw / 2;
     uint32_t la[R], lb[R], laa[R], lbb[R], lab[R]; /* low window: samples, products */
     uint32_t ha[R], hb[R], haa[R], hbb[R], hab[R]; /* high window */
     uint32_t xx[R], yy[R], xy[R];
-    VIF_DEV_UNROLL
+    VMAF_UNROLL
     for (int r = 0; r < R; r++) {
         la[r] = x[r * pitch], lb[r] = y[r * pitch];
         ha[r] = x[(fw - 1 + r) * pitch], hb[r] = y[(fw - 1 + r) * pitch];
@@ -261,10 +288,10 @@ VIF_DEV_FN void vif_dev_stat_vertical_folded(const uint16_t *x, const uint16_t *
         haa[r] = ha[r] * ha[r], hbb[r] = hb[r] * hb[r], hab[r] = ha[r] * hb[r];
         mx[r] = my[r] = xx[r] = yy[r] = xy[r] = 0;
     }
-    VIF_DEV_UNROLL
+    VMAF_UNROLL
     for (int j = 0; j < hf; j++) {
         const uint32_t fk = f[j];
-        VIF_DEV_UNROLL
+        VMAF_UNROLL
         for (int r = 0; r < R; r++) {
             mx[r] += fk * (la[r] + ha[r]);
             my[r] += fk * (lb[r] + hb[r]);
@@ -273,7 +300,7 @@ VIF_DEV_FN void vif_dev_stat_vertical_folded(const uint16_t *x, const uint16_t *
             xy[r] += fk * (lab[r] + hab[r]);
         }
         /* the low window moves down to j + 1 (its new sample: j + R) */
-        VIF_DEV_UNROLL
+        VMAF_UNROLL
         for (int r = 0; r + 1 < R; r++)
             la[r] = la[r + 1], lb[r] = lb[r + 1], laa[r] = laa[r + 1], lbb[r] = lbb[r + 1],
             lab[r] = lab[r + 1];
@@ -283,7 +310,7 @@ VIF_DEV_FN void vif_dev_stat_vertical_folded(const uint16_t *x, const uint16_t *
         if (j + 1 == hf) /* the high window would meet the low one at the centre */
             break;
         /* the high window moves up to fw-2-j (its new sample: fw-2-j) */
-        VIF_DEV_UNROLL
+        VMAF_UNROLL
         for (int r = R - 1; r > 0; r--)
             ha[r] = ha[r - 1], hb[r] = hb[r - 1], haa[r] = haa[r - 1], hbb[r] = hbb[r - 1],
             hab[r] = hab[r - 1];
@@ -291,7 +318,7 @@ VIF_DEV_FN void vif_dev_stat_vertical_folded(const uint16_t *x, const uint16_t *
         haa[0] = ha[0] * ha[0], hbb[0] = hb[0] * hb[0], hab[0] = ha[0] * hb[0];
     }
     const uint32_t fc = f[hf];
-    VIF_DEV_UNROLL
+    VMAF_UNROLL
     for (int r = 0; r < R; r++) {
         mx[r] += fc * la[r];
         my[r] += fc * lb[r];
@@ -301,9 +328,10 @@ VIF_DEV_FN void vif_dev_stat_vertical_folded(const uint16_t *x, const uint16_t *
     }
 }
 
-VIF_DEV_FN void vif_dev_stat_vertical(const uint16_t *x, const uint16_t *y, int pitch,
-                                      const uint32_t *f, int fw, int narrow, int mu_shift,
-                                      int q, VifDevColumn out[VIF_DEV_ROWS])
+VMAF_DEVICE_FN_INLINE_DEVICE void vif_dev_stat_vertical(const uint16_t *x, const uint16_t *y,
+                                                        int pitch, const uint32_t *f, int fw,
+                                                        int narrow, int mu_shift, int q,
+                                                        VifDevColumn out[VIF_DEV_ROWS])
 {
     uint32_t mx[VIF_DEV_ROWS], my[VIF_DEV_ROWS];
     if (narrow) /* q is 0: the sums are the values */
@@ -311,7 +339,7 @@ VIF_DEV_FN void vif_dev_stat_vertical(const uint16_t *x, const uint16_t *y, int 
     else
         vif_dev_stat_vertical_wide(x, y, pitch, f, fw, q, mx, my, out);
     const uint32_t rnd = 1u << (mu_shift - 1);
-    VIF_DEV_UNROLL
+    VMAF_UNROLL
     for (int r = 0; r < VIF_DEV_ROWS; r++) {
         out[r].mu_x = (mx[r] + rnd) >> mu_shift;
         out[r].mu_y = (my[r] + rnd) >> mu_shift;
@@ -323,8 +351,8 @@ typedef struct VifDevSigma {
 } VifDevSigma;
 
 /* The sigmas of one pixel from its horizontal sums (vif.h). */
-VIF_DEV_FN VifDevSigma vif_dev_sigma(uint32_t mu_x, uint32_t mu_y, uint64_t exx, uint64_t eyy,
-                                     uint64_t exy)
+VMAF_DEVICE_FN_INLINE_DEVICE VifDevSigma vif_dev_sigma(uint32_t mu_x, uint32_t mu_y, uint64_t exx,
+                                                       uint64_t eyy, uint64_t exy)
 {
     const uint32_t e_xx = (uint32_t)((exx + 0x8000u) >> 16);
     const uint32_t e_yy = (uint32_t)((eyy + 0x8000u) >> 16);
@@ -344,23 +372,24 @@ VIF_DEV_FN VifDevSigma vif_dev_sigma(uint32_t mu_x, uint32_t mu_y, uint64_t exx,
  * The sigmas of VIF_DEV_COLS consecutive pixels of a row from the vertical sums at columns
  * k < fw + VIF_DEV_COLS - 1 (pixel c uses k = c .. c + fw - 1); each value read once.
  */
-VIF_DEV_FN void vif_dev_stat_horizontal(const uint32_t *mx, const uint32_t *my,
-                                        const double *xx, const double *yy, const double *xy,
-                                        const uint32_t *f, const double *fd, int fw,
-                                        VifDevSigma out[VIF_DEV_COLS])
+VMAF_DEVICE_FN_INLINE_DEVICE void vif_dev_stat_horizontal(const uint32_t *mx, const uint32_t *my,
+                                                          const double *xx, const double *yy,
+                                                          const double *xy, const uint32_t *f,
+                                                          const double *fd, int fw,
+                                                          VifDevSigma out[VIF_DEV_COLS])
 {
     uint32_t mu_x[VIF_DEV_COLS], mu_y[VIF_DEV_COLS];
     /* the square sums in double precision: integers below 2^48 at every step, so exact (on
      * the device this moves them from the integer pipes to the FP64 one) */
     double exx[VIF_DEV_COLS], eyy[VIF_DEV_COLS], exy[VIF_DEV_COLS];
-    VIF_DEV_UNROLL
+    VMAF_UNROLL
     for (int c = 0; c < VIF_DEV_COLS; c++)
         mu_x[c] = mu_y[c] = 0, exx[c] = eyy[c] = exy[c] = 0;
-    VIF_DEV_UNROLL
+    VMAF_UNROLL
     for (int k = 0; k < fw + VIF_DEV_COLS - 1; k++) {
         const uint32_t m1 = mx[k], m2 = my[k];
         const double v1 = xx[k], v2 = yy[k], v3 = xy[k];
-        VIF_DEV_UNROLL
+        VMAF_UNROLL
         for (int c = 0; c < VIF_DEV_COLS; c++) {
             if (k - c < 0 || k - c >= fw)
                 continue;
@@ -373,7 +402,7 @@ VIF_DEV_FN void vif_dev_stat_horizontal(const uint32_t *mx, const uint32_t *my,
             exy[c] = vif_dev_dmad(fdk, v3, exy[c]);
         }
     }
-    VIF_DEV_UNROLL
+    VMAF_UNROLL
     for (int c = 0; c < VIF_DEV_COLS; c++)
         out[c] = vif_dev_sigma(mu_x[c], mu_y[c], (uint64_t)exx[c], (uint64_t)eyy[c],
                                (uint64_t)exy[c]);
@@ -381,8 +410,8 @@ VIF_DEV_FN void vif_dev_stat_horizontal(const uint32_t *mx, const uint32_t *my,
 
 /* The per-pixel sums of vif.h (the double operations in the CPU's order); table: the packed
  * log2 table. */
-VIF_DEV_FN void vif_dev_stat_pixel(const uint16_t *table, VifDevSigma s, double egl,
-                                   VmafVifSums *acc)
+VMAF_DEVICE_FN_INLINE_DEVICE void vif_dev_stat_pixel(const uint16_t *table, VifDevSigma s,
+                                                     double egl, VmafVifSums *acc)
 {
     const int32_t nsq = VMAF_VIF_SIGMA_NSQ;
     if (s.xx < nsq) {
@@ -405,21 +434,22 @@ VIF_DEV_FN void vif_dev_stat_pixel(const uint16_t *table, VifDevSigma s, double 
 }
 
 /* Subsampling, vertical pass at one position (taps x[k * pitch], k < fw). */
-VIF_DEV_FN uint32_t vif_dev_sub_vertical(const uint16_t *x, int pitch, const uint32_t *f, int fw,
-                                         int shift)
+VMAF_DEVICE_FN_INLINE_DEVICE uint32_t vif_dev_sub_vertical(const uint16_t *x, int pitch,
+                                                           const uint32_t *f, int fw, int shift)
 {
     uint32_t sum = 0;
-    VIF_DEV_UNROLL
+    VMAF_UNROLL
     for (int k = 0; k < fw; k++)
         sum += f[k] * x[k * pitch];
     return (sum + (1u << (shift - 1))) >> shift;
 }
 
 /* Subsampling, horizontal pass at one position (taps v[k], k < fw). */
-VIF_DEV_FN uint16_t vif_dev_sub_horizontal(const uint32_t *v, const uint32_t *f, int fw)
+VMAF_DEVICE_FN_INLINE_DEVICE uint16_t vif_dev_sub_horizontal(const uint32_t *v, const uint32_t *f,
+                                                             int fw)
 {
     uint32_t sum = 0;
-    VIF_DEV_UNROLL
+    VMAF_UNROLL
     for (int k = 0; k < fw; k++)
         sum += f[k] * v[k];
     return (uint16_t)((sum + 0x8000u) >> 16);
@@ -438,8 +468,8 @@ typedef char vif_dev_load_check[((int)VIF_DEV_TILE_COLS <= (int)VIF_DEV_LOAD_COL
                                     ? 1
                                     : -1];
 
-VIF_DEV_FN void vif_dev_phase_load(VifDevTile *t, const VifCudaArgs *a, int fw, int wide,
-                                   int bx, int by, int tid)
+VMAF_DEVICE_FN_INLINE_DEVICE void vif_dev_phase_load(VifDevTile *t, const VifCudaArgs *a, int fw,
+                                                     int wide, int bx, int by, int tid)
 {
     const int hf = fw / 2, cols = VIF_CUDA_TILE_W + 2 * hf, rows = VIF_CUDA_TILE_H + 2 * hf;
     const int i0 = by * VIF_CUDA_TILE_H - hf, j0 = bx * VIF_CUDA_TILE_W - hf;
@@ -458,9 +488,10 @@ VIF_DEV_FN void vif_dev_phase_load(VifDevTile *t, const VifCudaArgs *a, int fw, 
 
 /* Phase 2: the vertical sums (statistic: VIF_DEV_ROWS rows of one column per item;
  * subsampling: one even tile row of one column). */
-VIF_DEV_FN void vif_dev_phase_vertical(VifDevTile *t, const VifCudaArgs *a, const uint32_t *f,
-                                       int fw, const uint32_t *sub_f, int sub_fw, int narrow,
-                                       int tid)
+VMAF_DEVICE_FN_INLINE_DEVICE void vif_dev_phase_vertical(VifDevTile *t, const VifCudaArgs *a,
+                                                         const uint32_t *f, int fw,
+                                                         const uint32_t *sub_f, int sub_fw,
+                                                         int narrow, int tid)
 {
     const int hf = fw / 2, cols = VIF_CUDA_TILE_W + 2 * hf;
     if (a->stat) {
@@ -470,7 +501,7 @@ VIF_DEV_FN void vif_dev_phase_vertical(VifDevTile *t, const VifCudaArgs *a, cons
             VifDevColumn v[VIF_DEV_ROWS];
             vif_dev_stat_vertical(&t->x[r0][c], &t->y[r0][c], VIF_DEV_TILE_COLS, f, fw, narrow,
                                   a->mu_shift, a->q, v);
-            VIF_DEV_UNROLL
+            VMAF_UNROLL
             for (int r = 0; r < VIF_DEV_ROWS; r++) {
                 t->mx[r0 + r][c] = v[r].mu_x;
                 t->my[r0 + r][c] = v[r].mu_y;
@@ -497,9 +528,11 @@ VIF_DEV_FN void vif_dev_phase_vertical(VifDevTile *t, const VifCudaArgs *a, cons
 
 /* Phase 3: the tile's pixels (VIF_DEV_COLS of a row per item; sums into *acc) and its part
  * of the next scale. */
-VIF_DEV_FN void vif_dev_phase_horizontal(const VifDevTile *t, const VifCudaArgs *a,
-                                         const uint32_t *f, int fw, const uint32_t *sub_f,
-                                         int sub_fw, int bx, int by, int tid, VmafVifSums *acc)
+VMAF_DEVICE_FN_INLINE_DEVICE void vif_dev_phase_horizontal(const VifDevTile *t,
+                                                           const VifCudaArgs *a, const uint32_t *f,
+                                                           int fw, const uint32_t *sub_f,
+                                                           int sub_fw, int bx, int by, int tid,
+                                                           VmafVifSums *acc)
 {
     const int hf = fw / 2;
     const int i0 = by * VIF_CUDA_TILE_H, j0 = bx * VIF_CUDA_TILE_W;
@@ -513,7 +546,7 @@ VIF_DEV_FN void vif_dev_phase_horizontal(const VifDevTile *t, const VifCudaArgs 
             VifDevSigma s[VIF_DEV_COLS];
             vif_dev_stat_horizontal(&t->mx[r][c0], &t->my[r][c0], &t->xx[r][c0], &t->yy[r][c0],
                                     &t->xy[r][c0], f, a->filter_d, fw, s);
-            VIF_DEV_UNROLL
+            VMAF_UNROLL
             for (int c = 0; c < VIF_DEV_COLS; c++)
                 if (j0 + c0 + c < a->w)
                     vif_dev_stat_pixel(table, s[c], a->egl, acc);

@@ -42,19 +42,12 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "dialect.h"
 #include "bitcast.h"
 #include "xmath_tables.h"
 
 #ifdef __cplusplus
 extern "C" {
-#endif
-
-#if defined(__CUDACC__)
-#define VMAF_XM_FN static inline __host__ __device__
-#define VMAF_XM_TABLE static __device__ const
-#else
-#define VMAF_XM_FN static inline
-#define VMAF_XM_TABLE static const
 #endif
 
 /* One copy of each table for the host, one in device memory. */
@@ -66,7 +59,7 @@ static const uint64_t vmaf_xm_exp_tab_h[256] = VMAF_XM_EXP_TAB;
 static const VmafXmLogEntry vmaf_xm_log_tab_h[128] = VMAF_XM_POW_LOG_TAB;
 static const uint64_t vmaf_xm_sincos_tab_h[440] = VMAF_XM_SINCOS_TAB;
 static const uint64_t vmaf_xm_atan_tab_h[130] = VMAF_XM_ATAN_TAB;
-#if defined(__CUDACC__)
+#if VMAF_DIALECT_CUDA
 static __device__ const uint64_t vmaf_xm_atan_tab_d[130] = VMAF_XM_ATAN_TAB;
 static __device__ const uint64_t vmaf_xm_exp_tab_d[256] = VMAF_XM_EXP_TAB;
 static __device__ const VmafXmLogEntry vmaf_xm_log_tab_d[128] = VMAF_XM_POW_LOG_TAB;
@@ -87,7 +80,7 @@ static __device__ const uint64_t vmaf_xm_sincos_tab_d[440] = VMAF_XM_SINCOS_TAB;
 
 
 /* The fused multiply-add a * b + c, rounded once. */
-VMAF_XM_FN double vmaf_xm_fma(double a, double b, double c)
+VMAF_DEVICE_FN double vmaf_xm_fma(double a, double b, double c)
 {
 #if defined(__CUDA_ARCH__)
     return __fma_rn(a, b, c);
@@ -122,7 +115,7 @@ VMAF_XM_FN double vmaf_xm_fma(double a, double b, double c)
 
 /* scale (1 + tmp) where the exponent of scale (bits sbits, k = (int32_t)ki) may have
  * overflowed: |x| in [512, 1024) (glibc's specialcase, its FMA build's operations). */
-VMAF_XM_FN double vmaf_xm_exp_special(double tmp, uint64_t sbits, uint64_t ki)
+VMAF_DEVICE_FN double vmaf_xm_exp_special(double tmp, uint64_t sbits, uint64_t ki)
 {
     if ((ki & 0x80000000u) == 0) {
         const double scale = vmaf_double_of_bits(sbits - (1009ull << 52));
@@ -142,7 +135,7 @@ VMAF_XM_FN double vmaf_xm_exp_special(double tmp, uint64_t sbits, uint64_t ki)
 }
 
 /* exp(x + xtail) (0 < |xtail| < 2^-15 |x| or xtail = 0). */
-VMAF_XM_FN double vmaf_xm_exp_inline(double x, double xtail)
+VMAF_DEVICE_FN double vmaf_xm_exp_inline(double x, double xtail)
 {
     uint32_t abstop = (uint32_t)(vmaf_bits_of_double(x) >> 52) & 0x7ff;
     if (abstop - 0x3c9u >= 0x408u - 0x3c9u) {
@@ -168,7 +161,7 @@ VMAF_XM_FN double vmaf_xm_exp_inline(double x, double xtail)
 }
 
 /** e^x as glibc's exp for finite x (NaN for NaN). */
-VMAF_XM_FN double vmaf_xm_exp(double x)
+VMAF_DEVICE_FN double vmaf_xm_exp(double x)
 {
     if (!(x == x)) return x;
     if (fabs(x) > 0x1.fffffffffffffp1023) return x < 0 ? 0.0 : x;
@@ -176,7 +169,7 @@ VMAF_XM_FN double vmaf_xm_exp(double x)
 }
 
 /** x^y as glibc's pow, for x = +0 or positive normal and ordinary y (see the top). */
-VMAF_XM_FN double vmaf_xm_pow(double x, double y)
+VMAF_DEVICE_FN double vmaf_xm_pow(double x, double y)
 {
     const uint64_t ix = vmaf_bits_of_double(x), iy = vmaf_bits_of_double(y);
     const uint32_t topx = (uint32_t)(ix >> 52), topy = (uint32_t)(iy >> 52) & 0x7ff;
@@ -243,14 +236,14 @@ VMAF_XM_FN double vmaf_xm_pow(double x, double y)
 #define VMAF_XM_CS4 (-0x1.5555555555535p-5)
 #define VMAF_XM_CS6 0x1.6c16bedd9e239p-10
 
-VMAF_XM_FN double vmaf_xm_copysign(double x, double s)
+VMAF_DEVICE_FN double vmaf_xm_copysign(double x, double s)
 {
     return vmaf_double_of_bits((vmaf_bits_of_double(x) & 0x7fffffffffffffffull) |
                           (vmaf_bits_of_double(s) & 0x8000000000000000ull));
 }
 
 /* sin(x + dx) by the Taylor polynomial, |x| < 0.126. */
-VMAF_XM_FN double vmaf_xm_taylor_sin(double x, double dx)
+VMAF_DEVICE_FN double vmaf_xm_taylor_sin(double x, double dx)
 {
     const double xx = x * x;
     const double p = vmaf_xm_fma(
@@ -262,7 +255,7 @@ VMAF_XM_FN double vmaf_xm_taylor_sin(double x, double dx)
 }
 
 /* The table entries of X = |x| rounded to a multiple of 1/128: x becomes |x| - X. */
-VMAF_XM_FN unsigned vmaf_xm_sincos_index(double ax, double *rest)
+VMAF_DEVICE_FN unsigned vmaf_xm_sincos_index(double ax, double *rest)
 {
     const double u = VMAF_XM_BIG + ax;
     *rest = ax - (u - VMAF_XM_BIG);
@@ -270,7 +263,7 @@ VMAF_XM_FN unsigned vmaf_xm_sincos_index(double ax, double *rest)
 }
 
 /* sin(x + dx), |x| < 0.855469 (glibc's do_sin). */
-VMAF_XM_FN double vmaf_xm_do_sin(double x, double dx)
+VMAF_DEVICE_FN double vmaf_xm_do_sin(double x, double dx)
 {
     const double xold = x;
     if (fabs(x) < 0.126) return vmaf_xm_taylor_sin(x, dx);
@@ -289,7 +282,7 @@ VMAF_XM_FN double vmaf_xm_do_sin(double x, double dx)
 }
 
 /* cos(x + dx), |x| < 0.855469 (glibc's do_cos). */
-VMAF_XM_FN double vmaf_xm_do_cos(double x, double dx)
+VMAF_DEVICE_FN double vmaf_xm_do_cos(double x, double dx)
 {
     if (x < 0) dx = -dx;
     double r;
@@ -308,7 +301,7 @@ VMAF_XM_FN double vmaf_xm_do_cos(double x, double dx)
 }
 
 /* x = n pi/2 + a + da, |x| < 105414350; returns n mod 4. */
-VMAF_XM_FN unsigned vmaf_xm_reduce(double x, double *a, double *da)
+VMAF_DEVICE_FN unsigned vmaf_xm_reduce(double x, double *a, double *da)
 {
     const double t = vmaf_xm_fma(x, VMAF_XM_HPINV, VMAF_XM_TOINT);
     const double xn = t - VMAF_XM_TOINT;
@@ -324,14 +317,14 @@ VMAF_XM_FN unsigned vmaf_xm_reduce(double x, double *a, double *da)
 }
 
 /* sin (n even) or cos (n odd) of a + da, negated for n & 2. */
-VMAF_XM_FN double vmaf_xm_do_sincos(double a, double da, unsigned n)
+VMAF_DEVICE_FN double vmaf_xm_do_sincos(double a, double da, unsigned n)
 {
     const double r = (n & 1) ? vmaf_xm_do_cos(a, da) : vmaf_xm_do_sin(a, da);
     return (n & 2) ? -r : r;
 }
 
 /** sin(x) as glibc's sin, for |x| < 105414350 (NaN beyond). */
-VMAF_XM_FN double vmaf_xm_sin(double x)
+VMAF_DEVICE_FN double vmaf_xm_sin(double x)
 {
     const uint32_t k = (uint32_t)(vmaf_bits_of_double(x) >> 32) & 0x7fffffffu;
     if (k < 0x3e500000u) return x;
@@ -347,7 +340,7 @@ VMAF_XM_FN double vmaf_xm_sin(double x)
 }
 
 /** cos(x) as glibc's cos, for |x| < 105414350 (NaN beyond). */
-VMAF_XM_FN double vmaf_xm_cos(double x)
+VMAF_DEVICE_FN double vmaf_xm_cos(double x)
 {
     const uint32_t k = (uint32_t)(vmaf_bits_of_double(x) >> 32) & 0x7fffffffu;
     if (k < 0x3e400000u) return 1.0;
@@ -371,7 +364,7 @@ typedef struct VmafXmDd {
     double hi, lo;
 } VmafXmDd;
 
-VMAF_XM_FN VmafXmDd vmaf_xm_dd(double hi, double lo)
+VMAF_DEVICE_FN VmafXmDd vmaf_xm_dd(double hi, double lo)
 {
     VmafXmDd r;
     r.hi = hi;
@@ -379,7 +372,7 @@ VMAF_XM_FN VmafXmDd vmaf_xm_dd(double hi, double lo)
     return r;
 }
 
-VMAF_XM_FN VmafXmDd vmaf_xm_dd_fast_sum(double a, double b) /* |a| >= |b| or a = 0 */
+VMAF_DEVICE_FN VmafXmDd vmaf_xm_dd_fast_sum(double a, double b) /* |a| >= |b| or a = 0 */
 {
     VmafXmDd r;
     r.hi = a + b;
@@ -387,7 +380,7 @@ VMAF_XM_FN VmafXmDd vmaf_xm_dd_fast_sum(double a, double b) /* |a| >= |b| or a =
     return r;
 }
 
-VMAF_XM_FN VmafXmDd vmaf_xm_dd_sum(double a, double b)
+VMAF_DEVICE_FN VmafXmDd vmaf_xm_dd_sum(double a, double b)
 {
     VmafXmDd r;
     r.hi = a + b;
@@ -396,7 +389,7 @@ VMAF_XM_FN VmafXmDd vmaf_xm_dd_sum(double a, double b)
     return r;
 }
 
-VMAF_XM_FN VmafXmDd vmaf_xm_dd_add(VmafXmDd a, VmafXmDd b)
+VMAF_DEVICE_FN VmafXmDd vmaf_xm_dd_add(VmafXmDd a, VmafXmDd b)
 {
     VmafXmDd s = vmaf_xm_dd_sum(a.hi, b.hi);
     const VmafXmDd t = vmaf_xm_dd_sum(a.lo, b.lo);
@@ -404,21 +397,21 @@ VMAF_XM_FN VmafXmDd vmaf_xm_dd_add(VmafXmDd a, VmafXmDd b)
     return vmaf_xm_dd_fast_sum(s.hi, s.lo + t.lo);
 }
 
-VMAF_XM_FN VmafXmDd vmaf_xm_dd_neg(VmafXmDd a)
+VMAF_DEVICE_FN VmafXmDd vmaf_xm_dd_neg(VmafXmDd a)
 {
     a.hi = -a.hi;
     a.lo = -a.lo;
     return a;
 }
 
-VMAF_XM_FN VmafXmDd vmaf_xm_dd_mul(VmafXmDd a, VmafXmDd b)
+VMAF_DEVICE_FN VmafXmDd vmaf_xm_dd_mul(VmafXmDd a, VmafXmDd b)
 {
     const double p = a.hi * b.hi;
     const double e = vmaf_xm_fma(a.hi, b.hi, -p);
     return vmaf_xm_dd_fast_sum(p, e + (a.hi * b.lo + a.lo * b.hi));
 }
 
-VMAF_XM_FN VmafXmDd vmaf_xm_dd_div(VmafXmDd a, VmafXmDd b)
+VMAF_DEVICE_FN VmafXmDd vmaf_xm_dd_div(VmafXmDd a, VmafXmDd b)
 {
     const double q1 = a.hi / b.hi;
     const VmafXmDd r = vmaf_xm_dd_add(a, vmaf_xm_dd_neg(vmaf_xm_dd_mul(vmaf_xm_dd(q1, 0.0), b)));
@@ -440,7 +433,7 @@ VMAF_XM_FN VmafXmDd vmaf_xm_dd_div(VmafXmDd a, VmafXmDd b)
 
 /* atan(u) for u = uh + ul in [0, 1], double-double: atan(i/64) + atan(t), t = (u - i/64) /
  * (1 + u i/64), |t| <= 1/128, by its series to t^17 (truncation below 2^-105 relative). */
-VMAF_XM_FN VmafXmDd vmaf_xm_atan_dd(VmafXmDd u)
+VMAF_DEVICE_FN VmafXmDd vmaf_xm_atan_dd(VmafXmDd u)
 {
     const int i = (int)(u.hi * 64.0 + 0.5);
     const double xi = (double)i * 0x1p-6;
@@ -465,7 +458,7 @@ VMAF_XM_FN VmafXmDd vmaf_xm_atan_dd(VmafXmDd u)
 }
 
 /** atan2(y, x): glibc's special and extreme cases, otherwise correctly rounded (see top). */
-VMAF_XM_FN double vmaf_xm_atan2(double y, double x)
+VMAF_DEVICE_FN double vmaf_xm_atan2(double y, double x)
 {
     const uint64_t ix = vmaf_bits_of_double(x), iy = vmaf_bits_of_double(y);
     const uint32_t ux = (uint32_t)(ix >> 32), uy = (uint32_t)(iy >> 32);

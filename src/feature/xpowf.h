@@ -41,16 +41,11 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "dialect.h"
 #include "xpowf_tables.h"
 
 #ifdef __cplusplus
 extern "C" {
-#endif
-
-#if defined(__CUDACC__)
-#define VMAF_XPOWF_FN static inline __host__ __device__
-#else
-#define VMAF_XPOWF_FN static inline
 #endif
 
 enum {
@@ -81,7 +76,7 @@ enum {
 /* The tables (xpowf_tables.h), once for the host and once in device constant memory. */
 static const double vmaf_xpowf_host_log2[2 << VMAF_XPOWF_LOG2_BITS] = { VMAF_XPOWF_LOG2_TABLE };
 static const uint64_t vmaf_xpowf_host_exp2[1 << VMAF_XPOWF_EXP2_BITS] = { VMAF_XPOWF_EXP2_TABLE };
-#if defined(__CUDACC__)
+#if VMAF_DIALECT_CUDA
 static __constant__ const double vmaf_xpowf_device_log2[2 << VMAF_XPOWF_LOG2_BITS] = {
     VMAF_XPOWF_LOG2_TABLE
 };
@@ -97,14 +92,14 @@ static __constant__ const uint64_t vmaf_xpowf_device_exp2[1 << VMAF_XPOWF_EXP2_B
 #define VMAF_XPOWF_EXP2 vmaf_xpowf_host_exp2
 #endif
 
-VMAF_XPOWF_FN uint32_t vmaf_xpowf_to_bits(float f)
+VMAF_DEVICE_FN uint32_t vmaf_xpowf_to_bits(float f)
 {
     uint32_t u;
     memcpy(&u, &f, sizeof(u));
     return u;
 }
 
-VMAF_XPOWF_FN float vmaf_xpowf_from_bits(uint32_t u)
+VMAF_DEVICE_FN float vmaf_xpowf_from_bits(uint32_t u)
 {
     float f;
     memcpy(&f, &u, sizeof(f));
@@ -112,29 +107,29 @@ VMAF_XPOWF_FN float vmaf_xpowf_from_bits(uint32_t u)
 }
 
 /** 1 when the bits are +-0, +-inf or a NaN. */
-VMAF_XPOWF_FN int vmaf_xpowf_zero_inf_nan(uint32_t u)
+VMAF_DEVICE_FN int vmaf_xpowf_zero_inf_nan(uint32_t u)
 {
     return 2u * u - 1u >= 2u * 0x7f800000u - 1u;
 }
 
-VMAF_XPOWF_FN int vmaf_xpowf_is_nan(uint32_t u)
+VMAF_DEVICE_FN int vmaf_xpowf_is_nan(uint32_t u)
 {
     return 2u * u > 2u * 0x7f800000u;
 }
 
-VMAF_XPOWF_FN int vmaf_xpowf_is_signalling(uint32_t u)
+VMAF_DEVICE_FN int vmaf_xpowf_is_signalling(uint32_t u)
 {
     return vmaf_xpowf_is_nan(u) && !(u & 0x00400000u);
 }
 
 /** x86's a + b (or a * b) when one of them is a NaN: the first NaN, quietened. */
-VMAF_XPOWF_FN float vmaf_xpowf_nan_of(uint32_t a, uint32_t b)
+VMAF_DEVICE_FN float vmaf_xpowf_nan_of(uint32_t a, uint32_t b)
 {
     return vmaf_xpowf_from_bits((vmaf_xpowf_is_nan(a) ? a : b) | 0x00400000u);
 }
 
 /** 0: y is not an integer, 1: an odd integer, 2: an even one (y finite, not zero). */
-VMAF_XPOWF_FN int vmaf_xpowf_integer_kind(uint32_t iy)
+VMAF_DEVICE_FN int vmaf_xpowf_integer_kind(uint32_t iy)
 {
     const int e = (int)(iy >> 23 & 0xff);
     if (e < 0x7f)
@@ -147,7 +142,7 @@ VMAF_XPOWF_FN int vmaf_xpowf_integer_kind(uint32_t iy)
 }
 
 /** log2 of the positive normal float with bits ix (or of a normalised subnormal), in double. */
-VMAF_XPOWF_FN double vmaf_xpowf_log2(uint32_t ix)
+VMAF_DEVICE_FN double vmaf_xpowf_log2(uint32_t ix)
 {
     const uint32_t tmp = ix - VMAF_XPOWF_LOG2_OFF;
     const unsigned i = (tmp >> (23 - VMAF_XPOWF_LOG2_BITS)) % (1u << VMAF_XPOWF_LOG2_BITS);
@@ -172,7 +167,7 @@ VMAF_XPOWF_FN double vmaf_xpowf_log2(uint32_t ix)
 
 /** 2^t rounded to float, |t| < 150 (t within the range the caller checked); sign_bias 0 or
  *  1 << (VMAF_XPOWF_EXP2_BITS + 11) for a negative result. */
-VMAF_XPOWF_FN float vmaf_xpowf_exp2(double t, uint64_t sign_bias)
+VMAF_DEVICE_FN float vmaf_xpowf_exp2(double t, uint64_t sign_bias)
 {
     double kd = t + VMAF_XPOWF_SHIFT;
     uint64_t ki;
@@ -192,7 +187,7 @@ VMAF_XPOWF_FN float vmaf_xpowf_exp2(double t, uint64_t sign_bias)
 }
 
 /** x^y with glibc 2.36's powf bits (its FMA build on x86-64). */
-VMAF_XPOWF_FN float vmaf_xpowf(float x, float y)
+VMAF_DEVICE_FN float vmaf_xpowf(float x, float y)
 {
     uint32_t ix = vmaf_xpowf_to_bits(x);
     const uint32_t iy = vmaf_xpowf_to_bits(y);

@@ -16,7 +16,7 @@
 #define ADM_I32(p) ((int32_t *)(uintptr_t)(p))
 
 /** Scale-0 DWT, picture `pic` (0 ref, 1 dis), output (i, j). */
-VMAF_ADM_FN void vmaf_adm_k_dwt0(const AdmDwt0CudaArgs *a, int pic, int i, int j, int wide)
+VMAF_DEVICE_FN void vmaf_adm_k_dwt0(const AdmDwt0CudaArgs *a, int pic, int i, int j, int wide)
 {
     const int half_w = (a->w + 1) / 2, half_h = (a->h_pic + 1) / 2;
     if (i >= half_h || j >= half_w)
@@ -42,8 +42,8 @@ VMAF_ADM_FN void vmaf_adm_k_dwt0(const AdmDwt0CudaArgs *a, int pic, int i, int j
  * lane before and 2j+2 from the lane after, and filters. The vertical pass at a position is
  * the same function wherever it is computed, so this equals vmaf_adm_k_dwt0().
  */
-VMAF_ADM_FN void vmaf_adm_k_dwt0_own(const AdmDwt0CudaArgs *a, int pic, int i, int j, int wide,
-                                     int16_t lo[2], int16_t hi[2])
+VMAF_DEVICE_FN void vmaf_adm_k_dwt0_own(const AdmDwt0CudaArgs *a, int pic, int i, int j, int wide,
+                                        int16_t lo[2], int16_t hi[2])
 {
     const int half_h = (a->h_pic + 1) / 2;
     for (int e = 0; e < 2; e++) {
@@ -62,20 +62,20 @@ VMAF_ADM_FN void vmaf_adm_k_dwt0_own(const AdmDwt0CudaArgs *a, int pic, int i, i
  * (vmaf_adm_k_dwt0_own's values, its picture rows kept from one output row to the next);
  * lanes 1..ADM_DWT0_STRIP write their column from their own values and the neighbours'.
  */
-VMAF_ADM_FN int vmaf_adm_k_dwt0_lane_col(int strip, int lane)
+VMAF_DEVICE_FN int vmaf_adm_k_dwt0_lane_col(int strip, int lane)
 {
     return strip * ADM_DWT0_STRIP - 1 + lane;
 }
 
-VMAF_ADM_FN int vmaf_adm_k_dwt0_lane_writes(int lane)
+VMAF_DEVICE_FN int vmaf_adm_k_dwt0_lane_writes(int lane)
 {
     return lane >= 1 && lane <= ADM_DWT0_STRIP;
 }
 
 /** Output (i, j) given the lo/hi values at 2j-1 (prev), 2j, 2j+1 (own), 2j+2 (next). */
-VMAF_ADM_FN void vmaf_adm_k_dwt0_finish(const AdmDwt0CudaArgs *a, int pic, int i, int j,
-                                        int wide, const int16_t prev[2], const int16_t own_lo[2],
-                                        const int16_t own_hi[2], const int16_t next[2])
+VMAF_DEVICE_FN void vmaf_adm_k_dwt0_finish(const AdmDwt0CudaArgs *a, int pic, int i, int j,
+                                           int wide, const int16_t prev[2], const int16_t own_lo[2],
+                                           const int16_t own_hi[2], const int16_t next[2])
 {
     const int half_w = (a->w + 1) / 2, half_h = (a->h_pic + 1) / 2;
     if (i >= half_h || j >= half_w)
@@ -99,7 +99,7 @@ VMAF_ADM_FN void vmaf_adm_k_dwt0_finish(const AdmDwt0CudaArgs *a, int pic, int i
 }
 
 /** Scales 1..3 DWT of both pictures: the outputs (i, j), any column. */
-VMAF_ADM_FN void vmaf_adm_k_dwt123_out(const AdmDwt123CudaArgs *a, int i, int j)
+VMAF_DEVICE_FN void vmaf_adm_k_dwt123_out(const AdmDwt123CudaArgs *a, int i, int j)
 {
     const int32_t *ref = ADM_I32(a->ref), *dis = ADM_I32(a->dis);
     const ptrdiff_t stride = (ptrdiff_t)a->stride;
@@ -113,7 +113,7 @@ VMAF_ADM_FN void vmaf_adm_k_dwt123_out(const AdmDwt123CudaArgs *a, int i, int j)
 }
 
 /** The vertical pass of both pictures at column col of row i (4 lines; 0 outside). */
-VMAF_ADM_FN void vmaf_adm_k_dwt123_at(const AdmDwt123CudaArgs *a, int i, int col, int32_t v4[4])
+VMAF_DEVICE_FN void vmaf_adm_k_dwt123_at(const AdmDwt123CudaArgs *a, int i, int col, int32_t v4[4])
 {
     const int half_h = (a->h + 1) / 2;
     v4[0] = v4[1] = v4[2] = v4[3] = 0;
@@ -128,9 +128,9 @@ VMAF_ADM_FN void vmaf_adm_k_dwt123_at(const AdmDwt123CudaArgs *a, int i, int col
  * the first and last filter them directly. The last row also keeps its vertical pass
  * (positions 2j, 2j+1) for the next scales' row-buffer reads.
  */
-VMAF_ADM_FN void vmaf_adm_k_dwt123_finish(const AdmDwt123CudaArgs *a, int i, int j,
-                                          const int32_t prev[4], const int32_t own0[4],
-                                          const int32_t own1[4], const int32_t next[4])
+VMAF_DEVICE_FN void vmaf_adm_k_dwt123_finish(const AdmDwt123CudaArgs *a, int i, int j,
+                                             const int32_t prev[4], const int32_t own0[4],
+                                             const int32_t own1[4], const int32_t next[4])
 {
     const int half_w = (a->w + 1) / 2, half_h = (a->h + 1) / 2;
     if (i >= half_h || j >= half_w)
@@ -160,7 +160,7 @@ VMAF_ADM_FN void vmaf_adm_k_dwt123_finish(const AdmDwt123CudaArgs *a, int i, int
     }
 }
 
-VMAF_ADM_FN void vmaf_adm_k_copy(const AdmCopyCudaArgs *a, int i, int j)
+VMAF_DEVICE_FN void vmaf_adm_k_copy(const AdmCopyCudaArgs *a, int i, int j)
 {
     if (i >= a->h || j >= a->w)
         return;
@@ -170,7 +170,7 @@ VMAF_ADM_FN void vmaf_adm_k_copy(const AdmCopyCudaArgs *a, int i, int j)
 }
 
 /** Decouple of pixel (top + i, left + j) of the outer region. */
-VMAF_ADM_FN void vmaf_adm_k_decouple0(const AdmDecoupleCudaArgs *a, int i, int j)
+VMAF_DEVICE_FN void vmaf_adm_k_decouple0(const AdmDecoupleCudaArgs *a, int i, int j)
 {
     const int y = a->top + i, x = a->left + j;
     if (y >= a->bottom || x >= a->right)
@@ -196,7 +196,7 @@ VMAF_ADM_FN void vmaf_adm_k_decouple0(const AdmDecoupleCudaArgs *a, int i, int j
     }
 }
 
-VMAF_ADM_FN void vmaf_adm_k_decouple123(const AdmDecoupleCudaArgs *a, int i, int j)
+VMAF_DEVICE_FN void vmaf_adm_k_decouple123(const AdmDecoupleCudaArgs *a, int i, int j)
 {
     const int y = a->top + i, x = a->left + j;
     if (y >= a->bottom || x >= a->right)
@@ -222,7 +222,7 @@ VMAF_ADM_FN void vmaf_adm_k_decouple123(const AdmDecoupleCudaArgs *a, int i, int
 }
 
 /** CSF of orientation t at (top + i, left + j). */
-VMAF_ADM_FN void vmaf_adm_k_csf0(const AdmCsfCudaArgs *a, int t, int i, int j)
+VMAF_DEVICE_FN void vmaf_adm_k_csf0(const AdmCsfCudaArgs *a, int t, int i, int j)
 {
     const int y = a->top + i, x = a->left + j;
     if (y >= a->bottom || x >= a->right)
@@ -235,7 +235,7 @@ VMAF_ADM_FN void vmaf_adm_k_csf0(const AdmCsfCudaArgs *a, int t, int i, int j)
     ADM_I16(a->mask[t])[off] = mask;
 }
 
-VMAF_ADM_FN void vmaf_adm_k_csf123(const AdmCsfCudaArgs *a, int t, int i, int j)
+VMAF_DEVICE_FN void vmaf_adm_k_csf123(const AdmCsfCudaArgs *a, int t, int i, int j)
 {
     const int y = a->top + i, x = a->left + j;
     if (y >= a->bottom || x >= a->right)
@@ -248,7 +248,7 @@ VMAF_ADM_FN void vmaf_adm_k_csf123(const AdmCsfCudaArgs *a, int t, int i, int j)
     ADM_I32(a->mask[t])[off] = mask;
 }
 
-VMAF_ADM_FN VmafAdmCmParams vmaf_adm_k_cm_params(const AdmCmCudaArgs *a)
+VMAF_DEVICE_FN VmafAdmCmParams vmaf_adm_k_cm_params(const AdmCmCudaArgs *a)
 {
     VmafAdmCmParams p;
     for (int t = 0; t < 3; t++) {
@@ -261,7 +261,7 @@ VMAF_ADM_FN VmafAdmCmParams vmaf_adm_k_cm_params(const AdmCmCudaArgs *a)
 }
 
 /** Row slots (grid size) and positions per slot of a masked sum. */
-VMAF_ADM_FN int vmaf_adm_k_cm_slots(int w, int h)
+VMAF_DEVICE_FN int vmaf_adm_k_cm_slots(int w, int h)
 {
     const VmafAdmCmRows c = vmaf_adm_cm_rows(w, h);
     return vmaf_adm_cm_slots(&c);
@@ -269,9 +269,9 @@ VMAF_ADM_FN int vmaf_adm_k_cm_slots(int w, int h)
 
 /** Terms of position q of row slot `slot` added to acc (scale0: the int16 bands); c is
  *  vmaf_adm_cm_rows(a->w, a->h) and p vmaf_adm_k_cm_params(a), computed once per block. */
-VMAF_ADM_FN void vmaf_adm_k_cm_pos(const AdmCmCudaArgs *a, const VmafAdmCmRows *rows,
-                                   const VmafAdmCmParams *prm, int scale0, int slot, int q,
-                                   uint64_t acc[3])
+VMAF_DEVICE_FN void vmaf_adm_k_cm_pos(const AdmCmCudaArgs *a, const VmafAdmCmRows *rows,
+                                      const VmafAdmCmParams *prm, int scale0, int slot, int q,
+                                      uint64_t acc[3])
 {
     const VmafAdmCmRows c = *rows;
     int up, mid, down, middle;
@@ -300,8 +300,8 @@ VMAF_ADM_FN void vmaf_adm_k_cm_pos(const AdmCmCudaArgs *a, const VmafAdmCmRows *
 }
 
 /** A slot's row total per orientation from its summed terms (spare lanes included). */
-VMAF_ADM_FN void vmaf_adm_k_cm_row(const AdmCmCudaArgs *a, int scale0, int slot,
-                                   const uint64_t acc[3], uint64_t out[3])
+VMAF_DEVICE_FN void vmaf_adm_k_cm_row(const AdmCmCudaArgs *a, int scale0, int slot,
+                                      const uint64_t acc[3], uint64_t out[3])
 {
     const VmafAdmCmRows c = vmaf_adm_cm_rows(a->w, a->h);
     int up, mid, down, middle;
@@ -315,8 +315,8 @@ VMAF_ADM_FN void vmaf_adm_k_cm_row(const AdmCmCudaArgs *a, int scale0, int slot,
 }
 
 /** Denominator term of orientation t at (top + i, left + j). */
-VMAF_ADM_FN uint64_t vmaf_adm_k_den_term(const AdmDenCudaArgs *a, int scale0, int t, int i,
-                                         int j)
+VMAF_DEVICE_FN uint64_t vmaf_adm_k_den_term(const AdmDenCudaArgs *a, int scale0, int t, int i,
+                                            int j)
 {
     const int y = a->top + i, x = a->left + j;
     if (y >= a->bottom || x >= a->right)
@@ -328,7 +328,7 @@ VMAF_ADM_FN uint64_t vmaf_adm_k_den_term(const AdmDenCudaArgs *a, int scale0, in
                                 a->cub_round, a->cub_shift);
 }
 
-VMAF_ADM_FN uint64_t vmaf_adm_k_den_row(const AdmDenCudaArgs *a, int scale0, uint64_t row)
+VMAF_DEVICE_FN uint64_t vmaf_adm_k_den_row(const AdmDenCudaArgs *a, int scale0, uint64_t row)
 {
     if (scale0)
         return (row + a->row_round) >> a->row_shift;

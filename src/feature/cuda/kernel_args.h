@@ -5,7 +5,7 @@
 #ifndef VMAF_FEATURE_CUDA_KERNEL_ARGS_H
 #define VMAF_FEATURE_CUDA_KERNEL_ARGS_H
 
-typedef unsigned long long vmaf_devptr;
+#include "feature/dialect.h" /* vmaf_devptr */
 
 typedef struct PsnrCudaArgs {
     vmaf_devptr ref[3], dist[3];
@@ -41,37 +41,10 @@ typedef struct PsnrHvsCudaArgs {
     vmaf_devptr terms;            /* float[nbx * nby * 64] */
 } PsnrHvsCudaArgs;
 
-/* vif: one block per tile of VIF_CUDA_TILE_W x VIF_CUDA_TILE_H pixels of a scale computes the
- * tile's statistic (its block sums, added to the scale's sums with one 64-bit atomic add per
- * sum and block) and the tile's part of the next scale (vif_device.h describes the
- * decomposition). At most VMAF_CUDA_MAX_KERNEL_ARGS bytes (the recorder keeps it inline). */
-enum { VIF_CUDA_TILE_W = 48, VIF_CUDA_TILE_H = 16, VIF_CUDA_THREADS = 256 };
-/* vif: blocks resident per SM that the kernels' register budget must allow: 4 (64 registers
- * a thread; the tile's 45 KiB of shared memory allow 4 blocks on sm_90) instead of the 3 that
- * 72-80 registers left: scales 0 and 1 ran about 5-10% faster on 4K 8-bit (scale 1 spills 8
- * bytes). To re-measure: compile vif.cu with -DVIF_CUDA_MIN_BLOCKS=3 and compare
- * VMAF_CUDA_PROFILE=ops, or checktwin's --bench. */
-#ifndef VIF_CUDA_MIN_BLOCKS
-#define VIF_CUDA_MIN_BLOCKS 4
-#endif
+/* vif: VifCudaArgs, its tile and block shape (VIF_CUDA_*), beside the per-thread work that
+ * reads them and the host plan that fills them. */
+#include "feature/vif_device.h"
 
-typedef struct VifCudaArgs {
-    vmaf_devptr ref, dis;         /* the scale's planes */
-    unsigned long long stride;    /* bytes, same for ref and dis */
-    int w, h;                     /* the scale's size, both >= 1 */
-    int mu_shift, q;              /* the statistic's vertical shifts (vif.h) */
-    int sub_shift;                /* the subsampling's vertical shift */
-    int stat;                     /* compute the statistic (0: skipped scale 0) */
-    int sub;                      /* write the next scale, (w/2) x (h/2), rows packed */
-    double egl;                   /* vif_enhn_gain_limit */
-    vmaf_devptr sub_ref, sub_dis; /* uint16 images of the next scale */
-    vmaf_devptr log2_table;       /* uint16[VIF_DEV_LOG2_PACKED_LEN] (vif_device.h) */
-    vmaf_devptr sums;             /* the scale's VmafVifSums, zeroed before the launch */
-    unsigned filter[17];          /* the scale's filter (vmaf_vif_filter[s]) */
-    unsigned sub_filter[9];       /* the next scale's filter */
-    double filter_d[9];           /* the scale's filter up to its centre, as doubles (the
-                                   * filters are symmetric) */
-} VifCudaArgs;
 /* adm: one thread per output element (DWT, decouple, CSF: ADM_CUDA_TX x ADM_CUDA_TY blocks),
  * one block per band row for the sums (ADM_CUDA_ROW_THREADS). Bands live in a per-slot copy
  * of the CPU instance's band block (vmaf_adm_layout_compact()); see src/feature/adm_device.h. */

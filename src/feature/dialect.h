@@ -1,0 +1,89 @@
+/*
+ * Twin VMAF — the one place that knows which language a shared header is being compiled as.
+ *
+ * The per-element arithmetic of every extractor is written once, in headers under
+ * src/feature/, and compiled as three dialects:
+ *   - C11 (and C++ in tests/twins/test_device_lang.cc): the CPU extractors and the host tests
+ *     that replay a twin's kernels in their order;
+ *   - CUDA C++ (nvcc, __CUDACC__): the CUDA twins' kernels, and the host side of those .cu files;
+ *   - OpenCL C (__OPENCL_C_VERSION__ or __OPENCL_VERSION__): reserved for an OpenCL backend.
+ * Those headers test the VMAF_DIALECT_* macros below instead of the compilers' own, and qualify
+ * their functions with the VMAF_DEVICE_FN* macros, so that a new dialect is added here only.
+ * Code that is truly one dialect's (CUDA intrinsics under __CUDA_ARCH__, kernels in .cu/.cuh)
+ * stays where it is.
+ */
+#ifndef VMAF_FEATURE_DIALECT_H
+#define VMAF_FEATURE_DIALECT_H
+
+/* Exactly one of these is 1. VMAF_DIALECT_C also guards what only the host C build has
+ * (extractor states, feature_extractor.h, <stdio.h>, plans that allocate). OpenCL C is
+ * recognised by either macro: runtime compilers define both, clang (-x cl) only the first. */
+#if defined(__OPENCL_C_VERSION__) || defined(__OPENCL_VERSION__)
+#define VMAF_DIALECT_C 0
+#define VMAF_DIALECT_CUDA 0
+#define VMAF_DIALECT_OPENCL 1
+#elif defined(__CUDACC__)
+#define VMAF_DIALECT_C 0
+#define VMAF_DIALECT_CUDA 1
+#define VMAF_DIALECT_OPENCL 0
+#else
+#define VMAF_DIALECT_C 1
+#define VMAF_DIALECT_CUDA 0
+#define VMAF_DIALECT_OPENCL 0
+#endif
+
+/*
+ * Function qualifiers of the shared per-element functions (callable from the host and from
+ * device code):
+ *   VMAF_DEVICE_FN              the default: inlined at the compilers' discretion;
+ *   VMAF_DEVICE_FN_INLINE_DEVICE  always inlined in CUDA device code: the twins' per-thread
+ *                               phases (vif_device.h, cambi_device.h), whose local arrays must
+ *                               stay in registers; plain inline on the host;
+ *   VMAF_DEVICE_FN_INLINE_HOST  always inlined by the host C compiler: the CPU loops that call
+ *                               them vectorize only once they are inlined (exact_sum.h,
+ *                               psnr_hvs.h); plain inline under nvcc, as before.
+ * OpenCL C (1.2 and later) has no host side: all three are `static inline`.
+ */
+#if VMAF_DIALECT_CUDA
+#define VMAF_DEVICE_FN static inline __host__ __device__
+#define VMAF_DEVICE_FN_INLINE_DEVICE static __forceinline__ __host__ __device__
+#define VMAF_DEVICE_FN_INLINE_HOST static inline __host__ __device__
+#elif VMAF_DIALECT_OPENCL
+#define VMAF_DEVICE_FN static inline
+#define VMAF_DEVICE_FN_INLINE_DEVICE static inline
+#define VMAF_DEVICE_FN_INLINE_HOST static inline
+#else
+#define VMAF_DEVICE_FN static inline
+#define VMAF_DEVICE_FN_INLINE_DEVICE static inline
+#if defined(__GNUC__)
+#define VMAF_DEVICE_FN_INLINE_HOST static inline __attribute__((always_inline))
+#else
+#define VMAF_DEVICE_FN_INLINE_HOST static inline
+#endif
+#endif
+
+/* Unroll the loop that follows completely (its trip count is a compile-time constant); a
+ * hint, never needed for the result. The host C build leaves the choice to the compiler. */
+#if VMAF_DIALECT_CUDA || VMAF_DIALECT_OPENCL
+#define VMAF_UNROLL _Pragma("unroll")
+#else
+#define VMAF_UNROLL
+#endif
+
+/* The address space of a pointer to device-global memory (an image, a sum buffer): OpenCL C
+ * must name it; CUDA and C have one flat address space. */
+#if VMAF_DIALECT_OPENCL
+#define VMAF_GLOBAL __global
+#else
+#define VMAF_GLOBAL
+#endif
+
+/* A device address as kernel arguments carry it: a 64-bit integer, the same layout for the
+ * host glue that fills the arguments and for the kernels that read them. */
+#if VMAF_DIALECT_OPENCL
+typedef ulong vmaf_devptr;
+#else
+typedef unsigned long long vmaf_devptr;
+#endif
+
+#endif /* VMAF_FEATURE_DIALECT_H */
