@@ -23,9 +23,11 @@
 #ifndef VMAF_FEATURE_ADM_DEVICE_H
 #define VMAF_FEATURE_ADM_DEVICE_H
 
-#include <stdint.h>
-
 #include "dialect.h"
+#if !VMAF_DIALECT_OPENCL
+#include <stdint.h>
+#endif
+
 #include "adm.h"
 
 #if VMAF_DIALECT_CUDA

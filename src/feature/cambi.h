@@ -37,11 +37,12 @@
 #ifndef VMAF_FEATURE_CAMBI_H
 #define VMAF_FEATURE_CAMBI_H
 
+#include "dialect.h"
+#if !VMAF_DIALECT_OPENCL
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-
-#include "dialect.h"
+#endif
 
 #ifdef __cplusplus
 extern "C" {

@@ -37,10 +37,12 @@
 #ifndef VMAF_FEATURE_CAMBI_DEVICE_H
 #define VMAF_FEATURE_CAMBI_DEVICE_H
 
+#include "dialect.h"
+#if !VMAF_DIALECT_OPENCL
 #include <stdbool.h>
 #include <stdint.h>
+#endif
 
-#include "dialect.h"
 #include "feature/cambi.h"
 
 typedef unsigned long long cambi_devptr;

@@ -41,9 +41,10 @@
 #ifndef VMAF_FEATURE_CIEDE_H
 #define VMAF_FEATURE_CIEDE_H
 
-#include <math.h>
-
 #include "dialect.h"
+#if !VMAF_DIALECT_OPENCL
+#include <math.h>
+#endif
 
 /* The functions of the colour conversion and the difference are xmath.h's, the same on every
  * host and on the GPU: exp, pow, sin, cos with glibc 2.36's bits, atan2 correctly rounded (its
@@ -152,7 +153,7 @@ VMAF_DEVICE_FN float vmaf_ciede_hue(float b, float a_prime)
 VMAF_DEVICE_FN float vmaf_ciede_delta_hue(float c1, float c2, float h1, float h2)
 {
     if (c1 == 0.0 || c2 == 0.0) return 0.0f;
-    if (fabsf(h1 - h2) <= M_PI) return h2 - h1;
+    if (vmaf_fabsf(h1 - h2) <= M_PI) return h2 - h1;
     if (h2 <= h1) return (float)((h2 - h1) + 2. * M_PI);
     return (float)((h2 - h1) - 2. * M_PI);
 }

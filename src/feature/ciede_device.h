@@ -7,10 +7,12 @@
 #ifndef VMAF_FEATURE_CIEDE_DEVICE_H
 #define VMAF_FEATURE_CIEDE_DEVICE_H
 
+#include "dialect.h"
+#if !VMAF_DIALECT_OPENCL
 #include <stddef.h>
 #include <stdint.h>
+#endif
 
-#include "dialect.h"
 #include "ciede.h"
 #if VMAF_DIALECT_C
 #include "libvmaf/picture.h"

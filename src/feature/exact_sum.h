@@ -54,11 +54,13 @@
 #ifndef VMAF_FEATURE_EXACT_SUM_H
 #define VMAF_FEATURE_EXACT_SUM_H
 
+#include "dialect.h"
+#if !VMAF_DIALECT_OPENCL
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
+#endif
 
-#include "dialect.h"
 #include "bitcast.h"
 
 enum {
@@ -204,9 +206,9 @@ VMAF_DEVICE_FN_INLINE_HOST uint32_t exact_sum_round_term(uint32_t t_bits, int bi
     }
     const int s = -shift;
     if (s > 25) return 0; /* m < 2^24 < half */
-    const uint32_t half = 1u << (s - 1), rem = m & ((1u << s) - 1);
-    *tie = rem == half;
-    return (m >> s) + (rem > half);
+    const uint32_t halfway = 1u << (s - 1), rem = m & ((1u << s) - 1);
+    *tie = rem == halfway;
+    return (m >> s) + (rem > halfway);
 }
 
 /* ---------------------------------------------------------------------------------------- */
@@ -417,7 +419,9 @@ VMAF_DEVICE_FN_INLINE_HOST unsigned long long exact_sum_scratch_bytes(unsigned l
 /* ---------------------------------------------------------------------------------------- */
 /* Host reference                                                                            */
 
-/* Host only (plain static inline: under nvcc these are host functions). */
+/* Host only (plain static inline: under nvcc these are host functions); OpenCL C has no host
+ * side. */
+#if !VMAF_DIALECT_OPENCL
 
 /** The definition: the plain serial loop. */
 static inline float vmaf_exact_sum_serial(const float *t, size_t n, float acc0)
@@ -536,5 +540,7 @@ static inline float vmaf_exact_sum_binade(const float *t, size_t n, float acc0)
 {
     return vmaf_exact_sum_binade_stats(t, n, acc0, NULL);
 }
+
+#endif /* !VMAF_DIALECT_OPENCL */
 
 #endif /* VMAF_FEATURE_EXACT_SUM_H */

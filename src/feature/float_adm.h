@@ -58,13 +58,15 @@
 #ifndef VMAF_FEATURE_FLOAT_ADM_H
 #define VMAF_FEATURE_FLOAT_ADM_H
 
+#include "dialect.h"
+#if !VMAF_DIALECT_OPENCL
 #include <math.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
+#endif
 
-#include "dialect.h"
 #include "float_filter.h"
 #include "xpowf.h"
 
@@ -301,7 +303,7 @@ VMAF_DEVICE_FN bool vmaf_float_adm_angle_flag(float oh, float ov, float th, floa
 /** The masking value of a CSF value. */
 VMAF_DEVICE_FN float vmaf_float_adm_mask_value(float c)
 {
-    return (float)(VMAF_FLOAT_ADM_ONE_BY_30 * fabsf(c));
+    return (float)(VMAF_FLOAT_ADM_ONE_BY_30 * vmaf_fabsf(c));
 }
 
 /**
@@ -329,7 +331,7 @@ VMAF_DEVICE_FN float vmaf_float_adm_threshold(const float *const mask[3], const 
         sum += m0[cols[1]];
         sum += m0[cols[2]];
         sum += m1[cols[0]];
-        sum = (float)(sum + VMAF_FLOAT_ADM_ONE_BY_15 * fabsf(centre));
+        sum = (float)(sum + VMAF_FLOAT_ADM_ONE_BY_15 * vmaf_fabsf(centre));
         sum += m1[cols[2]];
         sum += m2[cols[0]];
         sum += m2[cols[1]];
@@ -351,7 +353,7 @@ VMAF_DEVICE_FN float vmaf_float_adm_power(float x, bool cube, float p)
 /** A masked term: max(|c| - threshold, 0)^p (vmaf_float_adm_power). */
 VMAF_DEVICE_FN float vmaf_float_adm_term(float c, float threshold, bool cube, float p)
 {
-    float x = fabsf(c) - threshold;
+    float x = vmaf_fabsf(c) - threshold;
     x = x < 0.0f ? 0.0f : x;
     return vmaf_float_adm_power(x, cube, p);
 }

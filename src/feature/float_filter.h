@@ -21,10 +21,12 @@
 #ifndef VMAF_FEATURE_FLOAT_FILTER_H
 #define VMAF_FEATURE_FLOAT_FILTER_H
 
+#include "dialect.h"
+#if !VMAF_DIALECT_OPENCL
 #include <errno.h>
 #include <stddef.h>
+#endif
 
-#include "dialect.h"
 #include "libvmaf/picture.h"
 #include "reflect.h"
 

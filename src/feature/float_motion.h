@@ -32,11 +32,13 @@
 #ifndef VMAF_FEATURE_FLOAT_MOTION_H
 #define VMAF_FEATURE_FLOAT_MOTION_H
 
+#include "dialect.h"
+#if !VMAF_DIALECT_OPENCL
 #include <math.h>
 #include <stdbool.h>
 #include <stddef.h>
+#endif
 
-#include "dialect.h"
 #include "float_filter.h"
 
 #ifdef __cplusplus
@@ -78,7 +80,7 @@ typedef struct VmafFloatMotionOptions {
 /** The term of a sample pair: |a - b| in float. */
 VMAF_DEVICE_FN float vmaf_float_motion_term(float a, float b)
 {
-    return fabsf(a - b);
+    return vmaf_fabsf(a - b);
 }
 
 /** A row's float sum of |a - b|, left to right (the reference adds fabs() in double to a

@@ -23,10 +23,12 @@
 #ifndef VMAF_FEATURE_FLOAT_STATS_H
 #define VMAF_FEATURE_FLOAT_STATS_H
 
+#include "dialect.h"
+#if !VMAF_DIALECT_OPENCL
 #include <stddef.h>
 #include <stdint.h>
+#endif
 
-#include "dialect.h"
 #include "float_filter.h"
 
 #ifdef __cplusplus

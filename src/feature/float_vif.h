@@ -35,13 +35,15 @@
 #ifndef VMAF_FEATURE_FLOAT_VIF_H
 #define VMAF_FEATURE_FLOAT_VIF_H
 
+#include "dialect.h"
+#if !VMAF_DIALECT_OPENCL
 #include <math.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
+#endif
 
-#include "dialect.h"
 #include "float_filter.h"
 
 #ifdef __cplusplus

@@ -20,11 +20,13 @@
 #ifndef VMAF_FEATURE_MOTION_H
 #define VMAF_FEATURE_MOTION_H
 
+#include "dialect.h"
+#if !VMAF_DIALECT_OPENCL
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#endif
 
-#include "dialect.h"
 #include "reflect.h"
 
 #ifdef __cplusplus

@@ -2,10 +2,11 @@
 #ifndef VMAF_FEATURE_PSNR_H
 #define VMAF_FEATURE_PSNR_H
 
+#include "dialect.h"
+#if !VMAF_DIALECT_OPENCL
 #include <stdbool.h>
 #include <stdint.h>
-
-#include "dialect.h"
+#endif
 
 typedef struct PsnrState {
     /* options */

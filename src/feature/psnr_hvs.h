@@ -19,9 +19,10 @@
 #ifndef VMAF_FEATURE_PSNR_HVS_H
 #define VMAF_FEATURE_PSNR_HVS_H
 
-#include <stdint.h>
-
 #include "dialect.h"
+#if !VMAF_DIALECT_OPENCL
+#include <stdint.h>
+#endif
 
 enum {
     PSNR_HVS_BLOCK = 8,     /**< transform size */

@@ -61,11 +61,13 @@
 #ifndef VMAF_FEATURE_SEQ_SUM_DEVICE_H
 #define VMAF_FEATURE_SEQ_SUM_DEVICE_H
 
+#include "dialect.h"
+#if !VMAF_DIALECT_OPENCL
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
+#endif
 
-#include "dialect.h"
 #include "bitcast.h"
 
 /* Block shape (compile-time; tests/checktwin/seq_sum_gpu_test.cu may be built with others):
@@ -159,16 +161,16 @@ VMAF_DEVICE_FN SeqSumMap seq_sum_elem(uint32_t x_bits, int exp)
     }
     if (shift <= -25) return seq_sum_identity(); /* m < 2^24 <= half a unit's 2^-shift */
     const int t = -shift;                          /* 1..24 */
-    const uint32_t half = 1u << (t - 1), rem = m & ((1u << t) - 1);
+    const uint32_t halfway = 1u << (t - 1), rem = m & ((1u << t) - 1);
     const uint64_t q = m >> t;
-    if (rem == half) { /* a tie: make A + r even */
+    if (rem == halfway) { /* a tie: make A + r even */
         r.r[0] = q + (q & 1);
         r.r[1] = q + ((q + 1) & 1);
 #if defined(SEQ_SUM_TEST_MUTANT) && SEQ_SUM_TEST_MUTANT == 2 /* tests: a wrong tie rule */
         r.r[0] = r.r[1] = q + 1;
 #endif
     } else {
-        r.r[0] = r.r[1] = q + (rem > half);
+        r.r[0] = r.r[1] = q + (rem > halfway);
     }
     return r;
 }
@@ -300,7 +302,8 @@ VMAF_DEVICE_FN int seq_sum_walk(const float *v, int first, int count, SeqSumStat
 /* ---------------------------------------------------------------------------------------- */
 /* Host emulation of cuda/seq_sum.cuh (host only)                                            */
 
-/* Plain static inline: under nvcc these are host functions. */
+/* Plain static inline: under nvcc these are host functions; OpenCL C has no host side. */
+#if !VMAF_DIALECT_OPENCL
 
 /** The definition: the loop, from s over x[from..n). */
 static inline double vmaf_seq_sum_serial(const float *x, size_t from, size_t n, double s)
@@ -395,5 +398,7 @@ static inline double vmaf_seq_sum_emulate(const float *x, size_t n, SeqSumMap *s
     }
     return seq_sum_value(st);
 }
+
+#endif /* !VMAF_DIALECT_OPENCL */
 
 #endif /* VMAF_FEATURE_SEQ_SUM_DEVICE_H */

@@ -15,11 +15,13 @@
 #ifndef VMAF_FEATURE_SPEED_DEVICE_H
 #define VMAF_FEATURE_SPEED_DEVICE_H
 
+#include "dialect.h"
+#if !VMAF_DIALECT_OPENCL
 #include <math.h>
 #include <stddef.h>
 #include <stdint.h>
+#endif
 
-#include "dialect.h"
 #include "reflect.h"
 
 enum {
@@ -217,11 +219,11 @@ VMAF_DEVICE_FN double vmaf_speed_dev_cov_lane(const float *img, size_t stride, u
 /** Fold the 16 lanes as the reference's reduction does (8+8, 4+4, 2+2, 1+1), add the tail. */
 VMAF_DEVICE_FN double vmaf_speed_fold_lanes(const double *lane, double tail)
 {
-    double half[8], quarter[4], pair[2];
+    double halves[8], quarter[4], pair[2];
     for (unsigned t = 0; t < 8; t++)
-        half[t] = lane[t] + lane[t + 8];
+        halves[t] = lane[t] + lane[t + 8];
     for (unsigned t = 0; t < 4; t++)
-        quarter[t] = half[t + 4] + half[t];
+        quarter[t] = halves[t + 4] + halves[t];
     for (unsigned t = 0; t < 2; t++)
         pair[t] = quarter[t + 2] + quarter[t];
     return (pair[0] + pair[1]) + tail;
@@ -308,7 +310,7 @@ VMAF_DEVICE_FN float vmaf_speed_tridiag_update(float arc, const float *w, const 
 VMAF_DEVICE_FN void vmaf_speed_deflate(const float *diag, float *sub, int n)
 {
     for (int i = 0; i + 1 < n; i++)
-        if (fabsf(sub[i]) < VMAF_SPEED_DEV_EPS * (fabsf(diag[i]) + fabsf(diag[i + 1])))
+        if (vmaf_fabsf(sub[i]) < VMAF_SPEED_DEV_EPS * (vmaf_fabsf(diag[i]) + vmaf_fabsf(diag[i + 1])))
             sub[i] = 0.0f;
 }
 
@@ -320,7 +322,7 @@ VMAF_DEVICE_FN float vmaf_speed_wilkinson_shift(const float *diag, const float *
     if (half_gap > 0)
         return q - r * (r / (half_gap + vmaf_speed_hypot(half_gap, r)));
     if (half_gap == 0)
-        return q - fabsf(r);
+        return q - vmaf_fabsf(r);
     return q + r * (r / (-half_gap + vmaf_speed_hypot(half_gap, r)));
 }
 
@@ -330,7 +332,7 @@ VMAF_DEVICE_FN void vmaf_speed_givens(float a, float b, float *c, float *s)
     if (b == 0) {
         *c = 1;
         *s = 0;
-    } else if (fabsf(b) > fabsf(a)) {
+    } else if (vmaf_fabsf(b) > vmaf_fabsf(a)) {
         const float t = -a / b;
         const float inv = (float)(1.0 / sqrt((double)(1 + t * t)));
         *s = inv;
@@ -347,7 +349,7 @@ VMAF_DEVICE_FN void vmaf_speed_givens(float a, float b, float *c, float *s)
 VMAF_DEVICE_FN void vmaf_speed_qr_sweep(float *diag, float *sub, int n)
 {
     float mu = vmaf_speed_wilkinson_shift(diag, sub, n);
-    if (VMAF_SPEED_DEV_EPS * fabsf(mu) > fabsf(diag[0]) + fabsf(sub[0]))
+    if (VMAF_SPEED_DEV_EPS * vmaf_fabsf(mu) > vmaf_fabsf(diag[0]) + vmaf_fabsf(sub[0]))
         mu = 0;
 
     float x = diag[0] - mu;
@@ -492,7 +494,7 @@ VMAF_DEVICE_FN float vmaf_speed_dev_block_variance(const float *p, const float *
 VMAF_DEVICE_FN int vmaf_speed_dev_bad_pivot(const float *r)
 {
     for (int i = 0; i < VMAF_SPEED_DEV_N; i++)
-        if (fabsf(r[i * VMAF_SPEED_DEV_N + i]) < VMAF_SPEED_DEV_EPS) return 1;
+        if (vmaf_fabsf(r[i * VMAF_SPEED_DEV_N + i]) < VMAF_SPEED_DEV_EPS) return 1;
     return 0;
 }
 

@@ -48,10 +48,12 @@
 #ifndef VMAF_FEATURE_SSIM_H
 #define VMAF_FEATURE_SSIM_H
 
+#include "dialect.h"
+#if !VMAF_DIALECT_OPENCL
 #include <math.h>
 #include <stddef.h>
+#endif
 
-#include "dialect.h"
 #include "float_filter.h"
 
 #ifdef __cplusplus

@@ -27,10 +27,12 @@
 #ifndef VMAF_FEATURE_SSIM_DEVICE_H
 #define VMAF_FEATURE_SSIM_DEVICE_H
 
+#include "dialect.h"
+#if !VMAF_DIALECT_OPENCL
 #include <stddef.h>
 #include <stdint.h>
+#endif
 
-#include "dialect.h"
 #include "ssim.h"
 
 #ifdef __cplusplus

@@ -42,12 +42,14 @@
 #ifndef VMAF_FEATURE_VIF_DEVICE_H
 #define VMAF_FEATURE_VIF_DEVICE_H
 
+#include "dialect.h"
+#if !VMAF_DIALECT_OPENCL
 #include <errno.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
+#endif
 
-#include "dialect.h"
 #include "feature/vif.h"
 #include "reflect.h"
 

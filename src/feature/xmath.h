@@ -38,11 +38,13 @@
 #ifndef VMAF_FEATURE_XMATH_H
 #define VMAF_FEATURE_XMATH_H
 
+#include "dialect.h"
+#if !VMAF_DIALECT_OPENCL
 #include <math.h>
 #include <stdint.h>
 #include <string.h>
+#endif
 
-#include "dialect.h"
 #include "bitcast.h"
 #include "xmath_tables.h"
 

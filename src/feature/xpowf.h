@@ -37,11 +37,13 @@
 #ifndef VMAF_FEATURE_XPOWF_H
 #define VMAF_FEATURE_XPOWF_H
 
+#include "dialect.h"
+#if !VMAF_DIALECT_OPENCL
 #include <math.h>
 #include <stdint.h>
 #include <string.h>
+#endif
 
-#include "dialect.h"
 #include "xpowf_tables.h"
 
 #ifdef __cplusplus
