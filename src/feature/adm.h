@@ -83,8 +83,12 @@ enum {
  *  initialisers (for the arrays below and for device code). */
 #define VMAF_ADM_FILTER_LO_TAPS { 15826, 27411, 7345, -4240 }
 #define VMAF_ADM_FILTER_HI_TAPS { -4240, -7345, 27411, -15826 }
+/* These tables and those below (adm_tables.c) are the host's: an OpenCL program links with
+ * none of our .c files. */
+#if !VMAF_DIALECT_OPENCL
 extern const int16_t vmaf_adm_filter_lo[VMAF_ADM_TAPS];
 extern const int16_t vmaf_adm_filter_hi[VMAF_ADM_TAPS];
+#endif
 
 /** Share of each side of a band left out of the scores. */
 #define VMAF_ADM_BORDER_FACTOR 0.1
@@ -116,6 +120,7 @@ enum VmafAdmCsfMode {
 typedef struct VmafAdmWatsonParams {
     float a, k, f0, g[4];
 } VmafAdmWatsonParams;
+#if !VMAF_DIALECT_OPENCL
 extern const VmafAdmWatsonParams vmaf_adm_watson_luma;
 /** Basis function amplitudes A(lambda, theta) of the 7-9 biorthogonal wavelet. */
 extern const float vmaf_adm_watson_amplitude[6][4];
@@ -126,6 +131,7 @@ extern const float vmaf_adm_barten_param[6][5];
 extern const float vmaf_adm_barten_sa[4];
 extern const float vmaf_adm_barten_mtf_a[4];
 extern const float vmaf_adm_barten_mtf_b[4];
+#endif
 
 /** One tabulated blend CSF: weights [0 = H/V, 1 = D][scale] for a display geometry. */
 typedef struct VmafAdmBlendTable {
@@ -133,8 +139,10 @@ typedef struct VmafAdmBlendTable {
     double norm_view_dist;
     float weight[2][VMAF_ADM_SCALES];
 } VmafAdmBlendTable;
+#if !VMAF_DIALECT_OPENCL
 extern const VmafAdmBlendTable vmaf_adm_blend[];      /**< NULL-height terminated */
 extern const VmafAdmBlendTable vmaf_adm_blend_mae[];  /**< NULL-height terminated */
+#endif
 
 /* ------------------------------------------------------------------------------------- */
 /* Options and derived per-scale factors                                                 */

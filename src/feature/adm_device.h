@@ -33,6 +33,10 @@
 #if VMAF_DIALECT_CUDA
 #define VMAF_ADM_RINT(x) rint(x)
 #define VMAF_ADM_CLZ(x) __clz((int)(x))
+#elif VMAF_DIALECT_OPENCL
+/* the same functions as C's below: rint of the double, clz of the 32-bit word as an int */
+#define VMAF_ADM_RINT(x) rint((double)(x))
+#define VMAF_ADM_CLZ(x) ((int)clz((uint)(x)))
 #else
 #include <math.h>
 #define VMAF_ADM_RINT(x) __builtin_rint(x)
@@ -44,9 +48,9 @@
 
 /** Output columns from 1 on are computed in groups of G (adm.h); the last column is
  *  unmirrored when the groups reach it. */
-VMAF_DEVICE_FN int vmaf_adm_straight_last(int half, int group)
+VMAF_DEVICE_FN int vmaf_adm_straight_last(int half_w, int group)
 {
-    return half > group && (half - 1) % group == 0;
+    return half_w > group && (half_w - 1) % group == 0;
 }
 
 /** Group of the scale-0 DWT for bpc-bit samples. */
@@ -56,10 +60,10 @@ VMAF_DEVICE_FN int vmaf_adm_dwt0_group(unsigned bpc)
 }
 
 /** Line position of tap k of output column j (may lie outside [0, w)). */
-VMAF_DEVICE_FN int vmaf_adm_dwt_pos(int j, int k, int w, int half, int straight_last)
+VMAF_DEVICE_FN int vmaf_adm_dwt_pos(int j, int k, int w, int half_w, int straight_last)
 {
-    if (j > 0 && j == half - 1 && straight_last)
-        return 2 * half - 3 + k;
+    if (j > 0 && j == half_w - 1 && straight_last)
+        return 2 * half_w - 3 + k;
     return vmaf_adm_tap(j, k, w);
 }
 
@@ -521,14 +525,14 @@ VMAF_DEVICE_FN void vmaf_adm_dwt0_output(const unsigned char *pic, ptrdiff_t str
                                          unsigned bpc, int w, int h, int i, int j, int lo_only,
                                          int32_t *a, int16_t *v, int16_t *hh, int16_t *d)
 {
-    const int half = (w + 1) / 2;
-    const int straight = !lo_only && vmaf_adm_straight_last(half, vmaf_adm_dwt0_group(bpc));
+    const int half_w = (w + 1) / 2;
+    const int straight = !lo_only && vmaf_adm_straight_last(half_w, vmaf_adm_dwt0_group(bpc));
     const unsigned char *r[4];
     for (int k = 0; k < 4; k++)
         r[k] = pic + (ptrdiff_t)vmaf_adm_picture_row(i, k, h) * stride;
     int16_t line[2][4];
     for (int k = 0; k < 4; k++) {
-        const int p = vmaf_adm_dwt_pos(j, k, w, half, straight);
+        const int p = vmaf_adm_dwt_pos(j, k, w, half_w, straight);
         int done_col = -1, src = 0, col = 0;
         int16_t lo = 0, hi = 0;
         for (int l = 0; l < 2; l++) {
@@ -616,11 +620,11 @@ VMAF_DEVICE_FN void vmaf_adm_dwt123_output(const int32_t *ref, const int32_t *di
     int32_t rv, rh;
     int sv, sh;
     vmaf_adm_dwt123_rounding(scale, &rv, &sv, &rh, &sh);
-    const int half = (w + 1) / 2;
-    const int straight = vmaf_adm_straight_last(half, 8);
+    const int half_w = (w + 1) / 2;
+    const int straight = vmaf_adm_straight_last(half_w, 8);
     int32_t line[4][4];
     for (int k = 0; k < 4; k++) {
-        const int p = vmaf_adm_dwt_pos(j, k, w, half, straight);
+        const int p = vmaf_adm_dwt_pos(j, k, w, half_w, straight);
         int done_col = -1;
         int32_t v4[4] = { 0, 0, 0, 0 };
         for (int l = 0; l < 4; l++) {

@@ -69,6 +69,9 @@ enum {
 #define VMAF_CAMBI_DEFAULT_MAX_LOG_CONTRAST 2
 #define VMAF_CAMBI_DEFAULT_EOTF "bt1886"
 
+/* The tables (cambi.c, cambi_lut.c) are the host's: an OpenCL program links with none of
+ * our .c files. */
+#if !VMAF_DIALECT_OPENCL
 /** Scale weights of the final score, scale 0 first. */
 extern const int vmaf_cambi_scale_weights[VMAF_CAMBI_NUM_SCALES];
 /** Suprathreshold contrast response w_d, index d - 1. */
@@ -78,6 +81,7 @@ extern const int vmaf_cambi_contrast_weights[VMAF_CAMBI_MAX_DIFFS];
  * 1.0f/n: 42 entries differ), index 0 holding 0. Generated; see cambi_lut.c.
  */
 extern const float vmaf_cambi_reciprocal[VMAF_CAMBI_RECIPROCAL_LUT_SIZE];
+#endif
 
 enum VmafCambiEotf {
     VMAF_CAMBI_EOTF_BT1886,

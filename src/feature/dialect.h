@@ -64,6 +64,26 @@ typedef ulong uint64_t;
 #define ERANGE 34
 #endif
 
+/* memcpy and memset, which OpenCL C lacks, on private memory (where the shared headers use
+ * them: bit casts of locals, clearing a local struct): byte loops the compiler folds. */
+#if VMAF_DIALECT_OPENCL
+static inline void vmaf_private_memcpy(void *dst, const void *src, size_t n)
+{
+    uchar *d = (uchar *)dst;
+    const uchar *s = (const uchar *)src;
+    for (size_t i = 0; i < n; i++)
+        d[i] = s[i];
+}
+static inline void vmaf_private_memset(void *dst, int c, size_t n)
+{
+    uchar *d = (uchar *)dst;
+    for (size_t i = 0; i < n; i++)
+        d[i] = (uchar)c;
+}
+#define memcpy vmaf_private_memcpy
+#define memset vmaf_private_memset
+#endif
+
 /* fabsf: C's and CUDA's spelling; OpenCL C's fabs is overloaded for float, and has no fabsf.
  * The same function: |x| for a float, exact. */
 #if VMAF_DIALECT_OPENCL
@@ -116,6 +136,14 @@ typedef ulong uint64_t;
 #define VMAF_GLOBAL __global
 #else
 #define VMAF_GLOBAL
+#endif
+
+/* A table at program scope in a shared header: OpenCL C puts every program-scope variable in
+ * the __constant address space; in C and CUDA (where these are the host's tables) nothing. */
+#if VMAF_DIALECT_OPENCL
+#define VMAF_CONSTANT __constant
+#else
+#define VMAF_CONSTANT
 #endif
 
 /* A device address as kernel arguments carry it: a 64-bit integer, the same layout for the

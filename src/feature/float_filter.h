@@ -27,8 +27,10 @@
 #include <stddef.h>
 #endif
 
-#include "libvmaf/picture.h"
 #include "reflect.h"
+#if !VMAF_DIALECT_OPENCL
+#include "libvmaf/picture.h"
+#endif
 
 #ifdef __cplusplus
 extern "C" {
@@ -145,6 +147,9 @@ VMAF_DEVICE_FN float vmaf_float_resample_at(int method, const float *src, ptrdif
     }
     return acc / weights;
 }
+
+/* ---- host side (C, and nvcc's host pass): pictures, the CPU's filter kernels ---------- */
+#if !VMAF_DIALECT_OPENCL
 
 /**
  * Plane `plane` of pic as floats: (float)v / vmaf_float_sample_divisor(bpc) + offset, for
@@ -293,6 +298,8 @@ VMAF_FLOAT_INLINE void vmaf_float_filter_plane_kernel(const float *f, int fw, co
 int vmaf_float_filter_plane(enum VmafFloatImpl impl, const float *f, int fw, const float *src,
                             ptrdiff_t src_stride, unsigned w, unsigned h, unsigned step,
                             float *dst, ptrdiff_t dst_stride, float *row);
+
+#endif /* !VMAF_DIALECT_OPENCL */
 
 #ifdef __cplusplus
 }

@@ -48,13 +48,13 @@ extern "C" {
 /** The blur kernels (motion_filter_size 5, the default, 3, and 1). */
 /* The reference writes these as double literals rounded to float; so do we (a float
  * literal is rounded once from decimal and could differ in the last bit). */
-static const float vmaf_float_motion_filter5[5] = {
+static VMAF_CONSTANT const float vmaf_float_motion_filter5[5] = {
     0.054488685, 0.244201342, 0.402619947, 0.244201342, 0.054488685,
 };
-static const float vmaf_float_motion_filter3[3] = {
+static VMAF_CONSTANT const float vmaf_float_motion_filter3[3] = {
     0.166378498, 0.667243004, 0.166378498,
 };
-static const float vmaf_float_motion_filter_pass[5] = { 0.0, 0.0, 1.0, 0.0, 0.0 };
+static VMAF_CONSTANT const float vmaf_float_motion_filter_pass[5] = { 0.0, 0.0, 1.0, 0.0, 0.0 };
 
 /** Default of motion_filter_size. */
 #define VMAF_FLOAT_MOTION_DEFAULT_FILTER_SIZE 5

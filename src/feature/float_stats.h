@@ -41,12 +41,12 @@ enum {
 };
 
 /* The kernels as the reference writes them (double quotients rounded to float). */
-static const float vmaf_float_ansnr_ref_kernel[3 * 3] = {
+static VMAF_CONSTANT const float vmaf_float_ansnr_ref_kernel[3 * 3] = {
     1.0 / 16.0, 2.0 / 16.0, 1.0 / 16.0,
     2.0 / 16.0, 4.0 / 16.0, 2.0 / 16.0,
     1.0 / 16.0, 2.0 / 16.0, 1.0 / 16.0,
 };
-static const float vmaf_float_ansnr_dis_kernel[5 * 5] = {
+static VMAF_CONSTANT const float vmaf_float_ansnr_dis_kernel[5 * 5] = {
     2.0 / 571.0,  7.0 / 571.0,  12.0 / 571.0,  7.0 / 571.0,  2.0 / 571.0,
     7.0 / 571.0,  31.0 / 571.0, 52.0 / 571.0,  31.0 / 571.0, 7.0 / 571.0,
     12.0 / 571.0, 52.0 / 571.0, 127.0 / 571.0, 52.0 / 571.0, 12.0 / 571.0,

@@ -71,7 +71,7 @@ enum {
 #define VMAF_FLOAT_VIF_KERNELSCALE_TOLERANCE 1e-3
 
 /** The kernelscales the filters are defined for (as the reference lists them, in float). */
-static const float vmaf_float_vif_kernelscales[VMAF_FLOAT_VIF_NUM_KERNELSCALES] = {
+static VMAF_CONSTANT const float vmaf_float_vif_kernelscales[VMAF_FLOAT_VIF_NUM_KERNELSCALES] = {
     1.0, 1.0f / 2.0f, 3.0f / 2.0f, 2.0f, 2.0f / 3.0f, 24.0f / 10.0f, 360.0f / 97.0f,
     4.0f / 3.0f, 3.5f / 3.0f, 3.75f / 3.0f, 4.25f / 3.0f, 5.0f / 3.0f, 3.0f, 1.0f / 2.25f,
     1.4746f, 1.54f, 1.6f, 1.06667f, 0.711111f, 0.740740f, 1.111111f,
@@ -81,7 +81,7 @@ static const float vmaf_float_vif_kernelscales[VMAF_FLOAT_VIF_NUM_KERNELSCALES] 
 #define VMAF_FLOAT_VIF_LOG2_POLY                                                          \
     -0.012671635276421, 0.064841182402670, -0.157048836463065, 0.257167726303123,        \
         -0.353800560300520, 0.480131410397451, -0.721314327952201, 1.442694803896991, 0
-static const float vmaf_float_vif_log2_poly[9] = { VMAF_FLOAT_VIF_LOG2_POLY };
+static VMAF_CONSTANT const float vmaf_float_vif_log2_poly[9] = { VMAF_FLOAT_VIF_LOG2_POLY };
 
 /**
  * The reference's log2 approximation: exponent + P(mantissa - 1), P the polynomial above

@@ -47,7 +47,7 @@ VMAF_DEVICE_FN_INLINE_HOST int vmaf_psnr_hvs_blocks(int n)
  * purpose: each is read as a double and then narrowed to float, exactly as the reference's
  * table is, which can differ from reading the decimal straight into a float.
  */
-static const float psnr_hvs_csf[3][PSNR_HVS_COEFFS] = {
+static VMAF_CONSTANT const float psnr_hvs_csf[3][PSNR_HVS_COEFFS] = {
     { /* Y */
         1.6193873005, 2.2901594831, 2.08509755623, 1.48366094411,
         1.00227514334, 0.678296995242, 0.466224900598, 0.3265091542,

@@ -73,12 +73,12 @@ enum {
 #define VMAF_VIF_DEFAULT_ENHN_GAIN_LIMIT 100.0
 
 /** Filter width of each scale (statistic of scale s; subsampling into scale s uses it too). */
-static const int vmaf_vif_filter_width[VMAF_VIF_SCALES] = { 17, 9, 5, 3 };
+static VMAF_CONSTANT const int vmaf_vif_filter_width[VMAF_VIF_SCALES] = { 17, 9, 5, 3 };
 
 /** The symmetric filters, each summing to 2^16; unused entries are 0. Every centre
  * coefficient is even, so the centre tap equals a pair of taps at half of it (vif.c sums
  * every filter over such pairs). */
-static const uint16_t vmaf_vif_filter[VMAF_VIF_SCALES][VMAF_VIF_MAX_FILTER_WIDTH] = {
+static VMAF_CONSTANT const uint16_t vmaf_vif_filter[VMAF_VIF_SCALES][VMAF_VIF_MAX_FILTER_WIDTH] = {
     { 489, 935, 1640, 2640, 3896, 5274, 6547, 7455, 7784,
       7455, 6547, 5274, 3896, 2640, 1640, 935, 489 },
     { 1244, 3663, 7925, 12590, 14692, 12590, 7925, 3663, 1244 },

@@ -574,6 +574,7 @@ VMAF_DEVICE_FN_INLINE_DEVICE void vif_dev_phase_horizontal(const VifDevTile *t,
 
 /* ------------------------------------------------------------------------------------- */
 /* Host side: the launch plan and each scale's kernel arguments (vif_twin.c, the test)     */
+#if !VMAF_DIALECT_OPENCL
 
 /* Scale s is w >> s by h >> s; once one is empty, so are those after it (vif.c). */
 typedef struct VifDevPlan {
@@ -651,5 +652,7 @@ static inline int vif_dev_scale_args(VifCudaArgs *a, const VifDevPlan *p, int k,
     a->sums = sums + (size_t)k * sizeof(VmafVifSums);
     return a->stat || a->sub;
 }
+
+#endif /* !VMAF_DIALECT_OPENCL */
 
 #endif /* VMAF_FEATURE_VIF_DEVICE_H */

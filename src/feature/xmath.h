@@ -52,15 +52,16 @@
 extern "C" {
 #endif
 
-/* One copy of each table for the host, one in device memory. */
+/* One copy of each table for the host, one in device memory (in OpenCL C the first copy is
+ * that: VMAF_CONSTANT). */
 typedef struct VmafXmLogEntry {
     uint64_t invc, logc, logctail;
 } VmafXmLogEntry;
 
-static const uint64_t vmaf_xm_exp_tab_h[256] = VMAF_XM_EXP_TAB;
-static const VmafXmLogEntry vmaf_xm_log_tab_h[128] = VMAF_XM_POW_LOG_TAB;
-static const uint64_t vmaf_xm_sincos_tab_h[440] = VMAF_XM_SINCOS_TAB;
-static const uint64_t vmaf_xm_atan_tab_h[130] = VMAF_XM_ATAN_TAB;
+static VMAF_CONSTANT const uint64_t vmaf_xm_exp_tab_h[256] = VMAF_XM_EXP_TAB;
+static VMAF_CONSTANT const VmafXmLogEntry vmaf_xm_log_tab_h[128] = VMAF_XM_POW_LOG_TAB;
+static VMAF_CONSTANT const uint64_t vmaf_xm_sincos_tab_h[440] = VMAF_XM_SINCOS_TAB;
+static VMAF_CONSTANT const uint64_t vmaf_xm_atan_tab_h[130] = VMAF_XM_ATAN_TAB;
 #if VMAF_DIALECT_CUDA
 static __device__ const uint64_t vmaf_xm_atan_tab_d[130] = VMAF_XM_ATAN_TAB;
 static __device__ const uint64_t vmaf_xm_exp_tab_d[256] = VMAF_XM_EXP_TAB;

@@ -75,9 +75,14 @@ enum {
 /** Above this y log2(x), |x^y| rounds to infinity. */
 #define VMAF_XPOWF_OVERFLOW 0x1.fffffffd1d571p+6
 
-/* The tables (xpowf_tables.h), once for the host and once in device constant memory. */
-static const double vmaf_xpowf_host_log2[2 << VMAF_XPOWF_LOG2_BITS] = { VMAF_XPOWF_LOG2_TABLE };
-static const uint64_t vmaf_xpowf_host_exp2[1 << VMAF_XPOWF_EXP2_BITS] = { VMAF_XPOWF_EXP2_TABLE };
+/* The tables (xpowf_tables.h), once for the host and once in device constant memory (in
+ * OpenCL C the first copy is that: VMAF_CONSTANT). */
+static VMAF_CONSTANT const double vmaf_xpowf_host_log2[2 << VMAF_XPOWF_LOG2_BITS] = {
+    VMAF_XPOWF_LOG2_TABLE
+};
+static VMAF_CONSTANT const uint64_t vmaf_xpowf_host_exp2[1 << VMAF_XPOWF_EXP2_BITS] = {
+    VMAF_XPOWF_EXP2_TABLE
+};
 #if VMAF_DIALECT_CUDA
 static __constant__ const double vmaf_xpowf_device_log2[2 << VMAF_XPOWF_LOG2_BITS] = {
     VMAF_XPOWF_LOG2_TABLE
