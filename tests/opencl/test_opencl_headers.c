@@ -17,36 +17,44 @@
 #include "cl_device.h"
 #include "test_util.h"
 
+/* The shared headers: each extractor's header with its constants and per-element functions,
+ * and the device headers of the twins. Not here, being the host's only: feature_extractor.h,
+ * speed.h, vif_internal.h, adm_plan.h, adm_simd.h, motion_options.h. */
 static const char *const must_build[] = {
     "dialect.h",
-    "bitcast.h",
-    "exact_sum.h",
-    "motion.h",
-    "psnr.h",
-    "reflect.h",
-    "seq_sum_device.h",
-    "speed_device.h",
-};
-
-static const char *const not_yet[] = {
     "adm.h",
     "adm_device.h",
+    "bitcast.h",
     "cambi.h",
     "cambi_device.h",
     "ciede.h",
     "ciede_device.h",
+    "exact_sum.h",
     "float_adm.h",
     "float_filter.h",
     "float_motion.h",
     "float_stats.h",
     "float_vif.h",
+    "motion.h",
+    "psnr.h",
     "psnr_hvs.h",
+    "reflect.h",
+    "seq_sum_device.h",
+    "speed_device.h",
     "ssim.h",
     "ssim_device.h",
     "vif.h",
     "vif_device.h",
     "xmath.h",
+    "xmath_tables.h",
     "xpowf.h",
+    "xpowf_tables.h",
+    NULL,
+};
+
+/* Add a header here only while it is new and does not build yet. */
+static const char *const not_yet[] = {
+    NULL,
 };
 
 #define COUNT(a) (sizeof(a) / sizeof((a)[0]))
@@ -101,13 +109,13 @@ int main(int argc, char **argv)
     if (err) return 1;
     static char log[16384];
     unsigned built = 0;
-    for (size_t i = 0; i < COUNT(must_build); i++) {
+    for (size_t i = 0; must_build[i]; i++) {
         err = build(s, src_dir, must_build[i], log, sizeof(log));
         printf("%-18s %s\n", must_build[i], err ? "FAILS" : "builds");
         CHECK(!err, "%s must build as OpenCL C; build log:\n%s", must_build[i], log);
         built += !err;
     }
-    for (size_t i = 0; i < COUNT(not_yet); i++) {
+    for (size_t i = 0; not_yet[i]; i++) {
         err = build(s, src_dir, not_yet[i], log, sizeof(log));
         printf("%-18s %s\n", not_yet[i], err ? "does not build yet" : "builds");
         CHECK(err, "%s now builds as OpenCL C: move it to must_build in %s", not_yet[i],
@@ -116,6 +124,6 @@ int main(int argc, char **argv)
     }
     vmaf_opencl_state_free(s);
     printf("%s: %u of %zu headers build; %d checks, %d failures\n", info.name, built,
-           COUNT(must_build) + COUNT(not_yet), checks, failures);
+           COUNT(must_build) + COUNT(not_yet) - 2, checks, failures);
     return failures != 0;
 }
