@@ -37,8 +37,8 @@
  * <stdint.h>, <stddef.h>, <stdbool.h>, <string.h>, <math.h> or <errno.h>, so the shared
  * headers include those only outside OpenCL, and OpenCL C gets the names here. Its own types
  * have the fixed widths (char 8, short 16, int 32, long 64 bits); size_t, ptrdiff_t, intptr_t,
- * bool, true, false and the <limits.h> macros are built in. The errno values are Linux's, the
- * ones the host build returns.
+ * bool, true, false and the <limits.h> macros are built in. The errno values (those the
+ * shared functions return) are Linux's, the host build's.
  */
 #if VMAF_DIALECT_OPENCL
 typedef char int8_t;
@@ -49,19 +49,10 @@ typedef int int32_t;
 typedef uint uint32_t;
 typedef long int64_t;
 typedef ulong uint64_t;
-#define INT32_MAX INT_MAX
-#define INT32_MIN INT_MIN
-#define UINT32_MAX UINT_MAX
-#define UINT16_MAX USHRT_MAX
-#define UINT8_MAX UCHAR_MAX
-#define INT64_MAX LONG_MAX
-#define UINT64_MAX ULONG_MAX
 #define INT64_C(x) (x##L)
 #define UINT64_C(x) (x##UL)
 #define UINT32_C(x) (x##U)
 #define EINVAL 22
-#define ENOMEM 12
-#define ERANGE 34
 #endif
 
 /* memcpy and memset, which OpenCL C lacks, on private memory (where the shared headers use

@@ -1,7 +1,8 @@
 /*
  * The shared per-element headers of src/feature/ as OpenCL C: each is included, alone, in a
  * program built on PoCL (FP_CONTRACT OFF, cl_khr_fp64 enabled, the state's build options plus
- * -I SRC_DIR, since a runtime compiler reads the includes from the file system). Two lists:
+ * -cl-std=CL1.2, the oldest OpenCL C the backend targets, and -I SRC_DIR, since a runtime
+ * compiler reads the includes from the file system). Two lists:
  * the headers that must build (a failure fails the test, with the build log), and those that
  * do not build yet (one that builds fails the test too, until it is moved to the first list),
  * so that the second list can only shrink.
@@ -71,7 +72,7 @@ static int build(VmafOpenCLState *s, const char *src_dir, const char *header, ch
              "#include \"feature/%s\"\n"
              "__kernel void vmaf_header_probe(__global int *out) { out[0] = 1; }\n",
              header);
-    snprintf(options, sizeof(options), "%s -I %s", s->build_options, src_dir);
+    snprintf(options, sizeof(options), "%s -cl-std=CL1.2 -I %s", s->build_options, src_dir);
     const char *t = text;
     const size_t len = strlen(text);
     cl_int res;
