@@ -93,8 +93,12 @@ enum {
     0.482962913144690, 0.836516303737469, 0.224143868041857, -0.129409522550921
 #define VMAF_FLOAT_ADM_DWT_HI_TAPS                                                        \
     -0.129409522550921, -0.224143868041857, 0.836516303737469, -0.482962913144690
-static VMAF_CONSTANT const float vmaf_float_adm_dwt_lo[VMAF_FLOAT_ADM_TAPS] = { VMAF_FLOAT_ADM_DWT_LO_TAPS };
-static VMAF_CONSTANT const float vmaf_float_adm_dwt_hi[VMAF_FLOAT_ADM_TAPS] = { VMAF_FLOAT_ADM_DWT_HI_TAPS };
+static VMAF_CONSTANT const float vmaf_float_adm_dwt_lo[VMAF_FLOAT_ADM_TAPS] = {
+    VMAF_FLOAT_ADM_DWT_LO_TAPS
+};
+static VMAF_CONSTANT const float vmaf_float_adm_dwt_hi[VMAF_FLOAT_ADM_TAPS] = {
+    VMAF_FLOAT_ADM_DWT_HI_TAPS
+};
 
 /** Contrast sensitivity functions (option adm_csf_mode; other values act as WATSON97). */
 enum VmafFloatAdmCsfMode {

@@ -310,7 +310,8 @@ VMAF_DEVICE_FN float vmaf_speed_tridiag_update(float arc, const float *w, const 
 VMAF_DEVICE_FN void vmaf_speed_deflate(const float *diag, float *sub, int n)
 {
     for (int i = 0; i + 1 < n; i++)
-        if (vmaf_fabsf(sub[i]) < VMAF_SPEED_DEV_EPS * (vmaf_fabsf(diag[i]) + vmaf_fabsf(diag[i + 1])))
+        if (vmaf_fabsf(sub[i]) <
+            VMAF_SPEED_DEV_EPS * (vmaf_fabsf(diag[i]) + vmaf_fabsf(diag[i + 1])))
             sub[i] = 0.0f;
 }
 

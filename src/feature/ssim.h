@@ -70,11 +70,15 @@ enum {
 };
 
 /** MS-SSIM exponents of l, c and s per scale (host side: the product is taken there). */
-static VMAF_CONSTANT const float vmaf_ms_ssim_alpha[VMAF_SSIM_SCALES] = { 0.0f, 0.0f, 0.0f, 0.0f, 0.1333f };
-static VMAF_CONSTANT const float vmaf_ms_ssim_beta[VMAF_SSIM_SCALES] = { 0.0448f, 0.2856f, 0.3001f, 0.2363f,
-                                                           0.1333f };
-static VMAF_CONSTANT const float vmaf_ms_ssim_gamma[VMAF_SSIM_SCALES] = { 0.0448f, 0.2856f, 0.3001f, 0.2363f,
-                                                            0.1333f };
+static VMAF_CONSTANT const float vmaf_ms_ssim_alpha[VMAF_SSIM_SCALES] = {
+    0.0f, 0.0f, 0.0f, 0.0f, 0.1333f
+};
+static VMAF_CONSTANT const float vmaf_ms_ssim_beta[VMAF_SSIM_SCALES] = {
+    0.0448f, 0.2856f, 0.3001f, 0.2363f, 0.1333f
+};
+static VMAF_CONSTANT const float vmaf_ms_ssim_gamma[VMAF_SSIM_SCALES] = {
+    0.0448f, 0.2856f, 0.3001f, 0.2363f, 0.1333f
+};
 
 /** The window, all 11 taps (the reference's rounded Gaussian; by distance from the centre). */
 VMAF_DEVICE_FN void vmaf_ssim_window(float g[VMAF_SSIM_WINDOW])
