@@ -71,6 +71,19 @@ static inline void mock_cuda_pairs(const MockCudaStats *st, MockCudaPair p[MOCK_
     };
     for (int i = 0; i < MOCK_CUDA_PAIRS; i++) p[i] = all[i];
 }
+
+/* CHECK (test_util.h) that everything a run obtained was given back and that no call ran
+ * without a current context; tag (a string) starts every message. */
+#define MOCK_CUDA_CHECK_BALANCE(st, tag)                                                 \
+    do {                                                                                 \
+        MockCudaPair pair_[MOCK_CUDA_PAIRS];                                             \
+        mock_cuda_pairs(&(st), pair_);                                                   \
+        for (int i_ = 0; i_ < MOCK_CUDA_PAIRS; i_++)                                     \
+            CHECK(pair_[i_].obtained == pair_[i_].returned, "%s%s: %d obtained, %d given back", \
+                  (tag), pair_[i_].what, pair_[i_].obtained, pair_[i_].returned);        \
+        CHECK(!(st).no_context, "%s%d calls without a current context", (tag),           \
+              (st).no_context);                                                          \
+    } while (0)
 #endif
 
 #endif /* VMAF_TESTS_MOCK_CUDA_H */

@@ -138,12 +138,7 @@ int main(int argc, char **argv)
 
     const MockCudaStats st = mock.stats();
     CHECK(st.retains == 4, "contexts: %d retained", st.retains);
-    MockCudaPair p[MOCK_CUDA_PAIRS];
-    mock_cuda_pairs(&st, p);
-    for (int i = 0; i < MOCK_CUDA_PAIRS; i++)
-        CHECK(p[i].obtained == p[i].returned, "%s: %d obtained, %d given back", p[i].what,
-              p[i].obtained, p[i].returned);
-    CHECK(!st.no_context, "%d calls without a current context", st.no_context);
+    MOCK_CUDA_CHECK_BALANCE(st, "");
     dlclose(mock.lib);
     printf("cuda_async: %d checks, %d failed\n", checks, failures);
     return failures ? 1 : 0;

@@ -116,13 +116,9 @@ static void run(long n, const char *mode)
 static void check_balance(long n, const char *mode)
 {
     const MockCudaStats st = mock.stats();
-    MockCudaPair p[MOCK_CUDA_PAIRS];
-    mock_cuda_pairs(&st, p);
-    for (int i = 0; i < MOCK_CUDA_PAIRS; i++)
-        CHECK(p[i].obtained == p[i].returned, "%s n=%ld: %s: %d obtained, %d given back", mode,
-              n, p[i].what, p[i].obtained, p[i].returned);
-    CHECK(!st.no_context, "%s n=%ld: %d calls without a current context", mode, n,
-          st.no_context);
+    char tag[64];
+    snprintf(tag, sizeof(tag), "%s n=%ld: ", mode, n);
+    MOCK_CUDA_CHECK_BALANCE(st, tag);
 }
 
 int main(int argc, char **argv)
