@@ -8,7 +8,7 @@
 #include "cuda/recorder.h"
 #include "cuda/state.h"
 #include "feature/cuda/twin.h"
-#include "feature/cuda/kernel_args.h"
+#include "feature/twins/kernel_args.h"
 #include "log.h"
 #include "picture.h"
 

@@ -9,7 +9,7 @@
 #include <stddef.h>
 
 #include "feature/adm.h"
-#include "feature/cuda/kernel_args.h"
+#include "feature/twins/kernel_args.h"
 
 enum VmafAdmOpKind {
     VMAF_ADM_OP_CLEAR,      /* zero clear_bytes at clear_dst */

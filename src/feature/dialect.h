@@ -141,8 +141,10 @@ static inline void vmaf_private_memset(void *dst, int c, size_t n)
  * host glue that fills the arguments and for the kernels that read them. */
 #if VMAF_DIALECT_OPENCL
 typedef ulong vmaf_devptr;
+typedef ulong vmaf_u64;
 #else
 typedef unsigned long long vmaf_devptr;
+typedef unsigned long long vmaf_u64; /* a 64-bit argument field (OpenCL C has no long long) */
 #endif
 
 #endif /* VMAF_FEATURE_DIALECT_H */

@@ -69,7 +69,7 @@ enum { VIF_CUDA_TILE_W = 48, VIF_CUDA_TILE_H = 16, VIF_CUDA_THREADS = 256 };
 
 typedef struct VifCudaArgs {
     vmaf_devptr ref, dis;         /* the scale's planes */
-    unsigned long long stride;    /* bytes, same for ref and dis */
+    vmaf_u64 stride;              /* bytes, same for ref and dis */
     int w, h;                     /* the scale's size, both >= 1 */
     int mu_shift, q;              /* the statistic's vertical shifts (vif.h) */
     int sub_shift;                /* the subsampling's vertical shift */
@@ -615,7 +615,7 @@ static inline const char *vif_dev_kernel_name(int k, unsigned bpc)
  */
 static inline int vif_dev_scale_args(VifCudaArgs *a, const VifDevPlan *p, int k, unsigned bpc,
                                      const VmafVifOptions *o, vmaf_devptr in_ref,
-                                     vmaf_devptr in_dis, unsigned long long in_stride,
+                                     vmaf_devptr in_dis, vmaf_u64 in_stride,
                                      vmaf_devptr images, vmaf_devptr sums,
                                      vmaf_devptr log2_table)
 {

@@ -20,7 +20,7 @@
 #include <string.h>
 
 #include "feature/ciede_device.h"
-#include "feature/cuda/kernel_args.h"
+#include "feature/twins/kernel_args.h"
 #include "libvmaf/libvmaf.h"
 
 #include "test_twin_run.h"

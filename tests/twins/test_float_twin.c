@@ -23,7 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "feature/cuda/kernel_args.h"
+#include "feature/twins/kernel_args.h"
 #include "feature/feature_extractor.h"
 #include "feature/float_adm.h"
 #include "feature/float_filter.h"

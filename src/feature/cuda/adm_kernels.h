@@ -10,7 +10,7 @@
 #include <stdint.h>
 
 #include "feature/adm_device.h"
-#include "feature/cuda/kernel_args.h"
+#include "feature/twins/kernel_args.h"
 
 #define ADM_I16(p) ((int16_t *)(uintptr_t)(p))
 #define ADM_I32(p) ((int32_t *)(uintptr_t)(p))

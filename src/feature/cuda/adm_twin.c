@@ -6,7 +6,7 @@
 
 #include "feature/adm.h"
 #include "feature/adm_plan.h"
-#include "feature/cuda/kernel_args.h"
+#include "feature/twins/kernel_args.h"
 #include "feature/cuda/twin.h"
 
 typedef struct AdmTwin {

@@ -5,7 +5,7 @@
 #include <stdint.h>
 
 #include "feature/ciede_device.h"
-#include "feature/cuda/kernel_args.h"
+#include "feature/twins/kernel_args.h"
 #include "feature/cuda/seq_sum.cuh"
 
 __device__ VmafCiedePlanes ciede_planes(const CiedeCudaArgs &a, int dist)

@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "feature/ciede_device.h"
-#include "feature/cuda/kernel_args.h"
+#include "feature/twins/kernel_args.h"
 #include "feature/cuda/twin.h"
 #include "feature/seq_sum_device.h"
 

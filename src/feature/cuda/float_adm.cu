@@ -7,7 +7,7 @@
 // order, and the band values (powf of the sums) are the CPU's own (float_adm_tools.c).
 #include <stdint.h>
 
-#include "feature/cuda/kernel_args.h"
+#include "feature/twins/kernel_args.h"
 #include "feature/float_adm.h"
 #include "feature/cuda/float_src.cuh"
 

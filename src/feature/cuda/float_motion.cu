@@ -5,7 +5,7 @@
 // The row sums are row_sums.cuh's: each row's serial sum, with coalesced loads.
 #include <stdint.h>
 
-#include "feature/cuda/kernel_args.h"
+#include "feature/twins/kernel_args.h"
 #include "feature/cuda/row_sums.cuh"
 #include "feature/float_motion.h"
 

@@ -6,7 +6,7 @@
 // one thread, left to right; the rows are added on the host in row order.
 #include <stdint.h>
 
-#include "feature/cuda/kernel_args.h"
+#include "feature/twins/kernel_args.h"
 #include "feature/float_stats.h"
 
 template <typename T>

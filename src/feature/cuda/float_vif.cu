@@ -7,7 +7,7 @@
 // margins are the same reflection (float_filter.h).
 #include <stdint.h>
 
-#include "feature/cuda/kernel_args.h"
+#include "feature/twins/kernel_args.h"
 #include "feature/cuda/row_sums.cuh"
 #include "feature/float_vif.h"
 #include "feature/cuda/float_src.cuh"

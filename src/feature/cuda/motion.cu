@@ -14,7 +14,7 @@
 // int32 and the horizontal sums take 64 bits (32 x 32 -> 64-bit products).
 #include <stdint.h>
 
-#include "feature/cuda/kernel_args.h"
+#include "feature/twins/kernel_args.h"
 #include "feature/motion.h"
 
 template <typename T, typename V>

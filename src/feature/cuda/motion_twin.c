@@ -2,7 +2,7 @@
 #include <errno.h>
 #include <string.h>
 
-#include "feature/cuda/kernel_args.h"
+#include "feature/twins/kernel_args.h"
 #include "feature/cuda/twin.h"
 #include "feature/motion.h"
 

@@ -9,7 +9,7 @@
 // below 2^32 / 65025 samples for rows under 16 million samples), then in 64 bits.
 #include <stdint.h>
 
-#include "feature/cuda/kernel_args.h"
+#include "feature/twins/kernel_args.h"
 
 __device__ static unsigned sse_word_8(unsigned r, unsigned d, unsigned acc)
 {

@@ -3,7 +3,7 @@
 // choices and the same order inside every sum as the CPU (no FMA: --fmad=false).
 #include <stdint.h>
 
-#include "feature/cuda/kernel_args.h"
+#include "feature/twins/kernel_args.h"
 #include "feature/psnr_hvs.h"
 
 __device__ static float texture_ratio(const int32_t *px)

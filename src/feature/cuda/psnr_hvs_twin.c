@@ -4,7 +4,7 @@
 #include <errno.h>
 #include <string.h>
 
-#include "feature/cuda/kernel_args.h"
+#include "feature/twins/kernel_args.h"
 #include "feature/exact_sum.h"
 #include "feature/cuda/twin.h"
 #include "feature/psnr_hvs.h"

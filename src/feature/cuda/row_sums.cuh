@@ -9,7 +9,7 @@
 #ifndef VMAF_FEATURE_CUDA_ROW_SUMS_CUH
 #define VMAF_FEATURE_CUDA_ROW_SUMS_CUH
 
-#include "feature/cuda/kernel_args.h"
+#include "feature/twins/kernel_args.h"
 
 // Terms: void operator()(unsigned i, unsigned j, float out[N]) const, the N terms of (i, j).
 // Grid: ceil(h / FLOAT_ROW_SUM_ROWS) blocks of FLOAT_ROW_SUM_THREADS; out[q][i] = sum q of row i.

@@ -18,7 +18,7 @@
 //                variance
 #include <stdint.h>
 
-#include "feature/cuda/kernel_args.h"
+#include "feature/twins/kernel_args.h"
 #include "feature/speed_device.h"
 
 #define FULL_MASK 0xffffffffu

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "feature/cuda/kernel_args.h"
+#include "feature/twins/kernel_args.h"
 #include "feature/cuda/twin.h"
 #include "feature/speed.h"
 #include "feature/speed_device.h"

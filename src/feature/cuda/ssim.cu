@@ -6,7 +6,7 @@
 // ssim_device.h's, which the CPU extractor and tests/twins/test_ssim_twin.c share.
 #include <stdint.h>
 
-#include "feature/cuda/kernel_args.h"
+#include "feature/twins/kernel_args.h"
 #include "feature/ssim_device.h"
 
 static_assert(VMAF_SSIM_TILE_W == 32 && VMAF_SSIM_SEGMENT == 32 && VMAF_SSIM_LANES == 32,

@@ -6,7 +6,7 @@
 #include <errno.h>
 #include <string.h>
 
-#include "feature/cuda/kernel_args.h"
+#include "feature/twins/kernel_args.h"
 #include "feature/cuda/twin.h"
 #include "feature/ssim.h"
 #include "feature/ssim_device.h"

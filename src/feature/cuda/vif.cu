@@ -5,7 +5,7 @@
 // Compiled with --fmad=false (no contraction of the per-pixel double arithmetic).
 #include <stdint.h>
 
-#include "feature/cuda/kernel_args.h"
+#include "feature/twins/kernel_args.h"
 #include "feature/vif_device.h"
 
 __device__ static void block_sum_add(VmafVifSums acc, VmafVifSums *sums)

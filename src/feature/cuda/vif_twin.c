@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "feature/cuda/kernel_args.h"
+#include "feature/twins/kernel_args.h"
 #include "feature/cuda/twin.h"
 #include "feature/vif.h"
 #include "feature/vif_device.h"

@@ -1,15 +1,15 @@
 /*
- * Kernel arguments, shared by the host glue (C) and the kernels (CUDA). Every kernel takes
+ * Kernel arguments, shared by the host glue (C) and the kernels (CUDA, OpenCL). Every kernel takes
  * one of these structs by value; device addresses are plain 64-bit integers.
  */
-#ifndef VMAF_FEATURE_CUDA_KERNEL_ARGS_H
-#define VMAF_FEATURE_CUDA_KERNEL_ARGS_H
+#ifndef VMAF_FEATURE_TWINS_KERNEL_ARGS_H
+#define VMAF_FEATURE_TWINS_KERNEL_ARGS_H
 
 #include "feature/dialect.h" /* vmaf_devptr */
 
 typedef struct PsnrCudaArgs {
     vmaf_devptr ref[3], dist[3];
-    unsigned long long stride[3]; /* bytes, same for ref and dist */
+    vmaf_u64 stride[3]; /* bytes, same for ref and dist */
     unsigned w[3], h[3];
     unsigned n_planes;
     vmaf_devptr sse;              /* unsigned long long[3], zeroed before the launch */
@@ -22,7 +22,7 @@ enum { MOTION_CUDA_STRIP = 28, MOTION_CUDA_ROWS = 32, MOTION_CUDA_THREADS = 128 
 
 typedef struct MotionCudaArgs {
     vmaf_devptr prev, cur;
-    unsigned long long stride;    /* bytes */
+    vmaf_u64 stride;    /* bytes */
     unsigned w, h, bpc;
     vmaf_devptr sad;              /* unsigned long long, zeroed before the launch */
 } MotionCudaArgs;
@@ -34,7 +34,7 @@ enum { PSNR_HVS_CUDA_THREADS = 128 };
 
 typedef struct PsnrHvsCudaArgs {
     vmaf_devptr ref, dist;        /* the plane */
-    unsigned long long stride;    /* bytes */
+    vmaf_u64 stride;    /* bytes */
     int nbx, nby;                 /* block corners across and down */
     unsigned wide;                /* uint16 samples */
     vmaf_devptr tables;           /* float csf[64], then float mask[64], of this plane */
@@ -57,10 +57,10 @@ enum { ADM_DWT0_STRIP = 30, ADM_DWT0_ROWS = 16, ADM_DWT0_WARPS = 4 };
 
 typedef struct AdmDwt0CudaArgs {
     vmaf_devptr pic[2];                 /* ref, dis luma */
-    unsigned long long pic_stride[2];   /* bytes */
+    vmaf_u64 pic_stride[2];   /* bytes */
     vmaf_devptr a[2];                   /* int32 band A (scale 1's input) */
     vmaf_devptr h[2], v[2], d[2];       /* int16 bands */
-    unsigned long long stride;          /* band elements */
+    vmaf_u64 stride;          /* band elements */
     int w, h_pic, lo_only;
     unsigned bpc;
 } AdmDwt0CudaArgs;
@@ -70,14 +70,14 @@ typedef struct AdmDwt123CudaArgs {
     vmaf_devptr out[8];                 /* ref A, V, H, D, dis A, V, H, D */
     vmaf_devptr last[3];                /* [t]: row buffer scale t's last row left (t = 1, 2) */
     vmaf_devptr last_out;               /* this scale's (0: not needed) */
-    unsigned long long stride;
+    vmaf_u64 stride;
     int w, h, scale;
     int w_in[4];                        /* input width of each scale */
 } AdmDwt123CudaArgs;
 
 typedef struct AdmCopyCudaArgs {
     vmaf_devptr src[8], dst[8];         /* int32 bands */
-    unsigned long long stride;
+    vmaf_u64 stride;
     int n, w, h;
 } AdmCopyCudaArgs;
 
@@ -86,7 +86,7 @@ typedef struct AdmCopyCudaArgs {
 typedef struct AdmDecoupleCudaArgs {
     vmaf_devptr ref[3], dis[3], r[3], a[3];
     vmaf_devptr csf_dst[3], csf_mask[3];
-    unsigned long long stride;
+    vmaf_u64 stride;
     int left, top, right, bottom;       /* outer region */
     double gain, cos2;
     unsigned weight[3];                 /* the CSF's */
@@ -95,14 +95,14 @@ typedef struct AdmDecoupleCudaArgs {
 
 typedef struct AdmCsfCudaArgs {
     vmaf_devptr src[3], dst[3], mask[3];
-    unsigned long long stride;
+    vmaf_u64 stride;
     int left, top, right, bottom;       /* outer region */
     unsigned weight[3];
 } AdmCsfCudaArgs;
 
 typedef struct AdmCmCudaArgs {
     vmaf_devptr src[3], csf[3], mask[3];
-    unsigned long long stride;
+    vmaf_u64 stride;
     int w, h;
     unsigned weight[3];
     unsigned cub_shift[3], cub_round[3], row_shift, row_round;
@@ -111,10 +111,10 @@ typedef struct AdmCmCudaArgs {
 
 typedef struct AdmDenCudaArgs {
     vmaf_devptr band[3];
-    unsigned long long stride;
+    vmaf_u64 stride;
     int left, top, right, bottom;       /* inner region */
     unsigned sq_shift, cub_shift, row_shift;
-    unsigned long long sq_round, cub_round, row_round;
+    vmaf_u64 sq_round, cub_round, row_round;
     vmaf_devptr total;                  /* unsigned long long[3] */
 } AdmDenCudaArgs;
 /* SpEED (speed_chroma: 4 images u/v x ref/dis; speed_temporal: 2 frame differences). One
@@ -124,7 +124,7 @@ enum { SPEED_CUDA_MAX_IMAGES = 4, SPEED_CUDA_THREADS = 128, SPEED_CUDA_QR_THREAD
 
 typedef struct SpeedCudaArgs {
     vmaf_devptr a[SPEED_CUDA_MAX_IMAGES], b[SPEED_CUDA_MAX_IMAGES]; /* b 0: no difference */
-    unsigned long long a_stride[SPEED_CUDA_MAX_IMAGES], b_stride[SPEED_CUDA_MAX_IMAGES];
+    vmaf_u64 a_stride[SPEED_CUDA_MAX_IMAGES], b_stride[SPEED_CUDA_MAX_IMAGES];
     unsigned wide;                /* uint16 samples */
     float sample_scale;           /* 2^(bpc-8) */
     unsigned plane_w, plane_h, scaled_w, scaled_h, down_w, down_h, sub_w, sub_h;
@@ -135,7 +135,7 @@ typedef struct SpeedCudaArgs {
     vmaf_devptr rows;             /* int[n_rows]: image rows the anti-aliasing filter reads */
     vmaf_devptr col_index, row_index, col_weight, row_weight; /* the CPU scaler's tables */
     vmaf_devptr image, down, centred, small, result; /* this slot's buffers */
-    unsigned long long image_elems, down_elems, small_elems, result_elems; /* per image */
+    vmaf_u64 image_elems, down_elems, small_elems, result_elems; /* per image */
 } SpeedCudaArgs;
 
 /* small: means[25] | cov[625] | P[625] | R[625], per image */
@@ -150,7 +150,7 @@ enum { FLOAT_STATS_CUDA_THREADS = 256, FLOAT_STATS_PSNR = 0, FLOAT_STATS_MOMENT 
 
 typedef struct FloatStatsCudaArgs {
     vmaf_devptr ref, dist;        /* luma */
-    unsigned long long stride;    /* bytes */
+    vmaf_u64 stride;    /* bytes */
     unsigned w, h, bpc, kind;     /* kind: FLOAT_STATS_PSNR (1 sum) or _MOMENT (4 sums) */
     vmaf_devptr row_units;        /* unsigned long long [sum][h] */
     vmaf_devptr sums;             /* double [sum] */
@@ -171,16 +171,16 @@ enum { FLOAT_MOTION_CUDA_TILE_W = 64, FLOAT_MOTION_CUDA_TILE_H = 16, FLOAT_MOTIO
 
 typedef struct FloatMotionCudaArgs {
     vmaf_devptr src[2];           /* samples of this plane: previous, current reference */
-    unsigned long long src_stride; /* bytes */
+    vmaf_u64 src_stride; /* bytes */
     vmaf_devptr blur[2];          /* float planes, `stride` floats per row (the CPU's layout) */
-    unsigned long long stride;
+    vmaf_u64 stride;
     unsigned w, h, bpc;
     int fw;
     float f[5];                   /* float_motion.h's kernel */
     vmaf_devptr rows;             /* float [h] */
     /* motion_add_scale1 */
     vmaf_devptr scaled[2];        /* float [dst_h][scaled_stride] */
-    unsigned long long scaled_stride, read_stride; /* floats; read_stride: the CPU's quirk */
+    vmaf_u64 scaled_stride, read_stride; /* floats; read_stride: the CPU's quirk */
     unsigned dst_w, dst_h, copy;
     vmaf_devptr col_index, col_weight, row_index, row_weight; /* the CPU scaler's tables */
     vmaf_devptr scaled_rows;      /* float [dst_h] */
@@ -202,12 +202,12 @@ enum { FLOAT_VIF_CUDA_TILE_W = 32, FLOAT_VIF_CUDA_TILE_H = 8, FLOAT_VIF_CUDA_THR
 
 typedef struct FloatVifCudaArgs {
     vmaf_devptr src[2];            /* ref, dis: samples or float planes */
-    unsigned long long src_stride; /* bytes */
+    vmaf_u64 src_stride; /* bytes */
     unsigned src_w, src_h, bpc;
     int fw;
     vmaf_devptr filter;            /* fw taps (the CPU workspace's) */
     vmaf_devptr dst[2];            /* decimate/resample: planes ref, dis; stats: num, den */
-    unsigned long long dst_stride; /* floats */
+    vmaf_u64 dst_stride; /* floats */
     unsigned dst_w, dst_h;
     double sigma_nsq;              /* VmafFloatVifStatConst */
     float sigma_max_inv, gain_limit;
@@ -236,12 +236,12 @@ enum {
 
 typedef struct FloatAdmCudaArgs {
     vmaf_devptr src[2];            /* DWT input: samples (scale 0) or the previous A planes */
-    unsigned long long src_stride; /* bytes */
+    vmaf_u64 src_stride; /* bytes */
     unsigned src_w, src_h, bpc, lo_only;
     int a_out;                     /* the A pair this scale's DWT writes */
     unsigned w, h;                 /* the scale's bands (stride w) */
     vmaf_devptr planes;            /* float [FLOAT_ADM_PLANES][plane_floats] */
-    unsigned long long plane_floats;
+    vmaf_u64 plane_floats;
     int outer[4], inner[4];        /* regions: left, top, right, bottom */
     float rfactor[3];
     float cos_1deg_sq;
@@ -251,7 +251,7 @@ typedef struct FloatAdmCudaArgs {
     float p_norm;                  /* (float)adm_p_norm, the powf exponent otherwise */
     vmaf_devptr rcp;               /* the CPU workspace's RCPSS table */
     vmaf_devptr terms;             /* float [FLOAT_ADM_SUMS][3][term_floats] */
-    unsigned long long term_floats;
+    vmaf_u64 term_floats;
     vmaf_devptr rows;              /* float [FLOAT_ADM_SUMS][3][row_cap] of this scale */
     unsigned row_cap;
 } FloatAdmCudaArgs;
@@ -262,12 +262,12 @@ typedef struct FloatAdmCudaArgs {
  * (plane) one warp per sum: 32 lanes of rows, then the tree (ssim_device.h, ssim.cu). */
 typedef struct SsimCudaArgs {
     vmaf_devptr src[2];            /* ref, cmp: samples or float planes */
-    unsigned long long src_stride; /* bytes */
+    vmaf_u64 src_stride; /* bytes */
     int src_kind;                  /* VmafSsimSource's kind */
     float src_scale;               /* 1 / vmaf_float_sample_divisor(bpc) */
     int w, h;                      /* the source planes */
     vmaf_devptr dst[2];            /* decimate: float planes, dst_stride bytes per row */
-    unsigned long long dst_stride;
+    vmaf_u64 dst_stride;
     int dst_w, dst_h, factor, kw;
     int n_seg;                     /* segments per row of window outputs */
     vmaf_devptr partials;          /* double [4][h - 10][n_seg] */
@@ -282,7 +282,7 @@ enum { CIEDE_CUDA_THREADS = 128 };
 
 typedef struct CiedeCudaArgs {
     vmaf_devptr ref[3], dist[3];
-    unsigned long long stride[3]; /* bytes, same for ref and dist */
+    vmaf_u64 stride[3]; /* bytes, same for ref and dist */
     unsigned pw[3], ph[3];        /* plane sizes */
     unsigned w, h, bpc, layout;   /* layout: VMAF_CIEDE_444/420/422 */
     vmaf_devptr diff;             /* float [h][w], 16-byte aligned */
@@ -312,4 +312,4 @@ _Static_assert(sizeof(FloatAdmCudaArgs) <= VMAF_CUDA_MAX_KERNEL_ARGS, "FloatAdmC
 _Static_assert(sizeof(SsimCudaArgs) <= VMAF_CUDA_MAX_KERNEL_ARGS, "SsimCudaArgs too large");
 #endif
 
-#endif /* VMAF_FEATURE_CUDA_KERNEL_ARGS_H */
+#endif /* VMAF_FEATURE_TWINS_KERNEL_ARGS_H */
