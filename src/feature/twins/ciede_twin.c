@@ -1,6 +1,6 @@
 /* ciede on the GPU: the per-pixel differences and their row-major double sum on the device
- * (ciede.cu, with ciede_device.h's functions; the sum by one block, cuda/seq_sum.cuh, with the
- * serial loop's bits), the score from ciede.c's vmaf_ciede_store. */
+ * (the kernels, with ciede_device.h's functions; the sum by one block in seq_sum_device.h's
+ * order, with the serial loop's bits), the score from ciede.c's vmaf_ciede_store. */
 #include <errno.h>
 #include <string.h>
 
