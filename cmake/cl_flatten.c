@@ -1,12 +1,17 @@
 /*
  * cl_flatten OUT.c SYMBOL IN.cl ROOT...: an OpenCL program's source made whole and embedded.
- * Each `#include "path"` line is replaced by that file's text, found under the first ROOT that
- * has it (each file once: include guards would drop the repeats anyway), so that a runtime
- * compiler needs no file system. Includes in <> and quoted ones found nowhere stay as they are:
- * they sit in branches OpenCL C never takes (dialect.h's VMAF_DIALECT_C), and a program that
- * does take one fails to build, naming it. OUT.c holds `const unsigned char SYMBOL[]`: the
- * text, then a NUL. A build-time tool; exits 1 with a message on any failure.
+ * Each `#include "path"` line is replaced by that file's text, found beside the including file
+ * or else under the first ROOT that has it (each file once: include guards would drop the
+ * repeats anyway), so that a runtime compiler needs no file system. Includes in <> and quoted
+ * ones found nowhere stay as they are: they sit in branches OpenCL C never takes (dialect.h's
+ * VMAF_DIALECT_C), and a program that does take one fails to build, naming it. OUT.c holds
+ * `const unsigned char SYMBOL[]`: the text, then a NUL. A build-time tool; exits 1 with a
+ * message on any failure.
  */
+#ifndef _DEFAULT_SOURCE
+#define _DEFAULT_SOURCE /* realpath */
+#endif
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -48,12 +53,18 @@ static int flatten(Flat *f, const char *path)
             err = emit(f, line, strlen(line));
             continue;
         }
-        char found[2048] = "";
-        for (int r = 0; r < f->n_roots && !found[0]; r++) {
-            snprintf(found, sizeof(found), "%s/%s", f->roots[r], inc);
-            FILE *t = fopen(found, "r");
-            if (t) fclose(t);
-            else found[0] = 0;
+        /* as a C compiler looks for a quoted include: beside the including file first (the
+         * shared headers include each other by bare name), then under the roots; a file is
+         * known by its canonical path, however it was named */
+        char found[PATH_MAX] = "", cand[2048];
+        const char *slash = strrchr(path, '/');
+        for (int r = -1; r < f->n_roots && !found[0]; r++) {
+            if (r < 0)
+                snprintf(cand, sizeof(cand), "%.*s%s", slash ? (int)(slash - path + 1) : 0,
+                         path, inc);
+            else
+                snprintf(cand, sizeof(cand), "%s/%s", f->roots[r], inc);
+            if (!realpath(cand, found)) found[0] = 0;
         }
         if (!found[0]) {
             err = emit(f, line, strlen(line));
