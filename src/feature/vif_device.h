@@ -117,9 +117,9 @@ enum {
 
 /* The tiling must divide evenly: whole row groups and pixel groups, even tile origins (the
  * subsampling keeps even rows and columns). */
-typedef char vif_dev_tiling_check[(VIF_CUDA_TILE_H % VIF_DEV_ROWS == 0 &&
-                                   VIF_CUDA_TILE_W % VIF_DEV_COLS == 0 &&
-                                   VIF_CUDA_TILE_W % 2 == 0 && VIF_CUDA_TILE_H % 2 == 0)
+typedef char vif_dev_tiling_check[((VIF_CUDA_TILE_H % VIF_DEV_ROWS == 0) &
+                                   (VIF_CUDA_TILE_W % VIF_DEV_COLS == 0) &
+                                   (VIF_CUDA_TILE_W % 2 == 0) & (VIF_CUDA_TILE_H % 2 == 0))
                                       ? 1
                                       : -1];
 
@@ -495,8 +495,8 @@ VMAF_DEVICE_FN_INLINE_DEVICE uint16_t vif_dev_sub_horizontal(const VIF_DEV_SHARE
  * at least the widest margined tile) and walks down the rows, so that the column's mirrored
  * index and offset are formed once. */
 enum { VIF_DEV_LOAD_COLS = 64, VIF_DEV_LOAD_ROW_STEP = VIF_CUDA_THREADS / VIF_DEV_LOAD_COLS };
-typedef char vif_dev_load_check[((int)VIF_DEV_TILE_COLS <= (int)VIF_DEV_LOAD_COLS &&
-                                 VIF_CUDA_THREADS % VIF_DEV_LOAD_COLS == 0)
+typedef char vif_dev_load_check[(((int)VIF_DEV_TILE_COLS <= (int)VIF_DEV_LOAD_COLS) &
+                                 (VIF_CUDA_THREADS % VIF_DEV_LOAD_COLS == 0))
                                     ? 1
                                     : -1];
 
