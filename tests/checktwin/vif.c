@@ -201,7 +201,10 @@ void checktwin_vif(CheckEnv *env)
     static const VmafVifOptions kernel_opts[] = { { 100.0, false, false },
                                                   { 1.0, false, false },
                                                   { 1.5, true, false } };
-    const unsigned n_kernel_sizes = sizeof(kernel_sizes) / sizeof(kernel_sizes[0]);
+    /* the kernels launched directly are CUDA launches; on OpenCL the cases below run them
+     * through the backend */
+    const unsigned n_kernel_sizes =
+        env->backend == CHECK_CUDA ? sizeof(kernel_sizes) / sizeof(kernel_sizes[0]) : 0;
     for (unsigned z = 0; z < n_kernel_sizes; z++)
         for (unsigned bpc = 8; bpc <= 16; bpc++) {
             if (env->quick && bpc % 4) continue;
