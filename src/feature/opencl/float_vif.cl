@@ -45,8 +45,8 @@ static inline void vif_stats(VMAF_ARENA_PARAM const FloatVifCudaArgs *a, int kin
             stage[i] = VMAF_FLOAT_SRC_AT(kind, *a, pic, vmaf_reflect101(y0 - R + rr, h),
                                          vmaf_reflect101(x0 - R + c, w));
         }
-        VMAF_BARRIER();
     }
+    VMAF_BARRIER(); // outside the branch: every group meets the same barriers
     for (int i = vmaf_tid(0); i < th * cw; i += vmaf_bdim(0)) {
         const int r = i / cw, c = i % cw;
         float acc[5] = { 0.0f, 0.0f, 0.0f, 0.0f, 0.0f };
