@@ -22,6 +22,7 @@
 #include "libvmaf/libvmaf_cuda.h"
 
 #include "context.h"
+#include "cuda/backend.h"
 #include "picture.h"
 #include "picture_pool.h"
 

@@ -11,7 +11,7 @@
 #include "feature_instance.h"
 #include "picture_pool.h"
 #include "thread_pool.h"
-#include "cuda/backend.h"
+#include "device.h"
 #include "model.h"
 
 struct VmafContext {
@@ -26,8 +26,10 @@ struct VmafContext {
 
     VmafPicturePool *pic_pool;
 
-    VmafCudaState *cuda_state;  /* imported: a reference is held */
-    VmafCudaBackend *cuda;      /* twins + device frames, created with the first picture */
+    const VmafDeviceKind *device_kind; /* the imported state's backend; NULL: the CPU */
+    void *device_state;         /* imported (or attached by VMAF_BACKEND): a reference held */
+    VmafDeviceBackend *device;  /* twins + device frames, created with the first picture */
+    bool device_from_env;       /* device_state came from VMAF_BACKEND (device_env.c) */
 
     struct {
         bool set;
@@ -67,6 +69,19 @@ struct VmafContext {
         char fingerprint[256]; /* vmaf_segment_set_fingerprint(); "" when none */
     } segment;
 };
+
+/**
+ * Attach a device state (a reference is taken by the caller for the context): before the
+ * first picture only. A state attached by VMAF_BACKEND at vmaf_init gives way to one the
+ * client imports.
+ */
+int vmaf_context_import_device(VmafContext *vmaf, const VmafDeviceKind *kind, void *state);
+
+/** VMAF_BACKEND / VMAF_OPENCL_DEVICE at vmaf_init (device_env.c): 0 or a negative errno. */
+int vmaf_context_attach_from_env(VmafContext *vmaf);
+
+/** The device backend's profile, where it keeps one (the CLI's VMAF_CUDA_PROFILE). */
+void vmaf_context_print_device_profile(const VmafContext *vmaf);
 
 /** Remember a model or collection registered with the context (segment.c). */
 int vmaf_context_record_model(VmafContext *vmaf, const void *owner, bool collection,

@@ -51,9 +51,12 @@ VMAF_EXPORT int vmaf_init(VmafContext **vmaf_out, VmafConfiguration cfg)
                                       2 * cfg.n_threads, worker_data_free);
         if (err) goto fail;
     }
+    err = vmaf_context_attach_from_env(vmaf);
+    if (err) goto fail;
     *vmaf_out = vmaf;
     return 0;
 fail:
+    vmaf_thread_pool_destroy(vmaf->workers);
     vmaf_feature_collector_destroy(vmaf->fc);
     free(vmaf);
     return err;
@@ -70,7 +73,7 @@ VMAF_EXPORT int vmaf_close(VmafContext *vmaf)
     if (!vmaf) return -EINVAL;
     vmaf_thread_pool_wait(vmaf->workers);
     vmaf_thread_pool_destroy(vmaf->workers);
-    vmaf_cuda_backend_destroy(vmaf->cuda);
+    if (vmaf->device) vmaf->device_kind->destroy(vmaf->device);
     release_history(vmaf);
     for (unsigned i = 0; i < vmaf->inst_cnt; i++) vmaf_feature_instance_destroy(vmaf->inst[i]);
     free(vmaf->inst);
@@ -79,9 +82,28 @@ VMAF_EXPORT int vmaf_close(VmafContext *vmaf)
     for (unsigned i = 0; i < vmaf->score_name_cnt; i++) free(vmaf->score_name[i].name);
     free(vmaf->score_name);
     vmaf_context_free_models(vmaf);
-    if (vmaf->cuda_state) vmaf_cuda_state_unref(vmaf->cuda_state);
+    if (vmaf->device_state) vmaf->device_kind->unref_state(vmaf->device_state);
     free(vmaf);
     return 0;
+}
+
+int vmaf_context_import_device(VmafContext *vmaf, const VmafDeviceKind *kind, void *state)
+{
+    if (vmaf->geometry.set) return -EINVAL;
+    if (vmaf->device_state) {
+        if (!vmaf->device_from_env) return -EINVAL;
+        vmaf->device_kind->unref_state(vmaf->device_state); /* the client's choice wins */
+    }
+    vmaf->device_kind = kind;
+    vmaf->device_state = state;
+    vmaf->device_from_env = false;
+    return 0;
+}
+
+void vmaf_context_print_device_profile(const VmafContext *vmaf)
+{
+    if (vmaf->device && vmaf->device_kind->print_profile)
+        vmaf->device_kind->print_profile(vmaf->device);
 }
 
 VMAF_EXPORT const char *vmaf_version(void)
@@ -422,9 +444,9 @@ static int start(VmafContext *vmaf, const VmafPicture *ref)
         if (err) return err;
     }
     int err = 0;
-    if (vmaf->cuda_state && !vmaf->cfg.gpumask)
-        err = vmaf_cuda_backend_create(&vmaf->cuda, vmaf->cuda_state, &geo, vmaf->inst,
-                                       vmaf->inst_cnt, vmaf->cfg.n_subsample, vmaf->fc);
+    if (vmaf->device_state && !vmaf->cfg.gpumask)
+        err = vmaf->device_kind->create(&vmaf->device, vmaf->device_state, &geo, vmaf->inst,
+                                        vmaf->inst_cnt, vmaf->cfg.n_subsample, vmaf->fc);
     /* the previous references are kept for CPU extractors that read them (twins keep
      * theirs on the device), so that no pool picture is held for nothing */
     for (unsigned i = 0; i < vmaf->inst_cnt; i++)
@@ -455,7 +477,7 @@ static int flush_context(VmafContext *vmaf);
  * has none, unless the twins do not run at all. */
 static int check_device_pictures(const VmafContext *vmaf)
 {
-    if (vmaf->cfg.gpumask || !vmaf->cuda_state) {
+    if (vmaf->cfg.gpumask || !vmaf->device_state || !vmaf->device_kind->device_pictures) {
         vmaf_log(vmaf->cfg.log_level, VMAF_LOG_LEVEL_ERROR,
                  "pictures in device memory need the extractors' CUDA twins, which %s\n",
                  vmaf->cfg.gpumask ? "a nonzero gpumask disables"
@@ -486,7 +508,7 @@ VMAF_EXPORT int vmaf_read_pictures(VmafContext *vmaf, VmafPicture *ref, VmafPict
      * have run it in the caller's thread: n_threads 0, or a CUDA state (its CUDA builds
      * never use the worker threads). Anything else takes them, on success and on failure. */
     const bool keep_on_extract_error =
-        !vmaf->cfg.n_threads || (vmaf->cuda_state && !vmaf->cfg.gpumask);
+        !vmaf->cfg.n_threads || (vmaf->device_state && !vmaf->cfg.gpumask);
     int err = validate_pictures(vmaf, ref, dist);
     if (err) {
         vmaf_log(vmaf->cfg.log_level, VMAF_LOG_LEVEL_ERROR,
@@ -527,8 +549,8 @@ VMAF_EXPORT int vmaf_read_pictures(VmafContext *vmaf, VmafPicture *ref, VmafPict
         err = run_instance(vmaf, inst, i, &frame);
         if (err) goto extract_failed;
     }
-    if (vmaf->cuda) {
-        err = vmaf_cuda_backend_submit(vmaf->cuda, ref, dist, index);
+    if (vmaf->device) {
+        err = vmaf->device_kind->submit(vmaf->device, ref, dist, index);
         if (err) goto extract_failed;
     }
 
@@ -559,7 +581,7 @@ static int flush_context(VmafContext *vmaf)
 {
     vmaf_thread_pool_wait(vmaf->workers);
     int err = atomic_load(&vmaf->worker_err);
-    if (!err) err = vmaf_cuda_backend_flush(vmaf->cuda);
+    if (!err && vmaf->device) err = vmaf->device_kind->flush(vmaf->device);
     release_history(vmaf);
     for (unsigned i = 0; !err && i < vmaf->inst_cnt; i++) {
         VmafFeatureInstance *inst = vmaf->inst[i];

@@ -31,9 +31,10 @@ typedef struct CliModel {
 } CliModel;
 
 enum CliBackend {
-    CLI_BACKEND_AUTO = 0, /* CUDA when a device exists, else the CPU */
+    CLI_BACKEND_AUTO = 0, /* CUDA when a device exists, else an OpenCL GPU, else the CPU */
     CLI_BACKEND_CPU,
     CLI_BACKEND_CUDA,
+    CLI_BACKEND_OPENCL,
 };
 
 typedef struct CliSettings {
@@ -53,6 +54,7 @@ typedef struct CliSettings {
     unsigned frame_cnt, frame_skip_ref, frame_skip_dist;
     bool no_prediction, quiet, common_bitdepth;
     enum CliBackend backend;
+    int opencl_device;                /* --opencl_device N; -1: not given */
     bool segment;                     /* --segment A:B: score frames [A, B), write a part */
     unsigned segment_first, segment_last;
     bool merge;                       /* --merge PART...: merge parts into -o */

@@ -31,6 +31,7 @@ enum {
     ARG_SPLIT,
     ARG_CUDA_DEVICES,
     ARG_OPENCL_LIST,
+    ARG_OPENCL_DEVICE,
 };
 
 static const char short_opts[] = "r:d:w:h:p:b:m:o:nvq";
@@ -65,6 +66,7 @@ static const struct option long_opts[] = {
     { "split", 1, NULL, ARG_SPLIT },
     { "cuda_devices", 1, NULL, ARG_CUDA_DEVICES },
     { "opencl_list", 0, NULL, ARG_OPENCL_LIST },
+    { "opencl_device", 1, NULL, ARG_OPENCL_DEVICE },
     { "no_prediction", 0, NULL, 'n' },
     { "version", 0, NULL, 'v' },
     { "quiet", 0, NULL, 'q' },
@@ -101,8 +103,9 @@ static void usage(const char *app, const char *reason, ...)
             " --precision max|$unsigned:   numbers as %%.17g (max) or %%.Ng (1..17);\n"
             "                              default %%.6f like reference libvmaf\n"
             " --threads $unsigned:         number of threads to use\n"
-            " --backend cpu|cuda|auto:     where features with GPU twins run (default auto:\n"
-            "                              CUDA when a device exists); same scores either way\n"
+            " --backend cpu|cuda|opencl|auto: where features with GPU twins run (default\n"
+            "                              $VMAF_BACKEND, else auto: CUDA when a device exists,\n"
+            "                              else an OpenCL GPU); same scores either way\n"
             " --feature $string:           additional feature, NAME[=KEY=VAL[:KEY=VAL...]]\n"
             " --cpumask: $bitmask          restrict permitted CPU instruction sets\n"
             " --gpumask: $bitmask          restrict permitted GPU operations\n"
@@ -118,7 +121,9 @@ static void usage(const char *app, const char *reason, ...)
             " --quiet/-q:                  disable FPS meter when run in a TTY\n"
             " --no_prediction/-n:          no prediction, extract features only\n"
             " --version/-v:                print version and exit\n"
-            " --opencl_list:               list the OpenCL devices and exit\n");
+            " --opencl_list:               list the OpenCL devices and exit\n"
+            " --opencl_device $unsigned:   the OpenCL device (--opencl_list's number) for\n"
+            "                              --backend opencl (default $VMAF_OPENCL_DEVICE, else 0)\n");
     exit(1);
 }
 
@@ -403,7 +408,26 @@ void cli_parse(int argc, char *const *argv, CliSettings *s)
     const char *app = argv[0];
     memset(s, 0, sizeof(*s));
     s->precision = VMAF_OUTPUT_PRECISION_DEFAULT;
-    bool backend_cpu = false;
+    s->opencl_device = -1;
+    bool backend_cpu = false, backend_given = false, device_given = false;
+    /* VMAF_BACKEND / VMAF_OPENCL_DEVICE are the defaults of --backend / --opencl_device; the
+     * CLI attaches the backend itself, so the library must not attach one again at vmaf_init */
+    const char *env_backend = getenv("VMAF_BACKEND");
+    const char *env_device = getenv("VMAF_OPENCL_DEVICE");
+    if (env_backend && *env_backend) {
+        if (!strcmp(env_backend, "auto")) s->backend = CLI_BACKEND_AUTO;
+        else if (!strcmp(env_backend, "cpu")) s->backend = CLI_BACKEND_CPU;
+        else if (!strcmp(env_backend, "cuda")) s->backend = CLI_BACKEND_CUDA;
+        else if (!strcmp(env_backend, "opencl")) s->backend = CLI_BACKEND_OPENCL;
+        else usage(app, "VMAF_BACKEND=%s: expected cpu, cuda, opencl or auto", env_backend);
+    }
+    if (env_device && *env_device) {
+        uint64_t v;
+        if (parse_u64(env_device, 0x7fffffff, &v))
+            usage(app, "VMAF_OPENCL_DEVICE=%s: expected a device index (0, 1, ...)", env_device);
+        s->opencl_device = (int)v;
+    }
+    unsetenv("VMAF_BACKEND");
     int o, not_for_merge = 0;        /* the first option --merge cannot honour */
     const char *unknown = NULL;      /* the first unknown long option */
     while ((o = getopt_long(argc, argv, short_opts, long_opts, NULL)) >= 0) {
@@ -429,8 +453,10 @@ void cli_parse(int argc, char *const *argv, CliSettings *s)
             if (!strcmp(optarg, "auto")) s->backend = CLI_BACKEND_AUTO;
             else if (!strcmp(optarg, "cpu")) s->backend = CLI_BACKEND_CPU;
             else if (!strcmp(optarg, "cuda")) s->backend = CLI_BACKEND_CUDA;
-            else bad_argument(app, optarg, ARG_BACKEND, "cpu, cuda or auto");
+            else if (!strcmp(optarg, "opencl")) s->backend = CLI_BACKEND_OPENCL;
+            else bad_argument(app, optarg, ARG_BACKEND, "cpu, cuda, opencl or auto");
             backend_cpu = s->backend == CLI_BACKEND_CPU;
+            backend_given = true;
             break;
         case 'm': add_model(app, s, parse_model(app, optarg)); break;
         case ARG_FEATURE: add_feature(app, s, parse_feature(app, optarg)); break;
@@ -452,6 +478,11 @@ void cli_parse(int argc, char *const *argv, CliSettings *s)
         case ARG_SPLIT: s->split = parse_split(app, optarg); break;
         case ARG_CUDA_DEVICES: parse_cuda_devices(app, s, optarg); break;
         case ARG_OPENCL_LIST: s->opencl_list = true; break;
+        case ARG_OPENCL_DEVICE:
+            s->opencl_device = (int)parse_unsigned(app, optarg, ARG_OPENCL_DEVICE);
+            if (s->opencl_device < 0) bad_argument(app, optarg, ARG_OPENCL_DEVICE, "below 2^31");
+            device_given = true;
+            break;
         case 'n': s->no_prediction = true; break;
         case 'q': s->quiet = true; break;
         case 'v':
@@ -483,8 +514,12 @@ void cli_parse(int argc, char *const *argv, CliSettings *s)
     if (s->opencl_list) return; /* lists and exits: no input needed */
     if (s->segment && !s->output_path)
         usage(app, "--segment needs an output file (-o/--output) for its segment result");
+    if (device_given && s->backend != CLI_BACKEND_OPENCL && s->backend != CLI_BACKEND_AUTO)
+        usage(app, "--opencl_device picks the device of --backend opencl (or auto)");
     if (s->cuda_device_cnt) {
         if (backend_cpu) usage(app, "--cuda_devices runs on CUDA devices: not with --backend cpu");
+        if (s->backend == CLI_BACKEND_OPENCL && backend_given)
+            usage(app, "--cuda_devices runs on CUDA devices: not with --backend opencl");
         if (s->gpumask) usage(app, "--cuda_devices needs CUDA, which a nonzero --gpumask disables");
         if (s->split && s->split != s->cuda_device_cnt)
             usage(app, "--split %u with %u --cuda_devices: the device list gives the segments "

@@ -13,6 +13,7 @@
 
 #include "libvmaf/libvmaf.h"
 #include "libvmaf/libvmaf_cuda.h"
+#include "libvmaf/libvmaf_opencl.h"
 
 #include "cli.h"
 #include "cli_run.h"
@@ -308,8 +309,43 @@ static void warn_not_numbers(VmafContext *vmaf, const VideoInfo *info, unsigned 
             small ? "; the frames are too small for them" : "");
 }
 
-/* --backend: attach a CUDA state (cuda: required; auto: when a device exists), then make the
- * picture pool the reader fills: pinned host memory with CUDA, so uploads start from it. */
+/* --backend opencl (required: the device of --opencl_device, default 0) or auto (the first
+ * OpenCL GPU, or the --opencl_device named): 1 attached, 0 none (auto), < 0 error. */
+static int attach_opencl(VmafContext *vmaf, const CliSettings *c, FILE *msg)
+{
+    const bool required = c->backend == CLI_BACKEND_OPENCL;
+    int index = c->opencl_device;
+    if (index < 0 && required) index = 0;
+    if (index < 0) { /* auto: a GPU only */
+        int n = 0;
+        if (vmaf_opencl_device_count(&n)) return 0;
+        for (int i = 0; i < n && index < 0; i++) {
+            VmafOpenCLDeviceInfo info;
+            if (!vmaf_opencl_device_info(i, &info) && info.type == VMAF_OPENCL_DEVICE_GPU)
+                index = i;
+        }
+        if (index < 0) return 0;
+    }
+    VmafOpenCLState *state = NULL;
+    int err = vmaf_opencl_state_init(&state, (VmafOpenCLConfiguration){ .device = index });
+    if (err) {
+        if (!required && c->opencl_device < 0) return 0;
+        fprintf(msg, "--backend opencl: no usable OpenCL device %d (%s)\n", index,
+                strerror(-err));
+        return err;
+    }
+    err = vmaf_opencl_import_state(vmaf, state);
+    vmaf_opencl_state_free(state); /* the context holds its own reference */
+    if (err) {
+        fprintf(msg, "problem attaching the OpenCL state: %s\n", strerror(-err));
+        return err;
+    }
+    return 1;
+}
+
+/* --backend: attach a CUDA state (cuda: required; auto: when a device exists), else an OpenCL
+ * one (opencl: required; auto: a GPU), then make the picture pool the reader fills: pinned
+ * host memory with CUDA, so uploads start from it. */
 static int setup_backend(VmafContext *vmaf, const CliSettings *c, const VideoInfo *info,
                          bool parallel, unsigned *depth, unsigned *workers, bool *cuda,
                          const CliJob *job)
@@ -317,7 +353,8 @@ static int setup_backend(VmafContext *vmaf, const CliSettings *c, const VideoInf
     FILE *msg = job->msg;
     VmafCudaState *state = NULL;
     int err = 0;
-    if (c->backend != CLI_BACKEND_CPU && !c->gpumask) {
+    bool opencl = false;
+    if (c->backend != CLI_BACKEND_CPU && c->backend != CLI_BACKEND_OPENCL && !c->gpumask) {
         /* Where the GPU is required (--backend cuda, --cuda_devices), the context is made
          * while the models load and the readers read the first frames (bench/startup_probe.sh
          * measures what that hides);
@@ -344,6 +381,13 @@ static int setup_backend(VmafContext *vmaf, const CliSettings *c, const VideoInf
         } else {
             state = NULL;
         }
+    }
+    if (!state && !c->gpumask &&
+        (c->backend == CLI_BACKEND_OPENCL || c->backend == CLI_BACKEND_AUTO)) {
+        err = attach_opencl(vmaf, c, msg);
+        if (err < 0) return err;
+        opencl = err > 0;
+        err = 0;
     }
     const unsigned forced = env_override("VMAF_READ_WORKERS", MAX_READ_WORKERS);
     const unsigned cap = forced ? forced : state ? MAX_CUDA_READ_WORKERS : MAX_CPU_READ_WORKERS;
@@ -375,7 +419,8 @@ static int setup_backend(VmafContext *vmaf, const CliSettings *c, const VideoInf
         return err;
     }
     if (job->verbose)
-        fprintf(stderr, "backend: %s\n", state ? "cuda (pinned picture pool)" : "cpu");
+        fprintf(stderr, "backend: %s\n", state ? "cuda (pinned picture pool)"
+                                          : opencl ? "opencl" : "cpu");
     *cuda = state != NULL;
     return 0;
 }
@@ -965,7 +1010,7 @@ close:
     if (status == 0 && cuda && job->exit_after) {
         phase(ph, PH_CLOSE);
         if (ph && ph->on) {
-            vmaf_cuda_backend_print_profile(vmaf->cuda);
+            vmaf_context_print_device_profile(vmaf);
             fprintf(msg, "cli close: CUDA context and buffers left to the exit\n");
         }
         return status;

@@ -88,8 +88,20 @@ int vmaf_opencl_device_info(int index, VmafOpenCLDeviceInfo *info);
  */
 int vmaf_opencl_state_init(VmafOpenCLState **cl_state, VmafOpenCLConfiguration cfg);
 
-/** Release the state, its programs, queue and context. NULL is a no-op. @return 0 */
+/** Release the state, its programs, queue and context (once no context holds it: each
+ *  context that imported it keeps a reference). NULL is a no-op. @return 0 */
 int vmaf_opencl_state_free(VmafOpenCLState *cl_state);
+
+/**
+ * Score this context's features that have OpenCL twins on the state's device, with the same
+ * bits as the CPU path; the others (and every feature on a device that lacks what exactness
+ * needs: 64-bit integer atomics; double precision for the twins computing in it) run on the
+ * CPU. Before the first picture only; the context keeps its own reference (free the state
+ * when convenient). Pictures are host pictures (vmaf_picture_alloc or a pool).
+ * @return 0; -EINVAL (NULL argument, pictures already read, a state already imported),
+ *         -ENOSYS (built without OpenCL)
+ */
+int vmaf_opencl_import_state(VmafContext *vmaf, VmafOpenCLState *cl_state);
 
 #ifdef __cplusplus
 }

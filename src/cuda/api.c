@@ -5,6 +5,7 @@
 #include "libvmaf/libvmaf_cuda.h"
 
 #include "context.h"
+#include "cuda/backend.h"
 #include "cuda/state.h"
 #include "export.h"
 #include "log.h"
@@ -15,13 +16,64 @@
  * and vmaf_picture_prepare() then registers. */
 #define CUDA_POOL_PICTURES 56
 
+static int kind_create(VmafDeviceBackend **b, void *state, const VmafFeatureGeometry *g,
+                       VmafFeatureInstance **inst, unsigned inst_cnt, unsigned n_subsample,
+                       VmafFeatureCollector *fc)
+{
+    return vmaf_cuda_backend_create((VmafCudaBackend **)b, state, g, inst, inst_cnt, n_subsample,
+                                    fc);
+}
+
+static int kind_submit(VmafDeviceBackend *b, const VmafPicture *ref, const VmafPicture *dist,
+                       unsigned index)
+{
+    return vmaf_cuda_backend_submit((VmafCudaBackend *)b, ref, dist, index);
+}
+
+static int kind_flush(VmafDeviceBackend *b)
+{
+    return vmaf_cuda_backend_flush((VmafCudaBackend *)b);
+}
+
+static void kind_destroy(VmafDeviceBackend *b)
+{
+    vmaf_cuda_backend_destroy((VmafCudaBackend *)b);
+}
+
+static void kind_print_profile(const VmafDeviceBackend *b)
+{
+    vmaf_cuda_backend_print_profile((const VmafCudaBackend *)b);
+}
+
+static void kind_unref_state(void *state)
+{
+    vmaf_cuda_state_unref(state);
+}
+
+const VmafDeviceKind vmaf_cuda_device_kind = {
+    .name = "CUDA",
+    .create = kind_create,
+    .submit = kind_submit,
+    .flush = kind_flush,
+    .destroy = kind_destroy,
+    .print_profile = kind_print_profile,
+    .unref_state = kind_unref_state,
+    .device_pictures = true,
+};
+
+/* the context's CUDA state, or NULL */
+static VmafCudaState *cuda_state(const VmafContext *vmaf)
+{
+    return vmaf->device_kind == &vmaf_cuda_device_kind ? vmaf->device_state : NULL;
+}
+
 VMAF_EXPORT int vmaf_cuda_import_state(VmafContext *vmaf, VmafCudaState *state)
 {
     if (!vmaf || !state) return -EINVAL;
-    if (vmaf->geometry.set || vmaf->cuda_state) return -EINVAL;
     vmaf_cuda_state_ref(state);
-    vmaf->cuda_state = state;
-    return 0;
+    const int err = vmaf_context_import_device(vmaf, &vmaf_cuda_device_kind, state);
+    if (err) vmaf_cuda_state_unref(state);
+    return err;
 }
 
 static void pool_state_unref(void *cookie)
@@ -46,19 +98,20 @@ VMAF_EXPORT int vmaf_cuda_preallocate_pictures(VmafContext *vmaf, VmafCudaPictur
         return vmaf_picture_pool_init(&vmaf->pic_pool, pc);
     case VMAF_CUDA_PICTURE_PREALLOCATION_METHOD_HOST_PINNED:
     case VMAF_CUDA_PICTURE_PREALLOCATION_METHOD_DEVICE: {
-        if (!vmaf->cuda_state) {
+        VmafCudaState *state = cuda_state(vmaf);
+        if (!state) {
             vmaf_log(vmaf->cfg.log_level, VMAF_LOG_LEVEL_ERROR,
                      "cuda: picture preallocation needs an imported CUDA state\n");
             return -EINVAL;
         }
         const int device = cfg.pic_prealloc_method == VMAF_CUDA_PICTURE_PREALLOCATION_METHOD_DEVICE;
-        vmaf_cuda_pool_config(vmaf->cuda_state, device, &pc);
-        pc.cookie = vmaf->cuda_state;
+        vmaf_cuda_pool_config(state, device, &pc);
+        pc.cookie = state;
         pc.release_cookie = pool_state_unref;
         pc.memory = device ? VMAF_PICTURE_MEMORY_DEVICE : VMAF_PICTURE_MEMORY_HOST_PINNED;
-        vmaf_cuda_state_ref(vmaf->cuda_state);
+        vmaf_cuda_state_ref(state);
         int err = vmaf_picture_pool_init(&vmaf->pic_pool, pc);
-        if (err && !vmaf->pic_pool) vmaf_cuda_state_unref(vmaf->cuda_state);
+        if (err && !vmaf->pic_pool) vmaf_cuda_state_unref(state);
         return err;
     }
     default:

@@ -5,10 +5,9 @@
 #include <time.h>
 
 #include "cuda/backend.h"
-#include "cuda/recorder.h"
 #include "cuda/state.h"
-#include "feature/cuda/twin.h"
 #include "feature/twins/kernel_args.h"
+#include "gpu/twin.h"
 #include "log.h"
 #include "picture.h"
 
@@ -27,7 +26,7 @@ typedef struct Op {
     enum OpKind kind;
     const char *label;
     CUfunction fn;
-    VmafCudaLaunch launch;
+    VmafGpuLaunch launch;
     unsigned char args[MAX_ARGS];
     size_t args_size;
     CUdeviceptr dptr;
@@ -38,16 +37,20 @@ typedef struct Op {
     CUgraphNode node;
 } Op;
 
-struct VmafCudaRecorder {
+/* One frame's device work as a list of operations, recorded once per slot and replayed: as a
+ * CUDA graph (default) or launched one by one on the slot's stream (VMAF_CUDA_NO_GRAPH=1, and
+ * always when profiling, so each operation can be timed). */
+typedef struct Recorder {
+    VmafGpuRecorder base; /* first: the twins' recorder calls find the list */
     Op *op;
     unsigned cnt, cap;
-};
+} Recorder;
 
 /* A frame runs every twin, or (subsampling skips the frame) only the twins that must see
  * every frame: temporal ones and those reading the previous reference. */
 typedef struct Variant {
     bool every_twin;
-    VmafCudaRecorder rec;
+    Recorder rec;
     CUgraph graph;
     CUgraphExec exec;
     bool built;
@@ -55,7 +58,7 @@ typedef struct Variant {
 
 typedef struct Slot {
     CUdeviceptr buf[2];
-    VmafCudaPicture pic[2];
+    VmafGpuPicture pic[2];
     CUstream stream;
     CUevent uploaded, done;
     Variant var[2];
@@ -69,7 +72,7 @@ typedef struct Slot {
 } Slot;
 
 typedef struct Twin {
-    const VmafCudaTwin *twin;
+    const VmafGpuTwin *twin;
     void *priv;
     VmafFeatureInstance *inst;
     unsigned ext;
@@ -84,6 +87,7 @@ typedef struct ProfileEntry {
 } ProfileEntry;
 
 struct VmafCudaBackend {
+    VmafGpuDevice dev; /* first: the twins' device calls find the backend (device_of) */
     VmafCudaState *s;
     VmafFeatureGeometry g;
     VmafFeatureCollector *fc;
@@ -107,6 +111,8 @@ struct VmafCudaBackend {
     unsigned long long frames;
 };
 
+static const VmafGpuDeviceOps device_ops; /* the twins' device: below */
+
 static double now_ms(void)
 {
     struct timespec t;
@@ -116,7 +122,7 @@ static double now_ms(void)
 
 /* ---- recorder --------------------------------------------------------------------------- */
 
-static Op *rec_push(VmafCudaRecorder *rec, enum OpKind kind, const char *label)
+static Op *rec_push(Recorder *rec, enum OpKind kind, const char *label)
 {
     if (rec->cnt == rec->cap) {
         const unsigned cap = rec->cap ? 2 * rec->cap : 16;
@@ -133,9 +139,10 @@ static Op *rec_push(VmafCudaRecorder *rec, enum OpKind kind, const char *label)
     return op;
 }
 
-int vmaf_cuda_rec_kernel(VmafCudaRecorder *rec, CUfunction fn, VmafCudaLaunch launch,
-                         const void *args, size_t args_size, const char *label)
+static int rec_kernel(VmafGpuRecorder *r, VmafGpuKernel k, VmafGpuLaunch launch, const void *args,
+                      size_t args_size, const char *label)
 {
+    Recorder *rec = (Recorder *)r;
     if (args_size > MAX_ARGS) {
         vmaf_log(vmaf_log_thread_level(), VMAF_LOG_LEVEL_ERROR,
                  "cuda: %s: kernel arguments of %zu bytes, more than the %d a recorder holds\n",
@@ -144,15 +151,16 @@ int vmaf_cuda_rec_kernel(VmafCudaRecorder *rec, CUfunction fn, VmafCudaLaunch la
     }
     Op *op = rec_push(rec, OP_KERNEL, label);
     if (!op) return -ENOMEM;
-    op->fn = fn;
+    op->fn = (CUfunction)k;
     op->launch = launch;
     memcpy(op->args, args, args_size);
     op->args_size = args_size;
     return 0;
 }
 
-int vmaf_cuda_rec_memset(VmafCudaRecorder *rec, CUdeviceptr dst, size_t bytes, const char *label)
+static int rec_memset(VmafGpuRecorder *r, VmafGpuPtr dst, size_t bytes, const char *label)
 {
+    Recorder *rec = (Recorder *)r;
     Op *op = rec_push(rec, OP_MEMSET, label);
     if (!op) return -ENOMEM;
     op->dptr = dst;
@@ -160,9 +168,10 @@ int vmaf_cuda_rec_memset(VmafCudaRecorder *rec, CUdeviceptr dst, size_t bytes, c
     return 0;
 }
 
-int vmaf_cuda_rec_download(VmafCudaRecorder *rec, void *host, CUdeviceptr src, size_t bytes,
-                           const char *label)
+static int rec_download(VmafGpuRecorder *r, void *host, VmafGpuPtr src, size_t bytes,
+                        const char *label)
 {
+    Recorder *rec = (Recorder *)r;
     Op *op = rec_push(rec, OP_DOWNLOAD, label);
     if (!op) return -ENOMEM;
     op->host = host;
@@ -170,6 +179,12 @@ int vmaf_cuda_rec_download(VmafCudaRecorder *rec, void *host, CUdeviceptr src, s
     op->bytes = bytes;
     return 0;
 }
+
+static const VmafGpuRecorderOps recorder_ops = {
+    .kernel = rec_kernel,
+    .memset = rec_memset,
+    .download = rec_download,
+};
 
 /* ---- slots ------------------------------------------------------------------------------- */
 
@@ -214,7 +229,8 @@ static bool twin_runs(const VmafCudaBackend *b, unsigned t, bool every_twin)
 
 static int record_variant(VmafCudaBackend *b, Slot *sl, unsigned si, Variant *v, bool every_twin)
 {
-    VmafCudaRecorder *rec = &v->rec;
+    Recorder *rec = &v->rec;
+    rec->base.ops = &recorder_ops;
     v->every_twin = every_twin;
     for (int pic = 0; pic < 2; pic++) {
         Op *op = rec_push(rec, OP_UPLOAD, pic ? "upload dist luma" : "upload ref luma");
@@ -233,7 +249,7 @@ static int record_variant(VmafCudaBackend *b, Slot *sl, unsigned si, Variant *v,
 
     const Slot *p1 = &b->slot[(si + N_SLOTS - 1) % N_SLOTS];
     const Slot *p2 = &b->slot[(si + N_SLOTS - 2) % N_SLOTS];
-    const VmafCudaSlotView view = {
+    const VmafGpuSlotView view = {
         .slot = si, .ref = &sl->pic[0], .dist = &sl->pic[1],
         .prev_ref = &p1->pic[0], .prev_prev_ref = &p2->pic[0],
         .prev_dist = &p1->pic[1],
@@ -241,7 +257,8 @@ static int record_variant(VmafCudaBackend *b, Slot *sl, unsigned si, Variant *v,
     for (unsigned t = 0; t < b->n_twins; t++) {
         if (!twin_runs(b, t, every_twin)) continue;
         const unsigned first = rec->cnt;
-        int err = b->twin[t].twin->record(b->twin[t].priv, b->twin[t].inst->priv, rec, &view);
+        int err = b->twin[t].twin->record(b->twin[t].priv, b->twin[t].inst->priv, &rec->base,
+                                          &view);
         if (err) return err;
         for (unsigned i = first; i < rec->cnt; i++) rec->op[i].branch = (int)t;
     }
@@ -436,7 +453,8 @@ static int collect_slot(VmafCudaBackend *b, Slot *sl)
             .order = vmaf_store_order(VMAF_STORE_PHASE_EXTRACT, tw->inst->fex, tw->ext,
                                       sl->index),
         };
-        err = tw->twin->collect(tw->priv, tw->inst->priv, (unsigned)(sl - b->slot), &frame, &sink);
+        err = tw->twin->collect(tw->priv, tw->inst->priv, &b->dev, (unsigned)(sl - b->slot), &frame,
+                                &sink);
         if (err)
             vmaf_log(b->g.log_level, VMAF_LOG_LEVEL_ERROR, "%s (cuda): frame %u failed\n",
                      tw->inst->fex->name, sl->index);
@@ -594,7 +612,7 @@ int vmaf_cuda_backend_submit(VmafCudaBackend *b, const VmafPicture *ref, const V
 
 /* ---- lifetime -------------------------------------------------------------------------------- */
 
-static void set_picture(VmafCudaPicture *p, CUdeviceptr base, const VmafPictureLayout *l,
+static void set_picture(VmafGpuPicture *p, CUdeviceptr base, const VmafPictureLayout *l,
                         unsigned bpc)
 {
     for (int i = 0; i < 3; i++) {
@@ -611,14 +629,14 @@ static int create_locked(VmafCudaBackend *b, VmafFeatureInstance **inst, unsigne
     const VmafCudaDriver *d = &b->s->drv;
     /* sized by the instances: every one that has a twin runs on the device */
     unsigned with_twin = 0;
-    for (unsigned i = 0; i < inst_cnt; i++) with_twin += !!vmaf_cuda_twin_for(inst[i]->fex->name);
+    for (unsigned i = 0; i < inst_cnt; i++) with_twin += !!vmaf_gpu_twin_for(inst[i]->fex->name);
     if (with_twin) {
         b->twin = calloc(with_twin, sizeof(*b->twin));
         b->branch_tail = calloc(with_twin, sizeof(*b->branch_tail));
         if (!b->twin || !b->branch_tail) return -ENOMEM;
     }
     for (unsigned i = 0; i < inst_cnt; i++) {
-        const VmafCudaTwin *twin = vmaf_cuda_twin_for(inst[i]->fex->name);
+        const VmafGpuTwin *twin = vmaf_gpu_twin_for(inst[i]->fex->name);
         if (!twin) continue;
         Twin *t = &b->twin[b->n_twins++];
         t->twin = twin;
@@ -629,13 +647,17 @@ static int create_locked(VmafCudaBackend *b, VmafFeatureInstance **inst, unsigne
         b->n_every_frame += !t->subsampled;
         t->priv = calloc(1, twin->priv_size ? twin->priv_size : 1);
         if (!t->priv) return -ENOMEM;
-        VmafCudaTwinSetup setup = { .state = b->s, .geometry = b->g, .n_slots = N_SLOTS };
+        VmafGpuTwinSetup setup = { .dev = &b->dev, .geometry = b->g, .n_slots = N_SLOTS };
         const double t0 = now_ms();
         int err = twin->init(t->priv, inst[i]->priv, &setup);
         t->init_ms = now_ms() - t0;
         if (err) return err;
         b->chroma |= setup.needs_chroma;
     }
+    /* the twins' set-up writes and clears (and the zeroing of their buffers) were issued on
+     * the null stream, which the slots' non-blocking streams do not wait for: complete them
+     * before the first frame */
+    if (b->n_twins) VMAF_CUDA_TRY(d, d->cuCtxSynchronize());
     b->twins_ready = true;
     if (!b->n_twins) return 0;
 
@@ -677,6 +699,7 @@ int vmaf_cuda_backend_create(VmafCudaBackend **out, VmafCudaState *state,
     *out = NULL;
     VmafCudaBackend *b = calloc(1, sizeof(*b));
     if (!b) return -ENOMEM;
+    b->dev.ops = &device_ops;
     b->s = state;
     b->g = *geometry;
     b->fc = fc;
@@ -763,7 +786,7 @@ void vmaf_cuda_backend_destroy(VmafCudaBackend *b)
     }
     vmaf_cuda_backend_print_profile(b);
     for (unsigned t = 0; t < b->n_twins; t++) {
-        if (b->twin[t].priv) b->twin[t].twin->close(b->twin[t].priv, b->s);
+        if (b->twin[t].priv) b->twin[t].twin->close(b->twin[t].priv, &b->dev);
         free(b->twin[t].priv);
     }
     for (unsigned s = 0; s < N_SLOTS; s++) {
@@ -865,19 +888,89 @@ int vmaf_cuda_pool_config(VmafCudaState *s, int device_memory, VmafPicturePoolCo
     return 0;
 }
 
-/* ---- twin helpers ------------------------------------------------------------------------------ */
+/* ---- the twins' device (VmafGpuDeviceOps) ------------------------------------------------------ */
 
-int vmaf_cuda_twin_alloc(VmafCudaState *s, size_t bytes, CUdeviceptr *ptr)
+/* Every operation runs with the state's context current: twins call them from init (create),
+ * collect (submit, flush) and close (destroy), each of which holds the context. */
+static VmafCudaState *state_of(VmafGpuDevice *dev)
 {
-    int err = vmaf_cuda_result(&s->drv, s->drv.cuMemAlloc(ptr, bytes ? bytes : 1), "cuMemAlloc");
-    /* zeroed, so that no kernel ever reads uninitialised memory (initcheck) */
-    if (!err) err = vmaf_cuda_result(&s->drv, s->drv.cuMemsetD8Async(*ptr, 0, bytes ? bytes : 1, NULL),
-                                     "cuMemsetD8");
-    if (!err) err = vmaf_cuda_result(&s->drv, s->drv.cuStreamSynchronize(NULL), "cuStreamSynchronize");
+    return ((VmafCudaBackend *)dev)->s;
+}
+
+static int dev_kernel(VmafGpuDevice *dev, const char *name, VmafGpuKernel *k)
+{
+    CUfunction fn = NULL;
+    const int err = vmaf_cuda_kernel(state_of(dev), name, &fn);
+    *k = (VmafGpuKernel)fn;
     return err;
 }
 
-void vmaf_cuda_twin_free(VmafCudaState *s, CUdeviceptr ptr)
+static int dev_alloc(VmafGpuDevice *dev, size_t bytes, VmafGpuPtr *p)
 {
-    if (ptr) s->drv.cuMemFree(ptr);
+    VmafCudaState *s = state_of(dev);
+    CUdeviceptr ptr = 0;
+    if (!bytes) bytes = 1;
+    int err = vmaf_cuda_result(&s->drv, s->drv.cuMemAlloc(&ptr, bytes), "cuMemAlloc");
+    /* zeroed, so that no kernel ever reads uninitialised memory (initcheck); complete before
+     * the first frame, like the set-up writes (create_locked) */
+    if (!err)
+        err = vmaf_cuda_result(&s->drv, s->drv.cuMemsetD8Async(ptr, 0, bytes, NULL), "cuMemsetD8");
+    if (err && ptr) s->drv.cuMemFree(ptr);
+    *p = err ? 0 : ptr;
+    return err;
 }
+
+static void dev_free(VmafGpuDevice *dev, VmafGpuPtr p)
+{
+    state_of(dev)->drv.cuMemFree(p);
+}
+
+static int dev_host_alloc(VmafGpuDevice *dev, size_t bytes, void **p)
+{
+    return vmaf_cuda_host_alloc(state_of(dev), bytes, p);
+}
+
+static void dev_host_free(VmafGpuDevice *dev, void *p)
+{
+    vmaf_cuda_host_free(state_of(dev), p);
+}
+
+/* An asynchronous copy on the null stream: from pageable memory (the twins' tables) the driver
+ * has staged the source when it returns, so the caller may free it; create_locked's
+ * synchronisation completes it before the first frame. */
+static int dev_write(VmafGpuDevice *dev, VmafGpuPtr dst, const void *src, size_t bytes)
+{
+    VmafCudaState *s = state_of(dev);
+    return vmaf_cuda_result(&s->drv, s->drv.cuMemcpyHtoDAsync(dst, src, bytes, NULL),
+                            "cuMemcpyHtoD");
+}
+
+static int dev_clear(VmafGpuDevice *dev, VmafGpuPtr dst, size_t bytes)
+{
+    VmafCudaState *s = state_of(dev);
+    return vmaf_cuda_result(&s->drv, s->drv.cuMemsetD8Async(dst, 0, bytes, NULL), "cuMemsetD8");
+}
+
+/* From collect(): the slot's frame has completed (collect_slot waited for its `done` event),
+ * so a copy on the null stream, waited for, reads that frame's results. */
+static int dev_read(VmafGpuDevice *dev, void *dst, VmafGpuPtr src, size_t bytes)
+{
+    VmafCudaState *s = state_of(dev);
+    int err = vmaf_cuda_result(&s->drv, s->drv.cuMemcpyDtoHAsync(dst, src, bytes, NULL),
+                               "cuMemcpyDtoH");
+    const int sync = vmaf_cuda_result(&s->drv, s->drv.cuStreamSynchronize(NULL),
+                                      "cuStreamSynchronize");
+    return err ? err : sync;
+}
+
+static const VmafGpuDeviceOps device_ops = {
+    .name = "cuda",
+    .kernel = dev_kernel,
+    .alloc = dev_alloc,
+    .free = dev_free,
+    .host_alloc = dev_host_alloc,
+    .host_free = dev_host_free,
+    .write = dev_write,
+    .clear = dev_clear,
+    .read = dev_read,
+};

@@ -19,7 +19,8 @@
     X(clBuildProgram) X(clGetProgramInfo) X(clGetProgramBuildInfo) X(clReleaseProgram)     \
     X(clCreateKernel) X(clReleaseKernel) X(clSetKernelArg) X(clCreateBuffer)               \
     X(clReleaseMemObject) X(clEnqueueWriteBuffer) X(clEnqueueReadBuffer)                   \
-    X(clEnqueueNDRangeKernel) X(clFinish)
+    X(clEnqueueNDRangeKernel) X(clFinish) X(clFlush) X(clWaitForEvents) X(clReleaseEvent)     \
+    X(clEnqueueMarkerWithWaitList) X(clEnqueueFillBuffer) X(clGetKernelWorkGroupInfo)
 
 typedef struct VmafOpenCLApi {
     void *lib;

@@ -213,6 +213,7 @@ VMAF_EXPORT int vmaf_opencl_state_init(VmafOpenCLState **out, VmafOpenCLConfigur
         return err;
     }
     pthread_mutex_init(&s->lock, NULL);
+    atomic_init(&s->refs, 1);
     s->index = cfg.device;
     const VmafOpenCLApi *api = &s->api;
     err = vmaf_opencl_find_device(api, cfg.device, &s->platform, &s->device);
@@ -228,6 +229,11 @@ VMAF_EXPORT int vmaf_opencl_state_init(VmafOpenCLState **out, VmafOpenCLConfigur
             s->queue = api->clCreateCommandQueue(s->ctx, s->device, 0, &res); /* in order */
             err = vmaf_opencl_result(res, "clCreateCommandQueue");
         }
+        if (!err)
+            err = vmaf_opencl_result(api->clGetDeviceInfo(s->device, CL_DEVICE_MAX_PARAMETER_SIZE,
+                                                          sizeof(s->max_parameter_size),
+                                                          &s->max_parameter_size, NULL),
+                                     "clGetDeviceInfo(CL_DEVICE_MAX_PARAMETER_SIZE)");
     }
     /* the device's own correctly rounded fp32 division and sqrt where it has them; never a
      * relaxed-math option */
@@ -243,7 +249,18 @@ VMAF_EXPORT int vmaf_opencl_state_init(VmafOpenCLState **out, VmafOpenCLConfigur
 
 VMAF_EXPORT int vmaf_opencl_state_free(VmafOpenCLState *s)
 {
-    if (!s) return 0;
+    vmaf_opencl_state_unref(s);
+    return 0;
+}
+
+void vmaf_opencl_state_ref(VmafOpenCLState *s)
+{
+    atomic_fetch_add(&s->refs, 1);
+}
+
+void vmaf_opencl_state_unref(VmafOpenCLState *s)
+{
+    if (!s || atomic_fetch_sub(&s->refs, 1) != 1) return;
     const VmafOpenCLApi *api = &s->api;
     for (unsigned i = 0; i < s->program_cnt; i++)
         vmaf_opencl_result(api->clReleaseProgram(s->program[i].program), "clReleaseProgram");
@@ -255,5 +272,4 @@ VMAF_EXPORT int vmaf_opencl_state_free(VmafOpenCLState *s)
     pthread_mutex_destroy(&s->lock);
     vmaf_opencl_api_unload(&s->api);
     free(s);
-    return 0;
 }

@@ -36,7 +36,13 @@ struct VmafOpenCLState {
     /* what the binary cache did (read by the tests): built from source, entries loaded,
      * entries found damaged or foreign (and rebuilt), entries written */
     atomic_uint source_builds, cache_loads, cache_rejects, cache_writes;
+    atomic_int refs;           /* the creator + every context that imported it */
+    size_t max_parameter_size; /* CL_DEVICE_MAX_PARAMETER_SIZE */
 };
+
+/** A reference for a context (import); unref frees the state with the last one. */
+void vmaf_opencl_state_ref(VmafOpenCLState *s);
+void vmaf_opencl_state_unref(VmafOpenCLState *s);
 
 /**
  * Find device `index` (all platforms, their order): its platform and id. api loaded.

@@ -32,3 +32,8 @@ VMAF_EXPORT int vmaf_opencl_state_free(VmafOpenCLState *s)
     (void)s;
     return 0;
 }
+
+VMAF_EXPORT int vmaf_opencl_import_state(VmafContext *vmaf, VmafOpenCLState *s)
+{
+    return !vmaf || !s ? -EINVAL : -ENOSYS;
+}

@@ -1,9 +1,14 @@
 /*
  * checktwin harness: seeding, frame sources (synthetic patterns and real clips), the CPU and
- * CUDA runs of a case, the comparison of their complete outputs, and the benchmark. The cases
- * live in one file per family (see checktwin.h). Exit 77 (skipped) without a CUDA device.
+ * device runs of a case, the comparison of their complete outputs, and the benchmark. The
+ * cases live in one file per family (see checktwin.h). Exit 77 (skipped) without the device.
  *
- *   checktwin [--seed N] [--quick] [--bench] [--dir SCRATCH] [--clips DIR] [--only FAMILY]
+ *   checktwin [--backend cuda|opencl] [--opencl_device N] [--all-on-device] [--seed N]
+ *             [--quick] [--bench] [--dir SCRATCH] [--clips DIR] [--only FAMILY[,FAMILY...]]
+ *
+ * On OpenCL, pictures are host pictures (the CUDA pinned and device sources run as pageable
+ * ones). --all-on-device fails a case in which an extractor that has a twin ran on the CPU
+ * (a twin whose OpenCL kernels are missing); without it such cases are counted and reported.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -12,7 +17,9 @@
 #include <time.h>
 
 #include "checktwin.h"
+#include "context.h"
 #include "cuda/state.h"
+#include "gpu/twin.h"
 #include "output.h"
 #include "picture.h"
 
@@ -192,7 +199,8 @@ typedef struct Run {
     CheckRng rng;
     unsigned index;
     enum CheckSource source;
-    VmafCudaState *state;
+    VmafCudaState *state;       /* CUDA runs */
+    const CheckEnv *device;     /* device runs (CUDA or OpenCL); NULL: the CPU run */
     const char *clips;
 } Run;
 
@@ -228,15 +236,22 @@ static int use_model(Run *run, const char *version)
     return err;
 }
 
-static int open_run(Run *run, const CheckCase *c, VmafCudaState *state, uint64_t seed,
+static int open_run(Run *run, const CheckCase *c, const CheckEnv *device, uint64_t seed,
                     const char *clips)
 {
     VmafConfiguration cfg = { .n_subsample = c->subsample, .n_threads = c->threads,
                               .log_level = VMAF_LOG_LEVEL_ERROR };
     int err = vmaf_init(&run->v, cfg);
     if (err) return err;
+    VmafCudaState *state = device && device->backend == CHECK_CUDA ? device->state : NULL;
     run->state = state;
+    run->device = device;
     run->clips = clips;
+    if (device && device->backend == CHECK_OPENCL) {
+        run->source = SRC_PAGEABLE;
+        err = vmaf_opencl_import_state(run->v, device->cl_state);
+        if (err) return err;
+    }
     if (state) {
         err = vmaf_cuda_import_state(run->v, state);
         if (err) return err;
@@ -429,6 +444,29 @@ static const char *dist_name(enum CheckDistortion d)
     return names[d];
 }
 
+/* The first extractor of a started context that has a twin but ran on the CPU, or NULL. */
+static const char *extractor_off_device(const VmafContext *v)
+{
+    if (!v->geometry.set) return NULL;
+    for (unsigned i = 0; i < v->inst_cnt; i++)
+        if (!v->inst[i]->on_gpu && vmaf_gpu_twin_for(v->inst[i]->fex->name))
+            return v->inst[i]->fex->name;
+    return NULL;
+}
+
+/* --only's list: FAMILY[,FAMILY...] */
+static bool family_selected(const char *only, const char *name)
+{
+    if (!only) return true;
+    const size_t n = strlen(name);
+    for (const char *p = only; *p;) {
+        const size_t len = strcspn(p, ",");
+        if (len == n && !strncmp(p, name, n)) return true;
+        p += len + (p[len] == ',');
+    }
+    return false;
+}
+
 void checktwin_case(CheckEnv *env, const CheckCase *c)
 {
     if (c->clip && !env->clips) return; /* real content needs --clips */
@@ -444,11 +482,21 @@ void checktwin_case(CheckEnv *env, const CheckCase *c)
     int cpu_stage = 1, gpu_stage = 1;
     int cpu_err = open_run(&cpu, c, NULL, seed, env->clips);
     if (!cpu_err) cpu_stage = 2, cpu_err = feed(&cpu, c, c->frames);
-    int gpu_err = open_run(&gpu, c, env->state, seed, env->clips);
+    int gpu_err = open_run(&gpu, c, env, seed, env->clips);
     if (!gpu_err) gpu_stage = 2, gpu_err = feed(&gpu, c, c->frames);
+    const char *off_device = gpu.v ? extractor_off_device(gpu.v) : NULL;
     const int e1 = cpu_err ? finish_failed(&cpu) : finish(&cpu, cpu_path);
     const int e2 = gpu_err ? finish_failed(&gpu) : finish(&gpu, gpu_path);
     env->n_cases++;
+    if (off_device) env->n_off_device++;
+    if (off_device && env->all_on_device) {
+        env->n_failed++;
+        printf("FAIL %ux%u %u-bit model %s features %s: %s ran on the CPU (seed %llu)\n", c->w,
+               c->h, c->bpc, c->model ? c->model : "-",
+               c->features && c->features[0] ? c->features[0] : "-", off_device,
+               (unsigned long long)seed);
+        return;
+    }
     if (cpu_err && cpu_err == gpu_err && cpu_stage == gpu_stage) {
         env->n_refused++; /* refused alike: what the CPU path does, the twin does */
         return;
@@ -482,8 +530,8 @@ void checktwin_shared_state(CheckEnv *env, const char *const *features, const ch
                           .model = model };
     unsetenv("VMAF_CUDA_NO_GRAPH");
     Run ga = { 0 }, gb = { 0 }, ca = { 0 }, cb = { 0 };
-    int err = open_run(&ga, &a, env->state, seed, NULL);
-    if (!err) err = open_run(&gb, &b, env->state, seed + 1, NULL);
+    int err = open_run(&ga, &a, env, seed, NULL);
+    if (!err) err = open_run(&gb, &b, env, seed + 1, NULL);
     if (!err) err = open_run(&ca, &a, NULL, seed, NULL);
     if (!err) err = open_run(&cb, &b, NULL, seed + 1, NULL);
     for (unsigned i = 0; !err && i < a.frames; i++) {
@@ -524,7 +572,7 @@ void checktwin_bench(CheckEnv *env, const CheckCase *c)
     unsetenv("VMAF_CUDA_NO_GRAPH");
     Run gpu = { .source = c->source };
     const double t0 = now_s();
-    int err = open_run(&gpu, c, env->state, env->seed, env->clips);
+    int err = open_run(&gpu, c, env, env->seed, env->clips);
     if (!err) err = feed(&gpu, c, c->frames);
     if (gpu.v) {
         const int e = finish(&gpu, path);
@@ -557,6 +605,7 @@ int main(int argc, char **argv)
 {
     CheckEnv env = { .seed = (uint64_t)time(NULL), .dir = "/tmp" };
     const char *only = NULL;
+    int cl_device = 0;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--seed") && i + 1 < argc) env.seed = strtoull(argv[++i], NULL, 0);
         else if (!strcmp(argv[i], "--quick")) env.quick = true;
@@ -564,31 +613,54 @@ int main(int argc, char **argv)
         else if (!strcmp(argv[i], "--dir") && i + 1 < argc) env.dir = argv[++i];
         else if (!strcmp(argv[i], "--clips") && i + 1 < argc) env.clips = argv[++i];
         else if (!strcmp(argv[i], "--only") && i + 1 < argc) only = argv[++i];
+        else if (!strcmp(argv[i], "--all-on-device")) env.all_on_device = true;
+        else if (!strcmp(argv[i], "--backend") && i + 1 < argc && !strcmp(argv[i + 1], "cuda"))
+            env.backend = CHECK_CUDA, i++;
+        else if (!strcmp(argv[i], "--backend") && i + 1 < argc && !strcmp(argv[i + 1], "opencl"))
+            env.backend = CHECK_OPENCL, i++;
+        else if (!strcmp(argv[i], "--opencl_device") && i + 1 < argc)
+            cl_device = atoi(argv[++i]);
         else {
-            fprintf(stderr, "usage: checktwin [--seed N] [--quick] [--bench] [--dir DIR] "
-                            "[--clips DIR] [--only FAMILY]\n");
+            fprintf(stderr, "usage: checktwin [--backend cuda|opencl] [--opencl_device N] "
+                            "[--all-on-device] [--seed N] [--quick] [--bench] [--dir DIR] "
+                            "[--clips DIR] [--only FAMILY[,FAMILY...]]\n");
             return 2;
         }
     }
-    int err = vmaf_cuda_state_init(&env.state, (VmafCudaConfiguration){ 0 });
-    if (err) {
-        printf("checktwin: no CUDA device (%s), skipped\n", strerror(-err));
-        return 77;
+    int err;
+    if (env.backend == CHECK_OPENCL) {
+        err = vmaf_opencl_state_init(&env.cl_state, (VmafOpenCLConfiguration){ .device = cl_device });
+        if (err) {
+            printf("checktwin: no OpenCL device %d (%s), skipped\n", cl_device, strerror(-err));
+            return 77;
+        }
+        VmafOpenCLDeviceInfo info;
+        if (!vmaf_opencl_device_info(cl_device, &info))
+            printf("checktwin: OpenCL device %d: %s (%s, %s)\n", cl_device, info.name,
+                   info.platform, info.driver_version);
+    } else {
+        err = vmaf_cuda_state_init(&env.state, (VmafCudaConfiguration){ 0 });
+        if (err) {
+            printf("checktwin: no CUDA device (%s), skipped\n", strerror(-err));
+            return 77;
+        }
     }
     printf("checktwin: seed %llu%s\n", (unsigned long long)env.seed,
            env.clips ? "" : " (no --clips: real-content cases skipped)");
     const double t0 = now_s();
     for (unsigned i = 0; i < sizeof(families) / sizeof(families[0]); i++) {
-        if (only && strcmp(only, families[i].name)) continue;
+        if (!family_selected(only, families[i].name)) continue;
         const unsigned cases = env.n_cases, failed = env.n_failed, refused = env.n_refused;
+        const unsigned off = env.n_off_device;
         const double t = now_s();
         families[i].run(&env);
-        printf("checktwin: %-12s %4u cases, %u failed, %u refused alike (%.1f s)\n",
-               families[i].name, env.n_cases - cases, env.n_failed - failed,
-               env.n_refused - refused, now_s() - t);
+        printf("checktwin: %-12s %4u cases, %u failed, %u refused alike, %u partly on the CPU "
+               "(%.1f s)\n", families[i].name, env.n_cases - cases, env.n_failed - failed,
+               env.n_refused - refused, env.n_off_device - off, now_s() - t);
         fflush(stdout);
     }
     printf("checktwin: %u cases, %u failed (%.1f s)\n", env.n_cases, env.n_failed, now_s() - t0);
-    vmaf_cuda_state_free(env.state);
+    if (env.state) vmaf_cuda_state_free(env.state);
+    if (env.cl_state) vmaf_opencl_state_free(env.cl_state);
     return env.n_failed ? 1 : 0;
 }

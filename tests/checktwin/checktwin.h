@@ -17,6 +17,7 @@
 
 #include "libvmaf/libvmaf.h"
 #include "libvmaf/libvmaf_cuda.h"
+#include "libvmaf/libvmaf_opencl.h"
 
 typedef struct CheckRng {
     uint64_t s;
@@ -58,8 +59,14 @@ typedef struct CheckCase {
     unsigned threads;            /* n_threads of both contexts */
 } CheckCase;
 
+enum CheckBackend { CHECK_CUDA, CHECK_OPENCL };
+
 typedef struct CheckEnv {
-    VmafCudaState *state;
+    enum CheckBackend backend;
+    VmafCudaState *state;        /* CHECK_CUDA */
+    VmafOpenCLState *cl_state;   /* CHECK_OPENCL */
+    bool all_on_device;          /* a case fails when an extractor with a twin ran on the CPU */
+    unsigned n_off_device;       /* cases in which one did */
     const char *dir;             /* scratch directory for the output files */
     const char *clips;           /* decompressed clips (NAME_ref.yuv), or NULL: no real content */
     uint64_t seed;

@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "feature/twins/kernel_args.h"
-#include "feature/cuda/twin.h"
+#include "gpu/twin.h"
 #include "feature/speed.h"
 #include "feature/speed_device.h"
 
@@ -26,14 +26,15 @@ static const char *const kernel_names[N_KERNELS] = {
 enum { K_IMAGE, K_DECIMATE, K_LOCAL_MEAN, K_MEANS, K_COV, K_DECOMPOSE, K_BLOCKS };
 
 typedef struct SpeedTwin {
-    CUfunction kernel[N_KERNELS];
+    VmafGpuKernel kernel[N_KERNELS];
     SpeedCudaArgs base;            /* geometry and tables; per-frame fields set in record */
     unsigned n_images;
     bool temporal;
-    CUdeviceptr tables;            /* filters | rows | col_index | row_index | col_weight | row_weight */
-    CUdeviceptr image, down, centred, small, result; /* [slot][image][elems] */
+    VmafGpuPtr tables;            /* filters | rows | col_index | row_index | col_weight | row_weight */
+    VmafGpuPtr image, down, centred, small, result; /* [slot][image][elems] */
     float *host;                   /* pinned [slot][image][result_elems] */
     bool debug;                    /* VMAF_SPEED_TWIN_DEBUG: also download the intermediates */
+    const char *backend;           /* the device's name, for the debug lines */
     float *debug_small, *debug_centred; /* pinned [slot][image][small_elems / down_elems] */
 } SpeedTwin;
 
@@ -42,16 +43,15 @@ static size_t round_up(size_t n, size_t to)
     return (n + to - 1) / to * to;
 }
 
-static int upload(VmafCudaState *s, CUdeviceptr dst, const void *src, size_t bytes)
+static int upload(VmafGpuDevice *dev, VmafGpuPtr dst, const void *src, size_t bytes)
 {
     if (!bytes) return 0;
-    return vmaf_cuda_result(&s->drv, s->drv.cuMemcpyHtoDAsync(dst, src, bytes, NULL),
-                            "cuMemcpyHtoD");
+    return vmaf_gpu_write(dev, dst, src, bytes);
 }
 
-static int speed_twin_init(SpeedTwin *t, const VmafSpeedEngine *e, VmafCudaTwinSetup *setup)
+static int speed_twin_init(SpeedTwin *t, const VmafSpeedEngine *e, VmafGpuTwinSetup *setup)
 {
-    VmafCudaState *s = setup->state;
+    VmafGpuDevice *dev = setup->dev;
     const VmafSpeedDims *d = &e->dims;
     const unsigned bpc = setup->geometry.bpc;
     SpeedCudaArgs *a = &t->base;
@@ -89,10 +89,10 @@ static int speed_twin_init(SpeedTwin *t, const VmafSpeedEngine *e, VmafCudaTwinS
     const size_t total = filter_bytes + rows_bytes + 2 * col_bytes + 2 * row_bytes;
 
     for (int k = 0; k < N_KERNELS; k++) {
-        const int err = vmaf_cuda_kernel(s, kernel_names[k], &t->kernel[k]);
+        const int err = vmaf_gpu_kernel(dev, kernel_names[k], &t->kernel[k]);
         if (err) return err;
     }
-    int err = vmaf_cuda_twin_alloc(s, total, &t->tables);
+    int err = vmaf_gpu_alloc(dev, total, &t->tables);
     if (err) return err;
     a->filters = t->tables;
     a->rows = a->filters + filter_bytes;
@@ -104,24 +104,23 @@ static int speed_twin_init(SpeedTwin *t, const VmafSpeedEngine *e, VmafCudaTwinS
     float filters[2 * VMAF_SPEED_MAX_FILTER] = { 0 };
     memcpy(filters, e->aa_filter, (size_t)e->aa_width * sizeof(float));
     memcpy(filters + VMAF_SPEED_MAX_FILTER, e->mean_filter, (size_t)e->mean_width * sizeof(float));
-    err = upload(s, a->filters, filters, sizeof(filters));
+    err = upload(dev, a->filters, filters, sizeof(filters));
     if (!err && n_rows) {
         int *list = malloc(n_rows * sizeof(int));
         if (!list) return -ENOMEM;
         unsigned n = 0;
         for (unsigned y = 0; y < d->scaled_h; y++)
             if (e->rows_needed[y]) list[n++] = (int)y;
-        err = upload(s, a->rows, list, n_rows * sizeof(int));
-        if (!err) err = vmaf_cuda_result(&s->drv, s->drv.cuCtxSynchronize(), "cuCtxSynchronize");
+        err = upload(dev, a->rows, list, n_rows * sizeof(int));
         free(list);
     }
     if (!err && tables) {
-        err = upload(s, a->col_index, e->scaler.col_index, d->scaled_w * taps * sizeof(int));
-        if (!err) err = upload(s, a->row_index, e->scaler.row_index, d->scaled_h * taps * sizeof(int));
+        err = upload(dev, a->col_index, e->scaler.col_index, d->scaled_w * taps * sizeof(int));
+        if (!err) err = upload(dev, a->row_index, e->scaler.row_index, d->scaled_h * taps * sizeof(int));
         if (!err)
-            err = upload(s, a->col_weight, e->scaler.col_weight, d->scaled_w * taps * sizeof(float));
+            err = upload(dev, a->col_weight, e->scaler.col_weight, d->scaled_w * taps * sizeof(float));
         if (!err)
-            err = upload(s, a->row_weight, e->scaler.row_weight, d->scaled_h * taps * sizeof(float));
+            err = upload(dev, a->row_weight, e->scaler.row_weight, d->scaled_h * taps * sizeof(float));
     }
     if (err) return err;
 
@@ -131,25 +130,25 @@ static int speed_twin_init(SpeedTwin *t, const VmafSpeedEngine *e, VmafCudaTwinS
     a->small_elems = SPEED_CUDA_SMALL_ELEMS;
     a->result_elems = round_up(SPEED_CUDA_RES_VAR + (size_t)d->num_blocks, 32);
     if (a->image_elems)
-        err = vmaf_cuda_twin_alloc(s, images * a->image_elems * sizeof(float), &t->image);
-    if (!err) err = vmaf_cuda_twin_alloc(s, images * a->down_elems * sizeof(float), &t->down);
-    if (!err) err = vmaf_cuda_twin_alloc(s, images * a->down_elems * sizeof(float), &t->centred);
-    if (!err) err = vmaf_cuda_twin_alloc(s, images * a->small_elems * sizeof(float), &t->small);
-    if (!err) err = vmaf_cuda_twin_alloc(s, images * a->result_elems * sizeof(float), &t->result);
+        err = vmaf_gpu_alloc(dev, images * a->image_elems * sizeof(float), &t->image);
+    if (!err) err = vmaf_gpu_alloc(dev, images * a->down_elems * sizeof(float), &t->down);
+    if (!err) err = vmaf_gpu_alloc(dev, images * a->down_elems * sizeof(float), &t->centred);
+    if (!err) err = vmaf_gpu_alloc(dev, images * a->small_elems * sizeof(float), &t->small);
+    if (!err) err = vmaf_gpu_alloc(dev, images * a->result_elems * sizeof(float), &t->result);
     if (!err)
-        err = vmaf_cuda_host_alloc(s, images * a->result_elems * sizeof(float), (void **)&t->host);
+        err = vmaf_gpu_host_alloc(dev, images * a->result_elems * sizeof(float), (void **)&t->host);
     t->debug = e->debug;
+    t->backend = dev->ops->name;
     if (!err && t->debug)
-        err = vmaf_cuda_host_alloc(s, images * a->small_elems * sizeof(float),
-                                   (void **)&t->debug_small);
+        err = vmaf_gpu_host_alloc(dev, images * a->small_elems * sizeof(float),
+                                  (void **)&t->debug_small);
     if (!err && t->debug)
-        err = vmaf_cuda_host_alloc(s, images * a->down_elems * sizeof(float),
-                                   (void **)&t->debug_centred);
-    if (!err) err = vmaf_cuda_result(&s->drv, s->drv.cuCtxSynchronize(), "cuCtxSynchronize");
+        err = vmaf_gpu_host_alloc(dev, images * a->down_elems * sizeof(float),
+                                  (void **)&t->debug_centred);
     return err;
 }
 
-static int speed_chroma_twin_init(void *priv, const void *cpu_priv, VmafCudaTwinSetup *setup)
+static int speed_chroma_twin_init(void *priv, const void *cpu_priv, VmafGpuTwinSetup *setup)
 {
     SpeedTwin *t = priv;
     const SpeedChromaState *s = cpu_priv; /* its init refused 4:0:0 and too small planes */
@@ -158,7 +157,7 @@ static int speed_chroma_twin_init(void *priv, const void *cpu_priv, VmafCudaTwin
     return speed_twin_init(t, &s->engine, setup);
 }
 
-static int speed_temporal_twin_init(void *priv, const void *cpu_priv, VmafCudaTwinSetup *setup)
+static int speed_temporal_twin_init(void *priv, const void *cpu_priv, VmafGpuTwinSetup *setup)
 {
     SpeedTwin *t = priv;
     const SpeedTemporalState *s = cpu_priv;
@@ -167,8 +166,8 @@ static int speed_temporal_twin_init(void *priv, const void *cpu_priv, VmafCudaTw
     return speed_twin_init(t, &s->engine, setup);
 }
 
-static void set_image(SpeedCudaArgs *a, unsigned img, const VmafCudaPicture *pa,
-                      const VmafCudaPicture *pb, unsigned plane)
+static void set_image(SpeedCudaArgs *a, unsigned img, const VmafGpuPicture *pa,
+                      const VmafGpuPicture *pb, unsigned plane)
 {
     a->a[img] = pa->data[plane];
     a->a_stride[img] = pa->stride[plane];
@@ -181,15 +180,15 @@ static unsigned blocks_of(size_t n, unsigned threads)
     return (unsigned)((n + threads - 1) / threads);
 }
 
-static int speed_twin_record(void *priv, const void *cpu_priv, VmafCudaRecorder *rec,
-                             const VmafCudaSlotView *view)
+static int speed_twin_record(void *priv, const void *cpu_priv, VmafGpuRecorder *rec,
+                             const VmafGpuSlotView *view)
 {
     SpeedTwin *t = priv;
     SpeedCudaArgs a = t->base;
     const size_t images = (size_t)view->slot * t->n_images;
     if (t->temporal) {
         const SpeedTemporalState *s = cpu_priv;
-        const VmafCudaPicture *dis_now = s->opt.use_ref_diff ? view->ref : view->dist;
+        const VmafGpuPicture *dis_now = s->opt.use_ref_diff ? view->ref : view->dist;
         set_image(&a, 0, view->prev_ref, view->ref, 0);
         set_image(&a, 1, view->prev_dist, dis_now, 0);
     } else {
@@ -206,7 +205,7 @@ static int speed_twin_record(void *priv, const void *cpu_priv, VmafCudaRecorder 
 
     const unsigned z = t->n_images, T = SPEED_CUDA_THREADS;
     const size_t points = (size_t)a.down_w * a.down_h;
-    const VmafCudaLaunch launches[N_KERNELS] = {
+    const VmafGpuLaunch launches[N_KERNELS] = {
         [K_IMAGE] = { .grid = { blocks_of(a.scaled_w, T), a.n_rows, z }, .block = { T, 1, 1 } },
         [K_DECIMATE] = { .grid = { blocks_of(points, T), 1, z }, .block = { T, 1, 1 } },
         [K_LOCAL_MEAN] = { .grid = { blocks_of(points, T), 1, z }, .block = { T, 1, 1 } },
@@ -221,23 +220,23 @@ static int speed_twin_record(void *priv, const void *cpu_priv, VmafCudaRecorder 
         "speed covariance", "speed eigen+qr", "speed blocks",
     };
     for (int k = a.direct ? K_DECIMATE : K_IMAGE; k < N_KERNELS; k++) {
-        const int err = vmaf_cuda_rec_kernel(rec, t->kernel[k], launches[k], &a, sizeof(a),
-                                             labels[k]);
+        const int err = vmaf_gpu_rec_kernel(rec, t->kernel[k], launches[k], &a, sizeof(a),
+                                            labels[k]);
         if (err) return err;
     }
     if (t->debug) {
-        int err = vmaf_cuda_rec_download(rec, t->debug_small + images * a.small_elems, a.small,
-                                         t->n_images * a.small_elems * sizeof(float),
-                                         "speed debug download");
+        int err = vmaf_gpu_rec_download(rec, t->debug_small + images * a.small_elems, a.small,
+                                        t->n_images * a.small_elems * sizeof(float),
+                                        "speed debug download");
         if (!err)
-            err = vmaf_cuda_rec_download(rec, t->debug_centred + images * a.down_elems,
-                                         a.centred, t->n_images * a.down_elems * sizeof(float),
-                                         "speed debug download");
+            err = vmaf_gpu_rec_download(rec, t->debug_centred + images * a.down_elems,
+                                        a.centred, t->n_images * a.down_elems * sizeof(float),
+                                        "speed debug download");
         if (err) return err;
     }
-    return vmaf_cuda_rec_download(rec, t->host + images * a.result_elems, a.result,
-                                  t->n_images * a.result_elems * sizeof(float),
-                                  "speed download");
+    return vmaf_gpu_rec_download(rec, t->host + images * a.result_elems, a.result,
+                                 t->n_images * a.result_elems * sizeof(float),
+                                 "speed download");
 }
 
 /* One pair (images ref_img, dis_img of the slot) through the CPU's last steps. */
@@ -259,7 +258,7 @@ static int pair_score(const SpeedTwin *t, VmafSpeedEngine *e, unsigned slot, uns
         vmaf_speed_entropies(e, r + SPEED_CUDA_RES_EIGEN, out[i]);
         if (t->debug) {
             const float *small = t->debug_small + (first + img[i]) * a->small_elems;
-            vmaf_speed_debug_line("cuda", e->who, e->debug_seq++,
+            vmaf_speed_debug_line(t->backend, e->who, e->debug_seq++,
                                   t->debug_centred + (first + img[i]) * a->down_elems,
                                   (size_t)a->down_w * a->down_h, small + SPEED_CUDA_SMALL_MEANS,
                                   small + SPEED_CUDA_SMALL_COV, r + SPEED_CUDA_RES_EIGEN,
@@ -269,9 +268,10 @@ static int pair_score(const SpeedTwin *t, VmafSpeedEngine *e, unsigned slot, uns
     return vmaf_speed_pair(e, singular[0], singular[1], score);
 }
 
-static int speed_chroma_twin_collect(void *priv, void *cpu_priv, unsigned slot,
+static int speed_chroma_twin_collect(void *priv, void *cpu_priv, VmafGpuDevice *dev, unsigned slot,
                                      const VmafFeatureFrame *frame, VmafFeatureSink *sink)
 {
+    (void)dev;
     SpeedTwin *t = priv;
     SpeedChromaState *s = cpu_priv;
     float score[2];
@@ -281,9 +281,11 @@ static int speed_chroma_twin_collect(void *priv, void *cpu_priv, unsigned slot,
     return vmaf_speed_chroma_store(s, score, singular, frame->index, sink);
 }
 
-static int speed_temporal_twin_collect(void *priv, void *cpu_priv, unsigned slot,
-                                       const VmafFeatureFrame *frame, VmafFeatureSink *sink)
+static int speed_temporal_twin_collect(void *priv, void *cpu_priv, VmafGpuDevice *dev,
+                                       unsigned slot, const VmafFeatureFrame *frame,
+                                       VmafFeatureSink *sink)
 {
+    (void)dev;
     SpeedTwin *t = priv;
     SpeedTemporalState *s = cpu_priv; /* have_prev: the CPU's own flag, set as its extract does */
     double value = 0.0;
@@ -296,21 +298,21 @@ static int speed_temporal_twin_collect(void *priv, void *cpu_priv, unsigned slot
     return vmaf_speed_temporal_store(value, frame->index, sink);
 }
 
-static void speed_twin_close(void *priv, VmafCudaState *state)
+static void speed_twin_close(void *priv, VmafGpuDevice *dev)
 {
     SpeedTwin *t = priv;
-    vmaf_cuda_twin_free(state, t->tables);
-    vmaf_cuda_twin_free(state, t->image);
-    vmaf_cuda_twin_free(state, t->down);
-    vmaf_cuda_twin_free(state, t->centred);
-    vmaf_cuda_twin_free(state, t->small);
-    vmaf_cuda_twin_free(state, t->result);
-    vmaf_cuda_host_free(state, t->host);
-    vmaf_cuda_host_free(state, t->debug_small);
-    vmaf_cuda_host_free(state, t->debug_centred);
+    vmaf_gpu_free(dev, t->tables);
+    vmaf_gpu_free(dev, t->image);
+    vmaf_gpu_free(dev, t->down);
+    vmaf_gpu_free(dev, t->centred);
+    vmaf_gpu_free(dev, t->small);
+    vmaf_gpu_free(dev, t->result);
+    vmaf_gpu_host_free(dev, t->host);
+    vmaf_gpu_host_free(dev, t->debug_small);
+    vmaf_gpu_host_free(dev, t->debug_centred);
 }
 
-const VmafCudaTwin vmaf_twin_speed_chroma = {
+const VmafGpuTwin vmaf_twin_speed_chroma = {
     .name = "speed_chroma",
     .priv_size = sizeof(SpeedTwin),
     .init = speed_chroma_twin_init,
@@ -319,7 +321,7 @@ const VmafCudaTwin vmaf_twin_speed_chroma = {
     .close = speed_twin_close,
 };
 
-const VmafCudaTwin vmaf_twin_speed_temporal = {
+const VmafGpuTwin vmaf_twin_speed_temporal = {
     .name = "speed_temporal",
     .priv_size = sizeof(SpeedTwin),
     .init = speed_temporal_twin_init,

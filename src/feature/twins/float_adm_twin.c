@@ -7,28 +7,28 @@
 #include <string.h>
 
 #include "feature/twins/kernel_args.h"
-#include "feature/cuda/twin.h"
+#include "gpu/twin.h"
 #include "feature/float_adm.h"
 
 enum { SCALES = VMAF_FLOAT_ADM_SCALES };
 
 typedef struct FloatAdmTwin {
-    CUfunction dwt[2], decouple, terms_kernel, rows; /* dwt[0]: samples, dwt[1]: float A */
+    VmafGpuKernel dwt[2], decouple, terms_kernel, rows; /* dwt[0]: samples, dwt[1]: float A */
     unsigned n_slots;
     int w[SCALES], h[SCALES];                 /* bands of each scale */
     VmafFloatAdmRegion outer[SCALES], inner[SCALES];
     int nr[SCALES], nc[SCALES];               /* visited rows and columns */
     size_t plane_floats, term_floats, row_cap, n_rows;
-    CUdeviceptr rcp, planes, terms, rows_buf; /* planes/terms/rows: [slot] */
+    VmafGpuPtr rcp, planes, terms, rows_buf; /* planes/terms/rows: [slot] */
     float *host;                              /* pinned [slot][SCALES][3][3][row_cap] */
     float cos_1deg_sq;
 } FloatAdmTwin;
 
-static int float_adm_twin_init(void *priv, const void *cpu_priv, VmafCudaTwinSetup *setup)
+static int float_adm_twin_init(void *priv, const void *cpu_priv, VmafGpuTwinSetup *setup)
 {
     FloatAdmTwin *t = priv;
     const FloatAdmState *a = cpu_priv;
-    VmafCudaState *s = setup->state;
+    VmafGpuDevice *dev = setup->dev;
     t->n_slots = setup->n_slots;
     t->cos_1deg_sq = vmaf_float_adm_cos_1deg_sq();
     int w = (int)a->w, h = (int)a->h;
@@ -53,25 +53,22 @@ static int float_adm_twin_init(void *priv, const void *cpu_priv, VmafCudaTwinSet
     t->plane_floats = (size_t)t->w[0] * t->h[0];
     t->n_rows = (size_t)SCALES * FLOAT_ADM_SUMS * 3 * t->row_cap;
     const int wide = setup->geometry.bpc > 8;
-    int err = vmaf_cuda_kernel(s, wide ? "vmaf_float_adm_dwt_16" : "vmaf_float_adm_dwt_8", &t->dwt[0]);
-    if (!err) err = vmaf_cuda_kernel(s, "vmaf_float_adm_dwt_f", &t->dwt[1]);
-    if (!err) err = vmaf_cuda_kernel(s, "vmaf_float_adm_decouple", &t->decouple);
-    if (!err) err = vmaf_cuda_kernel(s, "vmaf_float_adm_terms", &t->terms_kernel);
-    if (!err) err = vmaf_cuda_kernel(s, "vmaf_float_adm_rows", &t->rows);
-    if (!err) err = vmaf_cuda_twin_alloc(s, sizeof(a->ws.rcp), &t->rcp);
+    int err = vmaf_gpu_kernel(dev, wide ? "vmaf_float_adm_dwt_16" : "vmaf_float_adm_dwt_8", &t->dwt[0]);
+    if (!err) err = vmaf_gpu_kernel(dev, "vmaf_float_adm_dwt_f", &t->dwt[1]);
+    if (!err) err = vmaf_gpu_kernel(dev, "vmaf_float_adm_decouple", &t->decouple);
+    if (!err) err = vmaf_gpu_kernel(dev, "vmaf_float_adm_terms", &t->terms_kernel);
+    if (!err) err = vmaf_gpu_kernel(dev, "vmaf_float_adm_rows", &t->rows);
+    if (!err) err = vmaf_gpu_alloc(dev, sizeof(a->ws.rcp), &t->rcp);
     if (!err)
-        err = vmaf_cuda_result(&s->drv, s->drv.cuMemcpyHtoDAsync(t->rcp, a->ws.rcp,
-                                                                  sizeof(a->ws.rcp), NULL),
-                               "cuMemcpyHtoD");
+        err = vmaf_gpu_write(dev, t->rcp, a->ws.rcp, sizeof(a->ws.rcp));
     if (!err)
-        err = vmaf_cuda_twin_alloc(s, t->n_slots * FLOAT_ADM_PLANES * t->plane_floats * 4,
-                                   &t->planes);
+        err = vmaf_gpu_alloc(dev, t->n_slots * FLOAT_ADM_PLANES * t->plane_floats * 4,
+                             &t->planes);
     if (!err)
-        err = vmaf_cuda_twin_alloc(s, t->n_slots * FLOAT_ADM_SUMS * 3 * (t->term_floats + 1) * 4,
-                                   &t->terms);
-    if (!err) err = vmaf_cuda_twin_alloc(s, t->n_slots * t->n_rows * 4, &t->rows_buf);
-    if (!err) err = vmaf_cuda_host_alloc(s, t->n_slots * t->n_rows * 4, (void **)&t->host);
-    if (!err) err = vmaf_cuda_result(&s->drv, s->drv.cuCtxSynchronize(), "cuCtxSynchronize");
+        err = vmaf_gpu_alloc(dev, t->n_slots * FLOAT_ADM_SUMS * 3 * (t->term_floats + 1) * 4,
+                             &t->terms);
+    if (!err) err = vmaf_gpu_alloc(dev, t->n_slots * t->n_rows * 4, &t->rows_buf);
+    if (!err) err = vmaf_gpu_host_alloc(dev, t->n_slots * t->n_rows * 4, (void **)&t->host);
     return err;
 }
 
@@ -80,15 +77,15 @@ static unsigned blocks(int n, unsigned per)
     return n > 0 ? ((unsigned)n + per - 1) / per : 0;
 }
 
-static int float_adm_twin_record(void *priv, const void *cpu_priv, VmafCudaRecorder *rec,
-                                 const VmafCudaSlotView *view)
+static int float_adm_twin_record(void *priv, const void *cpu_priv, VmafGpuRecorder *rec,
+                                 const VmafGpuSlotView *view)
 {
     FloatAdmTwin *t = priv;
     const FloatAdmState *st = cpu_priv;
     const VmafFloatAdmParams *p = &st->params;
     const unsigned slot = view->slot;
-    const CUdeviceptr planes = t->planes + slot * FLOAT_ADM_PLANES * t->plane_floats * 4;
-    const CUdeviceptr rows = t->rows_buf + slot * t->n_rows * 4;
+    const VmafGpuPtr planes = t->planes + slot * FLOAT_ADM_PLANES * t->plane_floats * 4;
+    const VmafGpuPtr rows = t->rows_buf + slot * t->n_rows * 4;
     FloatAdmCudaArgs a = {
         .src = { view->ref->data[0], view->dist->data[0] }, .src_stride = view->ref->stride[0],
         .src_w = st->w, .src_h = st->h, .bpc = view->ref->bpc,
@@ -105,11 +102,11 @@ static int float_adm_twin_record(void *priv, const void *cpu_priv, VmafCudaRecor
         a.a_out = k & 1;
         a.w = (unsigned)t->w[k];
         a.h = (unsigned)t->h[k];
-        const VmafCudaLaunch ld = { .grid = { blocks(t->w[k], FLOAT_ADM_CUDA_THREADS), a.h, 2 },
+        const VmafGpuLaunch ld = { .grid = { blocks(t->w[k], FLOAT_ADM_CUDA_THREADS), a.h, 2 },
                                     .block = { FLOAT_ADM_CUDA_THREADS, 1, 1 } };
-        err = vmaf_cuda_rec_kernel(rec, t->dwt[k > 0], ld, &a, sizeof(a), "float_adm dwt");
+        err = vmaf_gpu_rec_kernel(rec, t->dwt[k > 0], ld, &a, sizeof(a), "float_adm dwt");
         /* the next scale reads this one's A */
-        const CUdeviceptr a_ref = planes + (FLOAT_ADM_P_A + 2 * a.a_out) * t->plane_floats * 4;
+        const VmafGpuPtr a_ref = planes + (FLOAT_ADM_P_A + 2 * a.a_out) * t->plane_floats * 4;
         FloatAdmCudaArgs next_src = a;
         next_src.src[0] = a_ref;
         next_src.src[1] = a_ref + t->plane_floats * 4;
@@ -125,36 +122,37 @@ static int float_adm_twin_record(void *priv, const void *cpu_priv, VmafCudaRecor
         memcpy(a.inner, (int[4]){ in->left, in->top, in->right, in->bottom }, sizeof(a.inner));
         memcpy(a.rfactor, p->rfactor[k], sizeof(a.rfactor));
         a.rows = rows + (size_t)k * FLOAT_ADM_SUMS * 3 * t->row_cap * 4;
-        const VmafCudaLaunch lc = {
+        const VmafGpuLaunch lc = {
             .grid = { blocks(o->right - o->left, FLOAT_ADM_CUDA_THREADS),
                       (unsigned)(o->bottom > o->top ? o->bottom - o->top : 0), 1 },
             .block = { FLOAT_ADM_CUDA_THREADS, 1, 1 },
         };
         const int dw = in->right - in->left, dh = in->bottom - in->top;
         const int gx = t->nc[k] > dw ? t->nc[k] : dw, gy = t->nr[k] > dh ? t->nr[k] : dh;
-        const VmafCudaLaunch lt = { .grid = { blocks(gx, FLOAT_ADM_CUDA_THREADS), (unsigned)gy, 1 },
+        const VmafGpuLaunch lt = { .grid = { blocks(gx, FLOAT_ADM_CUDA_THREADS), (unsigned)gy, 1 },
                                     .block = { FLOAT_ADM_CUDA_THREADS, 1, 1 } };
-        const VmafCudaLaunch lr = { .grid = { blocks(gy, FLOAT_ADM_CUDA_THREADS), FLOAT_ADM_SUMS, 3 },
+        const VmafGpuLaunch lr = { .grid = { blocks(gy, FLOAT_ADM_CUDA_THREADS), FLOAT_ADM_SUMS, 3 },
                                     .block = { FLOAT_ADM_CUDA_THREADS, 1, 1 } };
         if (lc.grid[0] && lc.grid[1])
-            err = vmaf_cuda_rec_kernel(rec, t->decouple, lc, &a, sizeof(a), "float_adm decouple");
+            err = vmaf_gpu_rec_kernel(rec, t->decouple, lc, &a, sizeof(a), "float_adm decouple");
         if (!err && lt.grid[0] && lt.grid[1])
-            err = vmaf_cuda_rec_kernel(rec, t->terms_kernel, lt, &a, sizeof(a), "float_adm terms");
+            err = vmaf_gpu_rec_kernel(rec, t->terms_kernel, lt, &a, sizeof(a), "float_adm terms");
         if (!err && lr.grid[0])
-            err = vmaf_cuda_rec_kernel(rec, t->rows, lr, &a, sizeof(a), "float_adm rows");
-        const CUdeviceptr keep_rows = a.rows;
+            err = vmaf_gpu_rec_kernel(rec, t->rows, lr, &a, sizeof(a), "float_adm rows");
+        const VmafGpuPtr keep_rows = a.rows;
         a = next_src;
         a.rows = keep_rows;
     }
     if (!err)
-        err = vmaf_cuda_rec_download(rec, t->host + slot * t->n_rows, rows, t->n_rows * 4,
-                                     "float_adm download");
+        err = vmaf_gpu_rec_download(rec, t->host + slot * t->n_rows, rows, t->n_rows * 4,
+                                    "float_adm download");
     return err;
 }
 
-static int float_adm_twin_collect(void *priv, void *cpu_priv, unsigned slot,
+static int float_adm_twin_collect(void *priv, void *cpu_priv, VmafGpuDevice *dev, unsigned slot,
                                   const VmafFeatureFrame *frame, VmafFeatureSink *sink)
 {
+    (void)dev;
     FloatAdmTwin *t = priv;
     const FloatAdmState *st = cpu_priv;
     const VmafFloatAdmParams *p = &st->params;
@@ -181,17 +179,17 @@ static int float_adm_twin_collect(void *priv, void *cpu_priv, unsigned slot,
     return vmaf_float_adm_store(st, out, frame->index, sink);
 }
 
-static void float_adm_twin_close(void *priv, VmafCudaState *state)
+static void float_adm_twin_close(void *priv, VmafGpuDevice *dev)
 {
     FloatAdmTwin *t = priv;
-    vmaf_cuda_twin_free(state, t->rcp);
-    vmaf_cuda_twin_free(state, t->planes);
-    vmaf_cuda_twin_free(state, t->terms);
-    vmaf_cuda_twin_free(state, t->rows_buf);
-    vmaf_cuda_host_free(state, t->host);
+    vmaf_gpu_free(dev, t->rcp);
+    vmaf_gpu_free(dev, t->planes);
+    vmaf_gpu_free(dev, t->terms);
+    vmaf_gpu_free(dev, t->rows_buf);
+    vmaf_gpu_host_free(dev, t->host);
 }
 
-const VmafCudaTwin vmaf_twin_float_adm = {
+const VmafGpuTwin vmaf_twin_float_adm = {
     .name = "float_adm",
     .priv_size = sizeof(FloatAdmTwin),
     .init = float_adm_twin_init,

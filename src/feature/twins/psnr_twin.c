@@ -3,19 +3,19 @@
 #include <string.h>
 
 #include "feature/twins/kernel_args.h"
-#include "feature/cuda/twin.h"
+#include "gpu/twin.h"
 #include "feature/psnr.h"
 #include "picture.h"
 
 typedef struct PsnrTwin {
-    CUfunction kernel;
-    CUdeviceptr sse;          /* [slot][3] */
+    VmafGpuKernel kernel;
+    VmafGpuPtr sse;          /* [slot][3] */
     unsigned long long *host; /* pinned [slot][3] */
     unsigned n_slots;
     VmafPicture geometry;     /* plane sizes for vmaf_psnr_store */
 } PsnrTwin;
 
-static int psnr_twin_init(void *priv, const void *cpu_priv, VmafCudaTwinSetup *setup)
+static int psnr_twin_init(void *priv, const void *cpu_priv, VmafGpuTwinSetup *setup)
 {
     PsnrTwin *t = priv;
     const PsnrState *s = cpu_priv;
@@ -29,22 +29,22 @@ static int psnr_twin_init(void *priv, const void *cpu_priv, VmafCudaTwinSetup *s
     }
     t->n_slots = setup->n_slots;
     setup->needs_chroma = s->n_planes > 1;
-    err = vmaf_cuda_kernel(setup->state, g->bpc == 8 ? "vmaf_psnr_sse_8" : "vmaf_psnr_sse_16",
-                           &t->kernel);
-    if (!err) err = vmaf_cuda_twin_alloc(setup->state, t->n_slots * 3 * sizeof(*t->host), &t->sse);
+    err = vmaf_gpu_kernel(setup->dev, g->bpc == 8 ? "vmaf_psnr_sse_8" : "vmaf_psnr_sse_16",
+                          &t->kernel);
+    if (!err) err = vmaf_gpu_alloc(setup->dev, t->n_slots * 3 * sizeof(*t->host), &t->sse);
     if (!err)
-        err = vmaf_cuda_host_alloc(setup->state, t->n_slots * 3 * sizeof(*t->host),
-                                   (void **)&t->host);
+        err = vmaf_gpu_host_alloc(setup->dev, t->n_slots * 3 * sizeof(*t->host),
+                                  (void **)&t->host);
     return err;
 }
 
-static int psnr_twin_record(void *priv, const void *cpu_priv, VmafCudaRecorder *rec,
-                            const VmafCudaSlotView *view)
+static int psnr_twin_record(void *priv, const void *cpu_priv, VmafGpuRecorder *rec,
+                            const VmafGpuSlotView *view)
 {
     PsnrTwin *t = priv;
     const PsnrState *s = cpu_priv;
     const size_t bytes = 3 * sizeof(*t->host);
-    const CUdeviceptr sse = t->sse + view->slot * bytes;
+    const VmafGpuPtr sse = t->sse + view->slot * bytes;
     PsnrCudaArgs a = { .n_planes = s->n_planes, .sse = sse };
     for (unsigned p = 0; p < 3; p++) {
         a.ref[p] = view->ref->data[p];
@@ -55,33 +55,34 @@ static int psnr_twin_record(void *priv, const void *cpu_priv, VmafCudaRecorder *
     }
     const unsigned rows = view->ref->h[0] < PSNR_CUDA_ROW_BLOCKS ? view->ref->h[0]
                                                                 : PSNR_CUDA_ROW_BLOCKS;
-    const VmafCudaLaunch launch = {
+    const VmafGpuLaunch launch = {
         .grid = { rows, s->n_planes, 1 }, .block = { PSNR_CUDA_THREADS, 1, 1 },
     };
-    int err = vmaf_cuda_rec_memset(rec, sse, bytes, "psnr clear");
-    if (!err) err = vmaf_cuda_rec_kernel(rec, t->kernel, launch, &a, sizeof(a), "psnr sse");
+    int err = vmaf_gpu_rec_memset(rec, sse, bytes, "psnr clear");
+    if (!err) err = vmaf_gpu_rec_kernel(rec, t->kernel, launch, &a, sizeof(a), "psnr sse");
     if (!err)
-        err = vmaf_cuda_rec_download(rec, t->host + 3 * view->slot, sse, bytes, "psnr download");
+        err = vmaf_gpu_rec_download(rec, t->host + 3 * view->slot, sse, bytes, "psnr download");
     return err;
 }
 
-static int psnr_twin_collect(void *priv, void *cpu_priv, unsigned slot,
+static int psnr_twin_collect(void *priv, void *cpu_priv, VmafGpuDevice *dev, unsigned slot,
                              const VmafFeatureFrame *frame, VmafFeatureSink *sink)
 {
+    (void)dev;
     PsnrTwin *t = priv;
     uint64_t sse[3];
     for (int p = 0; p < 3; p++) sse[p] = t->host[3 * slot + p];
     return vmaf_psnr_store(cpu_priv, sse, &t->geometry, frame->index, sink);
 }
 
-static void psnr_twin_close(void *priv, VmafCudaState *state)
+static void psnr_twin_close(void *priv, VmafGpuDevice *dev)
 {
     PsnrTwin *t = priv;
-    vmaf_cuda_twin_free(state, t->sse);
-    vmaf_cuda_host_free(state, t->host);
+    vmaf_gpu_free(dev, t->sse);
+    vmaf_gpu_host_free(dev, t->host);
 }
 
-const VmafCudaTwin vmaf_twin_psnr = {
+const VmafGpuTwin vmaf_twin_psnr = {
     .name = "psnr",
     .priv_size = sizeof(PsnrTwin),
     .init = psnr_twin_init,

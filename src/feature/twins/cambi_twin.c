@@ -24,7 +24,7 @@
 
 #include "feature/cambi.h"
 #include "feature/cambi_device.h"
-#include "feature/cuda/twin.h"
+#include "gpu/twin.h"
 
 enum {
     K_PRE,
@@ -54,11 +54,11 @@ typedef struct CambiPicPlan {
     int k[SCALES];
     size_t cv_off[SCALES]; /* floats, within the picture's c-values */
     size_t cv_floats;
-    CUdeviceptr pos;       /* unsigned pos_x[w], pos_y[h] */
+    VmafGpuPtr pos;       /* unsigned pos_x[w], pos_y[h] */
 } CambiPicPlan;
 
 typedef struct CambiTwin {
-    CUfunction fn[K_COUNT];
+    VmafGpuKernel fn[K_COUNT];
     CambiPicPlan pic[2];
     unsigned n_pics, n_slots, bpc;
     unsigned band_base, band_size;
@@ -67,23 +67,18 @@ typedef struct CambiTwin {
     size_t plane;                        /* alloc_w * alloc_h */
     size_t off_img[2], off_mask[2], off_flat, off_keys, work_bytes;
     size_t cv_slot_floats;               /* both pictures */
-    CUdeviceptr diffs, recip, work, cvals, pools, results;
+    VmafGpuPtr diffs, recip, work, cvals, pools, results;
     CambiDevResult *host;                /* pinned [slot][pic][scale] */
-    VmafCudaState *state;                /* for collect's fallback copy */
 } CambiTwin;
 
-static int upload(VmafCudaState *s, CUdeviceptr *dst, const void *src, size_t bytes)
+static int upload(VmafGpuDevice *dev, VmafGpuPtr *dst, const void *src, size_t bytes)
 {
-    int err = vmaf_cuda_twin_alloc(s, bytes, dst);
-    if (!err)
-        err = vmaf_cuda_result(&s->drv, s->drv.cuMemcpyHtoDAsync(*dst, src, bytes, NULL),
-                               "cuMemcpyHtoD");
-    /* the copy reads host memory that the caller frees: complete it */
-    const int sync = vmaf_cuda_result(&s->drv, s->drv.cuCtxSynchronize(), "cuCtxSynchronize");
-    return err ? err : sync;
+    int err = vmaf_gpu_alloc(dev, bytes, dst);
+    if (!err) err = vmaf_gpu_write(dev, *dst, src, bytes);
+    return err;
 }
 
-static int plan_picture(VmafCudaState *s, CambiPicPlan *p, unsigned in_w, unsigned in_h,
+static int plan_picture(VmafGpuDevice *dev, CambiPicPlan *p, unsigned in_w, unsigned in_h,
                         unsigned w, unsigned h, unsigned window, bool speedup, double topk)
 {
     p->w = w;
@@ -105,36 +100,36 @@ static int plan_picture(VmafCudaState *s, CambiPicPlan *p, unsigned in_w, unsign
         vmaf_cambi_resample_positions(in_w, w, pos);
         vmaf_cambi_resample_positions(in_h, h, pos + w);
     }
-    const int err = upload(s, &p->pos, pos, ((size_t)w + h) * sizeof(unsigned));
+    const int err = upload(dev, &p->pos, pos, ((size_t)w + h) * sizeof(unsigned));
     free(pos);
     return err;
 }
 
-static int cambi_twin_init(void *priv, const void *cpu_priv, VmafCudaTwinSetup *setup)
+static int cambi_twin_init(void *priv, const void *cpu_priv, VmafGpuTwinSetup *setup)
 {
     CambiTwin *t = priv;
     const VmafCambiState *cs = cpu_priv;
     const VmafCambiSetup *st = &cs->setup;
-    VmafCudaState *s = setup->state;
+    VmafGpuDevice *dev = setup->dev;
     const VmafFeatureGeometry *g = &setup->geometry;
     if (cs->opt.heatmaps_path) {
         vmaf_log(g->log_level, VMAF_LOG_LEVEL_ERROR,
-                 "cambi (cuda): heatmaps_path is not supported on the GPU (use the CPU)\n");
+                 "cambi (%s): heatmaps_path is not supported on the GPU (use the CPU)\n",
+                 dev->ops->name);
         return -ENOTSUP;
     }
-    t->state = s;
     t->n_slots = setup->n_slots;
     t->bpc = g->bpc;
     t->anti_dither = st->enc_bitdepth < 10;
     t->topk = st->topk;
     t->n_pics = cs->opt.full_ref ? 2 : 1;
     int err = 0;
-    for (int k = 0; !err && k < K_COUNT; k++) err = vmaf_cuda_kernel(s, kernel_names[k], &t->fn[k]);
+    for (int k = 0; !err && k < K_COUNT; k++) err = vmaf_gpu_kernel(dev, kernel_names[k], &t->fn[k]);
     if (!err)
-        err = plan_picture(s, &t->pic[0], g->w, g->h, st->enc_w, st->enc_h, st->window,
+        err = plan_picture(dev, &t->pic[0], g->w, g->h, st->enc_w, st->enc_h, st->window,
                            st->high_res_speedup, t->topk);
     if (!err && t->n_pics == 2)
-        err = plan_picture(s, &t->pic[1], g->w, g->h, st->src_w, st->src_h, st->src_window,
+        err = plan_picture(dev, &t->pic[1], g->w, g->h, st->src_w, st->src_h, st->src_window,
                            st->high_res_speedup, t->topk);
     if (err) return err;
 
@@ -144,9 +139,9 @@ static int cambi_twin_init(void *priv, const void *cpu_priv, VmafCudaTwinSetup *
     t->band_base = df.base;
     t->band_size = df.size;
     if (df.size > CAMBI_DEV_MAX_BAND) return -EINVAL; /* cannot happen: tvi <= 1023 */
-    err = upload(s, &t->diffs, &df, sizeof(df));
+    err = upload(dev, &t->diffs, &df, sizeof(df));
     if (!err)
-        err = upload(s, &t->recip, vmaf_cambi_reciprocal, sizeof(vmaf_cambi_reciprocal));
+        err = upload(dev, &t->recip, vmaf_cambi_reciprocal, sizeof(vmaf_cambi_reciprocal));
     if (err) return err;
 
     /* per slot: two image and mask levels, flat, keys (shared by the pictures, which run in
@@ -169,16 +164,16 @@ static int cambi_twin_init(void *priv, const void *cpu_priv, VmafCudaTwinSetup *
     t->work_bytes = o;
     t->cv_slot_floats = t->pic[0].cv_floats + (t->n_pics == 2 ? t->pic[1].cv_floats : 0);
     const size_t per_slot = (size_t)t->n_pics * SCALES;
-    err = vmaf_cuda_twin_alloc(s, t->n_slots * t->work_bytes, &t->work);
-    if (!err) err = vmaf_cuda_twin_alloc(s, t->n_slots * t->cv_slot_floats * 4, &t->cvals);
+    err = vmaf_gpu_alloc(dev, t->n_slots * t->work_bytes, &t->work);
+    if (!err) err = vmaf_gpu_alloc(dev, t->n_slots * t->cv_slot_floats * 4, &t->cvals);
     if (!err)
-        err = vmaf_cuda_twin_alloc(s, t->n_slots * per_slot * sizeof(CambiDevPool), &t->pools);
+        err = vmaf_gpu_alloc(dev, t->n_slots * per_slot * sizeof(CambiDevPool), &t->pools);
     if (!err)
-        err = vmaf_cuda_twin_alloc(s, t->n_slots * per_slot * sizeof(CambiDevResult),
-                                   &t->results);
+        err = vmaf_gpu_alloc(dev, t->n_slots * per_slot * sizeof(CambiDevResult),
+                             &t->results);
     if (!err)
-        err = vmaf_cuda_host_alloc(s, t->n_slots * per_slot * sizeof(CambiDevResult),
-                                   (void **)&t->host);
+        err = vmaf_gpu_host_alloc(dev, t->n_slots * per_slot * sizeof(CambiDevResult),
+                                  (void **)&t->host);
     return err;
 }
 
@@ -196,13 +191,13 @@ static unsigned blocks_for(size_t n, unsigned threads)
 }
 
 /* A picture's c-values in a slot (device address). */
-static CUdeviceptr c_values_at(const CambiTwin *t, unsigned slot, unsigned p)
+static VmafGpuPtr c_values_at(const CambiTwin *t, unsigned slot, unsigned p)
 {
     return t->cvals + (slot * t->cv_slot_floats + (p ? t->pic[0].cv_floats : 0)) * 4;
 }
 
 /* The pooling of one scale: three radix levels (histogram + select), the sum, the result. */
-static int record_pool(const CambiTwin *t, VmafCudaRecorder *rec, CUdeviceptr c_values,
+static int record_pool(const CambiTwin *t, VmafGpuRecorder *rec, VmafGpuPtr c_values,
                        size_t n, unsigned k, size_t idx)
 {
     CambiPoolArgs pa = { .c_values = c_values, .pool = t->pools + idx * sizeof(CambiDevPool),
@@ -210,118 +205,113 @@ static int record_pool(const CambiTwin *t, VmafCudaRecorder *rec, CUdeviceptr c_
                          .n = (unsigned)n, .k = k, .level = 0 };
     unsigned hb = blocks_for(n, CAMBI_DEV_POOL_THREADS);
     if (hb > CAMBI_DEV_POOL_BLOCKS) hb = CAMBI_DEV_POOL_BLOCKS;
-    const VmafCudaLaunch grid = { .grid = { hb, 1, 1 }, .block = { CAMBI_DEV_POOL_THREADS, 1, 1 } };
-    const VmafCudaLaunch block = { .grid = { 1, 1, 1 }, .block = { CAMBI_DEV_POOL_THREADS, 1, 1 } };
-    const VmafCudaLaunch single = { .grid = { 1, 1, 1 }, .block = { 1, 1, 1 } };
+    const VmafGpuLaunch grid = { .grid = { hb, 1, 1 }, .block = { CAMBI_DEV_POOL_THREADS, 1, 1 } };
+    const VmafGpuLaunch block = { .grid = { 1, 1, 1 }, .block = { CAMBI_DEV_POOL_THREADS, 1, 1 } };
+    const VmafGpuLaunch single = { .grid = { 1, 1, 1 }, .block = { 1, 1, 1 } };
     int err = 0;
     for (unsigned level = 0; !err && level < 3; level++) {
         pa.level = level;
-        err = vmaf_cuda_rec_kernel(rec, t->fn[K_HIST], grid, &pa, sizeof(pa), "cambi pool hist");
+        err = vmaf_gpu_rec_kernel(rec, t->fn[K_HIST], grid, &pa, sizeof(pa), "cambi pool hist");
         if (!err)
-            err = vmaf_cuda_rec_kernel(rec, t->fn[K_SELECT], block, &pa, sizeof(pa),
-                                       "cambi pool select");
+            err = vmaf_gpu_rec_kernel(rec, t->fn[K_SELECT], block, &pa, sizeof(pa),
+                                      "cambi pool select");
     }
     if (!err)
-        err = vmaf_cuda_rec_kernel(rec, t->fn[K_SUM], grid, &pa, sizeof(pa), "cambi pool sum");
+        err = vmaf_gpu_rec_kernel(rec, t->fn[K_SUM], grid, &pa, sizeof(pa), "cambi pool sum");
     if (!err)
-        err = vmaf_cuda_rec_kernel(rec, t->fn[K_FINISH], single, &pa, sizeof(pa),
-                                   "cambi pool finish");
+        err = vmaf_gpu_rec_kernel(rec, t->fn[K_FINISH], single, &pa, sizeof(pa),
+                                  "cambi pool finish");
     return err;
 }
 
-static int record_picture(CambiTwin *t, VmafCudaRecorder *rec, const VmafCudaPicture *pic,
+static int record_picture(CambiTwin *t, VmafGpuRecorder *rec, const VmafGpuPicture *pic,
                           unsigned p, unsigned slot)
 {
     const CambiPicPlan *pl = &t->pic[p];
-    const CUdeviceptr work = t->work + slot * t->work_bytes;
-    const CUdeviceptr img[2] = { work + t->off_img[0], work + t->off_img[1] };
-    const CUdeviceptr mask[2] = { work + t->off_mask[0], work + t->off_mask[1] };
-    const CUdeviceptr flat = work + t->off_flat, keys = work + t->off_keys;
-    const CUdeviceptr cv = c_values_at(t, slot, p);
+    const VmafGpuPtr work = t->work + slot * t->work_bytes;
+    const VmafGpuPtr img[2] = { work + t->off_img[0], work + t->off_img[1] };
+    const VmafGpuPtr mask[2] = { work + t->off_mask[0], work + t->off_mask[1] };
+    const VmafGpuPtr flat = work + t->off_flat, keys = work + t->off_keys;
+    const VmafGpuPtr cv = c_values_at(t, slot, p);
     const size_t n0 = (size_t)pl->w * pl->h;
-    const VmafCudaLaunch px = { .grid = { blocks_for(n0, CAMBI_DEV_THREADS), 1, 1 },
+    const VmafGpuLaunch px = { .grid = { blocks_for(n0, CAMBI_DEV_THREADS), 1, 1 },
                                 .block = { CAMBI_DEV_THREADS, 1, 1 } };
 
     const CambiPreArgs pre = { .luma = pic->data[0], .stride = pic->stride[0],
                                .pos_x = pl->pos, .pos_y = pl->pos + pl->w * sizeof(unsigned),
                                .image = img[0], .bpc = t->bpc, .out_w = pl->w, .out_h = pl->h,
                                .anti_dither = t->anti_dither };
-    int err = vmaf_cuda_rec_kernel(rec, t->fn[K_PRE], px, &pre, sizeof(pre), "cambi preprocess");
+    int err = vmaf_gpu_rec_kernel(rec, t->fn[K_PRE], px, &pre, sizeof(pre), "cambi preprocess");
     const CambiFlatArgs fa = { .image = img[0], .flat = flat, .mask = mask[0], .w = pl->w,
                                .h = pl->h, .threshold = pl->threshold };
-    if (!err) err = vmaf_cuda_rec_kernel(rec, t->fn[K_FLAT], px, &fa, sizeof(fa), "cambi flat");
-    if (!err) err = vmaf_cuda_rec_kernel(rec, t->fn[K_MASK], px, &fa, sizeof(fa), "cambi mask");
+    if (!err) err = vmaf_gpu_rec_kernel(rec, t->fn[K_FLAT], px, &fa, sizeof(fa), "cambi flat");
+    if (!err) err = vmaf_gpu_rec_kernel(rec, t->fn[K_MASK], px, &fa, sizeof(fa), "cambi mask");
 
     /* the levels alternate between the two image/mask buffers */
     unsigned cur = 0, src_w = pl->w;
     for (unsigned k = 0; !err && k < SCALES; k++) {
         const unsigned w = pl->sw[k], h = pl->sh[k];
         const size_t n = (size_t)w * h;
-        const VmafCudaLaunch spx = { .grid = { blocks_for(n, CAMBI_DEV_THREADS), 1, 1 },
+        const VmafGpuLaunch spx = { .grid = { blocks_for(n, CAMBI_DEV_THREADS), 1, 1 },
                                      .block = { CAMBI_DEV_THREADS, 1, 1 } };
         const CambiScaleArgs args = { .src_image = img[cur], .src_mask = mask[cur],
                                       .image = img[cur ^ 1], .mask = mask[cur ^ 1],
                                       .keys = keys, .src_w = src_w, .w = w, .h = h,
                                       .step = pl->step[k], .base = t->band_base,
                                       .size = t->band_size };
-        err = vmaf_cuda_rec_kernel(rec, t->fn[K_SCALE], spx, &args, sizeof(args),
-                                   scale_labels[k]);
+        err = vmaf_gpu_rec_kernel(rec, t->fn[K_SCALE], spx, &args, sizeof(args),
+                                  scale_labels[k]);
         cur ^= 1;
         src_w = w;
 
         const CambiCvArgs ca = { .keys = keys, .diffs = t->diffs, .recip = t->recip,
                                  .c_values = cv + pl->cv_off[k] * 4, .w = w, .h = h,
                                  .pad = pl->window >> 1 };
-        const VmafCudaLaunch cl = { .grid = { blocks_for(w, CAMBI_DEV_TW),
+        const VmafGpuLaunch cl = { .grid = { blocks_for(w, CAMBI_DEV_TW),
                                               blocks_for(h, CAMBI_DEV_SEG), 1 },
                                     .block = { CAMBI_DEV_CV_THREADS, 1, 1 } };
         if (!err)
-            err = vmaf_cuda_rec_kernel(rec, t->fn[K_CV], cl, &ca, sizeof(ca), cv_labels[k]);
+            err = vmaf_gpu_rec_kernel(rec, t->fn[K_CV], cl, &ca, sizeof(ca), cv_labels[k]);
         const size_t idx = ((size_t)slot * t->n_pics + p) * SCALES + k;
         if (!err) err = record_pool(t, rec, ca.c_values, n, (unsigned)pl->k[k], idx);
     }
     return err;
 }
 
-static int cambi_twin_record(void *priv, const void *cpu_priv, VmafCudaRecorder *rec,
-                             const VmafCudaSlotView *view)
+static int cambi_twin_record(void *priv, const void *cpu_priv, VmafGpuRecorder *rec,
+                             const VmafGpuSlotView *view)
 {
     (void)cpu_priv;
     CambiTwin *t = priv;
     const size_t per_slot = (size_t)t->n_pics * SCALES;
     const size_t first = (size_t)view->slot * per_slot;
-    int err = vmaf_cuda_rec_memset(rec, t->pools + first * sizeof(CambiDevPool),
-                                   per_slot * sizeof(CambiDevPool), "cambi clear");
+    int err = vmaf_gpu_rec_memset(rec, t->pools + first * sizeof(CambiDevPool),
+                                  per_slot * sizeof(CambiDevPool), "cambi clear");
     if (!err) err = record_picture(t, rec, view->dist, 0, view->slot);
     if (!err && t->n_pics == 2) err = record_picture(t, rec, view->ref, 1, view->slot);
     if (!err)
-        err = vmaf_cuda_rec_download(rec, t->host + first,
-                                     t->results + first * sizeof(CambiDevResult),
-                                     per_slot * sizeof(CambiDevResult), "cambi download");
+        err = vmaf_gpu_rec_download(rec, t->host + first,
+                                    t->results + first * sizeof(CambiDevResult),
+                                    per_slot * sizeof(CambiDevResult), "cambi download");
     return err;
 }
 
 /* The CPU's pooling of one scale's c-values, downloaded (the fallback, see the top). */
-static int pool_on_host(CambiTwin *t, VmafCudaState *s, unsigned slot, unsigned p, unsigned k,
+static int pool_on_host(CambiTwin *t, VmafGpuDevice *dev, unsigned slot, unsigned p, unsigned k,
                         double *mean)
 {
     const CambiPicPlan *pl = &t->pic[p];
     const size_t n = (size_t)pl->sw[k] * pl->sh[k];
     float *c = malloc(n * sizeof(float));
     if (!c) return -ENOMEM;
-    const CUdeviceptr src = c_values_at(t, slot, p) + pl->cv_off[k] * 4;
-    int err = vmaf_cuda_result(&s->drv,
-                               s->drv.cuMemcpyDtoHAsync(c, src, n * sizeof(float), NULL),
-                               "cuMemcpyDtoH");
-    const int sync = vmaf_cuda_result(&s->drv, s->drv.cuStreamSynchronize(NULL),
-                                      "cuStreamSynchronize");
-    if (!err) err = sync;
+    const VmafGpuPtr src = c_values_at(t, slot, p) + pl->cv_off[k] * 4;
+    int err = vmaf_gpu_read(dev, c, src, n * sizeof(float));
     if (!err) *mean = vmaf_cambi_spatial_pooling(c, t->topk, (unsigned)n);
     free(c);
     return err;
 }
 
-static int picture_score(CambiTwin *t, unsigned slot, unsigned p, double *score)
+static int picture_score(CambiTwin *t, VmafGpuDevice *dev, unsigned slot, unsigned p, double *score)
 {
     const CambiPicPlan *pl = &t->pic[p];
     const CambiDevResult *r = t->host + ((size_t)slot * t->n_pics + p) * SCALES;
@@ -334,39 +324,39 @@ static int picture_score(CambiTwin *t, unsigned slot, unsigned p, double *score)
             per_scale[k] = vmaf_cambi_units_mean(r[k].topk_units, pl->k[k]);
             continue;
         }
-        const int err = pool_on_host(t, t->state, slot, p, k, &per_scale[k]);
+        const int err = pool_on_host(t, dev, slot, p, k, &per_scale[k]);
         if (err) return err;
     }
     *score = vmaf_cambi_combine(per_scale, pl->window);
     return 0;
 }
 
-static int cambi_twin_collect(void *priv, void *cpu_priv, unsigned slot,
+static int cambi_twin_collect(void *priv, void *cpu_priv, VmafGpuDevice *dev, unsigned slot,
                               const VmafFeatureFrame *frame, VmafFeatureSink *sink)
 {
     CambiTwin *t = priv;
     const VmafCambiState *cs = cpu_priv;
     double dist, src;
-    int err = picture_score(t, slot, 0, &dist);
-    if (!err && t->n_pics == 2) err = picture_score(t, slot, 1, &src);
+    int err = picture_score(t, dev, slot, 0, &dist);
+    if (!err && t->n_pics == 2) err = picture_score(t, dev, slot, 1, &src);
     if (err) return err;
     return vmaf_cambi_store(&cs->opt, dist, t->n_pics == 2 ? &src : NULL, frame->index, sink);
 }
 
-static void cambi_twin_close(void *priv, VmafCudaState *state)
+static void cambi_twin_close(void *priv, VmafGpuDevice *dev)
 {
     CambiTwin *t = priv;
-    for (int p = 0; p < 2; p++) vmaf_cuda_twin_free(state, t->pic[p].pos);
-    vmaf_cuda_twin_free(state, t->diffs);
-    vmaf_cuda_twin_free(state, t->recip);
-    vmaf_cuda_twin_free(state, t->work);
-    vmaf_cuda_twin_free(state, t->cvals);
-    vmaf_cuda_twin_free(state, t->pools);
-    vmaf_cuda_twin_free(state, t->results);
-    vmaf_cuda_host_free(state, t->host);
+    for (int p = 0; p < 2; p++) vmaf_gpu_free(dev, t->pic[p].pos);
+    vmaf_gpu_free(dev, t->diffs);
+    vmaf_gpu_free(dev, t->recip);
+    vmaf_gpu_free(dev, t->work);
+    vmaf_gpu_free(dev, t->cvals);
+    vmaf_gpu_free(dev, t->pools);
+    vmaf_gpu_free(dev, t->results);
+    vmaf_gpu_host_free(dev, t->host);
 }
 
-const VmafCudaTwin vmaf_twin_cambi = {
+const VmafGpuTwin vmaf_twin_cambi = {
     .name = "cambi",
     .priv_size = sizeof(CambiTwin),
     .init = cambi_twin_init,

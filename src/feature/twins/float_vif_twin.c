@@ -6,54 +6,53 @@
 #include <string.h>
 
 #include "feature/twins/kernel_args.h"
-#include "feature/cuda/twin.h"
+#include "gpu/twin.h"
 #include "feature/float_filter.h"
 #include "feature/float_vif.h"
 
 enum { SCALES = VMAF_FLOAT_VIF_SCALES };
 
 typedef struct FloatVifTwin {
-    CUfunction stats[2], decimate[2]; /* [0]: from the samples, [1]: from float planes */
-    CUfunction rows, convert, resample;
+    VmafGpuKernel stats[2], decimate[2]; /* [0]: from the samples, [1]: from float planes */
+    VmafGpuKernel rows, convert, resample;
     unsigned n_slots;
     size_t plane_floats[SCALES];      /* decimated planes (scales 1..3), prescaled scale 0 */
     size_t terms_floats;              /* num or den plane of scale 0 */
     size_t row_offset[SCALES], n_rows; /* floats: [num rows, den rows] per scale */
-    CUdeviceptr filters;              /* [scale][FLOAT_VIF_CUDA_FILTER] */
-    CUdeviceptr tables;               /* prescale: col_index, col_weight, row_index, row_weight */
-    CUdeviceptr planes[SCALES];       /* [slot][ref, dis]: scale s (s = 0: prescaled) */
-    CUdeviceptr converted;            /* prescale: [slot][ref, dis] converted samples */
-    CUdeviceptr terms;                /* [slot][num, den] */
-    CUdeviceptr rows_buf;             /* [slot][n_rows] */
+    VmafGpuPtr filters;              /* [scale][FLOAT_VIF_CUDA_FILTER] */
+    VmafGpuPtr tables;               /* prescale: col_index, col_weight, row_index, row_weight */
+    VmafGpuPtr planes[SCALES];       /* [slot][ref, dis]: scale s (s = 0: prescaled) */
+    VmafGpuPtr converted;            /* prescale: [slot][ref, dis] converted samples */
+    VmafGpuPtr terms;                /* [slot][num, den] */
+    VmafGpuPtr rows_buf;             /* [slot][n_rows] */
     float *host;                      /* pinned [slot][n_rows] */
 } FloatVifTwin;
 
-static int upload(VmafCudaState *s, CUdeviceptr dst, const void *src, size_t bytes)
+static int upload(VmafGpuDevice *dev, VmafGpuPtr dst, const void *src, size_t bytes)
 {
-    return vmaf_cuda_result(&s->drv, s->drv.cuMemcpyHtoDAsync(dst, src, bytes, NULL),
-                            "cuMemcpyHtoD");
+    return vmaf_gpu_write(dev, dst, src, bytes);
 }
 
-static int float_vif_twin_init(void *priv, const void *cpu_priv, VmafCudaTwinSetup *setup)
+static int float_vif_twin_init(void *priv, const void *cpu_priv, VmafGpuTwinSetup *setup)
 {
     FloatVifTwin *t = priv;
     const FloatVifState *v = cpu_priv;
     const VmafFloatVifWorkspace *ws = &v->ws;
-    VmafCudaState *s = setup->state;
+    VmafGpuDevice *dev = setup->dev;
     const int wide = setup->geometry.bpc > 8;
     t->n_slots = setup->n_slots;
-    int err = vmaf_cuda_kernel(s, wide ? "vmaf_float_vif_stats_16" : "vmaf_float_vif_stats_8",
-                               &t->stats[0]);
-    if (!err) err = vmaf_cuda_kernel(s, "vmaf_float_vif_stats_f", &t->stats[1]);
+    int err = vmaf_gpu_kernel(dev, wide ? "vmaf_float_vif_stats_16" : "vmaf_float_vif_stats_8",
+                              &t->stats[0]);
+    if (!err) err = vmaf_gpu_kernel(dev, "vmaf_float_vif_stats_f", &t->stats[1]);
     if (!err)
-        err = vmaf_cuda_kernel(s, wide ? "vmaf_float_vif_decimate_16" : "vmaf_float_vif_decimate_8",
-                               &t->decimate[0]);
-    if (!err) err = vmaf_cuda_kernel(s, "vmaf_float_vif_decimate_f", &t->decimate[1]);
-    if (!err) err = vmaf_cuda_kernel(s, "vmaf_float_vif_rows", &t->rows);
+        err = vmaf_gpu_kernel(dev, wide ? "vmaf_float_vif_decimate_16" : "vmaf_float_vif_decimate_8",
+                              &t->decimate[0]);
+    if (!err) err = vmaf_gpu_kernel(dev, "vmaf_float_vif_decimate_f", &t->decimate[1]);
+    if (!err) err = vmaf_gpu_kernel(dev, "vmaf_float_vif_rows", &t->rows);
     if (!err)
-        err = vmaf_cuda_kernel(s, wide ? "vmaf_float_vif_convert_16" : "vmaf_float_vif_convert_8",
-                               &t->convert);
-    if (!err) err = vmaf_cuda_kernel(s, "vmaf_float_vif_resample", &t->resample);
+        err = vmaf_gpu_kernel(dev, wide ? "vmaf_float_vif_convert_16" : "vmaf_float_vif_convert_8",
+                              &t->convert);
+    if (!err) err = vmaf_gpu_kernel(dev, "vmaf_float_vif_resample", &t->resample);
     if (err) return err;
 
     float filters[SCALES][FLOAT_VIF_CUDA_FILTER];
@@ -66,28 +65,27 @@ static int float_vif_twin_init(void *priv, const void *cpu_priv, VmafCudaTwinSet
         t->n_rows += 2 * (size_t)ws->h[k];
     }
     t->terms_floats = (size_t)ws->w[0] * ws->h[0];
-    err = vmaf_cuda_twin_alloc(s, sizeof(filters), &t->filters);
-    if (!err) err = upload(s, t->filters, filters, sizeof(filters));
+    err = vmaf_gpu_alloc(dev, sizeof(filters), &t->filters);
+    if (!err) err = upload(dev, t->filters, filters, sizeof(filters));
     for (int k = v->resample ? 0 : 1; !err && k < SCALES; k++)
-        err = vmaf_cuda_twin_alloc(s, t->n_slots * 2 * t->plane_floats[k] * sizeof(float),
-                                   &t->planes[k]);
+        err = vmaf_gpu_alloc(dev, t->n_slots * 2 * t->plane_floats[k] * sizeof(float),
+                             &t->planes[k]);
     if (!err && v->resample) {
         const VmafSpeedScaler *sc = &v->scaler;
         const size_t cols = (size_t)sc->taps * sc->dst_w, rows = (size_t)sc->taps * sc->dst_h;
-        err = vmaf_cuda_twin_alloc(s, t->n_slots * 2 * (size_t)v->w * v->h * sizeof(float),
-                                   &t->converted);
-        if (!err) err = vmaf_cuda_twin_alloc(s, 2 * (cols + rows) * 4, &t->tables);
-        if (!err) err = upload(s, t->tables, sc->col_index, cols * 4);
-        if (!err) err = upload(s, t->tables + cols * 4, sc->col_weight, cols * 4);
-        if (!err) err = upload(s, t->tables + cols * 8, sc->row_index, rows * 4);
-        if (!err) err = upload(s, t->tables + cols * 8 + rows * 4, sc->row_weight, rows * 4);
+        err = vmaf_gpu_alloc(dev, t->n_slots * 2 * (size_t)v->w * v->h * sizeof(float),
+                             &t->converted);
+        if (!err) err = vmaf_gpu_alloc(dev, 2 * (cols + rows) * 4, &t->tables);
+        if (!err) err = upload(dev, t->tables, sc->col_index, cols * 4);
+        if (!err) err = upload(dev, t->tables + cols * 4, sc->col_weight, cols * 4);
+        if (!err) err = upload(dev, t->tables + cols * 8, sc->row_index, rows * 4);
+        if (!err) err = upload(dev, t->tables + cols * 8 + rows * 4, sc->row_weight, rows * 4);
     }
     if (!err)
-        err = vmaf_cuda_twin_alloc(s, t->n_slots * 2 * t->terms_floats * sizeof(float), &t->terms);
-    if (!err) err = vmaf_cuda_twin_alloc(s, t->n_slots * t->n_rows * sizeof(float), &t->rows_buf);
+        err = vmaf_gpu_alloc(dev, t->n_slots * 2 * t->terms_floats * sizeof(float), &t->terms);
+    if (!err) err = vmaf_gpu_alloc(dev, t->n_slots * t->n_rows * sizeof(float), &t->rows_buf);
     if (!err)
-        err = vmaf_cuda_host_alloc(s, t->n_slots * t->n_rows * sizeof(float), (void **)&t->host);
-    if (!err) err = vmaf_cuda_result(&s->drv, s->drv.cuCtxSynchronize(), "cuCtxSynchronize");
+        err = vmaf_gpu_host_alloc(dev, t->n_slots * t->n_rows * sizeof(float), (void **)&t->host);
     return err;
 }
 
@@ -96,15 +94,15 @@ static unsigned blocks(unsigned n, unsigned per)
     return (n + per - 1) / per;
 }
 
-static int float_vif_twin_record(void *priv, const void *cpu_priv, VmafCudaRecorder *rec,
-                                 const VmafCudaSlotView *view)
+static int float_vif_twin_record(void *priv, const void *cpu_priv, VmafGpuRecorder *rec,
+                                 const VmafGpuSlotView *view)
 {
     FloatVifTwin *t = priv;
     const FloatVifState *v = cpu_priv;
     const VmafFloatVifWorkspace *ws = &v->ws;
     const unsigned slot = view->slot;
-    const CUdeviceptr rows = t->rows_buf + slot * t->n_rows * sizeof(float);
-    const CUdeviceptr terms = t->terms + slot * 2 * t->terms_floats * sizeof(float);
+    const VmafGpuPtr rows = t->rows_buf + slot * t->n_rows * sizeof(float);
+    const VmafGpuPtr terms = t->terms + slot * 2 * t->terms_floats * sizeof(float);
     FloatVifCudaArgs base = {
         .src = { view->ref->data[0], view->dist->data[0] }, .src_stride = view->ref->stride[0],
         .src_w = v->w, .src_h = v->h, .bpc = view->ref->bpc,
@@ -114,15 +112,15 @@ static int float_vif_twin_record(void *priv, const void *cpu_priv, VmafCudaRecor
     int from_float = 0, err = 0;
     if (v->resample) {
         const VmafSpeedScaler *sc = &v->scaler;
-        const CUdeviceptr conv = t->converted + slot * 2 * (size_t)v->w * v->h * sizeof(float);
-        const CUdeviceptr out = t->planes[0] + slot * 2 * t->plane_floats[0] * sizeof(float);
+        const VmafGpuPtr conv = t->converted + slot * 2 * (size_t)v->w * v->h * sizeof(float);
+        const VmafGpuPtr out = t->planes[0] + slot * 2 * t->plane_floats[0] * sizeof(float);
         FloatVifCudaArgs a = base;
         a.dst[0] = conv;
         a.dst[1] = conv + (size_t)v->w * v->h * sizeof(float);
         a.dst_stride = v->w;
-        const VmafCudaLaunch lc = { .grid = { blocks(v->w, FLOAT_VIF_CUDA_THREADS), v->h, 2 },
+        const VmafGpuLaunch lc = { .grid = { blocks(v->w, FLOAT_VIF_CUDA_THREADS), v->h, 2 },
                                     .block = { FLOAT_VIF_CUDA_THREADS, 1, 1 } };
-        err = vmaf_cuda_rec_kernel(rec, t->convert, lc, &a, sizeof(a), "float_vif convert");
+        err = vmaf_gpu_rec_kernel(rec, t->convert, lc, &a, sizeof(a), "float_vif convert");
         const size_t cols = (size_t)sc->taps * sc->dst_w, nrows = (size_t)sc->taps * sc->dst_h;
         FloatVifCudaArgs r = base;
         r.src[0] = a.dst[0];
@@ -139,9 +137,9 @@ static int float_vif_twin_record(void *priv, const void *cpu_priv, VmafCudaRecor
         r.col_weight = t->tables + cols * 4;
         r.row_index = t->tables + cols * 8;
         r.row_weight = t->tables + cols * 8 + nrows * 4;
-        const VmafCudaLaunch lr = { .grid = { blocks(r.dst_w, FLOAT_VIF_CUDA_THREADS), r.dst_h, 2 },
+        const VmafGpuLaunch lr = { .grid = { blocks(r.dst_w, FLOAT_VIF_CUDA_THREADS), r.dst_h, 2 },
                                     .block = { FLOAT_VIF_CUDA_THREADS, 1, 1 } };
-        if (!err) err = vmaf_cuda_rec_kernel(rec, t->resample, lr, &r, sizeof(r), "float_vif resample");
+        if (!err) err = vmaf_gpu_rec_kernel(rec, t->resample, lr, &r, sizeof(r), "float_vif resample");
         base.src[0] = r.dst[0];
         base.src[1] = r.dst[1];
         base.src_stride = (unsigned long long)ws->w[0] * sizeof(float);
@@ -151,10 +149,10 @@ static int float_vif_twin_record(void *priv, const void *cpu_priv, VmafCudaRecor
     }
     for (int k = 0; !err && k < SCALES; k++) {
         const int fw = ws->width[k], R = fw / 2;
-        const CUdeviceptr filter = t->filters + (size_t)k * FLOAT_VIF_CUDA_FILTER * sizeof(float);
+        const VmafGpuPtr filter = t->filters + (size_t)k * FLOAT_VIF_CUDA_FILTER * sizeof(float);
         if (k > 0) {
             if (!ws->w[k] || !ws->h[k]) break; /* this and every later scale are empty */
-            const CUdeviceptr out = t->planes[k] + slot * 2 * t->plane_floats[k] * sizeof(float);
+            const VmafGpuPtr out = t->planes[k] + slot * 2 * t->plane_floats[k] * sizeof(float);
             FloatVifCudaArgs d = base;
             d.fw = fw;
             d.filter = filter;
@@ -163,14 +161,14 @@ static int float_vif_twin_record(void *priv, const void *cpu_priv, VmafCudaRecor
             d.dst_w = ws->w[k];
             d.dst_h = ws->h[k];
             d.dst_stride = ws->w[k];
-            const VmafCudaLaunch ld = {
+            const VmafGpuLaunch ld = {
                 .grid = { blocks(d.dst_w, FLOAT_VIF_CUDA_TILE_W), blocks(d.dst_h, FLOAT_VIF_CUDA_TILE_H), 1 },
                 .block = { FLOAT_VIF_CUDA_THREADS, 1, 1 },
                 .shared_bytes = (FLOAT_VIF_CUDA_FILTER +
                                  2 * FLOAT_VIF_CUDA_TILE_H * (2 * FLOAT_VIF_CUDA_TILE_W + 2 * R)) * 4,
             };
-            err = vmaf_cuda_rec_kernel(rec, t->decimate[from_float], ld, &d, sizeof(d),
-                                       "float_vif decimate");
+            err = vmaf_gpu_rec_kernel(rec, t->decimate[from_float], ld, &d, sizeof(d),
+                                      "float_vif decimate");
             base.src[0] = d.dst[0];
             base.src[1] = d.dst[1];
             base.src_stride = (unsigned long long)ws->w[k] * sizeof(float);
@@ -189,28 +187,29 @@ static int float_vif_twin_record(void *priv, const void *cpu_priv, VmafCudaRecor
         a.dst_h = ws->h[k];
         a.dst_stride = ws->w[k];
         a.rows = rows + t->row_offset[k] * sizeof(float);
-        const VmafCudaLaunch ls = {
+        const VmafGpuLaunch ls = {
             .grid = { blocks(a.dst_w, FLOAT_VIF_CUDA_TILE_W), blocks(a.dst_h, FLOAT_VIF_CUDA_TILE_H), 1 },
             .block = { FLOAT_VIF_CUDA_THREADS, 1, 1 },
             .shared_bytes = (FLOAT_VIF_CUDA_FILTER +
                              5 * FLOAT_VIF_CUDA_TILE_H * (FLOAT_VIF_CUDA_TILE_W + 2 * R) +
                              (FLOAT_VIF_CUDA_STAGED(R) ? FLOAT_VIF_CUDA_STAGE_FLOATS(R) : 0)) * 4,
         };
-        const VmafCudaLaunch lr = { .grid = { blocks(a.dst_h, FLOAT_ROW_SUM_ROWS), 1, 1 },
+        const VmafGpuLaunch lr = { .grid = { blocks(a.dst_h, FLOAT_ROW_SUM_ROWS), 1, 1 },
                                     .block = { FLOAT_ROW_SUM_THREADS, 1, 1 } };
         if (!err)
-            err = vmaf_cuda_rec_kernel(rec, t->stats[from_float], ls, &a, sizeof(a), "float_vif stats");
-        if (!err) err = vmaf_cuda_rec_kernel(rec, t->rows, lr, &a, sizeof(a), "float_vif rows");
+            err = vmaf_gpu_rec_kernel(rec, t->stats[from_float], ls, &a, sizeof(a), "float_vif stats");
+        if (!err) err = vmaf_gpu_rec_kernel(rec, t->rows, lr, &a, sizeof(a), "float_vif rows");
     }
     if (!err)
-        err = vmaf_cuda_rec_download(rec, t->host + slot * t->n_rows, rows,
-                                     t->n_rows * sizeof(float), "float_vif download");
+        err = vmaf_gpu_rec_download(rec, t->host + slot * t->n_rows, rows,
+                                    t->n_rows * sizeof(float), "float_vif download");
     return err;
 }
 
-static int float_vif_twin_collect(void *priv, void *cpu_priv, unsigned slot,
+static int float_vif_twin_collect(void *priv, void *cpu_priv, VmafGpuDevice *dev, unsigned slot,
                                   const VmafFeatureFrame *frame, VmafFeatureSink *sink)
 {
+    (void)dev;
     FloatVifTwin *t = priv;
     const FloatVifState *v = cpu_priv;
     const VmafFloatVifWorkspace *ws = &v->ws;
@@ -227,19 +226,19 @@ static int float_vif_twin_collect(void *priv, void *cpu_priv, unsigned slot,
     return vmaf_float_vif_store(v, num, den, frame->index, sink);
 }
 
-static void float_vif_twin_close(void *priv, VmafCudaState *state)
+static void float_vif_twin_close(void *priv, VmafGpuDevice *dev)
 {
     FloatVifTwin *t = priv;
-    vmaf_cuda_twin_free(state, t->filters);
-    vmaf_cuda_twin_free(state, t->tables);
-    for (int k = 0; k < SCALES; k++) vmaf_cuda_twin_free(state, t->planes[k]);
-    vmaf_cuda_twin_free(state, t->converted);
-    vmaf_cuda_twin_free(state, t->terms);
-    vmaf_cuda_twin_free(state, t->rows_buf);
-    vmaf_cuda_host_free(state, t->host);
+    vmaf_gpu_free(dev, t->filters);
+    vmaf_gpu_free(dev, t->tables);
+    for (int k = 0; k < SCALES; k++) vmaf_gpu_free(dev, t->planes[k]);
+    vmaf_gpu_free(dev, t->converted);
+    vmaf_gpu_free(dev, t->terms);
+    vmaf_gpu_free(dev, t->rows_buf);
+    vmaf_gpu_host_free(dev, t->host);
 }
 
-const VmafCudaTwin vmaf_twin_float_vif = {
+const VmafGpuTwin vmaf_twin_float_vif = {
     .name = "float_vif",
     .priv_size = sizeof(FloatVifTwin),
     .init = float_vif_twin_init,

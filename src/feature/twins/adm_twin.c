@@ -7,12 +7,12 @@
 #include "feature/adm.h"
 #include "feature/adm_plan.h"
 #include "feature/twins/kernel_args.h"
-#include "feature/cuda/twin.h"
+#include "gpu/twin.h"
 
 typedef struct AdmTwin {
-    CUfunction fn[VMAF_ADM_OP_DEN123 + 1][2]; /* [kind][wide] */
+    VmafGpuKernel fn[VMAF_ADM_OP_DEN123 + 1][2]; /* [kind][wide] */
     unsigned n_slots;
-    CUdeviceptr block, temp, last[3], totals; /* each [slot] */
+    VmafGpuPtr block, temp, last[3], totals; /* each [slot] */
     size_t block_bytes, temp_bytes, last_bytes[3];
     VmafAdmTotals *host;                      /* pinned [slot] */
 } AdmTwin;
@@ -47,11 +47,11 @@ static size_t args_size(int kind)
     }
 }
 
-static int adm_twin_init(void *priv, const void *cpu_priv, VmafCudaTwinSetup *setup)
+static int adm_twin_init(void *priv, const void *cpu_priv, VmafGpuTwinSetup *setup)
 {
     AdmTwin *t = priv;
     const VmafAdmState *cpu = cpu_priv;
-    VmafCudaState *s = setup->state;
+    VmafGpuDevice *dev = setup->dev;
     VmafAdmLayout l;
     int err = vmaf_adm_layout_compact(cpu->w, cpu->h, &l);
     if (err)
@@ -63,24 +63,22 @@ static int adm_twin_init(void *priv, const void *cpu_priv, VmafCudaTwinSetup *se
         t->last_bytes[sc] = vmaf_adm_last_bytes(cpu->w, sc);
     for (int k = VMAF_ADM_OP_DWT0; !err && k <= VMAF_ADM_OP_DEN123; k++)
         for (int wide = 0; !err && wide < 2; wide++)
-            err = vmaf_cuda_kernel(s, kernel_names[k][wide], &t->fn[k][wide]);
+            err = vmaf_gpu_kernel(dev, kernel_names[k][wide], &t->fn[k][wide]);
     const size_t n = t->n_slots;
-    if (!err) err = vmaf_cuda_twin_alloc(s, n * t->block_bytes, &t->block);
-    if (!err) err = vmaf_cuda_twin_alloc(s, n * t->temp_bytes, &t->temp);
+    if (!err) err = vmaf_gpu_alloc(dev, n * t->block_bytes, &t->block);
+    if (!err) err = vmaf_gpu_alloc(dev, n * t->temp_bytes, &t->temp);
     for (unsigned sc = 1; !err && sc < 3; sc++)
-        err = vmaf_cuda_twin_alloc(s, n * t->last_bytes[sc], &t->last[sc]);
-    if (!err) err = vmaf_cuda_twin_alloc(s, n * sizeof(VmafAdmTotals), &t->totals);
-    if (!err) err = vmaf_cuda_host_alloc(s, n * sizeof(VmafAdmTotals), (void **)&t->host);
+        err = vmaf_gpu_alloc(dev, n * t->last_bytes[sc], &t->last[sc]);
+    if (!err) err = vmaf_gpu_alloc(dev, n * sizeof(VmafAdmTotals), &t->totals);
+    if (!err) err = vmaf_gpu_host_alloc(dev, n * sizeof(VmafAdmTotals), (void **)&t->host);
     /* the CPU's buffers start zeroed; so do the slots' blocks */
     if (!err)
-        err = vmaf_cuda_result(&s->drv, s->drv.cuMemsetD8Async(t->block, 0, n * t->block_bytes, NULL),
-                               "cuMemsetD8Async");
-    if (!err) err = vmaf_cuda_result(&s->drv, s->drv.cuCtxSynchronize(), "cuCtxSynchronize");
+        err = vmaf_gpu_clear(dev, t->block, n * t->block_bytes);
     return err;
 }
 
-static int adm_twin_record(void *priv, const void *cpu_priv, VmafCudaRecorder *rec,
-                           const VmafCudaSlotView *view)
+static int adm_twin_record(void *priv, const void *cpu_priv, VmafGpuRecorder *rec,
+                           const VmafGpuSlotView *view)
 {
     AdmTwin *t = priv;
     const VmafAdmState *cpu = cpu_priv;
@@ -100,25 +98,26 @@ static int adm_twin_record(void *priv, const void *cpu_priv, VmafCudaRecorder *r
     for (int i = 0; !err && i < n; i++) {
         const VmafAdmOp *op = &ops[i];
         if (op->kind == VMAF_ADM_OP_CLEAR) {
-            err = vmaf_cuda_rec_memset(rec, op->clear_dst, op->clear_bytes, op->label);
+            err = vmaf_gpu_rec_memset(rec, op->clear_dst, op->clear_bytes, op->label);
             continue;
         }
-        const VmafCudaLaunch launch = {
+        const VmafGpuLaunch launch = {
             .grid = { op->grid[0], op->grid[1], op->grid[2] },
             .block = { op->block[0], op->block[1], op->block[2] },
         };
-        err = vmaf_cuda_rec_kernel(rec, t->fn[op->kind][op->wide], launch, &op->a,
-                                   args_size(op->kind), op->label);
+        err = vmaf_gpu_rec_kernel(rec, t->fn[op->kind][op->wide], launch, &op->a,
+                                  args_size(op->kind), op->label);
     }
     if (!err)
-        err = vmaf_cuda_rec_download(rec, t->host + slot, b.totals, sizeof(VmafAdmTotals),
-                                     "adm download");
+        err = vmaf_gpu_rec_download(rec, t->host + slot, b.totals, sizeof(VmafAdmTotals),
+                                    "adm download");
     return err;
 }
 
-static int adm_twin_collect(void *priv, void *cpu_priv, unsigned slot,
+static int adm_twin_collect(void *priv, void *cpu_priv, VmafGpuDevice *dev, unsigned slot,
                             const VmafFeatureFrame *frame, VmafFeatureSink *sink)
 {
+    (void)dev;
     AdmTwin *t = priv;
     const VmafAdmState *cpu = cpu_priv;
     VmafAdmScores sc;
@@ -126,18 +125,18 @@ static int adm_twin_collect(void *priv, void *cpu_priv, unsigned slot,
     return vmaf_adm_store(cpu, &sc, frame->index, sink);
 }
 
-static void adm_twin_close(void *priv, VmafCudaState *state)
+static void adm_twin_close(void *priv, VmafGpuDevice *dev)
 {
     AdmTwin *t = priv;
-    vmaf_cuda_twin_free(state, t->block);
-    vmaf_cuda_twin_free(state, t->temp);
-    vmaf_cuda_twin_free(state, t->last[1]);
-    vmaf_cuda_twin_free(state, t->last[2]);
-    vmaf_cuda_twin_free(state, t->totals);
-    if (t->host) vmaf_cuda_host_free(state, t->host);
+    vmaf_gpu_free(dev, t->block);
+    vmaf_gpu_free(dev, t->temp);
+    vmaf_gpu_free(dev, t->last[1]);
+    vmaf_gpu_free(dev, t->last[2]);
+    vmaf_gpu_free(dev, t->totals);
+    if (t->host) vmaf_gpu_host_free(dev, t->host);
 }
 
-const VmafCudaTwin vmaf_twin_adm = {
+const VmafGpuTwin vmaf_twin_adm = {
     .name = "adm",
     .priv_size = sizeof(AdmTwin),
     .init = adm_twin_init,

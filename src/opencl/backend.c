@@ -1,0 +1,750 @@
+/*
+ * The OpenCL side of a VmafContext: the twins (src/feature/twins/, the same host glue as
+ * CUDA's) on an OpenCL device, with the kernels of src/feature/opencl/.
+ *
+ * Memory: one device buffer, the arena, holds every twin buffer and the device frame ring;
+ * a device address (VmafGpuPtr) is a byte offset into it (never 0), and every kernel takes the
+ * arena first. Twins allocate while they initialise (offsets handed out at once), their
+ * set-up writes are kept until the arena exists, then written before the first frame.
+ *
+ * Frames: a ring of N_SLOTS slots, each a reference and a distorted picture in the host
+ * picture layout; a frame's planes are written into its slot (luma, and chroma when a twin
+ * reads it: each plane crosses the bus once), then every twin's recorded operations, then a
+ * marker event. One in-order queue per backend, so a frame's work follows the frames it reads
+ * (motion's previous slots) and the slot it overwrites is no longer read by anyone. The host
+ * waits once per frame, on the marker of the frame whose slot it reuses, then collects that
+ * frame through the CPU extractors' own store functions. Operations are recorded once per slot
+ * (one kernel object per launch, its arguments set once) and enqueued per frame.
+ */
+#include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "device.h"
+#include "gpu/twin.h"
+#include "log.h"
+#include "opencl/state.h"
+#include "picture.h"
+
+#define N_SLOTS 4
+#define ARENA_ALIGN 256
+#define MAX_ARGS 1024 /* bytes of one argument struct a recorder keeps */
+
+extern const VmafOpenCLSource vmaf_opencl_twin_programs[]; /* generated: feature/opencl/ */
+
+/* a kernel: its program and name; kernel objects are made per recorded launch */
+struct VmafGpuKernelHandle {
+    cl_program program;
+    char name[64];
+    struct VmafGpuKernelHandle *next;
+};
+
+enum OpKind { OP_KERNEL, OP_MEMSET, OP_DOWNLOAD };
+
+typedef struct Op {
+    enum OpKind kind;
+    const char *label;
+    cl_kernel kernel;
+    size_t global[3], local[3];
+    VmafGpuPtr dptr;
+    void *host;
+    size_t bytes;
+} Op;
+
+typedef struct VmafOpenCLBackend VmafOpenCLBackend;
+
+typedef struct Recorder {
+    VmafGpuRecorder base;
+    VmafOpenCLBackend *b;
+    Op *op;
+    unsigned cnt, cap;
+} Recorder;
+
+typedef struct Slot {
+    VmafGpuPtr buf[2];
+    VmafGpuPicture pic[2];
+    Recorder var[2];    /* [0]: every twin; [1]: only those that see every frame */
+    bool recorded[2];
+    bool busy;
+    unsigned index, variant;
+    VmafPicture held[2];
+    cl_event done;
+} Slot;
+
+typedef struct Twin {
+    const VmafGpuTwin *twin;
+    void *priv;
+    VmafFeatureInstance *inst;
+    unsigned ext;
+    bool subsampled;
+} Twin;
+
+typedef struct PendingWrite {
+    VmafGpuPtr dst;
+    size_t bytes;
+    void *data; /* NULL: zeros */
+} PendingWrite;
+
+struct VmafOpenCLBackend {
+    VmafGpuDevice dev; /* first: the twins' device */
+    VmafOpenCLState *s;
+    const VmafOpenCLApi *api;
+    cl_command_queue queue;
+    cl_mem arena;
+    size_t arena_size;
+    PendingWrite *pending;
+    unsigned pending_cnt, pending_cap;
+    struct VmafGpuKernelHandle *kernels;
+    VmafFeatureGeometry g;
+    VmafFeatureCollector *fc;
+    Twin *twin;
+    unsigned n_twins, n_every_frame, n_subsample;
+    Slot slot[N_SLOTS];
+    unsigned long long seq;
+    bool chroma;
+    size_t pic_bytes, luma_bytes;
+};
+
+static VmafOpenCLBackend *backend_of(VmafGpuDevice *d)
+{
+    return (VmafOpenCLBackend *)d;
+}
+
+static enum VmafLogLevel log_level(const VmafOpenCLBackend *b)
+{
+    return b->g.log_level;
+}
+
+/* ---- the twins' device ---------------------------------------------------------------------- */
+
+/* The programs most likely to hold a kernel first: those whose name follows "vmaf_" in it,
+ * longest first (psnr_hvs before psnr); then the rest. Each is built (or loaded from the
+ * binary cache) the first time it is searched. */
+static int program_rank(const char *program, const char *kernel)
+{
+    const size_t n = strlen(program);
+    if (!strncmp(kernel, "vmaf_", 5) && !strncmp(kernel + 5, program, n)) return (int)n;
+    return -1;
+}
+
+static int find_kernel(VmafOpenCLBackend *b, const char *name, cl_program *out)
+{
+    unsigned n = 0;
+    while (vmaf_opencl_twin_programs[n].name) n++;
+    bool tried[64] = { false };
+    if (n > 64) n = 64;
+    for (unsigned round = 0; round < n; round++) {
+        int best = -1, best_rank = -2;
+        for (unsigned i = 0; i < n; i++) {
+            if (tried[i]) continue;
+            const int r = program_rank(vmaf_opencl_twin_programs[i].name, name);
+            if (r > best_rank) best = i, best_rank = r;
+        }
+        tried[best] = true;
+        /* a program in double precision does not build without it: its twins stay on the
+         * CPU there (never scored inexactly) */
+        if (!b->s->info.fp64 && strstr(vmaf_opencl_twin_programs[best].text, "cl_khr_fp64"))
+            continue;
+        cl_program p;
+        int err = vmaf_opencl_program(b->s, &vmaf_opencl_twin_programs[best], &p);
+        if (err) return err;
+        cl_int res;
+        cl_kernel k = b->api->clCreateKernel(p, name, &res);
+        if (res == CL_SUCCESS) {
+            b->api->clReleaseKernel(k);
+            *out = p;
+            return 0;
+        }
+        if (res != CL_INVALID_KERNEL_NAME) return vmaf_opencl_result(res, name);
+    }
+    return -ENOENT;
+}
+
+static int dev_kernel(VmafGpuDevice *d, const char *name, VmafGpuKernel *k)
+{
+    VmafOpenCLBackend *b = backend_of(d);
+    for (struct VmafGpuKernelHandle *h = b->kernels; h; h = h->next) {
+        if (!strcmp(h->name, name)) {
+            *k = h;
+            return 0;
+        }
+    }
+    if (strlen(name) >= sizeof(b->kernels->name)) return -EINVAL;
+    cl_program p = NULL;
+    int err = find_kernel(b, name, &p);
+    if (err) return err;
+    struct VmafGpuKernelHandle *h = calloc(1, sizeof(*h));
+    if (!h) return -ENOMEM;
+    h->program = p;
+    snprintf(h->name, sizeof(h->name), "%s", name);
+    h->next = b->kernels;
+    b->kernels = h;
+    *k = h;
+    return 0;
+}
+
+static int dev_alloc(VmafGpuDevice *d, size_t bytes, VmafGpuPtr *p)
+{
+    VmafOpenCLBackend *b = backend_of(d);
+    if (b->arena) return -EINVAL; /* only while the twins initialise */
+    const size_t at = (b->arena_size + ARENA_ALIGN - 1) / ARENA_ALIGN * ARENA_ALIGN;
+    if (bytes > SIZE_MAX - at - ARENA_ALIGN) return -ENOMEM;
+    *p = at;
+    b->arena_size = at + (bytes ? bytes : 1);
+    return 0;
+}
+
+static void dev_free(VmafGpuDevice *d, VmafGpuPtr p)
+{
+    (void)d; /* the arena goes as a whole */
+    (void)p;
+}
+
+static int dev_host_alloc(VmafGpuDevice *d, size_t bytes, void **p)
+{
+    (void)d;
+    *p = NULL;
+    void *m = NULL;
+    if (posix_memalign(&m, 64, bytes ? bytes : 1)) return -ENOMEM;
+    memset(m, 0, bytes);
+    *p = m;
+    return 0;
+}
+
+static void dev_host_free(VmafGpuDevice *d, void *p)
+{
+    (void)d;
+    free(p);
+}
+
+static int pend(VmafOpenCLBackend *b, VmafGpuPtr dst, const void *src, size_t bytes)
+{
+    if (!dst || dst + bytes > b->arena_size) return -EINVAL;
+    if (b->pending_cnt == b->pending_cap) {
+        const unsigned cap = b->pending_cap ? 2 * b->pending_cap : 16;
+        PendingWrite *w = realloc(b->pending, cap * sizeof(*w));
+        if (!w) return -ENOMEM;
+        b->pending = w;
+        b->pending_cap = cap;
+    }
+    PendingWrite *w = &b->pending[b->pending_cnt];
+    w->dst = dst;
+    w->bytes = bytes;
+    w->data = NULL;
+    if (src) {
+        w->data = malloc(bytes ? bytes : 1);
+        if (!w->data) return -ENOMEM;
+        memcpy(w->data, src, bytes);
+    }
+    b->pending_cnt++;
+    return 0;
+}
+
+static int dev_write(VmafGpuDevice *d, VmafGpuPtr dst, const void *src, size_t bytes)
+{
+    VmafOpenCLBackend *b = backend_of(d);
+    if (!b->arena) return pend(b, dst, src, bytes);
+    return vmaf_opencl_result(b->api->clEnqueueWriteBuffer(b->queue, b->arena, CL_TRUE, dst,
+                                                           bytes, src, 0, NULL, NULL),
+                              "clEnqueueWriteBuffer");
+}
+
+static int fill_zero(VmafOpenCLBackend *b, VmafGpuPtr dst, size_t bytes)
+{
+    const cl_uchar zero = 0;
+    return vmaf_opencl_result(b->api->clEnqueueFillBuffer(b->queue, b->arena, &zero, 1, dst,
+                                                          bytes, 0, NULL, NULL),
+                              "clEnqueueFillBuffer");
+}
+
+static int dev_clear(VmafGpuDevice *d, VmafGpuPtr dst, size_t bytes)
+{
+    VmafOpenCLBackend *b = backend_of(d);
+    if (!b->arena) return pend(b, dst, NULL, bytes);
+    int err = fill_zero(b, dst, bytes);
+    if (!err) err = vmaf_opencl_result(b->api->clFinish(b->queue), "clFinish");
+    return err;
+}
+
+static int dev_read(VmafGpuDevice *d, void *dst, VmafGpuPtr src, size_t bytes)
+{
+    VmafOpenCLBackend *b = backend_of(d);
+    if (!b->arena) return -EINVAL;
+    return vmaf_opencl_result(b->api->clEnqueueReadBuffer(b->queue, b->arena, CL_TRUE, src,
+                                                          bytes, dst, 0, NULL, NULL),
+                              "clEnqueueReadBuffer");
+}
+
+static const VmafGpuDeviceOps device_ops = {
+    .name = "opencl",
+    .kernel = dev_kernel,
+    .alloc = dev_alloc,
+    .free = dev_free,
+    .host_alloc = dev_host_alloc,
+    .host_free = dev_host_free,
+    .write = dev_write,
+    .clear = dev_clear,
+    .read = dev_read,
+};
+
+/* ---- recorder ------------------------------------------------------------------------------- */
+
+static Op *rec_push(Recorder *r, enum OpKind kind, const char *label)
+{
+    if (r->cnt == r->cap) {
+        const unsigned cap = r->cap ? 2 * r->cap : 16;
+        Op *op = realloc(r->op, cap * sizeof(*op));
+        if (!op) return NULL;
+        r->op = op;
+        r->cap = cap;
+    }
+    Op *op = &r->op[r->cnt++];
+    memset(op, 0, sizeof(*op));
+    op->kind = kind;
+    op->label = label;
+    return op;
+}
+
+static int rec_kernel(VmafGpuRecorder *rec, VmafGpuKernel k, VmafGpuLaunch launch,
+                      const void *args, size_t args_size, const char *label)
+{
+    Recorder *r = (Recorder *)rec;
+    VmafOpenCLBackend *b = r->b;
+    const VmafOpenCLApi *api = b->api;
+    if (args_size > MAX_ARGS || args_size + sizeof(cl_mem) + sizeof(cl_mem) >
+                                    b->s->max_parameter_size) {
+        vmaf_log(log_level(b), VMAF_LOG_LEVEL_ERROR,
+                 "opencl: %s: kernel arguments of %zu bytes, more than the device takes (%zu)\n",
+                 label, args_size, b->s->max_parameter_size);
+        return -ENOTSUP;
+    }
+    Op *op = rec_push(r, OP_KERNEL, label);
+    if (!op) return -ENOMEM;
+    cl_int res;
+    op->kernel = api->clCreateKernel(k->program, k->name, &res);
+    int err = vmaf_opencl_result(res, k->name);
+    if (err) {
+        op->kernel = NULL;
+        return err;
+    }
+    size_t threads = 1;
+    for (int i = 0; i < 3; i++) {
+        op->local[i] = launch.block[i] ? launch.block[i] : 1;
+        op->global[i] = (size_t)(launch.grid[i] ? launch.grid[i] : 1) * op->local[i];
+        threads *= op->local[i];
+    }
+    size_t max_wg = 0;
+    err = vmaf_opencl_result(api->clGetKernelWorkGroupInfo(op->kernel, b->s->device,
+                                                           CL_KERNEL_WORK_GROUP_SIZE,
+                                                           sizeof(max_wg), &max_wg, NULL),
+                             "clGetKernelWorkGroupInfo");
+    if (!err && threads > max_wg) {
+        vmaf_log(log_level(b), VMAF_LOG_LEVEL_ERROR,
+                 "opencl: %s: %s needs work-groups of %zu, the device allows %zu\n", label,
+                 k->name, threads, max_wg);
+        return -ENOTSUP;
+    }
+    if (!err)
+        err = vmaf_opencl_result(api->clSetKernelArg(op->kernel, 0, sizeof(cl_mem), &b->arena),
+                                 "clSetKernelArg(arena)");
+    if (!err)
+        err = vmaf_opencl_result(api->clSetKernelArg(op->kernel, 1, args_size, args),
+                                 "clSetKernelArg(arguments)");
+    if (!err && launch.shared_bytes)
+        err = vmaf_opencl_result(api->clSetKernelArg(op->kernel, 2, launch.shared_bytes, NULL),
+                                 "clSetKernelArg(__local)");
+    return err;
+}
+
+static int rec_memset(VmafGpuRecorder *rec, VmafGpuPtr dst, size_t bytes, const char *label)
+{
+    Recorder *r = (Recorder *)rec;
+    if (!dst || dst + bytes > r->b->arena_size) return -EINVAL;
+    Op *op = rec_push(r, OP_MEMSET, label);
+    if (!op) return -ENOMEM;
+    op->dptr = dst;
+    op->bytes = bytes;
+    return 0;
+}
+
+static int rec_download(VmafGpuRecorder *rec, void *host, VmafGpuPtr src, size_t bytes,
+                        const char *label)
+{
+    Recorder *r = (Recorder *)rec;
+    if (!src || src + bytes > r->b->arena_size) return -EINVAL;
+    Op *op = rec_push(r, OP_DOWNLOAD, label);
+    if (!op) return -ENOMEM;
+    op->host = host;
+    op->dptr = src;
+    op->bytes = bytes;
+    return 0;
+}
+
+static const VmafGpuRecorderOps recorder_ops = {
+    .kernel = rec_kernel,
+    .memset = rec_memset,
+    .download = rec_download,
+};
+
+static void recorder_free(const VmafOpenCLApi *api, Recorder *r)
+{
+    for (unsigned i = 0; i < r->cnt; i++)
+        if (r->op[i].kernel) api->clReleaseKernel(r->op[i].kernel);
+    free(r->op);
+    memset(r, 0, sizeof(*r));
+}
+
+/* ---- frames --------------------------------------------------------------------------------- */
+
+static bool twin_runs(const VmafOpenCLBackend *b, unsigned t, bool every_twin)
+{
+    return every_twin || !b->twin[t].subsampled;
+}
+
+static bool runs_every_twin(const VmafOpenCLBackend *b, unsigned index)
+{
+    return b->n_subsample <= 1 || !(index % b->n_subsample) || b->n_every_frame == b->n_twins;
+}
+
+static int record_variant(VmafOpenCLBackend *b, unsigned si, unsigned vi, bool every_twin)
+{
+    Slot *sl = &b->slot[si];
+    Recorder *r = &sl->var[vi];
+    r->base.ops = &recorder_ops;
+    r->b = b;
+    const Slot *prev = &b->slot[(si + N_SLOTS - 1) % N_SLOTS];
+    const Slot *prev2 = &b->slot[(si + N_SLOTS - 2) % N_SLOTS];
+    const VmafGpuSlotView view = {
+        .slot = si,
+        .ref = &sl->pic[0],
+        .dist = &sl->pic[1],
+        .prev_ref = &prev->pic[0],
+        .prev_prev_ref = &prev2->pic[0],
+        .prev_dist = &prev->pic[1],
+    };
+    for (unsigned t = 0; t < b->n_twins; t++) {
+        if (!twin_runs(b, t, every_twin)) continue;
+        const Twin *tw = &b->twin[t];
+        const int err = tw->twin->record(tw->priv, tw->inst->priv, &r->base, &view);
+        if (err) return err;
+    }
+    sl->recorded[vi] = true;
+    return 0;
+}
+
+static int enqueue_ops(VmafOpenCLBackend *b, const Recorder *r)
+{
+    const VmafOpenCLApi *api = b->api;
+    for (unsigned i = 0; i < r->cnt; i++) {
+        const Op *op = &r->op[i];
+        int err = 0;
+        switch (op->kind) {
+        case OP_KERNEL:
+            err = vmaf_opencl_result(api->clEnqueueNDRangeKernel(b->queue, op->kernel, 3, NULL,
+                                                                 op->global, op->local, 0, NULL,
+                                                                 NULL),
+                                     op->label);
+            break;
+        case OP_MEMSET:
+            err = fill_zero(b, op->dptr, op->bytes);
+            break;
+        case OP_DOWNLOAD:
+            err = vmaf_opencl_result(api->clEnqueueReadBuffer(b->queue, b->arena, CL_FALSE,
+                                                              op->dptr, op->bytes, op->host, 0,
+                                                              NULL, NULL),
+                                     op->label);
+            break;
+        }
+        if (err) return err;
+    }
+    return 0;
+}
+
+static int collect_slot(VmafOpenCLBackend *b, Slot *sl)
+{
+    if (!sl->busy) return 0;
+    int err = vmaf_opencl_result(b->api->clWaitForEvents(1, &sl->done), "clWaitForEvents");
+    b->api->clReleaseEvent(sl->done);
+    sl->done = NULL;
+    const VmafFeatureFrame frame = { .index = sl->index };
+    const bool every_twin = sl->variant == 0;
+    for (unsigned t = 0; !err && t < b->n_twins; t++) {
+        if (!twin_runs(b, t, every_twin)) continue;
+        Twin *tw = &b->twin[t];
+        VmafFeatureSink sink = {
+            .fc = b->fc,
+            .provided = tw->inst->fex->provided_features,
+            .mapped = tw->inst->mapped,
+            .order = vmaf_store_order(VMAF_STORE_PHASE_EXTRACT, tw->inst->fex, tw->ext,
+                                      sl->index),
+        };
+        err = tw->twin->collect(tw->priv, tw->inst->priv, &b->dev, (unsigned)(sl - b->slot),
+                                &frame, &sink);
+        if (err)
+            vmaf_log(log_level(b), VMAF_LOG_LEVEL_ERROR, "%s (opencl): frame %u failed\n",
+                     tw->inst->fex->name, sl->index);
+    }
+    vmaf_picture_unref(&sl->held[0]);
+    vmaf_picture_unref(&sl->held[1]);
+    sl->busy = false;
+    return err;
+}
+
+static int opencl_flush(VmafDeviceBackend *backend)
+{
+    VmafOpenCLBackend *b = (VmafOpenCLBackend *)backend;
+    if (!b) return 0;
+    int err = 0;
+    for (unsigned k = 0; k < N_SLOTS; k++) { /* in submission order */
+        const int e = collect_slot(b, &b->slot[(b->seq + k) % N_SLOTS]);
+        if (!err) err = e;
+    }
+    return err;
+}
+
+static int opencl_submit(VmafDeviceBackend *backend, const VmafPicture *ref,
+                         const VmafPicture *dist, unsigned index)
+{
+    VmafOpenCLBackend *b = (VmafOpenCLBackend *)backend;
+    const VmafOpenCLApi *api = b->api;
+    const bool every_twin = runs_every_twin(b, index);
+    if (!every_twin && !b->n_every_frame) return 0;
+    if (vmaf_picture_memory(ref) == VMAF_PICTURE_MEMORY_DEVICE ||
+        vmaf_picture_memory(dist) == VMAF_PICTURE_MEMORY_DEVICE) {
+        vmaf_log(log_level(b), VMAF_LOG_LEVEL_ERROR,
+                 "opencl: pictures in CUDA device memory cannot be scored on OpenCL\n");
+        return -EINVAL;
+    }
+    const unsigned si = (unsigned)(b->seq % N_SLOTS);
+    Slot *sl = &b->slot[si];
+    int err = collect_slot(b, sl);
+    if (err) return err;
+
+    const unsigned vi = every_twin ? 0 : 1;
+    if (!sl->recorded[vi]) {
+        err = record_variant(b, si, vi, every_twin);
+        if (err) return err;
+    }
+    /* the pictures are read by the writes below until the frame completes */
+    vmaf_picture_ref(&sl->held[0], ref);
+    vmaf_picture_ref(&sl->held[1], dist);
+    sl->busy = true;
+    sl->index = index;
+    sl->variant = vi;
+    const size_t bytes = b->chroma ? b->pic_bytes : b->luma_bytes;
+    const VmafPicture *pics[2] = { ref, dist };
+    for (int p = 0; !err && p < 2; p++)
+        err = vmaf_opencl_result(api->clEnqueueWriteBuffer(b->queue, b->arena, CL_FALSE,
+                                                           sl->buf[p], bytes, pics[p]->data[0],
+                                                           0, NULL, NULL),
+                                 "clEnqueueWriteBuffer(picture)");
+    if (!err) err = enqueue_ops(b, &sl->var[vi]);
+    if (!err)
+        err = vmaf_opencl_result(api->clEnqueueMarkerWithWaitList(b->queue, 0, NULL, &sl->done),
+                                 "clEnqueueMarkerWithWaitList");
+    if (!err) err = vmaf_opencl_result(api->clFlush(b->queue), "clFlush");
+    if (err) {
+        /* nothing of this frame is collected: wait until the device stops reading it */
+        api->clFinish(b->queue);
+        if (sl->done) api->clReleaseEvent(sl->done);
+        sl->done = NULL;
+        vmaf_picture_unref(&sl->held[0]);
+        vmaf_picture_unref(&sl->held[1]);
+        sl->busy = false;
+        return err;
+    }
+    b->seq++;
+    return 0;
+}
+
+/* ---- lifetime ------------------------------------------------------------------------------- */
+
+static void opencl_destroy(VmafDeviceBackend *backend)
+{
+    VmafOpenCLBackend *b = (VmafOpenCLBackend *)backend;
+    if (!b) return;
+    const VmafOpenCLApi *api = b->api;
+    if (b->queue) api->clFinish(b->queue);
+    for (unsigned s = 0; s < N_SLOTS; s++) {
+        Slot *sl = &b->slot[s];
+        if (sl->done) api->clReleaseEvent(sl->done);
+        if (sl->held[0].ref) vmaf_picture_unref(&sl->held[0]);
+        if (sl->held[1].ref) vmaf_picture_unref(&sl->held[1]);
+        for (int v = 0; v < 2; v++) recorder_free(api, &sl->var[v]);
+    }
+    for (unsigned t = 0; t < b->n_twins; t++) {
+        if (b->twin[t].priv) b->twin[t].twin->close(b->twin[t].priv, &b->dev);
+        free(b->twin[t].priv);
+    }
+    free(b->twin);
+    for (unsigned i = 0; i < b->pending_cnt; i++) free(b->pending[i].data);
+    free(b->pending);
+    while (b->kernels) {
+        struct VmafGpuKernelHandle *h = b->kernels;
+        b->kernels = h->next;
+        free(h);
+    }
+    if (b->arena) api->clReleaseMemObject(b->arena);
+    if (b->queue) api->clReleaseCommandQueue(b->queue);
+    free(b);
+}
+
+static void set_picture(VmafGpuPicture *p, VmafGpuPtr base, const VmafPictureLayout *l,
+                        unsigned bpc)
+{
+    for (int i = 0; i < 3; i++) {
+        p->data[i] = l->h[i] ? base + l->offset[i] : 0;
+        p->stride[i] = (size_t)l->stride[i];
+        p->w[i] = l->w[i];
+        p->h[i] = l->h[i];
+    }
+    p->bpc = bpc;
+}
+
+/* Initialise the twin of inst[i] if this device has its kernels: 1 when it runs here, 0 when
+ * it stays on the CPU (a kernel the OpenCL programs lack), else an error. */
+static int add_twin(VmafOpenCLBackend *b, const VmafGpuTwin *twin, VmafFeatureInstance *inst,
+                    unsigned ext)
+{
+    Twin *t = &b->twin[b->n_twins];
+    memset(t, 0, sizeof(*t));
+    t->twin = twin;
+    t->inst = inst;
+    t->ext = ext;
+    t->subsampled = !(inst->fex->flags &
+                      (VMAF_FEATURE_EXTRACTOR_TEMPORAL | VMAF_FEATURE_EXTRACTOR_PREV_REF));
+    t->priv = calloc(1, twin->priv_size ? twin->priv_size : 1);
+    if (!t->priv) return -ENOMEM;
+    const size_t arena_before = b->arena_size;
+    const unsigned pending_before = b->pending_cnt;
+    VmafGpuTwinSetup setup = { .dev = &b->dev, .geometry = b->g, .n_slots = N_SLOTS };
+    int err = twin->init(t->priv, inst->priv, &setup);
+    if (err == -ENOENT) { /* no OpenCL kernel of this twin: the CPU extractor runs */
+        twin->close(t->priv, &b->dev);
+        free(t->priv);
+        t->priv = NULL;
+        b->arena_size = arena_before;
+        while (b->pending_cnt > pending_before) free(b->pending[--b->pending_cnt].data);
+        vmaf_log(log_level(b), VMAF_LOG_LEVEL_INFO,
+                 "opencl: %s has no OpenCL kernels yet: it runs on the CPU\n", inst->fex->name);
+        return 0;
+    }
+    b->n_twins++; /* closed by destroy, also when init failed */
+    if (err) return err;
+    b->chroma |= setup.needs_chroma;
+    b->n_every_frame += !t->subsampled;
+    return 1;
+}
+
+static int create_arena(VmafOpenCLBackend *b)
+{
+    const VmafOpenCLApi *api = b->api;
+    cl_int res;
+    b->arena = api->clCreateBuffer(b->s->ctx, CL_MEM_READ_WRITE, b->arena_size, NULL, &res);
+    int err = vmaf_opencl_result(res, "clCreateBuffer(arena)");
+    if (err) {
+        b->arena = NULL;
+        vmaf_log(log_level(b), VMAF_LOG_LEVEL_ERROR,
+                 "opencl: the device gave no buffer of %zu bytes for this geometry\n",
+                 b->arena_size);
+        return err;
+    }
+    /* zeroed once: the first frames' temporal twins read slots no frame has filled yet, and
+     * discard what they read, but never uninitialised memory */
+    err = fill_zero(b, 0, b->arena_size);
+    for (unsigned i = 0; !err && i < b->pending_cnt; i++) {
+        const PendingWrite *w = &b->pending[i];
+        err = w->data ? vmaf_opencl_result(api->clEnqueueWriteBuffer(b->queue, b->arena, CL_FALSE,
+                                                                     w->dst, w->bytes, w->data,
+                                                                     0, NULL, NULL),
+                                           "clEnqueueWriteBuffer(set-up)")
+                      : fill_zero(b, w->dst, w->bytes);
+    }
+    const int fin = vmaf_opencl_result(api->clFinish(b->queue), "clFinish");
+    if (!err) err = fin;
+    for (unsigned i = 0; i < b->pending_cnt; i++) free(b->pending[i].data);
+    b->pending_cnt = 0;
+    return err;
+}
+
+static int opencl_create(VmafDeviceBackend **out, void *state, const VmafFeatureGeometry *geometry,
+                         VmafFeatureInstance **inst, unsigned inst_cnt, unsigned n_subsample,
+                         VmafFeatureCollector *fc)
+{
+    *out = NULL;
+    VmafOpenCLState *s = state;
+    unsigned with_twin = 0;
+    for (unsigned i = 0; i < inst_cnt; i++) with_twin += !!vmaf_gpu_twin_for(inst[i]->fex->name);
+    if (!with_twin) return 0;
+    if (!s->info.int64_atomics) {
+        vmaf_log(geometry->log_level, VMAF_LOG_LEVEL_WARNING,
+                 "opencl: %s lacks 64-bit atomics (cl_khr_int64_base_atomics): every feature "
+                 "runs on the CPU\n", s->info.name);
+        return 0;
+    }
+    VmafOpenCLBackend *b = calloc(1, sizeof(*b));
+    if (!b) return -ENOMEM;
+    b->dev.ops = &device_ops;
+    b->s = s;
+    b->api = &s->api;
+    b->g = *geometry;
+    b->fc = fc;
+    b->n_subsample = n_subsample;
+    b->arena_size = ARENA_ALIGN; /* offset 0 is never handed out */
+    b->twin = calloc(with_twin, sizeof(*b->twin));
+    cl_int res = CL_SUCCESS;
+    if (b->twin) b->queue = b->api->clCreateCommandQueue(s->ctx, s->device, 0, &res);
+    int err = !b->twin ? -ENOMEM : vmaf_opencl_result(res, "clCreateCommandQueue");
+    if (err) b->queue = NULL;
+    unsigned on_device = 0;
+    for (unsigned i = 0; !err && i < inst_cnt; i++) {
+        const VmafGpuTwin *twin = vmaf_gpu_twin_for(inst[i]->fex->name);
+        if (!twin) continue;
+        const int r = add_twin(b, twin, inst[i], i);
+        if (r < 0) err = r;
+        else on_device += r;
+    }
+    if (!err && !on_device) {
+        opencl_destroy((VmafDeviceBackend *)b);
+        return 0;
+    }
+    VmafPictureLayout l;
+    if (!err) err = vmaf_picture_layout(&l, b->g.pix_fmt, b->g.bpc, b->g.w, b->g.h);
+    if (!err) {
+        b->pic_bytes = l.size;
+        b->luma_bytes = (size_t)l.stride[0] * l.h[0];
+        if (!l.h[1]) b->chroma = false;
+        for (unsigned si = 0; !err && si < N_SLOTS; si++) {
+            for (int p = 0; !err && p < 2; p++) {
+                err = dev_alloc(&b->dev, l.size, &b->slot[si].buf[p]);
+                if (!err) set_picture(&b->slot[si].pic[p], b->slot[si].buf[p], &l, b->g.bpc);
+            }
+        }
+    }
+    if (!err) err = create_arena(b);
+    if (err) {
+        opencl_destroy((VmafDeviceBackend *)b);
+        return err;
+    }
+    for (unsigned t = 0; t < b->n_twins; t++) b->twin[t].inst->on_gpu = true;
+    *out = (VmafDeviceBackend *)b;
+    return 0;
+}
+
+static void opencl_unref_state(void *state)
+{
+    vmaf_opencl_state_unref(state);
+}
+
+const VmafDeviceKind vmaf_opencl_device_kind = {
+    .name = "OpenCL",
+    .create = opencl_create,
+    .submit = opencl_submit,
+    .flush = opencl_flush,
+    .destroy = opencl_destroy,
+    .print_profile = NULL,
+    .unref_state = opencl_unref_state,
+    .device_pictures = false,
+};
