@@ -135,14 +135,15 @@ VMAF_KERNEL(vmaf_speed_covariance, SpeedCudaArgs)
     }
 }
 
-// The eigenvalues: work-items 0..31 do what the CUDA warp's lanes do; every work-item of the
-// group meets the barriers (tau, hence the skip, is the same for all of them).
-static void speed_eigen(VMAF_ARENA_PARAM const SpeedCudaArgs *a, __local float *m,
+// The eigenvalues (in the group where mine): work-items 0..31 do what the CUDA warp's lanes
+// do; every work-item of every group meets every barrier (none sits in a branch or after a
+// continue).
+static void speed_eigen(VMAF_ARENA_PARAM const SpeedCudaArgs *a, bool mine, __local float *m,
                         __local float *v, __local float *w, __local float *tau_shared)
 {
     const unsigned img = vmaf_bid(2);
     const int lane = (int)vmaf_tid(0);
-    const bool in_warp = lane < 32;
+    const bool in_warp = mine && lane < 32, lead = mine && lane == 0;
     const __global float *cov =
         VMAF_PTR(const float, a->small) + img * a->small_elems + SPEED_CUDA_SMALL_COV;
     __global float *result = VMAF_PTR(float, a->result) + img * a->result_elems;
@@ -152,22 +153,25 @@ static void speed_eigen(VMAF_ARENA_PARAM const SpeedCudaArgs *a, __local float *
     VMAF_BARRIER();
     for (int i = 0; i + 2 < SPEED_N; i++) {
         const int s = i + 1;
-        if (lane == 0) *tau_shared = vmaf_speed_householder_column(m, SPEED_N, i, s);
+        if (lead) *tau_shared = vmaf_speed_householder_column(m, SPEED_N, i, s);
         VMAF_BARRIER();
-        const float tau = *tau_shared;
+        const float tau = mine ? *tau_shared : 0.0f;
         const int r = s + lane;
         const bool row = in_warp && r < SPEED_N;
         if (row) v[r] = (r == s && tau != 0.0f) ? 1.0f : m[r * SPEED_N + i];
         VMAF_BARRIER();
-        if (tau == 0.0f) continue; // the same for the whole group
-        if (row) w[r] = vmaf_speed_tridiag_w(m, SPEED_N, s, tau, v, r);
+        // tau 0: nothing to do (the CUDA warp's `continue`); every work-item still meets
+        // every barrier of the iteration
+        const bool step = tau != 0.0f;
+        if (step && row) w[r] = vmaf_speed_tridiag_w(m, SPEED_N, s, tau, v, r);
         VMAF_BARRIER();
-        const float coef = vmaf_speed_tridiag_coef(tau, vmaf_speed_tridiag_wv(w, v, SPEED_N, s));
+        float coef = 0.0f;
+        if (step) coef = vmaf_speed_tridiag_coef(tau, vmaf_speed_tridiag_wv(w, v, SPEED_N, s));
         VMAF_BARRIER();
-        if (row) w[r] += coef * v[r];
+        if (step && row) w[r] += coef * v[r];
         VMAF_BARRIER();
         const int side = SPEED_N - s;
-        if (in_warp)
+        if (step && in_warp)
             for (int e = lane; e < side * side; e += 32) {
                 const int rr = s + e / side, cc = s + e % side;
                 m[rr * SPEED_N + cc] =
@@ -175,7 +179,7 @@ static void speed_eigen(VMAF_ARENA_PARAM const SpeedCudaArgs *a, __local float *
             }
         VMAF_BARRIER();
     }
-    if (lane == 0) {
+    if (lead) {
         float diag[SPEED_N], sub[SPEED_N];
         for (int i = 0; i < SPEED_N; i++)
             diag[i] = m[i * SPEED_N + i];
@@ -193,14 +197,15 @@ static void speed_eigen(VMAF_ARENA_PARAM const SpeedCudaArgs *a, __local float *
     }
 }
 
-static void speed_qr(VMAF_ARENA_PARAM const SpeedCudaArgs *a, __local float *am,
+// The Householder QR (in the group where mine), every barrier met by every group.
+static void speed_qr(VMAF_ARENA_PARAM const SpeedCudaArgs *a, bool mine, __local float *am,
                      __local float *reduced, __local float *p, __local float *reflector,
                      __local float *v)
 {
     const unsigned img = vmaf_bid(2);
     const int tid = (int)vmaf_tid(0);
     const int i = tid / SPEED_N, j = tid % SPEED_N;
-    const bool entry = tid < SPEED_NN;
+    const bool entry = mine && tid < SPEED_NN;
     __global float *small = VMAF_PTR(float, a->small) + img * a->small_elems;
     if (entry) {
         am[tid] = small[SPEED_CUDA_SMALL_COV + tid];
@@ -211,7 +216,7 @@ static void speed_qr(VMAF_ARENA_PARAM const SpeedCudaArgs *a, __local float *am,
     for (int k = 0; k + 1 < SPEED_N; k++) {
         if (entry) reduced[tid] = vmaf_speed_dev_reduced_mask(reduced[tid], i, j, k);
         VMAF_BARRIER();
-        if (tid == 0) vmaf_speed_dev_qr_vector(reduced, am, SPEED_N, k, v);
+        if (mine && tid == 0) vmaf_speed_dev_qr_vector(reduced, am, SPEED_N, k, v);
         VMAF_BARRIER();
         if (entry) reflector[tid] = vmaf_speed_dev_reflector_entry(v, i, j);
         VMAF_BARRIER();
@@ -235,16 +240,15 @@ static void speed_qr(VMAF_ARENA_PARAM const SpeedCudaArgs *a, __local float *am,
 }
 
 // The eigenvalues (group y 0) and the Householder QR (group y 1) depend only on the
-// covariance: one launch runs both. Each group takes its own branch whole.
+// covariance: one launch runs both, group y 0 the first, 1 the second. Both run their
+// barriers in every group (no barrier in a branch).
 VMAF_KERNEL(vmaf_speed_decompose, SpeedCudaArgs)
 {
     VMAF_LOCAL float m[SPEED_NN], v[SPEED_N], w[SPEED_N], tau_shared;
     VMAF_LOCAL float am[SPEED_NN], reduced[SPEED_NN], p[SPEED_NN], reflector[SPEED_NN];
     VMAF_LOCAL float qr_v[SPEED_N];
-    if (vmaf_bid(1) == 0)
-        speed_eigen(VMAF_ARENA_ARG &a, m, v, w, &tau_shared);
-    else
-        speed_qr(VMAF_ARENA_ARG &a, am, reduced, p, reflector, qr_v);
+    speed_eigen(VMAF_ARENA_ARG &a, vmaf_bid(1) == 0, m, v, w, &tau_shared);
+    speed_qr(VMAF_ARENA_ARG &a, vmaf_bid(1) != 0, am, reduced, p, reflector, qr_v);
 }
 
 VMAF_KERNEL(vmaf_speed_blocks, SpeedCudaArgs)
