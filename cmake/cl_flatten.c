@@ -1,9 +1,9 @@
 /*
  * cl_flatten OUT.c SYMBOL IN.cl ROOT...: an OpenCL program's source made whole and embedded.
- * Each `#include "path"` line is replaced by that file's text, found beside the including file
- * (as a C preprocessor looks first) or else under the first ROOT that has it (each file once:
- * include guards would drop the repeats anyway), so that a runtime compiler needs no file
- * system. Includes in <> and quoted ones found nowhere stay as they are:
+ * Each `#include "path"` line is replaced by that file's text, found in the including file's
+ * folder or else under the first ROOT that has it (each file once: include guards would drop
+ * the repeats anyway), so that a runtime
+ * compiler needs no file system. Includes in <> and quoted ones found nowhere stay as they are:
  * they sit in branches OpenCL C never takes (dialect.h's VMAF_DIALECT_C), and a program that
  * does take one fails to build, naming it. OUT.c holds `const unsigned char SYMBOL[]`: the
  * text, then a NUL. A build-time tool; exits 1 with a message on any failure.
@@ -49,7 +49,8 @@ static int flatten(Flat *f, const char *path)
             err = emit(f, line, strlen(line));
             continue;
         }
-        /* as a C preprocessor: the including file's folder first, then the roots */
+        /* as the C preprocessor does: the including file's folder first (the shared headers
+         * include their siblings so), then the roots */
         char found[2048] = "";
         const char *slash = strrchr(path, '/');
         if (slash) {
