@@ -152,7 +152,8 @@ run_opencl() {
     fail "$name: not as $base without VMAF_BACKEND: $res"
   fi
 }
-pocl=$("$VMAF" --opencl_list 2>/dev/null | sed -n 's/^\([0-9]*\): platform "Portable Computing Language".*/\1/p' | head -n 1)
+pocl=$("$VMAF" --opencl_list 2>/dev/null |
+       sed -n 's/^\([0-9]*\): platform "Portable Computing Language".*/\1/p' | head -n 1)
 if [ -n "$pocl" ]; then
   run_opencl opencl_default_t0  default_t0    boats_576x324_420p   ""
   run_opencl opencl_default_t2  default_t2    boats_576x324_420p   "n_threads=2"

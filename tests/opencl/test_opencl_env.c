@@ -100,8 +100,10 @@ static int score(VmafContext *vmaf, Scores *out)
     if (!err) err = vmaf_read_pictures(vmaf, NULL, NULL, 0);
     for (unsigned i = 0; !err && i < FRAMES; i++)
         err = vmaf_score_at_index(vmaf, model, &out->frame[i], i);
-    if (!err) err = vmaf_score_pooled(vmaf, model, VMAF_POOL_METHOD_MEAN, &out->mean, 0, FRAMES - 1);
-    if (!err) err = vmaf_score_pooled(vmaf, model, VMAF_POOL_METHOD_MIN, &out->min, 0, FRAMES - 1);
+    if (!err)
+        err = vmaf_score_pooled(vmaf, model, VMAF_POOL_METHOD_MEAN, &out->mean, 0, FRAMES - 1);
+    if (!err)
+        err = vmaf_score_pooled(vmaf, model, VMAF_POOL_METHOD_MIN, &out->min, 0, FRAMES - 1);
     if (!err)
         err = vmaf_score_pooled(vmaf, model, VMAF_POOL_METHOD_HARMONIC_MEAN, &out->harmonic, 0,
                                 FRAMES - 1);
