@@ -1,9 +1,13 @@
 /*
- * bench_frames: scores frames that are already in memory (no file reading), CPU path vs CUDA,
- * and prints ms per frame and fps for each.
+ * bench_frames: scores frames that are already in memory (no file reading), CPU path vs CUDA
+ * vs OpenCL, and prints ms per frame and fps for each.
  *
  *   bench_frames REF.yuv DIS.yuv W H [--frames N] [--threads T] [--features a,b,...]
- *                [--model VERSION] [--backend cpu|cuda|both]
+ *                [--model VERSION] [--backend cpu|cuda|opencl|both|all] [--opencl_device N]
+ *
+ * both: cpu and cuda; all: cpu, cuda and opencl. OpenCL reads the same pinned pictures (pinned
+ * for CUDA; the OpenCL driver sees pageable memory unless it is NVIDIA's own pinned pool, so
+ * "opencl (host pictures)" is a lower bound where CUDA is also present).
  *
  * --model adds a built-in model's features (and its per-frame prediction); --features none
  * leaves only the model's.
@@ -20,9 +24,11 @@
 
 #include "libvmaf/libvmaf.h"
 #include "libvmaf/libvmaf_cuda.h"
+#include "libvmaf/libvmaf_opencl.h"
 
 #include "context.h"
 #include "cuda/backend.h"
+#include "opencl/pool.h"
 #include "picture.h"
 #include "picture_pool.h"
 
@@ -62,14 +68,15 @@ static int load(const char *path, VmafPicture *pics, unsigned n, VmafPicturePool
 }
 
 static double run(const char *features, const char *model_version, unsigned threads,
-                  VmafCudaState *state, VmafPicture *ref, VmafPicture *dis, unsigned loaded,
-                  unsigned frames, double *pooled)
+                  VmafCudaState *state, VmafOpenCLState *cl, VmafPicture *ref, VmafPicture *dis,
+                  unsigned loaded, unsigned frames, double *pooled)
 {
     VmafContext *v;
     VmafModel *model = NULL;
     VmafConfiguration cfg = { .n_threads = threads };
     if (vmaf_init(&v, cfg)) return -1;
     if (state && vmaf_cuda_import_state(v, state)) return -1;
+    if (cl && vmaf_opencl_import_state(v, cl)) return -1;
     if (model_version) {
         VmafModelConfig mc = { .name = "vmaf" };
         if (vmaf_model_load(&model, &mc, model_version) ||
@@ -95,7 +102,8 @@ static double run(const char *features, const char *model_version, unsigned thre
         if (vmaf_read_pictures(v, &r, &d, i)) return -1;
         if (block && (i + 1) % block == 0) {
             const double t = now_s();
-            fprintf(stderr, "%s frames %u-%u: %.3f ms each\n", state ? "cuda" : "cpu",
+            fprintf(stderr, "%s frames %u-%u: %.3f ms each\n",
+                    state ? "cuda" : cl ? "opencl" : "cpu",
                     i + 1 - block, i, 1e3 * (t - tb) / block);
             tb = t;
         }
@@ -114,11 +122,12 @@ int main(int argc, char **argv)
 {
     if (argc < 5) {
         fprintf(stderr, "usage: %s REF DIS W H [--frames N] [--threads T] [--features a,b] "
-                        "[--backend cpu|cuda|both]\n", argv[0]);
+                        "[--backend cpu|cuda|opencl|both|all] [--opencl_device N]\n", argv[0]);
         return 2;
     }
     const unsigned w = (unsigned)atoi(argv[3]), h = (unsigned)atoi(argv[4]);
     unsigned frames = 120, threads = 16;
+    int cl_device = 0;
     const char *features = "psnr,motion,motion_v2,psnr_hvs", *backend = "both", *model = NULL;
     for (int i = 5; i + 1 < argc; i += 2) {
         if (!strcmp(argv[i], "--frames")) frames = (unsigned)atoi(argv[i + 1]);
@@ -126,9 +135,19 @@ int main(int argc, char **argv)
         else if (!strcmp(argv[i], "--features")) features = argv[i + 1];
         else if (!strcmp(argv[i], "--backend")) backend = argv[i + 1];
         else if (!strcmp(argv[i], "--model")) model = argv[i + 1];
+        else if (!strcmp(argv[i], "--opencl_device")) cl_device = atoi(argv[i + 1]);
+    }
+    const bool all = !strcmp(backend, "all");
+    const bool want_cpu = all || !strcmp(backend, "cpu") || !strcmp(backend, "both");
+    const bool want_opencl = all || !strcmp(backend, "opencl");
+    VmafOpenCLState *cl = NULL;
+    if (want_opencl &&
+        vmaf_opencl_state_init(&cl, (VmafOpenCLConfiguration){ .device = cl_device })) {
+        fprintf(stderr, "no OpenCL device %d\n", cl_device);
+        return 1;
     }
     VmafCudaState *state = NULL;
-    const int want_cuda = strcmp(backend, "cpu") != 0;
+    const int want_cuda = all || !strcmp(backend, "cuda") || !strcmp(backend, "both");
     if (want_cuda && vmaf_cuda_state_init(&state, (VmafCudaConfiguration){ 0 })) {
         fprintf(stderr, "no CUDA device\n");
         return 1;
@@ -139,6 +158,8 @@ int main(int argc, char **argv)
         vmaf_cuda_pool_config(state, 0, &pc);
         pc.cookie = state;
         pc.memory = VMAF_PICTURE_MEMORY_HOST_PINNED;
+    } else if (cl) {
+        vmaf_opencl_pool_config(cl, &pc); /* the OpenCL device's pinned host memory */
     }
     VmafPicturePool *pool;
     if (vmaf_picture_pool_init(&pool, pc)) return 1;
@@ -149,25 +170,36 @@ int main(int argc, char **argv)
     printf("bench_frames %ux%u, %u frames from memory, features %s, model %s\n", w, h, frames,
            features, model ? model : "none");
     printf("%-28s %10s %10s %20s\n", "path", "ms/frame", "fps", "pooled model score");
-    double pooled_cpu = 0, pooled_cuda = 0;
-    if (strcmp(backend, "cuda")) {
-        const double t = run(features, model, threads, NULL, ref, dis, loaded, frames, &pooled_cpu);
+    double pooled_cpu = 0, pooled_cuda = 0, pooled_cl = 0;
+    if (want_cpu) {
+        const double t = run(features, model, threads, NULL, NULL, ref, dis, loaded, frames,
+                             &pooled_cpu);
         char label[64];
         snprintf(label, sizeof(label), "cpu (%u threads)", threads);
         printf("%-28s %10.3f %10.1f %20.17g\n", label, 1e3 * t / frames, frames / t, pooled_cpu);
     }
     if (state) {
-        const double t = run(features, model, 0, state, ref, dis, loaded, frames, &pooled_cuda);
+        const double t = run(features, model, 0, state, NULL, ref, dis, loaded, frames,
+                             &pooled_cuda);
         printf("%-28s %10.3f %10.1f %20.17g\n", "cuda (pinned, in memory)", 1e3 * t / frames,
                frames / t, pooled_cuda);
     }
-    if (model && state && strcmp(backend, "cuda"))
-        printf("pooled scores %s\n", pooled_cpu == pooled_cuda ? "equal" : "DIFFER");
+    if (cl) {
+        const double t = run(features, model, 0, NULL, cl, ref, dis, loaded, frames, &pooled_cl);
+        printf("%-28s %10.3f %10.1f %20.17g\n", state ? "opencl (host pictures)"
+                                                       : "opencl (in memory)",
+               1e3 * t / frames, frames / t, pooled_cl);
+    }
+    if (model && state && want_cpu)
+        printf("pooled scores cuda %s\n", pooled_cpu == pooled_cuda ? "equal" : "DIFFER");
+    if (model && cl && want_cpu)
+        printf("pooled scores opencl %s\n", pooled_cpu == pooled_cl ? "equal" : "DIFFER");
     for (unsigned i = 0; i < loaded; i++) {
         vmaf_picture_unref(&ref[i]);
         vmaf_picture_unref(&dis[i]);
     }
     vmaf_picture_pool_close(pool);
     if (state) vmaf_cuda_state_free(state);
+    if (cl) vmaf_opencl_state_free(cl);
     return 0;
 }

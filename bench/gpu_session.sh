@@ -3,9 +3,10 @@
 # the FFmpeg-style device-picture client, and the 4K benchmarks. Logs go to $OUT (or
 # ./gpu-out); summary.txt collects the lines that matter. Run from the project root on the
 # GPU machine, with ../shared present (see DEVELOPERS.md: .shared is carried and linked).
-#   bench/gpu_session.sh [build|ctest|twin|golden|float|seeds|client|bench|all|sanitize]...
+#   bench/gpu_session.sh [build|ctest|twin|golden|float|seeds|client|bench|opencl|all|sanitize]...
 # GOLDEN_RUNS / GOLDEN_THREADS narrow the golden runs repeated with --backend cuda;
-# TWIN_ARGS is passed to checktwin (e.g. "--quick" or "--only vif").
+# TWIN_ARGS is passed to checktwin (e.g. "--quick" or "--only vif"); CL_TWIN_ARGS to the OpenCL
+# checktwin (default --quick), CL_GOLDEN_RUNS narrows its golden runs.
 # sanitize (not part of all: it is slow): compute-sanitizer memcheck, racecheck, initcheck and
 # synccheck over `checktwin --quick`, with graphs and without; each prints its ERROR SUMMARY.
 set -u
@@ -128,6 +129,58 @@ if has bench; then
   VMAF_CUDA_PROFILE=ops build/tools/vmaf -r $R -d $D -w 3840 -h 2160 -p 420 -b 8 --backend cuda \
     --frame_cnt 20 -q -o /dev/null 2> "$OUT/profile.log"
   tail -40 "$OUT/profile.log" | tee -a "$OUT/summary.txt"
+fi
+if has opencl; then
+  # NVIDIA's OpenCL through the carried ICD loader (.ocl/*.deb, see DEVELOPERS.md); every
+  # extractor with an OpenCL twin on the device must give the CPU path's bits
+  step "OpenCL: NVIDIA's driver, checktwin --backend opencl, golden runs, 4K side by side"
+  for f in .ocl/*.deb; do [ -f "$f" ] && dpkg -x "$f" /; done; ldconfig 2>/dev/null
+  NV_CL=$(ls /usr/local/nvidia/lib64/libnvidia-opencl.so.1 2>/dev/null)
+  { echo "ls /usr/local/nvidia/lib64 | grep -i opencl: $(ls /usr/local/nvidia/lib64 2>/dev/null | grep -i opencl | tr '\n' ' ')"
+    echo "ICD loader: $(ldconfig -p | grep -c libOpenCL.so.1) libOpenCL.so.1 entries"; } | tee -a "$OUT/summary.txt"
+  if [ -n "$NV_CL" ]; then
+    mkdir -p /etc/OpenCL/vendors && echo "$NV_CL" > /etc/OpenCL/vendors/nvidia.icd
+  fi
+  export VMAF_OPENCL_CACHE_DIR=/tmp/twinvmaf-cl-cache
+  build/tools/vmaf --opencl_list 2>&1 | tee -a "$OUT/summary.txt"
+  # the first OpenCL GPU (PoCL may be installed there too, as device 0)
+  CLDEV=$(build/tools/vmaf --opencl_list 2>/dev/null | awk -F: '/, gpu, /{print $1; exit}')
+  export VMAF_OPENCL_DEVICE=${CLDEV:-0}
+  echo "OpenCL device for the runs below: $VMAF_OPENCL_DEVICE" | tee -a "$OUT/summary.txt"
+  build/tests/checktwin/checktwin --backend opencl --opencl_device $VMAF_OPENCL_DEVICE \
+    --all-on-device --dir /tmp --clips build/clips \
+    ${CL_TWIN_ARGS:---quick} > "$OUT/checktwin_opencl.log" 2>&1
+  grep -E "^checktwin|^FAIL" "$OUT/checktwin_opencl.log" | head -40 | tee -a "$OUT/summary.txt"
+  for run in ${CL_GOLDEN_RUNS:-psnr psnr_opts psnr_hvs motion motion_opts vmaf_v0.6.1 vmaf_v0.6.1neg \
+             vmaf_4k_v0.6.1 vmaf_b_v0.6.3 two_models vmaf_subsample speed_chroma speed_temporal \
+             vif_opts adm_opts float_ssim float_ms_ssim ciede cambi vmaf_v1.0.16_3d0h \
+             vmaf_float_v0.6.1}; do
+    r=$(VMAF_GOLDEN_RACE=motion3 VMAF_GOLDEN_EXTRA_ARGS="--backend opencl" build/tests/golden/golden_test \
+        build/tools/vmaf ../shared/data ../shared/models build/clips /tmp/golden_opencl $run 1 2>&1 | tail -1)
+    echo "golden $run --backend opencl t1: $r"
+  done 2>&1 | tee -a "$OUT/summary.txt"
+  K4=/tmp/4k; mkdir -p $K4
+  [ -f $K4/jetty_3840x2160_420p_ref.yuv ] || python3 ../shared/tools/make-4k.py ../shared/data/clips $K4 120 > "$OUT/make4k.log" 2>&1
+  R=$K4/jetty_3840x2160_420p_ref.yuv; D=$K4/jetty_3840x2160_420p_dis.yuv
+  for model in vmaf_v0.6.1 vmaf_v1.0.16_3d0h_2160; do
+    build/bench/bench_frames $R $D 3840 2160 --frames 120 --threads "$JOBS" --features none \
+      --model $model --backend cpu 2>&1 | tail -2
+    build/bench/bench_frames $R $D 3840 2160 --frames 240 --features none --model $model \
+      --backend cuda 2>&1 | tail -1
+    build/bench/bench_frames $R $D 3840 2160 --frames 240 --features none --model $model \
+      --backend opencl --opencl_device $VMAF_OPENCL_DEVICE 2>&1 | tail -1
+  done 2>&1 | tee -a "$OUT/summary.txt"
+  for b in opencl cuda cpu; do
+    s=$(date +%s%N)
+    build/tools/vmaf -r $R -d $D -w 3840 -h 2160 -p 420 -b 8 --backend $b --threads "$JOBS" \
+      --frame_cnt 120 -q -o /tmp/cli_$b.json --json
+    e=$(date +%s%N)
+    echo "CLI 4K, 120 frames, default model, --backend $b --threads $JOBS: $(( (e - s) / 1000000 )) ms"
+  done 2>&1 | tee -a "$OUT/summary.txt"
+  for b in opencl cuda; do
+    cmp <(grep -v '"fps"' /tmp/cli_$b.json) <(grep -v '"fps"' /tmp/cli_cpu.json) > /dev/null \
+      && echo "CLI 4K --backend $b: same bits as cpu" || echo "CLI 4K --backend $b: DIFFERS from cpu"
+  done 2>&1 | tee -a "$OUT/summary.txt"
 fi
 if [[ $what == *sanitize* ]]; then
   CS=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)

@@ -1,7 +1,8 @@
 /*
  * cl_flatten OUT.c SYMBOL IN.cl ROOT...: an OpenCL program's source made whole and embedded.
- * Each `#include "path"` line is replaced by that file's text, found under the first ROOT that
- * has it (each file once: include guards would drop the repeats anyway), so that a runtime
+ * Each `#include "path"` line is replaced by that file's text, found in the including file's
+ * folder or else under the first ROOT that has it (each file once: include guards would drop
+ * the repeats anyway), so that a runtime
  * compiler needs no file system. Includes in <> and quoted ones found nowhere stay as they are:
  * they sit in branches OpenCL C never takes (dialect.h's VMAF_DIALECT_C), and a program that
  * does take one fails to build, naming it. OUT.c holds `const unsigned char SYMBOL[]`: the
@@ -48,7 +49,16 @@ static int flatten(Flat *f, const char *path)
             err = emit(f, line, strlen(line));
             continue;
         }
+        /* as the C preprocessor does: the including file's folder first (the shared headers
+         * include their siblings so), then the roots */
         char found[2048] = "";
+        const char *slash = strrchr(path, '/');
+        if (slash) {
+            snprintf(found, sizeof(found), "%.*s/%s", (int)(slash - path), path, inc);
+            FILE *t = fopen(found, "r");
+            if (t) fclose(t);
+            else found[0] = 0;
+        }
         for (int r = 0; r < f->n_roots && !found[0]; r++) {
             snprintf(found, sizeof(found), "%s/%s", f->roots[r], inc);
             FILE *t = fopen(found, "r");

@@ -309,6 +309,9 @@ static void warn_not_numbers(VmafContext *vmaf, const VideoInfo *info, unsigned 
             small ? "; the frames are too small for them" : "");
 }
 
+/* frames the OpenCL backend holds until their results are collected (its slot ring) */
+#define OPENCL_FRAMES_IN_FLIGHT 4
+
 /* --backend opencl (required: the device of --opencl_device, default 0) or auto (the first
  * OpenCL GPU, or the --opencl_device named): 1 attached, 0 none (auto), < 0 error. */
 static int attach_opencl(VmafContext *vmaf, const CliSettings *c, FILE *msg)
@@ -407,6 +410,12 @@ static int setup_backend(VmafContext *vmaf, const CliSettings *c, const VideoInf
             .pic_prealloc_method = VMAF_CUDA_PICTURE_PREALLOCATION_METHOD_HOST_PINNED,
         };
         err = vmaf_cuda_preallocate_pictures(vmaf, cfg);
+    } else if (opencl) { /* the device's pinned host memory, which it reads at full speed */
+        const VmafPictureConfiguration cfg = {
+            .pic_params = { .w = info->w, .h = info->h, .bpc = info->bpc, .pix_fmt = info->pix_fmt },
+            .pic_cnt = cpu_pictures + OPENCL_FRAMES_IN_FLIGHT * 2,
+        };
+        err = vmaf_opencl_preallocate_pictures(vmaf, cfg);
     } else {
         const VmafPictureConfiguration cfg = {
             .pic_params = { .w = info->w, .h = info->h, .bpc = info->bpc, .pix_fmt = info->pix_fmt },
@@ -420,7 +429,7 @@ static int setup_backend(VmafContext *vmaf, const CliSettings *c, const VideoInf
     }
     if (job->verbose)
         fprintf(stderr, "backend: %s\n", state ? "cuda (pinned picture pool)"
-                                          : opencl ? "opencl" : "cpu");
+                                          : opencl ? "opencl (pinned picture pool)" : "cpu");
     *cuda = state != NULL;
     return 0;
 }

@@ -103,6 +103,14 @@ int vmaf_opencl_state_free(VmafOpenCLState *cl_state);
  */
 int vmaf_opencl_import_state(VmafContext *vmaf, VmafOpenCLState *cl_state);
 
+/**
+ * A pool of cfg.pic_cnt pictures in the device's pinned host memory (CL_MEM_ALLOC_HOST_PTR,
+ * mapped), from which the device reads at full speed; fetch them with
+ * vmaf_fetch_preallocated_picture(). After vmaf_opencl_import_state().
+ * @return 0; -EINVAL (NULL context, no OpenCL state imported, a pool already made), -ENOSYS
+ */
+int vmaf_opencl_preallocate_pictures(VmafContext *vmaf, VmafPictureConfiguration cfg);
+
 #ifdef __cplusplus
 }
 #endif

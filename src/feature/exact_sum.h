@@ -137,6 +137,8 @@ VMAF_DEVICE_FN_INLINE_HOST int exact_sum_ctz(uint32_t m) /* m != 0 */
 {
 #if defined(__CUDA_ARCH__)
     return __ffs((int)m) - 1;
+#elif VMAF_DIALECT_OPENCL
+    return 31 - (int)clz(m & (0u - m)); /* ctz() is OpenCL C 2.0 */
 #elif defined(__GNUC__)
     return __builtin_ctz(m);
 #else
@@ -389,17 +391,17 @@ enum {
  * The scratch needs no initialisation and may be reused by the next launch pair on the stream.
  */
 typedef struct ExactSumCudaArgs {
-    unsigned long long terms[EXACT_SUM_MAX_ARRAYS];   /**< const float * (16-byte aligned
-                                                           for vector loads) */
-    unsigned long long n[EXACT_SUM_MAX_ARRAYS];
-    unsigned long long scratch[EXACT_SUM_MAX_ARRAYS]; /**< exact_sum_scratch_bytes(n[i]) each,
-                                                           4-byte aligned */
-    unsigned long long result;                        /**< float[n_arrays] */
-    float acc0[EXACT_SUM_MAX_ARRAYS];                 /**< starting values (usually 0) */
+    vmaf_devptr terms[EXACT_SUM_MAX_ARRAYS];   /**< const float * (16-byte aligned for vector
+                                                    loads) */
+    vmaf_u64 n[EXACT_SUM_MAX_ARRAYS];
+    vmaf_devptr scratch[EXACT_SUM_MAX_ARRAYS]; /**< exact_sum_scratch_bytes(n[i]) each,
+                                                    4-byte aligned */
+    vmaf_devptr result;                        /**< float[n_arrays] */
+    float acc0[EXACT_SUM_MAX_ARRAYS];          /**< starting values (usually 0) */
     unsigned n_arrays;
 } ExactSumCudaArgs;
 
-VMAF_DEVICE_FN_INLINE_HOST unsigned long long exact_sum_tiles(unsigned long long n)
+VMAF_DEVICE_FN_INLINE_HOST vmaf_u64 exact_sum_tiles(vmaf_u64 n)
 {
     return (n + EXACT_SUM_TILE - 1) / EXACT_SUM_TILE;
 }
@@ -410,9 +412,9 @@ VMAF_DEVICE_FN_INLINE_HOST unsigned long long exact_sum_tiles(unsigned long long
  * binade makes the walker's loads for one binade contiguous), then one word per tile.
  * About 1 KiB per 4096 terms.
  */
-VMAF_DEVICE_FN_INLINE_HOST unsigned long long exact_sum_scratch_bytes(unsigned long long n)
+VMAF_DEVICE_FN_INLINE_HOST vmaf_u64 exact_sum_scratch_bytes(vmaf_u64 n)
 {
-    const unsigned long long tiles = exact_sum_tiles(n);
+    const vmaf_u64 tiles = exact_sum_tiles(n);
     return tiles * 255 * sizeof(uint32_t) + tiles * sizeof(uint32_t);
 }
 

@@ -53,6 +53,15 @@ enum {
     VMAF_SSIM_ROW_THREADS = 128,
 };
 
+/* The address space of what the kernels keep in shared memory (the tile, the window taps,
+ * the decimation taps): OpenCL C must name __local; in CUDA (__shared__ is not part of a
+ * pointer's type) and on the host it is the one flat space. */
+#if VMAF_DIALECT_OPENCL
+#define VMAF_SSIM_LOCAL __local
+#else
+#define VMAF_SSIM_LOCAL
+#endif
+
 /** Add the first n of v[0..32) by the tree (v[0] holds the result; n >= 1). */
 VMAF_DEVICE_FN double vmaf_ssim_tree(double *v, int n)
 {
@@ -76,7 +85,7 @@ VMAF_DEVICE_FN void vmaf_ssim_terms(const VmafSsimConst *k, float mu1, float mu2
 
 /** A plane the kernels read: samples (converted as float_filter.h does, offset 0) or floats. */
 typedef struct VmafSsimSource {
-    const uint8_t *data;
+    const VMAF_GLOBAL uint8_t *data;
     ptrdiff_t stride; /**< bytes */
     int kind;         /**< 0: 8-bit samples, 1: 16-bit samples, 2: floats */
     float scale;      /**< 1 / vmaf_float_sample_divisor(bpc) */
@@ -84,9 +93,9 @@ typedef struct VmafSsimSource {
 
 VMAF_DEVICE_FN float vmaf_ssim_source_at(const VmafSsimSource *s, int y, int x)
 {
-    const uint8_t *row = s->data + (ptrdiff_t)y * s->stride;
-    if (s->kind == 2) return ((const float *)row)[x];
-    const unsigned v = s->kind ? ((const uint16_t *)row)[x] : row[x];
+    const VMAF_GLOBAL uint8_t *row = s->data + (ptrdiff_t)y * s->stride;
+    if (s->kind == 2) return ((const VMAF_GLOBAL float *)row)[x];
+    const unsigned v = s->kind ? ((const VMAF_GLOBAL uint16_t *)row)[x] : row[x];
     return vmaf_float_sample(v, s->scale, 0.0f);
 }
 
@@ -95,12 +104,13 @@ VMAF_DEVICE_FN float vmaf_ssim_source_at(const VmafSsimSource *s, int y, int x)
  * v outer, u inner, reflected indices (ssim.h), each product in float, summed in double.
  */
 VMAF_DEVICE_FN float vmaf_ssim_decimate_at(const VmafSsimSource *src, int w, int h, int f,
-                                           const float *k, int kw, int y, int x)
+                                           const VMAF_SSIM_LOCAL float *k, int kw, int y,
+                                           int x)
 {
     const int radius = kw / 2, last = radius - (kw % 2 == 0 ? 1 : 0);
     const int cy = y * f, cx = x * f;
     double acc = 0.0;
-    const float *kv = k;
+    const VMAF_SSIM_LOCAL float *kv = k;
     if (cy - radius >= 0 && cy + last < h && cx - radius >= 0 && cx + last < w) {
         /* inside: no reflection (the same samples, products and sums) */
         for (int v = -radius; v <= last; v++)
@@ -125,9 +135,9 @@ typedef struct VmafSsimTile {
 } VmafSsimTile;
 
 /** Load item i < IN_H * IN_W of the tile at (y0, x0) of a w x h plane pair (both planes). */
-VMAF_DEVICE_FN void vmaf_ssim_tile_load(VmafSsimTile *t, const VmafSsimSource *ref,
-                                        const VmafSsimSource *cmp, int w, int h, int y0, int x0,
-                                        int i)
+VMAF_DEVICE_FN void vmaf_ssim_tile_load(VMAF_SSIM_LOCAL VmafSsimTile *t,
+                                        const VmafSsimSource *ref, const VmafSsimSource *cmp,
+                                        int w, int h, int y0, int x0, int i)
 {
     const int r = i / VMAF_SSIM_IN_W, c = i % VMAF_SSIM_IN_W;
     const int y = y0 + r, x = x0 + c;
@@ -137,10 +147,11 @@ VMAF_DEVICE_FN void vmaf_ssim_tile_load(VmafSsimTile *t, const VmafSsimSource *r
 }
 
 /** Horizontal pass, item i < IN_H * TILE_W: the five quantities at tile row r, column c. */
-VMAF_DEVICE_FN void vmaf_ssim_tile_horizontal(VmafSsimTile *t, const float *g, int i)
+VMAF_DEVICE_FN void vmaf_ssim_tile_horizontal(VMAF_SSIM_LOCAL VmafSsimTile *t,
+                                              const VMAF_SSIM_LOCAL float *g, int i)
 {
     const int r = i / VMAF_SSIM_TILE_W, c = i % VMAF_SSIM_TILE_W;
-    const float *a = &t->in[0][r][c], *b = &t->in[1][r][c];
+    const VMAF_SSIM_LOCAL float *a = &t->in[0][r][c], *b = &t->in[1][r][c];
     double acc[5] = { 0.0, 0.0, 0.0, 0.0, 0.0 };
     for (int u = 0; u < VMAF_SSIM_WINDOW; u++) {
         const float x = a[u], y = b[u];
@@ -155,7 +166,8 @@ VMAF_DEVICE_FN void vmaf_ssim_tile_horizontal(VmafSsimTile *t, const float *g, i
 }
 
 /** Vertical pass and terms of the output at tile row r, column c. */
-VMAF_DEVICE_FN void vmaf_ssim_tile_terms(const VmafSsimTile *t, const float *g,
+VMAF_DEVICE_FN void vmaf_ssim_tile_terms(const VMAF_SSIM_LOCAL VmafSsimTile *t,
+                                         const VMAF_SSIM_LOCAL float *g,
                                          const VmafSsimConst *k, int r, int c,
                                          double terms[VMAF_SSIM_SUMS])
 {
@@ -172,9 +184,10 @@ VMAF_DEVICE_FN void vmaf_ssim_tile_terms(const VmafSsimTile *t, const float *g,
 /* ---- the reductions ------------------------------------------------------------------- */
 
 /** Row y's sum of quantity q from its segments (partials[q][y][seg], n_seg per row). */
-VMAF_DEVICE_FN double vmaf_ssim_row_sum(const double *partials, int n_rows, int n_seg, int q, int y)
+VMAF_DEVICE_FN double vmaf_ssim_row_sum(const VMAF_GLOBAL double *partials, int n_rows,
+                                        int n_seg, int q, int y)
 {
-    const double *p = partials + ((size_t)q * n_rows + y) * n_seg;
+    const VMAF_GLOBAL double *p = partials + ((size_t)q * n_rows + y) * n_seg;
     double acc = 0.0;
     for (int s = 0; s < n_seg; s++)
         acc += p[s];
@@ -182,7 +195,7 @@ VMAF_DEVICE_FN double vmaf_ssim_row_sum(const double *partials, int n_rows, int 
 }
 
 /** Lane j's serial sum of the rows j, j + 32, ... of rows[0..n_rows). */
-VMAF_DEVICE_FN double vmaf_ssim_lane_sum(const double *rows, int n_rows, int j)
+VMAF_DEVICE_FN double vmaf_ssim_lane_sum(const VMAF_GLOBAL double *rows, int n_rows, int j)
 {
     double acc = 0.0;
     for (int y = j; y < n_rows; y += VMAF_SSIM_LANES)

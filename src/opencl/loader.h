@@ -20,7 +20,8 @@
     X(clCreateKernel) X(clReleaseKernel) X(clSetKernelArg) X(clCreateBuffer)               \
     X(clReleaseMemObject) X(clEnqueueWriteBuffer) X(clEnqueueReadBuffer)                   \
     X(clEnqueueNDRangeKernel) X(clFinish) X(clFlush) X(clWaitForEvents) X(clReleaseEvent)     \
-    X(clEnqueueMarkerWithWaitList) X(clEnqueueFillBuffer) X(clGetKernelWorkGroupInfo)
+    X(clEnqueueMarkerWithWaitList) X(clEnqueueFillBuffer) X(clGetKernelWorkGroupInfo)        \
+    X(clEnqueueMapBuffer) X(clEnqueueUnmapMemObject)
 
 typedef struct VmafOpenCLApi {
     void *lib;

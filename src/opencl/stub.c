@@ -5,6 +5,7 @@
 #include "libvmaf/libvmaf_opencl.h"
 
 #include "export.h"
+#include "opencl/pool.h"
 
 VMAF_EXPORT int vmaf_opencl_device_count(int *count)
 {
@@ -36,4 +37,16 @@ VMAF_EXPORT int vmaf_opencl_state_free(VmafOpenCLState *s)
 VMAF_EXPORT int vmaf_opencl_import_state(VmafContext *vmaf, VmafOpenCLState *s)
 {
     return !vmaf || !s ? -EINVAL : -ENOSYS;
+}
+
+VMAF_EXPORT int vmaf_opencl_preallocate_pictures(VmafContext *vmaf, VmafPictureConfiguration cfg)
+{
+    (void)cfg;
+    return !vmaf ? -EINVAL : -ENOSYS;
+}
+
+void vmaf_opencl_pool_config(VmafOpenCLState *s, VmafPicturePoolConfig *pc)
+{
+    (void)s;
+    (void)pc; /* never reached: no state exists without OpenCL */
 }

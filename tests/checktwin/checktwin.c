@@ -18,7 +18,9 @@
 
 #include "checktwin.h"
 #include "context.h"
+#if CHECKTWIN_CUDA
 #include "cuda/state.h"
+#endif
 #include "gpu/twin.h"
 #include "output.h"
 #include "picture.h"
@@ -282,6 +284,7 @@ static int to_device(Run *run, const CheckCase *c, VmafPicture *host, VmafPictur
         vmaf_picture_unref(host);
         return err;
     }
+#if CHECKTWIN_CUDA
     VmafCudaState *s = run->state;
     err = vmaf_cuda_push(s);
     if (!err) {
@@ -292,6 +295,9 @@ static int to_device(Run *run, const CheckCase *c, VmafPicture *host, VmafPictur
         if (!err) err = vmaf_cuda_result(&s->drv, s->drv.cuCtxSynchronize(), "sync");
         vmaf_cuda_pop(s);
     }
+#else
+    err = -ENOSYS; /* device pictures: CUDA only */
+#endif
     vmaf_picture_unref(host);
     return err;
 }
@@ -484,7 +490,8 @@ void checktwin_case(CheckEnv *env, const CheckCase *c)
     if (!cpu_err) cpu_stage = 2, cpu_err = feed(&cpu, c, c->frames);
     int gpu_err = open_run(&gpu, c, env, seed, env->clips);
     if (!gpu_err) gpu_stage = 2, gpu_err = feed(&gpu, c, c->frames);
-    const char *off_device = gpu.v ? extractor_off_device(gpu.v) : NULL;
+    /* (a context that refused its input at the start made no backend: nothing to say) */
+    const char *off_device = gpu.v && !gpu_err ? extractor_off_device(gpu.v) : NULL;
     const int e1 = cpu_err ? finish_failed(&cpu) : finish(&cpu, cpu_path);
     const int e2 = gpu_err ? finish_failed(&gpu) : finish(&gpu, gpu_path);
     env->n_cases++;
