@@ -10,13 +10,15 @@
  * tag, so the binary cache round-trips), kernels (found only when the program's text declares
  * them, as `__kernel void NAME(`, `VMAF_KERNEL(NAME` or `VMAF_KERNEL_SHARED(NAME`: a name no
  * program declares keeps the twin on the CPU, as on a real device), buffers in host memory
- * (writes, reads and fills do what they say), launches that do nothing (scores are garbage:
+ * (writes, reads and fills do what they say; a mapping is the buffer's own memory, counted
+ * until unmapped, and a buffer released while mapped is a misuse), launches that do nothing
+ * (scores are garbage:
  * what is tested is the host's handling), events.
  *
  * Every object is checked where it is used: a released or foreign handle, a range outside its
  * buffer, a kernel enqueued before its arguments are set, a query it does not know: each is
  * counted as a misuse (and refused as a driver would), so a test sees them. Objects are
- * counted as they are created and released; the releases never fail.
+ * counted as they are created and released; the releases (and unmaps) never fail.
  * Controls (dlsym, tests/opencl/mock_opencl.h): mock_opencl_reset(name, n, err) fails the n-th
  * call of entry point name with err.
  */
@@ -41,7 +43,8 @@
     X(clCreateKernel) X(clReleaseKernel) X(clSetKernelArg) X(clCreateBuffer)                \
     X(clReleaseMemObject) X(clEnqueueWriteBuffer) X(clEnqueueReadBuffer)                    \
     X(clEnqueueNDRangeKernel) X(clFinish) X(clFlush) X(clWaitForEvents) X(clReleaseEvent)   \
-    X(clEnqueueMarkerWithWaitList) X(clEnqueueFillBuffer) X(clGetKernelWorkGroupInfo)
+    X(clEnqueueMarkerWithWaitList) X(clEnqueueFillBuffer) X(clGetKernelWorkGroupInfo)       \
+    X(clEnqueueMapBuffer) X(clEnqueueUnmapMemObject)
 
 enum Entry {
 #define ENTRY_ENUM(name) E_##name,
@@ -94,6 +97,7 @@ struct _cl_mem {
     cl_context ctx;
     size_t size;
     unsigned char *data;
+    unsigned maps; /* mapped, not yet unmapped */
 };
 struct _cl_event { Obj o; };
 
@@ -231,6 +235,8 @@ static cl_int release(void *h, enum MockOpenCLKind kind, enum Entry e, cl_int in
     cl_int r = CL_SUCCESS;
     if (!valid(h, kind)) {
         r = misuse(invalid, e, "a released or foreign object");
+    } else if (kind == MOCK_CL_BUFFER && ((cl_mem)h)->maps) {
+        r = misuse(CL_INVALID_OPERATION, e, "a buffer released while mapped");
     } else {
         ((Obj *)h)->live = false;
         mock.st.released[kind]++;
@@ -910,4 +916,52 @@ CL_API_ENTRY cl_int CL_API_CALL clWaitForEvents(cl_uint num_events, const cl_eve
 CL_API_ENTRY cl_int CL_API_CALL clReleaseEvent(cl_event event)
 {
     return release(event, MOCK_CL_EVENT, E_clReleaseEvent, CL_INVALID_EVENT);
+}
+
+/* ---- mappings --------------------------------------------------------------------------- */
+
+CL_API_ENTRY void *CL_API_CALL clEnqueueMapBuffer(cl_command_queue queue, cl_mem buffer,
+                                                  cl_bool blocking_map, cl_map_flags map_flags,
+                                                  size_t offset, size_t size, cl_uint num_events,
+                                                  const cl_event *wait, cl_event *event,
+                                                  cl_int *errcode_ret)
+{
+    (void)map_flags;
+    const enum Entry e = E_clEnqueueMapBuffer;
+    LOCK();
+    cl_int r = fallible(e, 0);
+    if (!r && !blocking_map) r = misuse(CL_INVALID_VALUE, e, "a mapping not waited for");
+    if (!r) r = buffer_command(e, queue, buffer, offset, size, buffer);
+    if (!r) r = events(e, num_events, wait, event);
+    void *p = NULL;
+    if (!r) {
+        buffer->maps++;
+        mock.st.created[MOCK_CL_MAPPING]++;
+        p = buffer->data + offset;
+    }
+    UNLOCK();
+    set_err(errcode_ret, r);
+    return p;
+}
+
+CL_API_ENTRY cl_int CL_API_CALL clEnqueueUnmapMemObject(cl_command_queue queue, cl_mem memobj,
+                                                        void *mapped_ptr, cl_uint num_events,
+                                                        const cl_event *wait, cl_event *event)
+{
+    const enum Entry e = E_clEnqueueUnmapMemObject;
+    LOCK();
+    mock.calls[e]++; /* a release: never fails */
+    cl_int r = CL_SUCCESS;
+    if (!r && !valid(queue, MOCK_CL_QUEUE)) r = misuse(CL_INVALID_COMMAND_QUEUE, e, "a bad queue");
+    if (!r && !valid(memobj, MOCK_CL_BUFFER)) r = misuse(CL_INVALID_MEM_OBJECT, e, "a bad buffer");
+    if (!r && (!memobj->maps || (unsigned char *)mapped_ptr < memobj->data ||
+               (unsigned char *)mapped_ptr >= memobj->data + memobj->size))
+        r = misuse(CL_INVALID_VALUE, e, "a pointer the buffer did not map");
+    if (!r) r = events(e, num_events, wait, event);
+    if (!r) {
+        memobj->maps--;
+        mock.st.released[MOCK_CL_MAPPING]++;
+    }
+    UNLOCK();
+    return r;
 }

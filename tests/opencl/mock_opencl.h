@@ -11,6 +11,7 @@ enum MockOpenCLKind {
     MOCK_CL_KERNEL,
     MOCK_CL_BUFFER,
     MOCK_CL_EVENT,
+    MOCK_CL_MAPPING, /* a buffer mapped into host memory, until unmapped */
     MOCK_CL_KINDS
 };
 
@@ -20,7 +21,7 @@ typedef struct MockOpenCLStats {
      * enqueued without its arguments, an unknown query: what a real driver would refuse or
      * crash on */
     int misuses;
-    long calls;     /* calls that can fail (every entry point but the releases) */
+    long calls;     /* calls that can fail (every entry point but the releases and unmaps) */
     int injected;   /* failures injected (0 or 1) */
     long launches;  /* kernels enqueued */
 } MockOpenCLStats;
@@ -50,7 +51,7 @@ typedef struct MockOpenCL {
 } MockOpenCL;
 
 static const char *const mock_opencl_kind_name[MOCK_CL_KINDS] = {
-    "contexts", "command queues", "programs", "kernels", "buffers", "events",
+    "contexts", "command queues", "programs", "kernels", "buffers", "events", "mappings",
 };
 
 /* Load the mock at path: the same file the library opens through VMAF_OPENCL_LIBRARY (its
