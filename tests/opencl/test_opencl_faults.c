@@ -16,8 +16,9 @@
  * frame (the later frames, then the flush: a failed frame's slot serves again). The kernels do nothing (scores are garbage): what is checked is
  * the host's handling. Twins whose kernels no program declares run on the CPU: with no twin
  * programs in the build, only the state and the backend's creation are swept.
- * Usage: test_opencl_faults MOCK_LIBRARY SCRATCH_DIR [ENTRY N] (ENTRY N: only the runs
- * failing that call, verbose, to debug one)
+ * Usage: test_opencl_faults MOCK_LIBRARY SCRATCH_DIR [CONFIG] [ENTRY N] (CONFIG: only the
+ * configuration of that index, 0 or 1; ENTRY N: only the runs failing that call, verbose, to
+ * debug one)
  */
 #include <errno.h>
 #include <stdbool.h>
@@ -237,15 +238,22 @@ static Outcome sweep(const struct Config *cfg, bool cached, const char *mode, co
 
 int main(int argc, char **argv)
 {
-    if (argc != 3 && argc != 5) {
-        fprintf(stderr, "usage: test_opencl_faults MOCK_LIBRARY SCRATCH_DIR [ENTRY N]\n");
+    if (argc < 3 || argc > 6) {
+        fprintf(stderr, "usage: test_opencl_faults MOCK_LIBRARY SCRATCH_DIR [CONFIG] [ENTRY N]\n");
         return 2;
+    }
+    /* CONFIG: only configs[CONFIG] (ctest runs them side by side) */
+    unsigned c0 = 0, c1 = sizeof(configs) / sizeof(configs[0]);
+    if (argc == 4 || argc == 6) {
+        c0 = (unsigned)atoi(argv[3]);
+        if (c0 >= c1) return fprintf(stderr, "no config %s\n", argv[3]), 2;
+        c1 = c0 + 1;
     }
     if (mock_opencl_load(&mock, argv[1])) return 1;
     /* the library opens the same file, so both see one mock */
     setenv("VMAF_OPENCL_LIBRARY", argv[1], 1);
-    const char *only = argc == 5 ? argv[3] : NULL;
-    const long only_n = argc == 5 ? atol(argv[4]) : 0;
+    const char *only = argc >= 5 ? argv[argc - 2] : NULL;
+    const long only_n = argc >= 5 ? atol(argv[argc - 1]) : 0;
     if (only) log_level = VMAF_LOG_LEVEL_DEBUG;
 
     unsigned programs = 0;
@@ -256,7 +264,7 @@ int main(int argc, char **argv)
     mkdir(cache, 0755);
 
     long launches = 0;
-    for (unsigned c = 0; c < sizeof(configs) / sizeof(configs[0]); c++) {
+    for (unsigned c = c0; c < c1; c++) {
         for (int pass = 0; pass < 2 + !c; pass++) {
             /* the default model, from source, a third time: pinned pictures, going on after a
              * failed frame */
