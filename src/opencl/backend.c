@@ -428,7 +428,10 @@ static int record_variant(VmafOpenCLBackend *b, unsigned si, unsigned vi, bool e
         if (!twin_runs(b, t, every_twin)) continue;
         const Twin *tw = &b->twin[t];
         const int err = tw->twin->record(tw->priv, tw->inst->priv, &r->base, &view);
-        if (err) return err;
+        if (err) { /* recorded again from the start by the next frame that needs it */
+            recorder_free(b->api, r);
+            return err;
+        }
     }
     sl->recorded[vi] = true;
     return 0;
@@ -466,6 +469,8 @@ static int collect_slot(VmafOpenCLBackend *b, Slot *sl)
 {
     if (!sl->busy) return 0;
     int err = vmaf_opencl_result(b->api->clWaitForEvents(1, &sl->done), "clWaitForEvents");
+    /* the frame's pictures may still be read by its writes: released only once nothing runs */
+    if (err) b->api->clFinish(b->queue);
     b->api->clReleaseEvent(sl->done);
     sl->done = NULL;
     const VmafFeatureFrame frame = { .index = sl->index };
@@ -694,10 +699,7 @@ static int opencl_create(VmafDeviceBackend **out, void *state, const VmafFeature
     b->n_subsample = n_subsample;
     b->arena_size = ARENA_ALIGN; /* offset 0 is never handed out */
     b->twin = calloc(with_twin, sizeof(*b->twin));
-    cl_int res = CL_SUCCESS;
-    if (b->twin) b->queue = b->api->clCreateCommandQueue(s->ctx, s->device, 0, &res);
-    int err = !b->twin ? -ENOMEM : vmaf_opencl_result(res, "clCreateCommandQueue");
-    if (err) b->queue = NULL;
+    int err = b->twin ? 0 : -ENOMEM;
     unsigned on_device = 0;
     for (unsigned i = 0; !err && i < inst_cnt; i++) {
         const VmafGpuTwin *twin = vmaf_gpu_twin_for(inst[i]->fex->name);
@@ -709,6 +711,14 @@ static int opencl_create(VmafDeviceBackend **out, void *state, const VmafFeature
     if (!err && !on_device) {
         opencl_destroy((VmafDeviceBackend *)b);
         return 0;
+    }
+    /* the queue only once a twin runs here: the twins' set-up waits for the arena, and a
+     * context whose twins all stay on the CPU needs none (nor fails for want of one) */
+    if (!err) {
+        cl_int res = CL_SUCCESS;
+        b->queue = b->api->clCreateCommandQueue(s->ctx, s->device, 0, &res);
+        err = vmaf_opencl_result(res, "clCreateCommandQueue");
+        if (err) b->queue = NULL;
     }
     VmafPictureLayout l;
     if (!err) err = vmaf_picture_layout(&l, b->g.pix_fmt, b->g.bpc, b->g.w, b->g.h);
