@@ -147,10 +147,16 @@ if has opencl; then
   CLDEV=$(build/tools/vmaf --opencl_list 2>/dev/null | awk -F: '/, gpu, /{print $1; exit}')
   export VMAF_OPENCL_DEVICE=${CLDEV:-0}
   echo "OpenCL device for the runs below: $VMAF_OPENCL_DEVICE" | tee -a "$OUT/summary.txt"
-  build/tests/checktwin/checktwin --backend opencl --opencl_device $VMAF_OPENCL_DEVICE \
-    --all-on-device --dir /tmp --clips build/clips \
-    ${CL_TWIN_ARGS:---quick} > "$OUT/checktwin_opencl.log" 2>&1
-  grep -E "^checktwin|^FAIL" "$OUT/checktwin_opencl.log" | head -40 | tee -a "$OUT/summary.txt"
+  # one process per family: a kernel that faults spoils its OpenCL context, not the next family's
+  for fam in ${CL_FAMILIES:-psnr_motion vif adm speed float ssim cambi ciede}; do
+    build/tests/checktwin/checktwin --backend opencl --opencl_device $VMAF_OPENCL_DEVICE \
+      --all-on-device --dir /tmp --clips build/clips --only $fam \
+      ${CL_TWIN_ARGS:---quick} > "$OUT/checktwin_opencl_$fam.log" 2>&1
+    grep -E "^checktwin: [a-z_]+ " "$OUT/checktwin_opencl_$fam.log" | tee -a "$OUT/summary.txt"
+    grep -E "^FAIL" "$OUT/checktwin_opencl_$fam.log" | head -3 | cut -c1-220 | tee -a "$OUT/summary.txt"
+    grep -E "ERROR" "$OUT/checktwin_opencl_$fam.log" | sort | uniq -c | sort -rn | head -3 | cut -c1-220 \
+      | tee -a "$OUT/summary.txt"
+  done
   for run in ${CL_GOLDEN_RUNS:-psnr psnr_opts psnr_hvs motion motion_opts vmaf_v0.6.1 vmaf_v0.6.1neg \
              vmaf_4k_v0.6.1 vmaf_b_v0.6.3 two_models vmaf_subsample speed_chroma speed_temporal \
              vif_opts adm_opts float_ssim float_ms_ssim ciede cambi vmaf_v1.0.16_3d0h \

@@ -262,15 +262,18 @@ int vmaf_opencl_program(VmafOpenCLState *s, const VmafOpenCLSource *src, cl_prog
     for (unsigned i = 0; i < s->program_cnt; i++)
         if (s->program[i].source == src) {
             *program = s->program[i].program;
+            err = s->program[i].err; /* a build that failed, logged once */
             goto done;
         }
     if (s->program_cnt == VMAF_OPENCL_MAX_PROGRAMS) {
         err = -ENOSPC;
         goto done;
     }
-    if (!(err = create(s, src, program))) {
+    err = create(s, src, program);
+    if (!err || err == -EIO) { /* a build failure is the device's answer: kept */
         s->program[s->program_cnt].source = src;
-        s->program[s->program_cnt++].program = *program;
+        s->program[s->program_cnt].err = err;
+        s->program[s->program_cnt++].program = err ? NULL : *program;
     }
 done:
     pthread_mutex_unlock(&s->lock);

@@ -275,7 +275,8 @@ void vmaf_opencl_state_unref(VmafOpenCLState *s)
     if (!s || atomic_fetch_sub(&s->refs, 1) != 1) return;
     const VmafOpenCLApi *api = &s->api;
     for (unsigned i = 0; i < s->program_cnt; i++)
-        vmaf_opencl_result(api->clReleaseProgram(s->program[i].program), "clReleaseProgram");
+        if (s->program[i].program)
+            vmaf_opencl_result(api->clReleaseProgram(s->program[i].program), "clReleaseProgram");
     if (s->queue) {
         vmaf_opencl_result(api->clFinish(s->queue), "clFinish");
         vmaf_opencl_result(api->clReleaseCommandQueue(s->queue), "clReleaseCommandQueue");

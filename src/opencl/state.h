@@ -30,7 +30,8 @@ struct VmafOpenCLState {
     pthread_mutex_t lock;      /* the program table */
     struct {
         const VmafOpenCLSource *source;
-        cl_program program;
+        cl_program program; /* NULL: its build failed (err), which is not tried again */
+        int err;
     } program[VMAF_OPENCL_MAX_PROGRAMS];
     unsigned program_cnt;
     /* what the binary cache did (read by the tests): built from source, entries loaded,

@@ -30,7 +30,7 @@ static inline void adm_dwt(VMAF_ARENA_PARAM const FloatAdmCudaArgs *a, int kind)
                                           vmaf_float_adm_dwt_index(2 * j - 1 + u, w));
     }
     float out[4];
-    vmaf_float_adm_dwt_at((const float(*)[4])win, (int)a->lo_only, out);
+    vmaf_float_adm_dwt_at((const __private float(*)[4])win, (int)a->lo_only, out);
     const vmaf_u64 at = (vmaf_u64)i * a->w + j;
     plane(VMAF_ARENA_ARG a, FLOAT_ADM_P_A + 2 * a->a_out + pic)[at] = out[0];
     if (a->lo_only) return;

@@ -242,6 +242,9 @@ static void speed_qr(VMAF_ARENA_PARAM const SpeedCudaArgs *a, bool mine, __local
 // The eigenvalues (group y 0) and the Householder QR (group y 1) depend only on the
 // covariance: one launch runs both, group y 0 the first, 1 the second. Both run their
 // barriers in every group (no barrier in a branch).
+// The work-group size is fixed (SPEED_CUDA_QR_THREADS, x only): a compiler that would
+// otherwise budget registers for fewer work-items (NVIDIA's: 256) must fit this many.
+__attribute__((reqd_work_group_size(SPEED_CUDA_QR_THREADS, 1, 1)))
 VMAF_KERNEL(vmaf_speed_decompose, SpeedCudaArgs)
 {
     VMAF_LOCAL float m[SPEED_NN], v[SPEED_N], w[SPEED_N], tau_shared;
