@@ -1,4 +1,6 @@
 #pragma OPENCL FP_CONTRACT OFF
+// its largest work-group (program.c: the register budget on NVIDIA's compiler)
+#define VMAF_PROGRAM_MAX_THREADS 640
 // SpEED twins (speed_chroma, speed_temporal) in OpenCL C: the kernels of cuda/speed.cu, with
 // the same names, arguments, launches and per-element functions (feature/speed_device.h), so
 // the same bits. Only the thread mapping differs where OpenCL C 1.2 needs it:
