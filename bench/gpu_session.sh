@@ -160,13 +160,13 @@ if has opencl; then
   # each twin alone on a real clip: which one fails, with its first message
   BR=build/clips/boats_576x324_420p_ref.yuv; BD=build/clips/boats_576x324_420p_dis.yuv
   for f in ${CL_PROBE:-}; do
-    build/tools/vmaf -r $BR -d $BD -w 576 -h 324 -p 420 -b 8 --backend opencl -n --feature $f \
-      -o /tmp/probe_cl.json --json > /tmp/probe.log 2>&1; rc=$?
+    VMAF_OPENCL_SYNC=1 build/tools/vmaf -r $BR -d $BD -w 576 -h 324 -p 420 -b 8 --backend opencl \
+      -n --feature $f -o /tmp/probe_cl.json --json > /tmp/probe.log 2>&1; rc=$?
     build/tools/vmaf -r $BR -d $BD -w 576 -h 324 -p 420 -b 8 --backend cpu -n --feature $f \
       -o /tmp/probe_cpu.json --json > /dev/null 2>&1
     same=$(cmp -s <(grep -v '"fps"' /tmp/probe_cl.json) <(grep -v '"fps"' /tmp/probe_cpu.json) \
            && echo "same bits as cpu" || echo "differs")
-    echo "probe $f --backend opencl: exit $rc, $same; $(grep -m1 ERROR /tmp/probe.log | cut -c1-160)"
+    echo "probe $f --backend opencl: exit $rc, $same; $(grep ERROR /tmp/probe.log | head -3 | cut -c1-160 | tr '\n' '|')"
   done 2>&1 | tee -a "$OUT/summary.txt"
   for run in ${CL_GOLDEN_RUNS:-psnr psnr_opts psnr_hvs motion motion_opts vmaf_v0.6.1 vmaf_v0.6.1neg \
              vmaf_4k_v0.6.1 vmaf_b_v0.6.3 two_models vmaf_subsample speed_chroma speed_temporal \

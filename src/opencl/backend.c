@@ -104,6 +104,7 @@ struct VmafOpenCLBackend {
     Slot slot[N_SLOTS];
     unsigned long long seq;
     bool chroma;
+    bool sync_each; /* VMAF_OPENCL_SYNC=1: wait after every operation, naming one that fails */
     size_t pic_bytes, luma_bytes;
 };
 
@@ -460,6 +461,12 @@ static int enqueue_ops(VmafOpenCLBackend *b, const Recorder *r)
                                      op->label);
             break;
         }
+        if (!err && b->sync_each) {
+            err = vmaf_opencl_result(api->clFinish(b->queue), op->label);
+            if (err)
+                vmaf_log(log_level(b), VMAF_LOG_LEVEL_ERROR,
+                         "opencl: %s failed on the device (VMAF_OPENCL_SYNC)\n", op->label);
+        }
         if (err) return err;
     }
     return 0;
@@ -697,6 +704,8 @@ static int opencl_create(VmafDeviceBackend **out, void *state, const VmafFeature
     b->g = *geometry;
     b->fc = fc;
     b->n_subsample = n_subsample;
+    const char *sync = getenv("VMAF_OPENCL_SYNC");
+    b->sync_each = sync && *sync && strcmp(sync, "0");
     b->arena_size = ARENA_ALIGN; /* offset 0 is never handed out */
     b->twin = calloc(with_twin, sizeof(*b->twin));
     int err = b->twin ? 0 : -ENOMEM;

@@ -52,7 +52,7 @@ static void program_options(const VmafOpenCLState *s, const char *source, char *
     long regs = 65536 / threads / 8 * 8;
     if (regs > 255) regs = 255;
     const size_t n = strlen(opt);
-    snprintf(opt + n, size - n, "%s-cl-nv-maxrregcount=%ld", n ? " " : "", regs);
+    snprintf(opt + n, size - n, "%s-cl-nv-maxrregcount %ld", n ? " " : "", regs);
 }
 
 static uint64_t cache_key(const VmafOpenCLState *s, const char *source)
