@@ -143,7 +143,12 @@ if has opencl; then
   fi
   export VMAF_OPENCL_CACHE_DIR=/tmp/twinvmaf-cl-cache
   build/tools/vmaf --opencl_list 2>&1 | tee -a "$OUT/summary.txt"
-  build/tests/checktwin/checktwin --backend opencl --all-on-device --dir /tmp --clips build/clips \
+  # the first OpenCL GPU (PoCL may be installed there too, as device 0)
+  CLDEV=$(build/tools/vmaf --opencl_list 2>/dev/null | awk -F: '/, gpu, /{print $1; exit}')
+  export VMAF_OPENCL_DEVICE=${CLDEV:-0}
+  echo "OpenCL device for the runs below: $VMAF_OPENCL_DEVICE" | tee -a "$OUT/summary.txt"
+  build/tests/checktwin/checktwin --backend opencl --opencl_device $VMAF_OPENCL_DEVICE \
+    --all-on-device --dir /tmp --clips build/clips \
     ${CL_TWIN_ARGS:---quick} > "$OUT/checktwin_opencl.log" 2>&1
   grep -E "^checktwin|^FAIL" "$OUT/checktwin_opencl.log" | head -40 | tee -a "$OUT/summary.txt"
   for run in ${CL_GOLDEN_RUNS:-psnr psnr_opts psnr_hvs motion motion_opts vmaf_v0.6.1 vmaf_v0.6.1neg \
@@ -163,7 +168,7 @@ if has opencl; then
     build/bench/bench_frames $R $D 3840 2160 --frames 240 --features none --model $model \
       --backend cuda 2>&1 | tail -1
     build/bench/bench_frames $R $D 3840 2160 --frames 240 --features none --model $model \
-      --backend opencl 2>&1 | tail -1
+      --backend opencl --opencl_device $VMAF_OPENCL_DEVICE 2>&1 | tail -1
   done 2>&1 | tee -a "$OUT/summary.txt"
   for b in opencl cuda cpu; do
     s=$(date +%s%N)

@@ -9,10 +9,10 @@ writes the file `vmaf -r ref.yuv -d dis.yuv -w 1920 -h 1080 -p 420 -b 8 --featur
 $TWINVMAF_LIB, else libvmaf.so.3 in pkg-config's libdir, else the dynamic loader's.
 """
 from ._lib import VmafError, load
-from .binding import Context, Model, ModelSpec
+from .binding import Context, Model, ModelSpec, opencl_devices
 from .score import Options, Title, frame_count, merge, score, score_segment
 from .video import Geometry, VideoFile
 
 __version__ = "0.1.0"
-__all__ = ["VmafError", "load", "Context", "Model", "ModelSpec", "Options", "Title",
-           "frame_count", "merge", "score", "score_segment", "Geometry", "VideoFile"]
+__all__ = ["VmafError", "load", "Context", "Model", "ModelSpec", "opencl_devices", "Options",
+           "Title", "frame_count", "merge", "score", "score_segment", "Geometry", "VideoFile"]

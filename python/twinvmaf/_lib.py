@@ -17,6 +17,9 @@ PIX_FMTS = {"420": 1, "422": 2, "444": 3, "400": 4}
 MODEL_FLAG_DISABLE_CLIP, MODEL_FLAG_ENABLE_TRANSFORM = 1, 2
 COLLECTION_SCORE_BOOTSTRAP = 1
 CUDA_PREALLOC_HOST_PINNED = 3
+# enum VmafOpenCLDeviceType
+OPENCL_DEVICE_TYPES = {0: "other", 1: "gpu", 2: "cpu", 3: "accelerator"}
+OPENCL_DEVICE_GPU = 1
 
 
 class VmafError(RuntimeError):
@@ -55,6 +58,21 @@ class VmafCudaPictureConfiguration(ctypes.Structure):
 
 class VmafCudaConfiguration(ctypes.Structure):
     _fields_ = [("cu_ctx", ctypes.c_void_p)]
+
+
+class VmafOpenCLConfiguration(ctypes.Structure):
+    _fields_ = [("device", ctypes.c_int)]
+
+
+class VmafOpenCLDeviceInfo(ctypes.Structure):
+    _fields_ = [("platform", ctypes.c_char * 128), ("name", ctypes.c_char * 128),
+                ("vendor", ctypes.c_char * 128), ("driver_version", ctypes.c_char * 128),
+                ("device_version", ctypes.c_char * 128),
+                ("opencl_c_version", ctypes.c_char * 128), ("type", ctypes.c_int),
+                ("fp64", ctypes.c_int), ("correctly_rounded_divide_sqrt", ctypes.c_int),
+                ("fp32_denormals", ctypes.c_int), ("int64_atomics", ctypes.c_int),
+                ("max_work_group_size", ctypes.c_size_t), ("local_mem_size", ctypes.c_uint64),
+                ("global_mem_size", ctypes.c_uint64)]
 
 
 class VmafModelConfig(ctypes.Structure):
@@ -105,13 +123,19 @@ _API = {
     "vmaf_feature_dictionary_set": (_I, [_PP, _S, _S]),
     "vmaf_feature_dictionary_free": (_I, [_PP]),
 }
-# present only in builds with them: CUDA (a stub without nvcc) and segments
+# present only in builds with them: CUDA (a stub without nvcc), OpenCL (a stub without the
+# OpenCL headers) and segments
 _OPTIONAL = {
     "vmaf_cuda_state_init": (_I, [_PP, VmafCudaConfiguration]),
     "vmaf_cuda_import_state": (_I, [_P, _P]),
     "vmaf_cuda_state_free": (_I, [_P]),
     "vmaf_cuda_preallocate_pictures": (_I, [_P, VmafCudaPictureConfiguration]),
     "vmaf_cuda_fetch_preallocated_picture": (_I, [_P, ctypes.POINTER(VmafPicture)]),
+    "vmaf_opencl_device_count": (_I, [ctypes.POINTER(_I)]),
+    "vmaf_opencl_device_info": (_I, [_I, ctypes.POINTER(VmafOpenCLDeviceInfo)]),
+    "vmaf_opencl_state_init": (_I, [_PP, VmafOpenCLConfiguration]),
+    "vmaf_opencl_import_state": (_I, [_P, _P]),
+    "vmaf_opencl_state_free": (_I, [_P]),
     "vmaf_segment_context": (_I, [_P, ctypes.POINTER(_U), ctypes.POINTER(_U)]),
     "vmaf_segment_set": (_I, [_P, _U, _U]),
     "vmaf_segment_set_prediction": (_I, [_P, _I]),

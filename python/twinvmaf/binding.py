@@ -137,6 +137,31 @@ class Model:
         self.model, self.collection = ctypes.c_void_p(), ctypes.c_void_p()
 
 
+def opencl_devices(lib=None):
+    """The OpenCL devices as the library numbers them (vmaf_opencl_device_info): a list of
+    dicts (index, platform, name, vendor, driver_version, device_version, opencl_c_version,
+    type: 'gpu'|'cpu'|'accelerator'|'other', fp64, ...); [] without OpenCL (no ICD loader, no
+    platform, a library without the OpenCL API)."""
+    lib = lib if isinstance(lib, _lib.Library) else _lib.load(lib)
+    if not lib.has("opencl_device_count"):
+        return []
+    n = ctypes.c_int(0)
+    if lib.opencl_device_count(ctypes.byref(n)):
+        return []
+    out = []
+    for i in range(n.value):
+        info = _lib.VmafOpenCLDeviceInfo()
+        if lib.opencl_device_info(i, ctypes.byref(info)):
+            continue
+        d = {"index": i}
+        for name, _ in info._fields_:
+            v = getattr(info, name)
+            d[name] = v.decode(errors="replace") if isinstance(v, bytes) else v
+        d["type"] = _lib.OPENCL_DEVICE_TYPES.get(info.type, "other")
+        out.append(d)
+    return out
+
+
 class Context:
     """A VmafContext. Closing it (or leaving a `with`) frees it and what it owns."""
 
@@ -148,6 +173,7 @@ class Context:
         _check(lib.init(ctypes.byref(self.ptr), cfg), "problem initializing VMAF context")
         self.models = []
         self.cuda = False
+        self.opencl = False
         self._pool = None
 
     def __enter__(self):
@@ -181,6 +207,38 @@ class Context:
         lib.cuda_state_free(state)  # the context holds its own reference
         _check(err, "problem attaching the CUDA state")
         self.cuda = True
+        return True
+
+    def use_opencl(self, device, required):
+        """Attach an OpenCL state, as the vmaf CLI's --backend opencl|auto: device None means
+        device 0 when required, else (auto) the first OpenCL GPU; required=False with no
+        device named falls back to the CPU silently (also where the device cannot be
+        opened). A state attached by $VMAF_BACKEND at vmaf_init gives way to this one."""
+        lib = self.lib
+        if not lib.has("opencl_state_init"):
+            if required or device is not None:
+                raise VmafError("--backend opencl: this libvmaf has no OpenCL API")
+            return False
+        index = device
+        if index is None:
+            if required:
+                index = 0
+            else:
+                gpus = [d["index"] for d in opencl_devices(lib) if d["type"] == "gpu"]
+                if not gpus:
+                    return False
+                index = gpus[0]
+        state = ctypes.c_void_p()
+        err = lib.opencl_state_init(ctypes.byref(state), _lib.VmafOpenCLConfiguration(index))
+        if err:
+            if not required and device is None:
+                return False
+            raise VmafError(f"--backend opencl: no usable OpenCL device {index} "
+                            f"({strerror(err)})", err)
+        err = lib.opencl_import_state(self.ptr, state)
+        lib.opencl_state_free(state)  # the context holds its own reference
+        _check(err, "problem attaching the OpenCL state")
+        self.opencl = True
         return True
 
     def preallocate(self, geometry, count):

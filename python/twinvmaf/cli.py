@@ -3,13 +3,15 @@
     twinvmaf-score -r REF -d DIS [-w W -h H -p 420|422|444 -b 8|10|12|16] [-m SPEC ...]
                    [--feature SPEC ...] [-n] [--threads N] [--subsample N] [--frame_cnt N]
                    [--frame_skip_ref N] [--frame_skip_dist N] [--cpumask N] [--gpumask N]
-                   [--backend cpu|cuda|auto] [--xml|--json|--csv|--sub] [--segment A:B] -o OUT
+                   [--backend cpu|cuda|opencl|auto] [--opencl_device N]
+                   [--xml|--json|--csv|--sub] [--segment A:B] -o OUT
     twinvmaf-score --merge PART... -o OUT [--xml|--json|--csv|--sub] [--precision max|N]
 
 Refusals, messages and exit statuses are the vmaf CLI's (tools/cli_parse.c, tools/vmaf.c):
 a usage error (a bad number, a missing value, an unknown short option, a stray argument)
 exits 1 with its message and this text; an unknown long option is only warned about; an
 input that cannot be scored, or an output that is an input, exits 255 before any frame.
+$VMAF_BACKEND and $VMAF_OPENCL_DEVICE are the defaults of --backend and --opencl_device.
 """
 import argparse
 import os
@@ -18,10 +20,13 @@ import sys
 from ._lib import VmafError
 
 PROG = "twinvmaf-score"
+BACKENDS = ("cpu", "cuda", "opencl", "auto")
 U32 = "an integer (decimal, or hexadecimal with 0x) below 2^32"
 U64 = "an integer (decimal, or hexadecimal with 0x) below 2^64"
 # vmaf options this tool does not implement: refused, never silently ignored
-NOT_HERE = {"--aom_ctc": True, "--nflx_ctc": True, "--split": True, "--cuda_devices": True}
+# (whether they take a value)
+NOT_HERE = {"--aom_ctc": True, "--nflx_ctc": True, "--split": True, "--cuda_devices": True,
+            "--opencl_list": False}
 
 
 class UsageError(Exception):
@@ -63,13 +68,14 @@ def _parser():
     p.add_argument("-q", "--quiet", action="store_true")
     p.add_argument("-v", "--version", action="store_true")
     for k in ("threads", "subsample", "frame_cnt", "frame_skip_ref", "frame_skip_dist",
-              "cpumask", "gpumask", "backend", "pictures", "precision", "segment"):
+              "cpumask", "gpumask", "backend", "opencl_device", "pictures", "precision",
+              "segment"):
         p.add_argument(f"--{k}")
     for f in ("xml", "json", "csv", "sub"):
         p.add_argument(f"--{f}", dest="fmt", action="store_const", const=f)
     p.add_argument("--merge", action="store_true")
-    for k in NOT_HERE:
-        p.add_argument(k, dest="not_here_" + k[2:], action="append")
+    for k, takes in NOT_HERE.items():
+        p.add_argument(k, dest="not_here_" + k[2:], action="append" if takes else "count")
     return p
 
 
@@ -98,7 +104,8 @@ _OPTIONS = {"reference": ("r", 1), "distorted": ("d", 1), "width": ("w", 1), "he
             "frame_skip_ref": (None, 1), "frame_skip_dist": (None, 1), "precision": (None, 1),
             "backend": (None, 1), "segment": (None, 1), "merge": (None, 0), "split": (None, 1),
             "cuda_devices": (None, 1), "no_prediction": ("n", 0), "version": ("v", 0),
-            "quiet": ("q", 0), "pictures": (None, 1), "help": (None, 0)}
+            "quiet": ("q", 0), "pictures": (None, 1), "help": (None, 0),
+            "opencl_list": (None, 0), "opencl_device": (None, 1)}
 _MERGE_TAKES = {"output", "quiet", "xml", "json", "csv", "sub", "precision", "merge", "version",
                 "help"}
 
@@ -136,7 +143,19 @@ def _first_not_for_merge(argv):
 
 
 def parse(argv):
-    """The settings, as the vmaf CLI's cli_parse() checks them; raises UsageError."""
+    """The settings, as the vmaf CLI's cli_parse() checks them; raises UsageError.
+    $VMAF_BACKEND and $VMAF_OPENCL_DEVICE are read (and checked) first, as there."""
+    env_backend = os.environ.get("VMAF_BACKEND") or None
+    env_device = os.environ.get("VMAF_OPENCL_DEVICE") or None
+    if env_backend is not None and env_backend not in BACKENDS:
+        raise UsageError(f"VMAF_BACKEND={env_backend}: expected cpu, cuda, opencl or auto")
+    opencl_device = None
+    if env_device is not None:
+        try:
+            opencl_device = _unsigned(env_device, "", 1 << 31)
+        except UsageError:
+            raise UsageError(f"VMAF_OPENCL_DEVICE={env_device}: expected a device index "
+                             "(0, 1, ...)") from None
     p = _parser()
     a, extras = p.parse_known_args(argv)
     a.args = _split_extras(extras)
@@ -166,9 +185,14 @@ def parse(argv):
     for k in ("cpumask", "gpumask"):
         v = getattr(a, k)
         setattr(s, k, 0 if v is None else _unsigned(v, f"--{k}", 1 << 64, U64))
-    s.backend = a.backend or "auto"
-    if s.backend not in ("cpu", "cuda", "auto"):
-        raise _bad(a.backend, "--backend", "cpu, cuda or auto")
+    s.backend = a.backend or env_backend or "auto"
+    if s.backend not in BACKENDS:
+        raise _bad(a.backend, "--backend", "cpu, cuda, opencl or auto")
+    s.opencl_device = opencl_device
+    if a.opencl_device is not None:
+        s.opencl_device = _unsigned(a.opencl_device, "--opencl_device")
+        if s.opencl_device >= 1 << 31:
+            raise _bad(a.opencl_device, "--opencl_device", "below 2^31")
     s.pictures = a.pictures or "pool"
     if s.pictures not in ("pool", "alloc"):
         raise _bad(a.pictures, "--pictures", "pool or alloc")
@@ -206,6 +230,8 @@ def parse(argv):
         raise UsageError("--segment needs an output file (-o/--output) for its segment result")
     if a.version:
         return s
+    if a.opencl_device is not None and s.backend not in ("opencl", "auto"):
+        raise UsageError("--opencl_device picks the device of --backend opencl (or auto)")
     if s.precision is not None:
         raise UsageError("--precision: only with --merge here (the library exports no "
                          "single-run writer with a precision)")
@@ -224,6 +250,8 @@ def parse(argv):
                             threads=s.threads, subsample=s.subsample, frame_cnt=s.frame_cnt,
                             frame_skip_ref=s.frame_skip_ref, frame_skip_dist=s.frame_skip_dist,
                             cpumask=s.cpumask, gpumask=s.gpumask, backend=s.backend,
+                            opencl_device=s.opencl_device if s.backend in ("opencl", "auto")
+                            else None,
                             output_format=s.fmt, pictures=s.pictures)
     except VmafError as e:  # a bad --model or --feature string, two models of one name
         raise UsageError(str(e)) from None
@@ -254,6 +282,9 @@ def main(argv=None):
     argv = sys.argv[1:] if argv is None else list(argv)
     try:
         s = parse(argv)
+        # as the vmaf CLI: the backend is attached here (parse() read $VMAF_BACKEND), so the
+        # library must not attach one again at vmaf_init
+        os.environ.pop("VMAF_BACKEND", None)
     except UsageError as e:
         if e.args[0]:
             print(f"{e.args[0]}\n", file=sys.stderr)

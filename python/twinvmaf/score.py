@@ -15,12 +15,14 @@ class Options:
     """What the CLI's flags say, beyond the inputs: models, features and processing."""
 
     FIELDS = ("models", "features", "no_prediction", "threads", "subsample", "backend",
-              "frame_cnt", "frame_skip_ref", "frame_skip_dist", "cpumask", "gpumask",
-              "output_format", "log_level", "pictures")
+              "opencl_device", "frame_cnt", "frame_skip_ref", "frame_skip_dist", "cpumask",
+              "gpumask", "output_format", "log_level", "pictures")
+    BACKENDS = ("cpu", "cuda", "opencl", "auto")
 
     def __init__(self, models=None, features=(), no_prediction=False, threads=0, subsample=0,
                  backend="auto", frame_cnt=0, frame_skip_ref=0, frame_skip_dist=0, cpumask=0,
-                 gpumask=0, output_format="xml", log_level=_lib.LOG_INFO, pictures="pool"):
+                 gpumask=0, output_format="xml", log_level=_lib.LOG_INFO, pictures="pool",
+                 opencl_device=None):
         if models is None:  # the CLI: the default model unless -n
             models = [] if no_prediction else [DEFAULT_MODEL]
         elif isinstance(models, (str, dict, ModelSpec)):
@@ -37,8 +39,19 @@ class Options:
             if not isinstance(v, int) or isinstance(v, bool) or v < 0:
                 raise VmafError(f"option {k}={v!r}: must be an unsigned integer")
             setattr(self, k, v)
-        if backend not in ("cpu", "cuda", "auto"):
-            raise VmafError(f"backend {backend!r} is not one of cpu, cuda, auto")
+        # backend: where features with GPU twins run, the scores the same either way: cuda,
+        # opencl (device opencl_device, default 0), or auto (CUDA when a device answers, else
+        # the first OpenCL GPU or the opencl_device named, else the CPU)
+        if backend not in self.BACKENDS:
+            raise VmafError(f"backend {backend!r} is not one of cpu, cuda, opencl, auto")
+        if opencl_device is not None:
+            if (not isinstance(opencl_device, int) or isinstance(opencl_device, bool) or
+                    not 0 <= opencl_device < 1 << 31):
+                raise VmafError(f"option opencl_device={opencl_device!r}: must be a device "
+                                "index (0, 1, ...)")
+            if backend not in ("opencl", "auto"):
+                raise VmafError("opencl_device picks the device of backend opencl (or auto)")
+        self.opencl_device = opencl_device
         if pictures not in ("pool", "alloc"):
             raise VmafError(f"pictures {pictures!r} is not one of pool, alloc")
         self.backend, self.pictures, self.log_level = backend, pictures, log_level
@@ -71,6 +84,8 @@ class Options:
             if getattr(self, k):
                 a += [f"--{k}", str(getattr(self, k))]
         a += ["--backend", self.backend, f"--{self.output_format}"]
+        if self.opencl_device is not None:
+            a += ["--opencl_device", str(self.opencl_device)]
         return a
 
 
@@ -148,8 +163,12 @@ class Title:
         ctx = Context(lib, threads=o.threads, subsample=o.subsample, log_level=o.log_level,
                       cpumask=o.cpumask, gpumask=o.gpumask)
         try:
-            if o.backend != "cpu" and not o.gpumask:
+            # as the CLI: CUDA first (cuda, auto), else OpenCL (opencl, auto); a nonzero
+            # gpumask keeps everything on the CPU
+            if o.backend in ("cuda", "auto") and not o.gpumask:
                 ctx.use_cuda(required=o.backend == "cuda")
+            if o.backend in ("opencl", "auto") and not o.gpumask and not ctx.cuda:
+                ctx.use_opencl(o.opencl_device, required=o.backend == "opencl")
             if o.pictures == "pool" or ctx.cuda:
                 cnt = (2 * (o.threads + 1) + 1 if o.threads else 4) + 2 * READ_AHEAD
                 ctx.preallocate(self.geometry, cnt)

@@ -512,22 +512,23 @@ VMAF_DEVICE_FN uint64_t vmaf_adm_den123_term(int32_t x, uint32_t sq_shift, uint6
 /* Whole elements (what one GPU thread computes)                                         */
 
 /** Sample x of a picture row (uint8 or, when wide, uint16). */
-VMAF_DEVICE_FN uint32_t vmaf_adm_sample(const unsigned char *row, int x, int wide)
+VMAF_DEVICE_FN uint32_t vmaf_adm_sample(const VMAF_GLOBAL unsigned char *row, int x, int wide)
 {
-    return wide ? ((const uint16_t *)(const void *)row)[x] : row[x];
+    return wide ? ((const VMAF_GLOBAL uint16_t *)(const VMAF_GLOBAL void *)row)[x] : row[x];
 }
 
 /**
  * Scale-0 DWT output (i, j) of a w x h picture: *a (band A, stored in int32) and, unless
  * lo_only, *v, *hh, *d. pic/stride (bytes) address the picture; wide: uint16 samples.
  */
-VMAF_DEVICE_FN void vmaf_adm_dwt0_output(const unsigned char *pic, ptrdiff_t stride, int wide,
+VMAF_DEVICE_FN void vmaf_adm_dwt0_output(const VMAF_GLOBAL unsigned char *pic, ptrdiff_t stride,
+                                         int wide,
                                          unsigned bpc, int w, int h, int i, int j, int lo_only,
                                          int32_t *a, int16_t *v, int16_t *hh, int16_t *d)
 {
     const int half_w = (w + 1) / 2;
     const int straight = !lo_only && vmaf_adm_straight_last(half_w, vmaf_adm_dwt0_group(bpc));
-    const unsigned char *r[4];
+    const VMAF_GLOBAL unsigned char *r[4];
     for (int k = 0; k < 4; k++)
         r[k] = pic + (ptrdiff_t)vmaf_adm_picture_row(i, k, h) * stride;
     int16_t line[2][4];
@@ -558,11 +559,12 @@ VMAF_DEVICE_FN void vmaf_adm_dwt0_output(const unsigned char *pic, ptrdiff_t str
 }
 
 /** Scale-0 vertical pass at picture column col of output row i: lo and hi. */
-VMAF_DEVICE_FN void vmaf_adm_vpass0_at(const unsigned char *pic, ptrdiff_t stride, int wide,
+VMAF_DEVICE_FN void vmaf_adm_vpass0_at(const VMAF_GLOBAL unsigned char *pic, ptrdiff_t stride,
+                                       int wide,
                                        unsigned bpc, int h, int i, int col, int16_t *lo,
                                        int16_t *hi)
 {
-    const unsigned char *r[4];
+    const VMAF_GLOBAL unsigned char *r[4];
     for (int k = 0; k < 4; k++)
         r[k] = pic + (ptrdiff_t)vmaf_adm_picture_row(i, k, h) * stride;
     vmaf_adm_vpass0(vmaf_adm_sample(r[0], col, wide), vmaf_adm_sample(r[1], col, wide),
@@ -589,7 +591,8 @@ VMAF_DEVICE_FN void vmaf_adm_dwt0_plain(const int16_t lo[4], const int16_t hi[4]
 
 /** Scales 1..3 vertical pass of column x of output row i: lines ref lo, ref hi, dis lo,
  *  dis hi. ref/dis are band A of the scale's input (rows may be read outside [0, h)). */
-VMAF_DEVICE_FN void vmaf_adm_vpass123(const int32_t *ref, const int32_t *dis, ptrdiff_t stride,
+VMAF_DEVICE_FN void vmaf_adm_vpass123(const VMAF_GLOBAL int32_t *ref,
+                                      const VMAF_GLOBAL int32_t *dis, ptrdiff_t stride,
                                       int h, int i, int x, unsigned scale, int32_t out[4])
 {
     int32_t rv, rh;
@@ -612,9 +615,11 @@ VMAF_DEVICE_FN void vmaf_adm_vpass123(const int32_t *ref, const int32_t *dis, pt
  * out[4..7] = dis A, V, H, D. last[t] (t = 1, 2) holds the row buffer scale t's last row
  * left (4 lines of w_in[t]); w_in[t] is the input width of scale t.
  */
-VMAF_DEVICE_FN void vmaf_adm_dwt123_output(const int32_t *ref, const int32_t *dis, ptrdiff_t stride,
+VMAF_DEVICE_FN void vmaf_adm_dwt123_output(const VMAF_GLOBAL int32_t *ref,
+                                           const VMAF_GLOBAL int32_t *dis, ptrdiff_t stride,
                                            int w, int h, int i, int j, unsigned scale,
-                                           const int32_t *const last[3], const int w_in[4],
+                                           const VMAF_GLOBAL int32_t *const last[3],
+                                           const int w_in[4],
                                            int32_t out[8])
 {
     int32_t rv, rh;
@@ -650,8 +655,9 @@ VMAF_DEVICE_FN void vmaf_adm_dwt123_output(const int32_t *ref, const int32_t *di
 }
 
 /** Decouple of one scale-0 pixel at offset off: r[3], a[3] (H, V, D). */
-VMAF_DEVICE_FN void vmaf_adm_decouple0_pixel(const int16_t *const ref[3],
-                                             const int16_t *const dis[3], size_t off, int vector,
+VMAF_DEVICE_FN void vmaf_adm_decouple0_pixel(const VMAF_GLOBAL int16_t *const ref[3],
+                                             const VMAF_GLOBAL int16_t *const dis[3], size_t off,
+                                             int vector,
                                              double gain, double cos2, int16_t r[3], int16_t a[3])
 {
     const int32_t oh = ref[0][off], ov = ref[1][off];
@@ -665,8 +671,9 @@ VMAF_DEVICE_FN void vmaf_adm_decouple0_pixel(const int16_t *const ref[3],
 }
 
 /** The same for scales 1..3. */
-VMAF_DEVICE_FN void vmaf_adm_decouple123_pixel(const int32_t *const ref[3],
-                                               const int32_t *const dis[3], size_t off, int vector,
+VMAF_DEVICE_FN void vmaf_adm_decouple123_pixel(const VMAF_GLOBAL int32_t *const ref[3],
+                                               const VMAF_GLOBAL int32_t *const dis[3], size_t off,
+                                               int vector,
                                                double gain, double cos2, int32_t r[3], int32_t a[3])
 {
     const int32_t oh = ref[0][off], ov = ref[1][off];
@@ -683,15 +690,17 @@ VMAF_DEVICE_FN void vmaf_adm_decouple123_pixel(const int32_t *const ref[3],
  * Cube terms (added to acc[0..2]) of one visited position of a scale-0 masked sum: rows
  * up/mid/down (element offsets), columns jl/jc/jr.
  */
-VMAF_DEVICE_FN void vmaf_adm_cm0_position(const int16_t *const src[3], const int16_t *const csf[3],
-                                          const int16_t *const mask[3], ptrdiff_t up, ptrdiff_t mid,
+VMAF_DEVICE_FN void vmaf_adm_cm0_position(const VMAF_GLOBAL int16_t *const src[3],
+                                          const VMAF_GLOBAL int16_t *const csf[3],
+                                          const VMAF_GLOBAL int16_t *const mask[3], ptrdiff_t up,
+                                          ptrdiff_t mid,
                                           ptrdiff_t down, int jl, int jc, int jr, int vector,
                                           const uint32_t weight[3], const VmafAdmCmParams *p,
                                           uint64_t acc[3])
 {
     uint32_t thr = 0;
     for (int t = 0; t < 3; t++) {
-        const int16_t *m = mask[t];
+        const VMAF_GLOBAL int16_t *m = mask[t];
         thr += (uint32_t)(m[up + jl] + m[up + jc] + m[up + jr]);
         thr += (uint32_t)(m[mid + jl] + vmaf_adm_centre0(csf[t][mid + jc], vector) + m[mid + jr]);
         thr += (uint32_t)(m[down + jl] + m[down + jc] + m[down + jr]);
@@ -701,16 +710,16 @@ VMAF_DEVICE_FN void vmaf_adm_cm0_position(const int16_t *const src[3], const int
                                            p->cub_round[t], p->cub_shift[t]);
 }
 
-VMAF_DEVICE_FN void vmaf_adm_cm123_position(const int32_t *const src[3],
-                                            const int32_t *const csf[3],
-                                            const int32_t *const mask[3], ptrdiff_t up,
+VMAF_DEVICE_FN void vmaf_adm_cm123_position(const VMAF_GLOBAL int32_t *const src[3],
+                                            const VMAF_GLOBAL int32_t *const csf[3],
+                                            const VMAF_GLOBAL int32_t *const mask[3], ptrdiff_t up,
                                             ptrdiff_t mid, ptrdiff_t down, int jl, int jc, int jr,
                                             int vector, const uint32_t weight[3],
                                             const VmafAdmCmParams *p, uint64_t acc[3])
 {
     int64_t thr = 0;
     for (int t = 0; t < 3; t++) {
-        const int32_t *m = mask[t];
+        const VMAF_GLOBAL int32_t *m = mask[t];
         thr += (int64_t)m[up + jl] + m[up + jc] + m[up + jr] + m[mid + jl] + m[mid + jr] +
                m[down + jl] + m[down + jc] + m[down + jr] + vmaf_adm_centre123(csf[t][mid + jc]);
     }

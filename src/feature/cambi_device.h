@@ -45,7 +45,18 @@
 
 #include "feature/cambi.h"
 
-typedef unsigned long long cambi_devptr;
+/* 64-bit fields: vmaf_u64 is C's and CUDA's unsigned long long, OpenCL C's ulong (its
+ * long long is 128 bits wide). */
+typedef vmaf_u64 cambi_devptr;
+
+/* The address space of what the c-value and pooling kernels keep in shared memory (the
+ * window histogram, the select's bins): OpenCL C must name __local; in CUDA (__shared__ is not
+ * part of a pointer's type) and on the host it is the one flat space. */
+#if VMAF_DIALECT_OPENCL
+#define CAMBI_DEV_LOCAL __local
+#else
+#define CAMBI_DEV_LOCAL
+#endif
 
 enum {
     CAMBI_DEV_NO_KEY = 0xffff,
@@ -72,9 +83,9 @@ typedef struct CambiDevDiffs {
 
 /* One (picture, scale)'s pooling state on the device; zeroed before each frame. */
 typedef struct CambiDevPool {
-    unsigned long long total_units; /* all nonzero c-values, in 2^-24 units */
-    unsigned long long gt_units;    /* the values above the k-th largest */
-    unsigned long long topk_units;  /* the result */
+    vmaf_u64 total_units; /* all nonzero c-values, in 2^-24 units */
+    vmaf_u64 gt_units;    /* the values above the k-th largest */
+    vmaf_u64 topk_units;  /* the result */
     unsigned bad;                   /* a nonzero value not a whole number of units */
     unsigned prefix;                /* the k-th largest's bits selected so far */
     unsigned remaining;             /* how many of the top k lie in the selected bucket */
@@ -85,7 +96,7 @@ typedef struct CambiDevPool {
 
 /* What the host downloads per (picture, scale). */
 typedef struct CambiDevResult {
-    unsigned long long topk_units, total_units;
+    vmaf_u64 topk_units, total_units;
     unsigned bad, pad;
 } CambiDevResult;
 
@@ -93,7 +104,7 @@ typedef struct CambiDevResult {
 
 typedef struct CambiPreArgs {
     cambi_devptr luma;          /* the shared frame's luma */
-    unsigned long long stride;  /* bytes */
+    vmaf_u64 stride;            /* bytes */
     cambi_devptr pos_x, pos_y;  /* unsigned[out_w], unsigned[out_h] */
     cambi_devptr image;         /* uint16 out, out_w per row */
     unsigned bpc, out_w, out_h;
@@ -150,36 +161,40 @@ VMAF_DEVICE_FN_INLINE_DEVICE uint16_t cambi_dev_mode3(uint16_t a, uint16_t b, ui
 /* One contrast's term of a c-value (index d = contrast - 1), 0 where the tests exclude it.
  * p0: count of v, p1 / p2: of v + d + 1 / v - d - 1. */
 VMAF_DEVICE_FN_INLINE_DEVICE float cambi_dev_c_term(unsigned weight, uint32_t p0, uint32_t p1,
-                                                    uint32_t p2, const float *recip)
+                                                    uint32_t p2, const VMAF_GLOBAL float *recip)
 {
     const uint32_t pm = p1 > p2 ? p1 : p2;
     return (float)(int32_t)(weight * p0 * pm) * recip[pm + p0];
 }
 
 /* c as a whole number of 2^-24 units (cambi_kernels.c's to_units); 0 when it is not one */
-VMAF_DEVICE_FN_INLINE_DEVICE int cambi_dev_units(uint32_t bits, unsigned long long *units)
+VMAF_DEVICE_FN_INLINE_DEVICE int cambi_dev_units(uint32_t bits, vmaf_u64 *units)
 {
     const uint32_t e = bits >> 23;
     if (e < 126 || e > 126 + 29) return 0;
-    *units = (unsigned long long)((bits & 0x7fffffu) | 0x800000u) << (e - 126);
+    *units = (vmaf_u64)((bits & 0x7fffffu) | 0x800000u) << (e - 126);
     return 1;
 }
 
 /* ---- preprocess ---- */
 
-VMAF_DEVICE_FN_INLINE_DEVICE unsigned cambi_dev_sample(const uint8_t *luma,
-                                                       unsigned long long stride, unsigned bpc,
-                                                       const unsigned *pos_x, const unsigned *pos_y,
+VMAF_DEVICE_FN_INLINE_DEVICE unsigned cambi_dev_sample(const VMAF_GLOBAL uint8_t *luma,
+                                                       vmaf_u64 stride, unsigned bpc,
+                                                       const VMAF_GLOBAL unsigned *pos_x,
+                                                       const VMAF_GLOBAL unsigned *pos_y,
                                                        unsigned i, unsigned j)
 {
-    const uint8_t *row = luma + (size_t)pos_y[i] * stride;
-    const unsigned s = bpc <= 8 ? row[pos_x[j]] : ((const uint16_t *)row)[pos_x[j]];
+    const VMAF_GLOBAL uint8_t *row = luma + (size_t)pos_y[i] * stride;
+    const unsigned s =
+        bpc <= 8 ? row[pos_x[j]] : ((const VMAF_GLOBAL uint16_t *)row)[pos_x[j]];
     return cambi_dev_to10(s, bpc);
 }
 
-VMAF_DEVICE_FN_INLINE_DEVICE void cambi_dev_preprocess(const CambiPreArgs *a, const uint8_t *luma,
-                                                       const unsigned *pos_x, const unsigned *pos_y,
-                                                       uint16_t *image, unsigned t)
+VMAF_DEVICE_FN_INLINE_DEVICE void cambi_dev_preprocess(const CambiPreArgs *a,
+                                                       const VMAF_GLOBAL uint8_t *luma,
+                                                       const VMAF_GLOBAL unsigned *pos_x,
+                                                       const VMAF_GLOBAL unsigned *pos_y,
+                                                       VMAF_GLOBAL uint16_t *image, unsigned t)
 {
     const unsigned w = a->out_w, h = a->out_h;
     if (t >= w * h) return;
@@ -203,8 +218,9 @@ VMAF_DEVICE_FN_INLINE_DEVICE void cambi_dev_preprocess(const CambiPreArgs *a, co
 
 /* ---- spatial mask ---- */
 
-VMAF_DEVICE_FN_INLINE_DEVICE void cambi_dev_flat(const CambiFlatArgs *a, const uint16_t *img,
-                                                 uint8_t *flat, unsigned t)
+VMAF_DEVICE_FN_INLINE_DEVICE void cambi_dev_flat(const CambiFlatArgs *a,
+                                                 const VMAF_GLOBAL uint16_t *img,
+                                                 VMAF_GLOBAL uint8_t *flat, unsigned t)
 {
     const unsigned w = a->w, h = a->h;
     if (t >= w * h) return;
@@ -215,8 +231,9 @@ VMAF_DEVICE_FN_INLINE_DEVICE void cambi_dev_flat(const CambiFlatArgs *a, const u
     flat[t] = (uint8_t)f;
 }
 
-VMAF_DEVICE_FN_INLINE_DEVICE void cambi_dev_mask(const CambiFlatArgs *a, const uint8_t *flat,
-                                                 uint8_t *mask, unsigned t)
+VMAF_DEVICE_FN_INLINE_DEVICE void cambi_dev_mask(const CambiFlatArgs *a,
+                                                 const VMAF_GLOBAL uint8_t *flat,
+                                                 VMAF_GLOBAL uint8_t *mask, unsigned t)
 {
     const int w = (int)a->w, h = (int)a->h, pad = VMAF_CAMBI_MASK_FILTER_SIZE >> 1;
     if (t >= a->w * a->h) return;
@@ -231,15 +248,16 @@ VMAF_DEVICE_FN_INLINE_DEVICE void cambi_dev_mask(const CambiFlatArgs *a, const u
 
 /* ---- one scale: decimation, mode filter, keys ---- */
 
-VMAF_DEVICE_FN_INLINE_DEVICE uint16_t cambi_dev_dec(const CambiScaleArgs *a, const uint16_t *src,
-                                                    unsigned r, unsigned c)
+VMAF_DEVICE_FN_INLINE_DEVICE uint16_t cambi_dev_dec(const CambiScaleArgs *a,
+                                                    const VMAF_GLOBAL uint16_t *src, unsigned r,
+                                                    unsigned c)
 {
     return src[(size_t)(a->step * r) * a->src_w + a->step * c];
 }
 
 VMAF_DEVICE_FN_INLINE_DEVICE uint16_t cambi_dev_row_mode(const CambiScaleArgs *a,
-                                                         const uint16_t *src, unsigned r,
-                                                         unsigned c)
+                                                         const VMAF_GLOBAL uint16_t *src,
+                                                         unsigned r, unsigned c)
 {
     if (c == 0 || c + 1 == a->w) return cambi_dev_dec(a, src, r, c);
     return cambi_dev_mode3(cambi_dev_dec(a, src, r, c - 1), cambi_dev_dec(a, src, r, c),
@@ -247,9 +265,11 @@ VMAF_DEVICE_FN_INLINE_DEVICE uint16_t cambi_dev_row_mode(const CambiScaleArgs *a
 }
 
 VMAF_DEVICE_FN_INLINE_DEVICE void cambi_dev_scale(const CambiScaleArgs *a,
-                                                  const uint16_t *src_image,
-                                                  const uint8_t *src_mask, uint16_t *image,
-                                                  uint8_t *mask, uint16_t *keys, unsigned t)
+                                                  const VMAF_GLOBAL uint16_t *src_image,
+                                                  const VMAF_GLOBAL uint8_t *src_mask,
+                                                  VMAF_GLOBAL uint16_t *image,
+                                                  VMAF_GLOBAL uint8_t *mask,
+                                                  VMAF_GLOBAL uint16_t *keys, unsigned t)
 {
     const unsigned w = a->w, h = a->h;
     if (t >= w * h) return;
@@ -304,22 +324,26 @@ VMAF_DEVICE_FN_INLINE_DEVICE uint32_t cambi_dev_word_inc(const CambiDevStrip *s,
 #if defined(__CUDA_ARCH__)
 #define CAMBI_DEV_ADD(p, v) atomicAdd((p), (v))
 #define CAMBI_DEV_SUB(p, v) atomicSub((p), (v))
+#elif VMAF_DIALECT_OPENCL
+#define CAMBI_DEV_ADD(p, v) atomic_add((p), (v))
+#define CAMBI_DEV_SUB(p, v) atomic_sub((p), (v))
 #else
 #define CAMBI_DEV_ADD(p, v) (*(p) += (v))
 #define CAMBI_DEV_SUB(p, v) (*(p) -= (v))
 #endif
 
 /* Zero the histogram rows of the band (thread t of n). */
-VMAF_DEVICE_FN_INLINE_DEVICE void cambi_dev_hist_clear(uint32_t *hist, unsigned size, unsigned t,
-                                                       unsigned n)
+VMAF_DEVICE_FN_INLINE_DEVICE void cambi_dev_hist_clear(CAMBI_DEV_LOCAL uint32_t *hist,
+                                                       unsigned size, unsigned t, unsigned n)
 {
     for (unsigned e = t; e < size * CAMBI_DEV_WORDS; e += n) hist[e] = 0;
 }
 
 /* The window of the segment's first row: rows [r0 - pad, r0 + pad], items (pixel, word). */
 VMAF_DEVICE_FN_INLINE_DEVICE void cambi_dev_hist_init(const CambiCvArgs *a, const CambiDevStrip *s,
-                                                      const uint16_t *keys, uint32_t *hist,
-                                                      unsigned t, unsigned n)
+                                                      const VMAF_GLOBAL uint16_t *keys,
+                                                      CAMBI_DEV_LOCAL uint32_t *hist, unsigned t,
+                                                      unsigned n)
 {
     const int pad = (int)a->pad, w = (int)a->w;
     const int ra = s->r0 - pad < 0 ? 0 : s->r0 - pad;
@@ -338,7 +362,8 @@ VMAF_DEVICE_FN_INLINE_DEVICE void cambi_dev_hist_init(const CambiCvArgs *a, cons
 
 /* Slide the window from row i - 1 to row i (i > r0). */
 VMAF_DEVICE_FN_INLINE_DEVICE void cambi_dev_hist_slide(const CambiCvArgs *a, const CambiDevStrip *s,
-                                                       const uint16_t *keys, uint32_t *hist, int i,
+                                                       const VMAF_GLOBAL uint16_t *keys,
+                                                       CAMBI_DEV_LOCAL uint32_t *hist, int i,
                                                        unsigned t, unsigned n)
 {
     const int pad = (int)a->pad, w = (int)a->w;
@@ -357,7 +382,8 @@ VMAF_DEVICE_FN_INLINE_DEVICE void cambi_dev_hist_slide(const CambiCvArgs *a, con
     }
 }
 
-VMAF_DEVICE_FN_INLINE_DEVICE uint32_t cambi_dev_count(const uint32_t *hist, unsigned key, int col)
+VMAF_DEVICE_FN_INLINE_DEVICE uint32_t cambi_dev_count(const CAMBI_DEV_LOCAL uint32_t *hist,
+                                                     unsigned key, int col)
 {
     return (hist[key * CAMBI_DEV_WORDS + (col >> 1)] >> (16 * (col & 1))) & 0xffffu;
 }
@@ -365,9 +391,11 @@ VMAF_DEVICE_FN_INLINE_DEVICE uint32_t cambi_dev_count(const uint32_t *hist, unsi
 /* Thread t's part of row i's c-values: output column c0 + t / DLANES, contrasts
  * d = t % DLANES, + DLANES, ... The c-value is the max of the lanes' results. */
 VMAF_DEVICE_FN_INLINE_DEVICE float cambi_dev_c_lane(const CambiCvArgs *a, const CambiDevStrip *s,
-                                                    const CambiDevDiffs *df, const float *recip,
-                                                    const uint16_t *keys, const uint32_t *hist,
-                                                    int i, unsigned t)
+                                                    const VMAF_GLOBAL CambiDevDiffs *df,
+                                                    const VMAF_GLOBAL float *recip,
+                                                    const VMAF_GLOBAL uint16_t *keys,
+                                                    const CAMBI_DEV_LOCAL uint32_t *hist, int i,
+                                                    unsigned t)
 {
     const int col = (int)(t / CAMBI_DEV_DLANES), lane = (int)(t % CAMBI_DEV_DLANES);
     const int j = s->c0 + col;
@@ -401,7 +429,7 @@ VMAF_DEVICE_FN_INLINE_DEVICE int cambi_dev_bucket(uint32_t bits, unsigned level,
 
 /* Select the bin holding the remaining-th largest: bins[nb] counts, from the top. Returns
  * the bin (-1 when the bins hold fewer values) and the count of values above it. */
-VMAF_DEVICE_FN_INLINE_DEVICE int cambi_dev_select(const unsigned *bins, unsigned nb,
+VMAF_DEVICE_FN_INLINE_DEVICE int cambi_dev_select(const CAMBI_DEV_LOCAL unsigned *bins, unsigned nb,
                                                   unsigned remaining, unsigned *above)
 {
     unsigned acc = 0;
@@ -421,7 +449,8 @@ VMAF_DEVICE_FN_INLINE_DEVICE int cambi_dev_select(const unsigned *bins, unsigned
  * the bins hold fewer values than remaining (the k-th largest is then 0). Updates *prefix
  * (appends the bin's bits) and *remaining. */
 VMAF_DEVICE_FN_INLINE_DEVICE void
-cambi_dev_select_finish(const unsigned *bins, const unsigned *chunk_sums, unsigned nchunks,
+cambi_dev_select_finish(const CAMBI_DEV_LOCAL unsigned *bins,
+                        const CAMBI_DEV_LOCAL unsigned *chunk_sums, unsigned nchunks,
                         unsigned per, unsigned bits, unsigned *prefix, unsigned *remaining)
 {
     unsigned above_chunk, above_bin;

@@ -27,7 +27,7 @@ enum { VMAF_CIEDE_444 = 0, VMAF_CIEDE_420 = 1, VMAF_CIEDE_422 = 2 };
 
 /** One picture's planes (host or device addresses; strides in bytes). */
 typedef struct VmafCiedePlanes {
-    const unsigned char *data[3];
+    const VMAF_GLOBAL unsigned char *data[3];
     size_t stride[3];
     unsigned w[3], h[3];
 } VmafCiedePlanes;
@@ -35,8 +35,8 @@ typedef struct VmafCiedePlanes {
 VMAF_DEVICE_FN unsigned vmaf_ciede_sample_at(const VmafCiedePlanes *p, unsigned plane, unsigned bpc,
                                              unsigned r, unsigned c)
 {
-    const unsigned char *row = p->data[plane] + (size_t)r * p->stride[plane];
-    return bpc > 8 ? ((const uint16_t *)row)[c] : row[c];
+    const VMAF_GLOBAL unsigned char *row = p->data[plane] + (size_t)r * p->stride[plane];
+    return bpc > 8 ? ((const VMAF_GLOBAL uint16_t *)row)[c] : row[c];
 }
 
 /** Chroma plane `plane` (1 or 2) at luma pixel (i, j), as ciede.h maps it. */

@@ -160,9 +160,10 @@ VMAF_DEVICE_FN uint32_t vmaf_float_adm_rcp_mantissa(uint32_t k)
 
 /**
  * RCPSS of x: the 12-bit reciprocal approximation of x86 (Intel), from a table of
- * vmaf_float_adm_rcp_mantissa values.
+ * vmaf_float_adm_rcp_mantissa values (in device-global memory in OpenCL C: VMAF_GLOBAL, as
+ * are the threshold's planes below).
  */
-VMAF_DEVICE_FN float vmaf_float_adm_rcpss(const uint32_t *table, float x)
+VMAF_DEVICE_FN float vmaf_float_adm_rcpss(const VMAF_GLOBAL uint32_t *table, float x)
 {
     uint32_t u;
     memcpy(&u, &x, sizeof(u));
@@ -182,7 +183,7 @@ VMAF_DEVICE_FN float vmaf_float_adm_rcpss(const uint32_t *table, float x)
 }
 
 /** The reference's reciprocal: RCPSS refined by one Newton step, in float. */
-VMAF_DEVICE_FN float vmaf_float_adm_rcp(const uint32_t *table, float x)
+VMAF_DEVICE_FN float vmaf_float_adm_rcp(const VMAF_GLOBAL uint32_t *table, float x)
 {
     const float xi = vmaf_float_adm_rcpss(table, x);
     return xi + xi * (1.0f - x * xi);
@@ -277,8 +278,8 @@ VMAF_DEVICE_FN void vmaf_float_adm_dwt_at(const float win[4][4], int lo_only, fl
 
 /** The restored part of one band sample (reference o, distorted t), enhanced where the
  * angles agree. */
-VMAF_DEVICE_FN float vmaf_float_adm_restore(const uint32_t *rcp, float o, float t, bool angle_flag,
-                                            double gain_limit)
+VMAF_DEVICE_FN float vmaf_float_adm_restore(const VMAF_GLOBAL uint32_t *rcp, float o, float t,
+                                            bool angle_flag, double gain_limit)
 {
     float k = t * vmaf_float_adm_rcp(rcp, o + VMAF_FLOAT_ADM_EPS);
     k = k < 0.0f ? 0.0f : (k > 1.0f ? 1.0f : k);
@@ -315,7 +316,8 @@ VMAF_DEVICE_FN float vmaf_float_adm_mask_value(float c)
  * other part (neighbours -1 -> 1 and n -> n-1, kept in the band) with the centre replaced
  * by 0.0666666701 |c| in double, added in the reference's order; the bands added H, V, D.
  */
-VMAF_DEVICE_FN float vmaf_float_adm_threshold(const float *const mask[3], const float *const csf[3],
+VMAF_DEVICE_FN float vmaf_float_adm_threshold(const VMAF_GLOBAL float *const mask[3],
+                                              const VMAF_GLOBAL float *const csf[3],
                                               ptrdiff_t stride, int w, int h, int i, int j)
 {
     int rows[3] = { i == 0 ? 1 : i - 1, i, i == h - 1 ? h - 1 : i + 1 };
@@ -326,9 +328,9 @@ VMAF_DEVICE_FN float vmaf_float_adm_threshold(const float *const mask[3], const 
     }
     float threshold = 0.0f;
     for (int b = 0; b < 3; b++) {
-        const float *m0 = mask[b] + rows[0] * stride;
-        const float *m1 = mask[b] + rows[1] * stride;
-        const float *m2 = mask[b] + rows[2] * stride;
+        const VMAF_GLOBAL float *m0 = mask[b] + rows[0] * stride;
+        const VMAF_GLOBAL float *m1 = mask[b] + rows[1] * stride;
+        const VMAF_GLOBAL float *m2 = mask[b] + rows[2] * stride;
         const float centre = csf[b][rows[1] * stride + cols[1]];
         float sum = 0.0f;
         sum += m0[cols[0]];

@@ -103,14 +103,16 @@ VMAF_DEVICE_FN float vmaf_float_tile_horizontal(const float *f, int fw, const fl
  * One output of the resamplers of speed.h (speed_scale.c's arithmetic, term for term), for
  * the GPU: method as enum VmafSpeedScaleMethod (0 nearest, 1 bilinear, 2 bicubic,
  * 3 lanczos4: 9 taps), ri/rw the scaler's row entries of the output row (taps of them),
- * ci/cw its column entries of the output column; src with stride floats per row.
+ * ci/cw its column entries of the output column; src with stride floats per row. The
+ * pointers are to device-global memory in OpenCL C (VMAF_GLOBAL), where every twin keeps
+ * the planes and the scaler's tables.
  */
 enum { VMAF_FLOAT_RESAMPLE_NEAREST, VMAF_FLOAT_RESAMPLE_BILINEAR, VMAF_FLOAT_RESAMPLE_BICUBIC,
        VMAF_FLOAT_RESAMPLE_LANCZOS4, VMAF_FLOAT_RESAMPLE_LANCZOS_TAPS = 9 };
 
 /** Bilinear: r1/r2 the two source rows, x1/x2 the columns, dx/dy the fractions. */
-VMAF_DEVICE_FN float vmaf_float_bilinear(const float *r1, const float *r2, int x1, int x2, float dx,
-                                         float dy)
+VMAF_DEVICE_FN float vmaf_float_bilinear(const VMAF_GLOBAL float *r1, const VMAF_GLOBAL float *r2,
+                                         int x1, int x2, float dx, float dy)
 {
     const float top_left = (1 - dy) * (1 - dx) * r1[x1];
     const float top_right = (1 - dy) * dx * r1[x2];
@@ -119,9 +121,11 @@ VMAF_DEVICE_FN float vmaf_float_bilinear(const float *r1, const float *r2, int x
     return top_left + top_right + bottom_left + bottom_right;
 }
 
-VMAF_DEVICE_FN float vmaf_float_resample_at(int method, const float *src, ptrdiff_t stride,
-                                            const int *ri, const float *rw, const int *ci,
-                                            const float *cw)
+VMAF_DEVICE_FN float vmaf_float_resample_at(int method, const VMAF_GLOBAL float *src,
+                                            ptrdiff_t stride, const VMAF_GLOBAL int *ri,
+                                            const VMAF_GLOBAL float *rw,
+                                            const VMAF_GLOBAL int *ci,
+                                            const VMAF_GLOBAL float *cw)
 {
     if (method == VMAF_FLOAT_RESAMPLE_NEAREST) return src[ri[0] * stride + ci[0]];
     if (method == VMAF_FLOAT_RESAMPLE_BILINEAR)
@@ -130,7 +134,7 @@ VMAF_DEVICE_FN float vmaf_float_resample_at(int method, const float *src, ptrdif
     if (method == VMAF_FLOAT_RESAMPLE_BICUBIC) {
         float acc = 0.0f;
         for (int t = 0; t < 4; t++) {
-            const float *row = src + ri[t] * stride;
+            const VMAF_GLOBAL float *row = src + ri[t] * stride;
             for (int u = 0; u < 4; u++)
                 acc += row[ci[u]] * (cw[u] * rw[t]);
         }
@@ -138,7 +142,7 @@ VMAF_DEVICE_FN float vmaf_float_resample_at(int method, const float *src, ptrdif
     }
     float acc = 0.0f, weights = 0.0f;
     for (int t = 0; t < VMAF_FLOAT_RESAMPLE_LANCZOS_TAPS; t++) {
-        const float *row = src + ri[t] * stride;
+        const VMAF_GLOBAL float *row = src + ri[t] * stride;
         for (int u = 0; u < VMAF_FLOAT_RESAMPLE_LANCZOS_TAPS; u++) {
             const float wgt = cw[u] * rw[t];
             weights += wgt;

@@ -103,7 +103,8 @@ VMAF_DEVICE_FN float vmaf_float_motion_mean_from_rows(const float *rows, unsigne
 }
 
 /** One output of the bilinear half-size resampler (speed_scale.c's, term for term). */
-VMAF_DEVICE_FN float vmaf_float_motion_bilinear(const float *r1, const float *r2, int x1, int x2,
+VMAF_DEVICE_FN float vmaf_float_motion_bilinear(const VMAF_GLOBAL float *r1,
+                                                const VMAF_GLOBAL float *r2, int x1, int x2,
                                                 float dx, float dy)
 {
     return vmaf_float_bilinear(r1, r2, x1, x2, dx, dy);

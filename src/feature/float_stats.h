@@ -93,7 +93,8 @@ VMAF_DEVICE_FN float vmaf_float_ansnr_filter_window(const float *k, int kw, cons
 }
 
 /** ANSNR's float sums over one row of the filtered planes, left to right. */
-VMAF_DEVICE_FN void vmaf_float_ansnr_row_sums(const float *r, const float *d, unsigned w,
+VMAF_DEVICE_FN void vmaf_float_ansnr_row_sums(const VMAF_GLOBAL float *r,
+                                              const VMAF_GLOBAL float *d, unsigned w,
                                               float *sig, float *noise)
 {
     float row_sig = 0.0f, row_noise = 0.0f;
@@ -143,8 +144,8 @@ VMAF_DEVICE_FN double vmaf_float_stats_from_units(uint64_t units, int q)
  * addition would reach 2^53 units and *sum the exact (CPU's) sum of the rows before it:
  * the CPU's sum then continues serially, term by term in double, from that row.
  */
-VMAF_DEVICE_FN int vmaf_float_stats_finish(const uint64_t *row_units, unsigned h, int q,
-                                           double *sum, unsigned *row)
+VMAF_DEVICE_FN int vmaf_float_stats_finish(const VMAF_GLOBAL uint64_t *row_units, unsigned h,
+                                           int q, double *sum, unsigned *row)
 {
     uint64_t total = 0;
     for (unsigned i = 0; i < h; i++) {

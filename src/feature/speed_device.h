@@ -34,11 +34,21 @@ enum {
 };
 #define VMAF_SPEED_DEV_EPS 1e-6 /* VMAF_SPEED_EIGEN_EPS */
 
+/* The address space of the matrices the kernels keep in shared memory (the covariance being
+ * tridiagonalised, the QR factors, a block's samples): OpenCL C must name __local; in CUDA
+ * (__shared__ is not part of a pointer's type) and on the host it is the one flat space. The
+ * serial eigenvalue iteration runs on private copies, so it has neither qualifier. */
+#if VMAF_DIALECT_OPENCL
+#define VMAF_SPEED_LOCAL __local
+#else
+#define VMAF_SPEED_LOCAL
+#endif
+
 /* ---- samples ---------------------------------------------------------------------------- */
 
 /** A plane, or the difference a - b of two planes, as the CPU's VmafSpeedSource. */
 typedef struct VmafSpeedDevSource {
-    const uint8_t *a, *b; /* b NULL: no difference */
+    const VMAF_GLOBAL uint8_t *a, *b; /* b NULL: no difference */
     ptrdiff_t a_stride, b_stride;
     int wide;             /* uint16 samples */
     float scale;          /* 2^(bpc-8) */
@@ -52,10 +62,12 @@ VMAF_DEVICE_FN float vmaf_speed_dev_sample(const VmafSpeedDevSource *s, unsigned
         if (!s->b) return va;
         return va - ((float)s->b[(size_t)y * s->b_stride + x] - 128.0f);
     }
-    const uint16_t *ra = (const uint16_t *)(const void *)(s->a + (size_t)y * s->a_stride);
+    const VMAF_GLOBAL uint16_t *ra =
+        (const VMAF_GLOBAL uint16_t *)(const VMAF_GLOBAL void *)(s->a + (size_t)y * s->a_stride);
     const float va = vmaf_fdiv((float)ra[x], s->scale) - 128.0f;
     if (!s->b) return va;
-    const uint16_t *rb = (const uint16_t *)(const void *)(s->b + (size_t)y * s->b_stride);
+    const VMAF_GLOBAL uint16_t *rb =
+        (const VMAF_GLOBAL uint16_t *)(const VMAF_GLOBAL void *)(s->b + (size_t)y * s->b_stride);
     return va - (vmaf_fdiv((float)rb[x], s->scale) - 128.0f);
 }
 
@@ -88,7 +100,7 @@ VMAF_DEVICE_FN float vmaf_speed_dev_sample(const VmafSpeedDevSource *s, unsigned
 #define VMAF_SPEED_LOAD_IMAGE(y, x) img[(size_t)(y) * stride + (x)]
 
 /** The anti-aliasing filter and decimation at (oi, oj), straight from the samples. */
-VMAF_DEVICE_FN float vmaf_speed_dev_decimate_source(const float *filter, int width,
+VMAF_DEVICE_FN float vmaf_speed_dev_decimate_source(const VMAF_GLOBAL float *filter, int width,
                                                     const VmafSpeedDevSource *src, unsigned w,
                                                     unsigned h, unsigned step, unsigned oi,
                                                     unsigned oj)
@@ -99,8 +111,9 @@ VMAF_DEVICE_FN float vmaf_speed_dev_decimate_source(const float *filter, int wid
 }
 
 /** The same over a float image (stride in floats). */
-VMAF_DEVICE_FN float vmaf_speed_dev_filter_image(const float *filter, int width, const float *img,
-                                                 size_t stride, unsigned w, unsigned h,
+VMAF_DEVICE_FN float vmaf_speed_dev_filter_image(const VMAF_GLOBAL float *filter, int width,
+                                                 const VMAF_GLOBAL float *img, size_t stride,
+                                                 unsigned w, unsigned h,
                                                  unsigned step, unsigned oi, unsigned oj)
 {
     float r;
@@ -113,8 +126,8 @@ VMAF_DEVICE_FN float vmaf_speed_dev_filter_image(const float *filter, int width,
 /** The tables of a VmafSpeedScaler (method as enum VmafSpeedScaleMethod). */
 typedef struct VmafSpeedDevScaler {
     int method, copy;
-    const int *col_index, *row_index;
-    const float *col_weight, *row_weight;
+    const VMAF_GLOBAL int *col_index, *row_index;
+    const VMAF_GLOBAL float *col_weight, *row_weight;
 } VmafSpeedDevScaler;
 
 VMAF_DEVICE_FN float vmaf_speed_dev_scale_point(const VmafSpeedDevScaler *s,
@@ -136,8 +149,8 @@ VMAF_DEVICE_FN float vmaf_speed_dev_scale_point(const VmafSpeedDevScaler *s,
         return top_left + top_right + bottom_left + bottom_right;
     }
     case 2: { /* bicubic */
-        const int *ri = s->row_index + 4 * y, *ci = s->col_index + 4 * x;
-        const float *rw = s->row_weight + 4 * y, *cw = s->col_weight + 4 * x;
+        const VMAF_GLOBAL int *ri = s->row_index + 4 * y, *ci = s->col_index + 4 * x;
+        const VMAF_GLOBAL float *rw = s->row_weight + 4 * y, *cw = s->col_weight + 4 * x;
         float acc = 0.0f;
         for (int t = 0; t < 4; t++)
             for (int u = 0; u < 4; u++)
@@ -146,8 +159,8 @@ VMAF_DEVICE_FN float vmaf_speed_dev_scale_point(const VmafSpeedDevScaler *s,
         return acc;
     }
     default: { /* lanczos4: 9 taps */
-        const int *ri = s->row_index + 9 * y, *ci = s->col_index + 9 * x;
-        const float *rw = s->row_weight + 9 * y, *cw = s->col_weight + 9 * x;
+        const VMAF_GLOBAL int *ri = s->row_index + 9 * y, *ci = s->col_index + 9 * x;
+        const VMAF_GLOBAL float *rw = s->row_weight + 9 * y, *cw = s->col_weight + 9 * x;
         float acc = 0.0f, weights = 0.0f;
         for (int t = 0; t < 9; t++)
             for (int u = 0; u < 9; u++) {
@@ -164,10 +177,11 @@ VMAF_DEVICE_FN float vmaf_speed_dev_scale_point(const VmafSpeedDevScaler *s,
 
 /** Mean of window k (rows k/5 .., columns k%5 ..; sub_w x sub_h): a float sum in row-major
  *  order divided by the count. */
-VMAF_DEVICE_FN float vmaf_speed_dev_window_mean(const float *img, size_t stride, unsigned sw,
-                                                unsigned sh, int k)
+VMAF_DEVICE_FN float vmaf_speed_dev_window_mean(const VMAF_GLOBAL float *img, size_t stride,
+                                                unsigned sw, unsigned sh, int k)
 {
-    const float *base = img + (size_t)(k / VMAF_SPEED_DEV_B) * stride + k % VMAF_SPEED_DEV_B;
+    const VMAF_GLOBAL float *base =
+        img + (size_t)(k / VMAF_SPEED_DEV_B) * stride + k % VMAF_SPEED_DEV_B;
     float sum = 0.0f;
     for (unsigned i = 0; i < sh; i++)
         for (unsigned j = 0; j < sw; j++)
@@ -190,17 +204,19 @@ VMAF_DEVICE_FN void vmaf_speed_dev_pair(int p, int *xi, int *yi)
  * (double)img - (double)mean: fused multiply-adds over the 16-column groups of each row (and
  * the group of 8 after them, lanes 0..7), rows in order. lane 16 is the serial unfused tail.
  */
-VMAF_DEVICE_FN double vmaf_speed_dev_cov_lane(const float *img, size_t stride, unsigned sw,
-                                              unsigned sh, int xi, int yi, double mean_x,
-                                              double mean_y, int lane)
+VMAF_DEVICE_FN double vmaf_speed_dev_cov_lane(const VMAF_GLOBAL float *img, size_t stride,
+                                              unsigned sw, unsigned sh, int xi, int yi,
+                                              double mean_x, double mean_y, int lane)
 {
-    const float *px = img + (size_t)(xi / VMAF_SPEED_DEV_B) * stride + xi % VMAF_SPEED_DEV_B;
-    const float *py = img + (size_t)(yi / VMAF_SPEED_DEV_B) * stride + yi % VMAF_SPEED_DEV_B;
+    const VMAF_GLOBAL float *px =
+        img + (size_t)(xi / VMAF_SPEED_DEV_B) * stride + xi % VMAF_SPEED_DEV_B;
+    const VMAF_GLOBAL float *py =
+        img + (size_t)(yi / VMAF_SPEED_DEV_B) * stride + yi % VMAF_SPEED_DEV_B;
     const unsigned w16 = sw / 16 * 16, w8 = (sw - w16) >= 8 ? w16 + 8 : w16;
     double acc = 0.0;
     if (lane < VMAF_SPEED_DEV_LANES) {
         for (unsigned i = 0; i < sh; i++) {
-            const float *rx = px + (size_t)i * stride, *ry = py + (size_t)i * stride;
+            const VMAF_GLOBAL float *rx = px + (size_t)i * stride, *ry = py + (size_t)i * stride;
             for (unsigned j = (unsigned)lane; j < w16; j += 16)
                 acc = fma((double)rx[j] - mean_x, (double)ry[j] - mean_y, acc);
             if (w16 + (unsigned)lane < w8)
@@ -208,7 +224,7 @@ VMAF_DEVICE_FN double vmaf_speed_dev_cov_lane(const float *img, size_t stride, u
         }
     } else {
         for (unsigned i = 0; i < sh; i++) {
-            const float *rx = px + (size_t)i * stride, *ry = py + (size_t)i * stride;
+            const VMAF_GLOBAL float *rx = px + (size_t)i * stride, *ry = py + (size_t)i * stride;
             for (unsigned j = w8; j < sw; j++)
                 acc += ((double)rx[j] - mean_x) * ((double)ry[j] - mean_y);
         }
@@ -243,7 +259,7 @@ VMAF_DEVICE_FN float vmaf_speed_hypot(float x, float y)
 }
 
 /** Euclidean norm of v[from, to) (stride) with the sum in float. */
-VMAF_DEVICE_FN float vmaf_speed_norm(const float *v, int from, int to, int stride)
+VMAF_DEVICE_FN float vmaf_speed_norm(const VMAF_SPEED_LOCAL float *v, int from, int to, int stride)
 {
     float sum = 0;
     for (int i = from; i < to; i++)
@@ -256,7 +272,8 @@ VMAF_DEVICE_FN float vmaf_speed_norm(const float *v, int from, int to, int strid
  * on return a[start][col] holds beta, a[start+1 .. n) the tail of v scaled so that its
  * implicit head is 1; returns tau (0: nothing to do).
  */
-VMAF_DEVICE_FN float vmaf_speed_householder_column(float *a, int n, int col, int start)
+VMAF_DEVICE_FN float vmaf_speed_householder_column(VMAF_SPEED_LOCAL float *a, int n, int col,
+                                                   int start)
 {
     if (n - start == 1) return 0.0f;
     const float tail_norm = vmaf_speed_norm(a + col, start + 1, n, n);
@@ -275,8 +292,8 @@ VMAF_DEVICE_FN float vmaf_speed_householder_column(float *a, int n, int col, int
 }
 
 /** Row r of w = tau A v over the trailing block [s, n). */
-VMAF_DEVICE_FN float vmaf_speed_tridiag_w(const float *a, int n, int s, float tau, const float *v,
-                                          int r)
+VMAF_DEVICE_FN float vmaf_speed_tridiag_w(const VMAF_SPEED_LOCAL float *a, int n, int s,
+                                          float tau, const VMAF_SPEED_LOCAL float *v, int r)
 {
     float w = 0.0f;
     for (int c = s; c < n; c++)
@@ -285,7 +302,8 @@ VMAF_DEVICE_FN float vmaf_speed_tridiag_w(const float *a, int n, int s, float ta
 }
 
 /** (w . v) over [s, n), in order. */
-VMAF_DEVICE_FN float vmaf_speed_tridiag_wv(const float *w, const float *v, int n, int s)
+VMAF_DEVICE_FN float vmaf_speed_tridiag_wv(const VMAF_SPEED_LOCAL float *w,
+                                           const VMAF_SPEED_LOCAL float *v, int n, int s)
 {
     float wv = 0;
     for (int r = s; r < n; r++)
@@ -300,8 +318,8 @@ VMAF_DEVICE_FN float vmaf_speed_tridiag_coef(float tau, float wv)
 }
 
 /** A[r][c] -= w[r] v[c] + v[r] w[c]. */
-VMAF_DEVICE_FN float vmaf_speed_tridiag_update(float arc, const float *w, const float *v, int r,
-                                               int c)
+VMAF_DEVICE_FN float vmaf_speed_tridiag_update(float arc, const VMAF_SPEED_LOCAL float *w,
+                                               const VMAF_SPEED_LOCAL float *v, int r, int c)
 {
     return arc - (w[r] * v[c] + v[r] * w[c]);
 }
@@ -424,7 +442,8 @@ VMAF_DEVICE_FN int vmaf_speed_tridiagonal_eigenvalues(float *diag, float *sub, i
 /* ---- the least-squares solve (speed_linalg.c's householder_qr, back_substitute) ----------- */
 
 /** Entry (i, j) of x (rows x inner) * y (inner x cols): the sum from 0 in ascending k. */
-VMAF_DEVICE_FN float vmaf_speed_dev_matmul_entry(const float *x, const float *y, int i, int j,
+VMAF_DEVICE_FN float vmaf_speed_dev_matmul_entry(const VMAF_SPEED_LOCAL float *x,
+                                                 const VMAF_SPEED_LOCAL float *y, int i, int j,
                                                  int inner, int cols)
 {
     float d = 0.0f;
@@ -435,8 +454,9 @@ VMAF_DEVICE_FN float vmaf_speed_dev_matmul_entry(const float *x, const float *y,
 
 /** Reflector k's vector from the reduced matrix (n x n): v = column k, v[k] += sign * norm,
  *  then v / |v| (serial, norms in float). */
-VMAF_DEVICE_FN void vmaf_speed_dev_qr_vector(const float *reduced, const float *a, int n, int k,
-                                             float *v)
+VMAF_DEVICE_FN void vmaf_speed_dev_qr_vector(const VMAF_SPEED_LOCAL float *reduced,
+                                             const VMAF_SPEED_LOCAL float *a, int n, int k,
+                                             VMAF_SPEED_LOCAL float *v)
 {
     for (int i = 0; i < n; i++)
         v[i] = reduced[i * n + k];
@@ -448,7 +468,7 @@ VMAF_DEVICE_FN void vmaf_speed_dev_qr_vector(const float *reduced, const float *
 }
 
 /** Entry (i, j) of I - 2 v v^T. */
-VMAF_DEVICE_FN float vmaf_speed_dev_reflector_entry(const float *v, int i, int j)
+VMAF_DEVICE_FN float vmaf_speed_dev_reflector_entry(const VMAF_SPEED_LOCAL float *v, int i, int j)
 {
     float r = -2 * v[i] * v[j];
     if (i == j) r += 1;
@@ -467,8 +487,10 @@ VMAF_DEVICE_FN float vmaf_speed_dev_reduced_mask(float value, int i, int j, int 
  * back substitution on R (pivots already checked), variance sum_k x[k] y[k] / 25 in k order.
  * singular: x = 0.
  */
-VMAF_DEVICE_FN float vmaf_speed_dev_block_variance(const float *p, const float *r, const float *y,
-                                                   int singular, float *x)
+VMAF_DEVICE_FN float vmaf_speed_dev_block_variance(const VMAF_SPEED_LOCAL float *p,
+                                                   const VMAF_SPEED_LOCAL float *r,
+                                                   const VMAF_SPEED_LOCAL float *y, int singular,
+                                                   float *x)
 {
     enum { N = VMAF_SPEED_DEV_N };
     if (singular) {
@@ -492,7 +514,7 @@ VMAF_DEVICE_FN float vmaf_speed_dev_block_variance(const float *p, const float *
 }
 
 /** Any pivot of R below eps in magnitude. */
-VMAF_DEVICE_FN int vmaf_speed_dev_bad_pivot(const float *r)
+VMAF_DEVICE_FN int vmaf_speed_dev_bad_pivot(const VMAF_SPEED_LOCAL float *r)
 {
     for (int i = 0; i < VMAF_SPEED_DEV_N; i++)
         if (vmaf_fabsf(r[i * VMAF_SPEED_DEV_N + i]) < VMAF_SPEED_DEV_EPS) return 1;

@@ -53,6 +53,26 @@
 #include "feature/vif.h"
 #include "reflect.h"
 
+/*
+ * Address spaces (OpenCL C names them; C and CUDA have one flat space, so these are empty
+ * there and the code below is the same): VIF_DEV_SHARED qualifies pointers into a block's tile
+ * (CUDA __shared__, OpenCL __local). The phases that turn a device address of the arguments
+ * into a pointer take VIF_DEV_ARENA_PARAM first (called with VIF_DEV_ARENA_ARG): in OpenCL an
+ * address is an offset into the backend's arena (feature/kernel.h's VMAF_PTR), in C and CUDA
+ * the address itself.
+ */
+#if VMAF_DIALECT_OPENCL
+#define VIF_DEV_SHARED __local
+#define VIF_DEV_ARENA_PARAM __global uchar *vmaf_arena,
+#define VIF_DEV_ARENA_ARG vmaf_arena,
+#define VIF_DEV_PTR(T, addr) ((__global T *)(vmaf_arena + (addr)))
+#else
+#define VIF_DEV_SHARED
+#define VIF_DEV_ARENA_PARAM
+#define VIF_DEV_ARENA_ARG
+#define VIF_DEV_PTR(T, addr) ((T *)(uintptr_t)(addr))
+#endif
+
 /* The tile and block shape of the decomposition above, and the kernels' argument struct: here,
  * not in kernel_args.h, because the host plan and the per-thread work below read them in every
  * dialect; kernel_args.h includes this header and checks that VifCudaArgs fits in
@@ -97,9 +117,9 @@ enum {
 
 /* The tiling must divide evenly: whole row groups and pixel groups, even tile origins (the
  * subsampling keeps even rows and columns). */
-typedef char vif_dev_tiling_check[(VIF_CUDA_TILE_H % VIF_DEV_ROWS == 0 &&
-                                   VIF_CUDA_TILE_W % VIF_DEV_COLS == 0 &&
-                                   VIF_CUDA_TILE_W % 2 == 0 && VIF_CUDA_TILE_H % 2 == 0)
+typedef char vif_dev_tiling_check[((VIF_CUDA_TILE_H % VIF_DEV_ROWS == 0) &
+                                   (VIF_CUDA_TILE_W % VIF_DEV_COLS == 0) &
+                                   (VIF_CUDA_TILE_W % 2 == 0) & (VIF_CUDA_TILE_H % 2 == 0))
                                       ? 1
                                       : -1];
 
@@ -121,6 +141,8 @@ VMAF_DEVICE_FN_INLINE_DEVICE int vif_dev_bit_length(uint64_t v)
 {
 #if defined(__CUDA_ARCH__)
     return 64 - __clzll((long long)v);
+#elif VMAF_DIALECT_OPENCL
+    return 64 - (int)clz((ulong)v);
 #else
     return 64 - __builtin_clzll(v);
 #endif
@@ -165,7 +187,8 @@ VMAF_DEVICE_FN_INLINE_DEVICE int32_t vif_dev_log2(const uint16_t *table, uint64_
 }
 
 /* The same from the packed table (the kernels'). */
-VMAF_DEVICE_FN_INLINE_DEVICE int32_t vif_dev_log2_packed(const uint16_t *packed, uint64_t v)
+VMAF_DEVICE_FN_INLINE_DEVICE int32_t vif_dev_log2_packed(const VMAF_GLOBAL uint16_t *packed,
+                                                         uint64_t v)
 {
     const int b = vif_dev_bit_length(v) - 16;
     const unsigned i = (unsigned)(v >> b) - VMAF_VIF_LOG2_TABLE_FIRST;
@@ -227,7 +250,8 @@ typedef struct VifDevColumn {
  * all rows (register blocking). The wide case: 64-bit square sums, rounded and shifted by q
  * (8-bit samples take vif_dev_stat_vertical_folded()).
  */
-VMAF_DEVICE_FN_INLINE_DEVICE void vif_dev_stat_vertical_wide(const uint16_t *x, const uint16_t *y,
+VMAF_DEVICE_FN_INLINE_DEVICE void vif_dev_stat_vertical_wide(const VIF_DEV_SHARED uint16_t *x,
+                                                             const VIF_DEV_SHARED uint16_t *y,
                                                              int pitch, const uint32_t *f, int fw,
                                                              int q, uint32_t mx[VIF_DEV_ROWS],
                                                              uint32_t my[VIF_DEV_ROWS],
@@ -271,7 +295,8 @@ VMAF_DEVICE_FN_INLINE_DEVICE void vif_dev_stat_vertical_wide(const uint16_t *x, 
  * as j grows, each sample and its three products read or formed once. All sums stay below
  * 2^32 (each partial sum is at most the full one, sum(f) * 255^2 < 2^32).
  */
-VMAF_DEVICE_FN_INLINE_DEVICE void vif_dev_stat_vertical_folded(const uint16_t *x, const uint16_t *y,
+VMAF_DEVICE_FN_INLINE_DEVICE void vif_dev_stat_vertical_folded(const VIF_DEV_SHARED uint16_t *x,
+                                                               const VIF_DEV_SHARED uint16_t *y,
                                                                int pitch, const uint32_t *f, int fw,
                                                                uint32_t mx[VIF_DEV_ROWS],
                                                                uint32_t my[VIF_DEV_ROWS],
@@ -330,7 +355,8 @@ VMAF_DEVICE_FN_INLINE_DEVICE void vif_dev_stat_vertical_folded(const uint16_t *x
     }
 }
 
-VMAF_DEVICE_FN_INLINE_DEVICE void vif_dev_stat_vertical(const uint16_t *x, const uint16_t *y,
+VMAF_DEVICE_FN_INLINE_DEVICE void vif_dev_stat_vertical(const VIF_DEV_SHARED uint16_t *x,
+                                                        const VIF_DEV_SHARED uint16_t *y,
                                                         int pitch, const uint32_t *f, int fw,
                                                         int narrow, int mu_shift, int q,
                                                         VifDevColumn out[VIF_DEV_ROWS])
@@ -374,9 +400,12 @@ VMAF_DEVICE_FN_INLINE_DEVICE VifDevSigma vif_dev_sigma(uint32_t mu_x, uint32_t m
  * The sigmas of VIF_DEV_COLS consecutive pixels of a row from the vertical sums at columns
  * k < fw + VIF_DEV_COLS - 1 (pixel c uses k = c .. c + fw - 1); each value read once.
  */
-VMAF_DEVICE_FN_INLINE_DEVICE void vif_dev_stat_horizontal(const uint32_t *mx, const uint32_t *my,
-                                                          const double *xx, const double *yy,
-                                                          const double *xy, const uint32_t *f,
+VMAF_DEVICE_FN_INLINE_DEVICE void vif_dev_stat_horizontal(const VIF_DEV_SHARED uint32_t *mx,
+                                                          const VIF_DEV_SHARED uint32_t *my,
+                                                          const VIF_DEV_SHARED double *xx,
+                                                          const VIF_DEV_SHARED double *yy,
+                                                          const VIF_DEV_SHARED double *xy,
+                                                          const uint32_t *f,
                                                           const double *fd, int fw,
                                                           VifDevSigma out[VIF_DEV_COLS])
 {
@@ -412,8 +441,8 @@ VMAF_DEVICE_FN_INLINE_DEVICE void vif_dev_stat_horizontal(const uint32_t *mx, co
 
 /* The per-pixel sums of vif.h (the double operations in the CPU's order); table: the packed
  * log2 table. */
-VMAF_DEVICE_FN_INLINE_DEVICE void vif_dev_stat_pixel(const uint16_t *table, VifDevSigma s,
-                                                     double egl, VmafVifSums *acc)
+VMAF_DEVICE_FN_INLINE_DEVICE void vif_dev_stat_pixel(const VMAF_GLOBAL uint16_t *table,
+                                                     VifDevSigma s, double egl, VmafVifSums *acc)
 {
     const int32_t nsq = VMAF_VIF_SIGMA_NSQ;
     if (s.xx < nsq) {
@@ -436,8 +465,9 @@ VMAF_DEVICE_FN_INLINE_DEVICE void vif_dev_stat_pixel(const uint16_t *table, VifD
 }
 
 /* Subsampling, vertical pass at one position (taps x[k * pitch], k < fw). */
-VMAF_DEVICE_FN_INLINE_DEVICE uint32_t vif_dev_sub_vertical(const uint16_t *x, int pitch,
-                                                           const uint32_t *f, int fw, int shift)
+VMAF_DEVICE_FN_INLINE_DEVICE uint32_t vif_dev_sub_vertical(const VIF_DEV_SHARED uint16_t *x,
+                                                           int pitch, const uint32_t *f, int fw,
+                                                           int shift)
 {
     uint32_t sum = 0;
     VMAF_UNROLL
@@ -447,8 +477,8 @@ VMAF_DEVICE_FN_INLINE_DEVICE uint32_t vif_dev_sub_vertical(const uint16_t *x, in
 }
 
 /* Subsampling, horizontal pass at one position (taps v[k], k < fw). */
-VMAF_DEVICE_FN_INLINE_DEVICE uint16_t vif_dev_sub_horizontal(const uint32_t *v, const uint32_t *f,
-                                                             int fw)
+VMAF_DEVICE_FN_INLINE_DEVICE uint16_t vif_dev_sub_horizontal(const VIF_DEV_SHARED uint32_t *v,
+                                                             const uint32_t *f, int fw)
 {
     uint32_t sum = 0;
     VMAF_UNROLL
@@ -465,13 +495,15 @@ VMAF_DEVICE_FN_INLINE_DEVICE uint16_t vif_dev_sub_horizontal(const uint32_t *v, 
  * at least the widest margined tile) and walks down the rows, so that the column's mirrored
  * index and offset are formed once. */
 enum { VIF_DEV_LOAD_COLS = 64, VIF_DEV_LOAD_ROW_STEP = VIF_CUDA_THREADS / VIF_DEV_LOAD_COLS };
-typedef char vif_dev_load_check[((int)VIF_DEV_TILE_COLS <= (int)VIF_DEV_LOAD_COLS &&
-                                 VIF_CUDA_THREADS % VIF_DEV_LOAD_COLS == 0)
+typedef char vif_dev_load_check[(((int)VIF_DEV_TILE_COLS <= (int)VIF_DEV_LOAD_COLS) &
+                                 (VIF_CUDA_THREADS % VIF_DEV_LOAD_COLS == 0))
                                     ? 1
                                     : -1];
 
-VMAF_DEVICE_FN_INLINE_DEVICE void vif_dev_phase_load(VifDevTile *t, const VifCudaArgs *a, int fw,
-                                                     int wide, int bx, int by, int tid)
+VMAF_DEVICE_FN_INLINE_DEVICE void vif_dev_phase_load(VIF_DEV_ARENA_PARAM
+                                                     VIF_DEV_SHARED VifDevTile *t,
+                                                     const VifCudaArgs *a, int fw, int wide,
+                                                     int bx, int by, int tid)
 {
     const int hf = fw / 2, cols = VIF_CUDA_TILE_W + 2 * hf, rows = VIF_CUDA_TILE_H + 2 * hf;
     const int i0 = by * VIF_CUDA_TILE_H - hf, j0 = bx * VIF_CUDA_TILE_W - hf;
@@ -479,19 +511,22 @@ VMAF_DEVICE_FN_INLINE_DEVICE void vif_dev_phase_load(VifDevTile *t, const VifCud
     if (c >= cols)
         return;
     const size_t jo = (size_t)vmaf_reflect101(j0 + c, a->w) << (wide ? 1 : 0);
-    const unsigned char *ref = (const unsigned char *)(uintptr_t)a->ref + jo;
-    const unsigned char *dis = (const unsigned char *)(uintptr_t)a->dis + jo;
+    const VMAF_GLOBAL unsigned char *ref = VIF_DEV_PTR(const unsigned char, a->ref) + jo;
+    const VMAF_GLOBAL unsigned char *dis = VIF_DEV_PTR(const unsigned char, a->dis) + jo;
     for (int r = tid / VIF_DEV_LOAD_COLS; r < rows; r += VIF_DEV_LOAD_ROW_STEP) {
         const size_t o = (size_t)vmaf_reflect101(i0 + r, a->h) * a->stride;
-        t->x[r][c] = wide ? *(const uint16_t *)(const void *)(ref + o) : ref[o];
-        t->y[r][c] = wide ? *(const uint16_t *)(const void *)(dis + o) : dis[o];
+        t->x[r][c] = wide ? *(const VMAF_GLOBAL uint16_t *)(const VMAF_GLOBAL void *)(ref + o)
+                          : ref[o];
+        t->y[r][c] = wide ? *(const VMAF_GLOBAL uint16_t *)(const VMAF_GLOBAL void *)(dis + o)
+                          : dis[o];
     }
 }
 
 /* Phase 2: the vertical sums (statistic: VIF_DEV_ROWS rows of one column per item;
  * subsampling: one even tile row of one column). */
-VMAF_DEVICE_FN_INLINE_DEVICE void vif_dev_phase_vertical(VifDevTile *t, const VifCudaArgs *a,
-                                                         const uint32_t *f, int fw,
+VMAF_DEVICE_FN_INLINE_DEVICE void vif_dev_phase_vertical(VIF_DEV_SHARED VifDevTile *t,
+                                                         const VifCudaArgs *a, const uint32_t *f,
+                                                         int fw,
                                                          const uint32_t *sub_f, int sub_fw,
                                                          int narrow, int tid)
 {
@@ -530,7 +565,8 @@ VMAF_DEVICE_FN_INLINE_DEVICE void vif_dev_phase_vertical(VifDevTile *t, const Vi
 
 /* Phase 3: the tile's pixels (VIF_DEV_COLS of a row per item; sums into *acc) and its part
  * of the next scale. */
-VMAF_DEVICE_FN_INLINE_DEVICE void vif_dev_phase_horizontal(const VifDevTile *t,
+VMAF_DEVICE_FN_INLINE_DEVICE void vif_dev_phase_horizontal(VIF_DEV_ARENA_PARAM
+                                                           const VIF_DEV_SHARED VifDevTile *t,
                                                            const VifCudaArgs *a, const uint32_t *f,
                                                            int fw, const uint32_t *sub_f,
                                                            int sub_fw, int bx, int by, int tid,
@@ -539,7 +575,7 @@ VMAF_DEVICE_FN_INLINE_DEVICE void vif_dev_phase_horizontal(const VifDevTile *t,
     const int hf = fw / 2;
     const int i0 = by * VIF_CUDA_TILE_H, j0 = bx * VIF_CUDA_TILE_W;
     if (a->stat) {
-        const uint16_t *table = (const uint16_t *)(uintptr_t)a->log2_table;
+        const VMAF_GLOBAL uint16_t *table = VIF_DEV_PTR(const uint16_t, a->log2_table);
         const int per_row = VIF_CUDA_TILE_W / VIF_DEV_COLS;
         for (int e = tid; e < VIF_CUDA_TILE_H * per_row; e += VIF_CUDA_THREADS) {
             const int r = e / per_row, c0 = e % per_row * VIF_DEV_COLS;
@@ -564,10 +600,10 @@ VMAF_DEVICE_FN_INLINE_DEVICE void vif_dev_phase_horizontal(const VifDevTile *t,
                 continue;
             const int c = 2 * m + hf - hn;
             const size_t o = (size_t)i2 * w2 + j2;
-            ((uint16_t *)(uintptr_t)a->sub_ref)[o] = vif_dev_sub_horizontal(&t->sx[k][c], sub_f,
-                                                                            sub_fw);
-            ((uint16_t *)(uintptr_t)a->sub_dis)[o] = vif_dev_sub_horizontal(&t->sy[k][c], sub_f,
-                                                                            sub_fw);
+            VIF_DEV_PTR(uint16_t, a->sub_ref)[o] = vif_dev_sub_horizontal(&t->sx[k][c], sub_f,
+                                                                          sub_fw);
+            VIF_DEV_PTR(uint16_t, a->sub_dis)[o] = vif_dev_sub_horizontal(&t->sy[k][c], sub_f,
+                                                                          sub_fw);
         }
     }
 }

@@ -3,7 +3,9 @@
 # prefix this test installs, found through pkg-config), must write the same score files as our
 # CLI for the same options: every value (parsed as doubles), every name, the metric order,
 # at n_threads 0 (FFmpeg's default) and 2, with models, features and overloads; and -v quiet
-# must silence the library.
+# must silence the library. With VMAF_BACKEND=opencl in FFmpeg's environment (PoCL: the
+# library attaches an OpenCL device at vmaf_init for the unmodified filter) it must write the
+# same values as without it, and a device that is not there must fail the filter.
 #
 #   ffmpeg.sh BUILD_DIR CACHE_DIR WORK_DIR CLIPS_DIR MODELS_DIR SOURCE_SCRIPT JSON_COMPARE CC
 #
@@ -68,22 +70,30 @@ geometry() { # CLIP -> W H FMT BITS PIX_FMT
   echo "${wh%x*} ${wh#*x} $fmt $bits $pf"
 }
 
-# run NAME CLIP FORMAT "FILTER OPTIONS" CLI OPTIONS...
-run() {
+# ffmpeg_run NAME CLIP FORMAT "FILTER OPTIONS" [ENV...]: $W/NAME.ffmpeg.FORMAT, its log in
+# $W/NAME.ffmpeg.log; the exit status of ffmpeg, run with ENV (VAR=VALUE) added
+ffmpeg_run() {
   name=$1; clip=$2; fmt_out=$3; fopts=$4; shift 4
-  cases=$((cases + 1))
   read -r w h fmt bits pf <<EOF
 $(geometry "$clip")
 EOF
   ref=$CLIPS/${clip}_ref.yuv; dis=$CLIPS/${clip}_dis.yuv
-  ff_out=$W/$name.ffmpeg.$fmt_out; cli_out=$W/$name.cli.$fmt_out
+  ff_out=$W/$name.ffmpeg.$fmt_out
   raw="-f rawvideo -pix_fmt $pf -s ${w}x${h}"
   # shellcheck disable=SC2086
-  if ! "$FF" -nostdin -hide_banner -loglevel error $raw -i "$dis" $raw -i "$ref" \
+  env "$@" "$FF" -nostdin -hide_banner -loglevel error $raw -i "$dis" $raw -i "$ref" \
        -lavfi "[0:v][1:v]libvmaf=log_fmt=$fmt_out:log_path=$ff_out${fopts:+:$fopts}" -f null - \
-       > "$W/$name.ffmpeg.log" 2>&1; then
+       > "$W/$name.ffmpeg.log" 2>&1
+}
+
+# run NAME CLIP FORMAT "FILTER OPTIONS" CLI OPTIONS...
+run() {
+  name=$1; clip=$2; fmt_out=$3; fopts=$4; shift 4
+  cases=$((cases + 1))
+  if ! ffmpeg_run "$name" "$clip" "$fmt_out" "$fopts"; then
     fail "$name: ffmpeg failed:"; sed 's/^/     /' "$W/$name.ffmpeg.log"; return
   fi
+  cli_out=$W/$name.cli.$fmt_out
   if ! "$VMAF" -r "$ref" -d "$dis" -w "$w" -h "$h" -p "$fmt" -b "$bits" "--$fmt_out" -o "$cli_out" \
        "$@" > "$W/$name.cli.log" 2>&1; then
     fail "$name: vmaf failed:"; sed 's/^/     /' "$W/$name.cli.log"; return
@@ -125,6 +135,43 @@ if "$VMAF" -r "$CLIPS/boats_576x324_420p_ref.yuv" -d "$CLIPS/boats_576x324_420p_
       --feature psnr --feature psnr_hvs --feature float_ssim
 else
   echo "--   float_ssim: not in this build, left out"
+fi
+
+# VMAF_BACKEND=opencl: the same values as the run without it (json_compare's rule), on PoCL's
+# device (VMAF_OPENCL_DEVICE names it, wherever it is in the device list)
+# run_opencl NAME BASE CLIP "FILTER OPTIONS": BASE is the case run above with these options
+run_opencl() {
+  name=$1; base=$2; clip=$3; fopts=$4
+  cases=$((cases + 1))
+  if ! ffmpeg_run "$name" "$clip" json "$fopts" VMAF_BACKEND=opencl VMAF_OPENCL_DEVICE="$pocl"; then
+    fail "$name: ffmpeg failed:"; sed 's/^/     /' "$W/$name.ffmpeg.log"; return
+  fi
+  if res=$("$COMPARE" "$W/$name.ffmpeg.json" "$W/$base.ffmpeg.json"); then
+    ok "$name: as $base without VMAF_BACKEND: $res"
+  else
+    fail "$name: not as $base without VMAF_BACKEND: $res"
+  fi
+}
+pocl=$("$VMAF" --opencl_list 2>/dev/null |
+       sed -n 's/^\([0-9]*\): platform "Portable Computing Language".*/\1/p' | head -n 1)
+if [ -n "$pocl" ]; then
+  run_opencl opencl_default_t0  default_t0    boats_576x324_420p   ""
+  run_opencl opencl_default_t2  default_t2    boats_576x324_420p   "n_threads=2"
+  run_opencl opencl_two_models  two_models_t2 cups_352x288_444p    "model='$M2':n_threads=2"
+  run_opencl opencl_features    features_t2   leaf_480x270_422p12  "feature='name=psnr|name=psnr_hvs':n_threads=2"
+  run_opencl opencl_subsample   subsample_t2  jetty_1920x1080_420p "n_threads=2:n_subsample=3:feature=name=psnr"
+  # a device that is not there: the filter fails with the library's message
+  cases=$((cases + 1))
+  if ffmpeg_run opencl_no_device boats_576x324_420p json "" VMAF_BACKEND=opencl VMAF_OPENCL_DEVICE=99; then
+    fail "VMAF_OPENCL_DEVICE=99: ffmpeg succeeded"
+  elif grep -q 'VMAF_BACKEND=opencl: no usable OpenCL device 99' "$W/opencl_no_device.ffmpeg.log"; then
+    ok "VMAF_OPENCL_DEVICE=99: ffmpeg fails: $(grep -m 1 'no usable' "$W/opencl_no_device.ffmpeg.log")"
+  else
+    fail "VMAF_OPENCL_DEVICE=99: ffmpeg failed without the library's message:"
+    sed 's/^/     /' "$W/opencl_no_device.ffmpeg.log"
+  fi
+else
+  echo "--   VMAF_BACKEND=opencl: no PoCL device (vmaf --opencl_list; tests/opencl/setup.sh installs it), left out"
 fi
 
 # -v quiet silences the library; -v error shows its message

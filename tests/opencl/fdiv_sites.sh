@@ -71,7 +71,9 @@ for h in "$src"/feature/*.h "$src"/feature/twins/*.h "$src"/feature/opencl/*.cl;
 done
 if [ -s "$tmp/found" ]; then
   echo "FAIL: float division or sqrt outside vmaf_fdiv / vmaf_fsqrt (feature/dialect.h):"
-  sed "s|$src/||" "$tmp/found" | awk '!seen[$0]++'
+  # one line per location and its source line, each once
+  sed "s|$src/||; s|: note: \"root\" binds here||; s|: note: expanded from macro|: in macro|" \
+    "$tmp/found" | paste -d ' ' - - | awk '!seen[$0]++'
   bad=1
 fi
 echo "$units units parsed as OpenCL C with $query; $([ -s "$tmp/found" ] && echo "float divisions or roots found" || echo "no float division or sqrt outside vmaf_fdiv / vmaf_fsqrt")"

@@ -166,6 +166,95 @@ bad = [x.stderr for x in p if x.returncode]
 t.check(bad[0] if bad else same_output(kout, kcli, "json"),
         "twinvmaf-score --segment + --merge --precision max == vmaf --precision max")
 
+
+# backend="opencl" (PoCL where the tests run) writes the CPU's files exactly: twins with
+# OpenCL kernels run on the device, the others on the CPU, the same bits either way
+def opencl_section():
+    devices = twinvmaf.opencl_devices()
+    if not devices:
+        print("SKIP opencl: no OpenCL device (no ICD loader or no platform; "
+              "tests/opencl/setup.sh installs PoCL)")
+        return
+    dev = devices[0]
+    print(f"opencl: device {dev['index']}: {dev['name']} ({dev['type']}, {dev['platform']})")
+    lib = twinvmaf.load()
+
+    def attached(opts, geometry):
+        with twinvmaf.Title(ref, dis, geometry, opts) as title:
+            ctx = title.context(lib)
+            try:
+                return ctx.opencl
+            finally:
+                ctx.close()
+
+    o = twinvmaf.Options(backend="opencl", opencl_device=dev["index"])
+    t.check(None if attached(o, g) else "no OpenCL state attached",
+            "opencl: backend='opencl' attaches a state")
+    gpus = [d for d in devices if d["type"] == "gpu"]
+    if not gpus:
+        t.check(None if not attached(twinvmaf.Options(backend="auto"), g) else
+                "an OpenCL state attached", "opencl: backend='auto' with no OpenCL GPU: the CPU")
+
+    def same_as_cpu(label, clip, opts, fmt="json"):
+        cref, cdis = clip_paths(clips_dir, clip[0])
+        cg = clip[1:5]
+        a = os.path.join(scratch, f"{label}.opencl.{fmt}")
+        b = os.path.join(scratch, f"{label}.cpu.{fmt}")
+        try:
+            twinvmaf.score(cref, cdis, a, cg, dict(opts, output_format=fmt, backend="opencl",
+                                                   opencl_device=dev["index"]))
+            twinvmaf.score(cref, cdis, b, cg, dict(opts, output_format=fmt, backend="cpu"))
+        except twinvmaf.VmafError as e:
+            return t.check(f"raised: {e}", label)
+        t.check(same_output(a, b, fmt), label)
+
+    extra = ["psnr", "float_ssim", "ciede", "psnr_hvs", "motion=motion_force_zero=false"]
+    for clip in clips:
+        same_as_cpu(f"opencl_{clip[0]}_default", clip, {})
+    same_as_cpu("opencl_boats_features_t2", boats, {"features": extra, "threads": 2})
+    same_as_cpu("opencl_boats_bootstrap_xml", boats, {"models": ["version=vmaf_b_v0.6.3"]}, "xml")
+    same_as_cpu("opencl_boats_alloc_pictures", boats, {"pictures": "alloc", "features": extra})
+    # a segment on the device merges with the CPU's parts into the whole title's file
+    whole = os.path.join(scratch, "opencl_seg.cli.json")
+    run_cli(cli, raw + ["--backend", "cpu", "--feature", "psnr", "--json", "-o", whole])
+    parts = [os.path.join(scratch, f"opencl_seg.{k}.part") for k in ("0_9", "9_24")]
+    try:
+        twinvmaf.score_segment(ref, dis, 0, 9, parts[0], g, {"features": ["psnr"],
+                                                              "backend": "opencl"})
+        twinvmaf.score_segment(ref, dis, 9, 24, parts[1], g, {"features": ["psnr"],
+                                                               "backend": "cpu"})
+        merged = os.path.join(scratch, "opencl_seg.merged.json")
+        twinvmaf.merge(parts, merged, "json")
+        t.check(same_output(merged, whole, "json"), "opencl: an OpenCL and a CPU part merged")
+    except twinvmaf.VmafError as e:
+        t.check(f"raised: {e}", "opencl: an OpenCL and a CPU part merged")
+    # the entry point, and the vmaf CLI on the same device
+    ko, kc = (os.path.join(scratch, f"opencl_tool.{k}.json") for k in ("py", "cli"))
+    p = subprocess.run([tool] + raw + ["--backend", "opencl", "--opencl_device",
+                                       str(dev["index"]), "--json", "-o", ko],
+                       capture_output=True, text=True)
+    run_cli(cli, raw + ["--backend", "opencl", "--opencl_device", str(dev["index"]), "--json",
+                        "-o", kc])
+    t.check(p.stderr if p.returncode else same_output(ko, kc, "json"),
+            "opencl: twinvmaf-score --backend opencl == vmaf --backend opencl")
+    # refused before any frame: a device that is not there
+    bad = os.path.join(scratch, "opencl_no_device.json")
+    try:
+        twinvmaf.score(ref, dis, bad, g, backend="opencl", opencl_device=99)
+        t.check("no error", "opencl: device 99 refused")
+    except twinvmaf.VmafError as e:
+        t.check(None if "no usable OpenCL device 99" in str(e) and not os.path.exists(bad)
+                else f"{e}", "opencl: device 99 refused")
+    try:
+        twinvmaf.Options(backend="cpu", opencl_device=0)
+        t.check("accepted", "opencl: opencl_device with backend='cpu' refused")
+    except twinvmaf.VmafError as e:
+        t.check(None if "opencl_device" in str(e) else str(e),
+                "opencl: opencl_device with backend='cpu' refused")
+
+
+opencl_section()
+
 missing = os.path.join(scratch, "gap_0_8.part")
 try:
     twinvmaf.score_segment(ref, dis, 0, 8, missing, g)

@@ -27,9 +27,11 @@ ref, dis = clip_paths(clips_dir, "boats_576x324_420p")
 RAW = ["-w", "576", "-h", "324", "-p", "420", "-b", "8", "--backend", "cpu"]
 
 
-def run(prog, args, timeout=120):
+def run(prog, args, timeout=120, env=None):
+    e = None if env is None else dict(os.environ, **env)
     try:
-        return subprocess.run([prog] + args, capture_output=True, text=True, timeout=timeout)
+        return subprocess.run([prog] + args, capture_output=True, text=True, timeout=timeout,
+                              env=e)
     except subprocess.TimeoutExpired:
         return None
 
@@ -68,6 +70,12 @@ usage_cases = [
     ("segment_reversed", ["--segment", "5:2"]),
     ("segment_no_colon", ["--segment", "5"]),
     ("backend_gpu", ["--backend", "gpu"]),
+    ("opencl_device_abc", ["--opencl_device", "abc"]),
+    ("opencl_device_2_31", ["--opencl_device", "2147483648"]),
+    ("opencl_device_with_cpu", ["-r", ref, "-d", dis, "--backend", "cpu", "--opencl_device", "0"]),
+    ("opencl_device_with_cuda", ["-r", ref, "-d", dis, "--backend", "cuda",
+                                 "--opencl_device", "1"]),
+    ("merge_opencl_device", ["--merge", "a.part", "--opencl_device", "0", "-o", "x.json"]),
     ("output_empty", ["-o", ""]),
     ("cpumask_word", ["--cpumask", "all"]),
     ("stray_argument", ["-r", ref, "-d", dis, "stray"]),
@@ -79,14 +87,52 @@ usage_cases = [
     ("unknown_short", ["-x", "-r", ref, "-d", dis]),
     ("feature_bad_option", ["-r", ref, "-d", dis, "--feature", "psnr=enable_chroma"]),
 ]
-for label, args in usage_cases:
-    a, b = run(tool, args), run(cli, args)
+# $VMAF_BACKEND and $VMAF_OPENCL_DEVICE are the defaults of --backend and --opencl_device, and
+# checked as they are
+usage_cases += [
+    ("env_backend_bogus", ["-r", ref, "-d", dis], {"VMAF_BACKEND": "bogus"}),
+    ("env_backend_bogus_flag_given", ["--backend", "cpu", "-r", ref, "-d", dis],
+     {"VMAF_BACKEND": "gpu"}),
+    ("env_device_x", ["-r", ref, "-d", dis], {"VMAF_OPENCL_DEVICE": "x"}),
+    ("env_device_negative", ["-r", ref, "-d", dis], {"VMAF_OPENCL_DEVICE": "-1"}),
+    ("env_device_2_31", ["-r", ref, "-d", dis], {"VMAF_OPENCL_DEVICE": "2147483648"}),
+    ("env_backend_cpu_device_flag", ["-r", ref, "-d", dis, "--opencl_device", "0"],
+     {"VMAF_BACKEND": "cpu"}),
+]
+for label, args, *env in usage_cases:
+    env = env[0] if env else None
+    a, b = run(tool, args, env=env), run(cli, args, env=env)
     clean(f"usage {label}", a, 1)
     if a is not None and b is not None:
         same = (a.returncode == b.returncode and first_line(a, tool) == first_line(b, cli))
         t.check(None if same else f"twinvmaf-score: {a.returncode} {first_line(a, tool)!r}\n"
                 f"vmaf:           {b.returncode} {first_line(b, cli)!r}",
                 f"usage {label}: as the vmaf CLI")
+
+# an OpenCL device that is not there: exit 255 before any frame, the vmaf CLI's messages (the
+# same with no ICD loader or platform at all); --opencl_list is the vmaf CLI's own
+out = os.path.join(scratch, "out.json")
+for label, args, env in (
+        ("--backend opencl --opencl_device 99", ["--backend", "opencl", "--opencl_device", "99"],
+         None),
+        ("VMAF_BACKEND=opencl VMAF_OPENCL_DEVICE=99", [],
+         {"VMAF_BACKEND": "opencl", "VMAF_OPENCL_DEVICE": "99"}),
+        ("--backend auto --opencl_device 99", ["--backend", "auto", "--opencl_device", "99"],
+         {"VMAF_BACKEND": "opencl"})):
+    args = ["-r", ref, "-d", dis, "-w", "576", "-h", "324", "-p", "420", "-b", "8", "--json",
+            "-o", out] + args
+    a, b = run(tool, args, env=env), run(cli, args, env=env)
+    clean(f"no device: {label}", a, 255, ["no usable OpenCL device 99"], 2)
+    if a is not None and b is not None:
+        # every line the same, but for the tool's name before its own message
+        la = [x.replace(f"{os.path.basename(tool)}: ", "", 1) for x in a.stderr.splitlines()]
+        same = a.returncode == b.returncode and la == b.stderr.splitlines()
+        t.check(None if same else f"twinvmaf-score: {a.returncode} {la!r}\n"
+                f"vmaf:           {b.returncode} {b.stderr.splitlines()!r}",
+                f"no device: {label}: as the vmaf CLI")
+    t.check(None if not os.path.exists(out) else "output written", f"no device: {label}: no output")
+p = run(tool, ["--opencl_list"])
+clean("--opencl_list: refused", p, 1, ["--opencl_list is an option of the vmaf CLI"])
 
 # an unknown long option is only warned about, as getopt_long does
 p = run(tool, ["--no_such_option", "-r", ref + ".missing", "-d", dis] + RAW)
