@@ -2,7 +2,7 @@
 # The arithmetic self-test on Intel's CPU OpenCL runtime (a device whose fp32 division and
 # sqrt are not correctly rounded): intel.sh BUILD_DIR [--bare] TEST_BINARY [ARGS...]. Installs
 # intel-opencl-rt with pip (once) into a virtual environment in BUILD_DIR/opencl-env and runs
-# the test with its ICD (OCL_ICD_FILENAMES=libintelocl.so: its only platform, so device 0),
+# the test with its ICD (OCL_ICD_FILENAMES=libintelocl.so: the loader lists it first, device 0),
 # with --platform Intel before ARGS unless --bare (a program without that option: checktwin).
 # Exit 77 (skipped) with a message when it cannot be installed or its platform does not come up.
 set -u
