@@ -157,8 +157,8 @@ static int run(VmafOpenCLState *s, int fp64, int report_only, unsigned diff[3])
             ((float *)host[2])[i] = x * y + z;
         }
     }
-    const int err = vmaf_opencl_selftest(s, fp64 ? VMAF_OPENCL_SELFTEST_DOUBLE : VMAF_OPENCL_SELFTEST_FLOAT, a, b,
-                                         c, dev[0], dev[1], dev[2], n);
+    const int kind = fp64 ? VMAF_OPENCL_SELFTEST_DOUBLE : VMAF_OPENCL_SELFTEST_FLOAT;
+    const int err = vmaf_opencl_selftest(s, kind, a, b, c, dev[0], dev[1], dev[2], n);
     if (!err)
         for (int op = 0; op < 3; op++)
             diff[op] = compare(fp64, op, a, b, c, dev[op], host[op], n, report_only);
@@ -221,7 +221,8 @@ static void exact_operands(unsigned kind, float *a, float *b, float *c)
         *b = vmaf_float_of_bits((127u + 1 + rng() % 6) << 23 | (rng() & 1) << 31);
         break;
     }
-    case 5: { /* a / b within about 2^-49 of a midpoint M 2^-25: a 2^25 = M b + r, r odd and small */
+    case 5: { /* a / b within about 2^-49 of a midpoint M 2^-25: a 2^25 = M b + r, r odd,
+               * small */
         uint64_t bi, m;
         int64_t r;
         do {
@@ -337,8 +338,8 @@ static int exact_run(int dev, const char *options, size_t cases, const char *lab
     printf("  within 2^-44 of a float midpoint: %zu of %zu quotients, %zu of %zu roots aimed "
            "there\n", near[0], aimed[0], near[1], aimed[1]);
     /* the generators must reach the hard cases (some of the scaled ones turn subnormal) */
-    CHECK(near[0] * 2 >= aimed[0] && near[1] * 2 >= aimed[1], "near-midpoint cases: %zu / %zu, %zu / %zu",
-          near[0], aimed[0], near[1], aimed[1]);
+    CHECK(near[0] * 2 >= aimed[0] && near[1] * 2 >= aimed[1],
+          "near-midpoint cases: %zu / %zu, %zu / %zu", near[0], aimed[0], near[1], aimed[1]);
     *differ = diff[0] + diff[1] + diff[2];
     free(mem);
     vmaf_opencl_state_free(s);
