@@ -55,6 +55,8 @@ typedef struct CliSettings {
     bool no_prediction, quiet, common_bitdepth;
     enum CliBackend backend;
     int opencl_device;                /* --opencl_device N; -1: not given */
+    int opencl_gpu;                   /* --backend auto: the first OpenCL GPU, -1: none; found
+                                       * once, before segments run in threads (main) */
     bool segment;                     /* --segment A:B: score frames [A, B), write a part */
     unsigned segment_first, segment_last;
     bool merge;                       /* --merge PART...: merge parts into -o */

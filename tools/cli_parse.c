@@ -103,9 +103,8 @@ static void usage(const char *app, const char *reason, ...)
             " --precision max|$unsigned:   numbers as %%.17g (max) or %%.Ng (1..17);\n"
             "                              default %%.6f like reference libvmaf\n"
             " --threads $unsigned:         number of threads to use\n"
-            " --backend cpu|cuda|opencl|auto: where features with GPU twins run (default\n"
-            "                              $VMAF_BACKEND, else auto: CUDA when a device exists,\n"
-            "                              else an OpenCL GPU); same scores either way\n"
+            " --backend cpu|cuda|opencl|auto: where GPU twins run (default $VMAF_BACKEND, else\n"
+            "                              auto: CUDA, else an OpenCL GPU); same scores\n"
             " --feature $string:           additional feature, NAME[=KEY=VAL[:KEY=VAL...]]\n"
             " --cpumask: $bitmask          restrict permitted CPU instruction sets\n"
             " --gpumask: $bitmask          restrict permitted GPU operations\n"
@@ -122,8 +121,7 @@ static void usage(const char *app, const char *reason, ...)
             " --no_prediction/-n:          no prediction, extract features only\n"
             " --version/-v:                print version and exit\n"
             " --opencl_list:               list the OpenCL devices and exit\n"
-            " --opencl_device $unsigned:   the OpenCL device (--opencl_list's number) for\n"
-            "                              --backend opencl (default $VMAF_OPENCL_DEVICE, else 0)\n");
+            " --opencl_device $unsigned:   --backend opencl's device (default $VMAF_OPENCL_DEVICE)\n");
     exit(1);
 }
 

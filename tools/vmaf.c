@@ -319,16 +319,8 @@ static int attach_opencl(VmafContext *vmaf, const CliSettings *c, FILE *msg)
     const bool required = c->backend == CLI_BACKEND_OPENCL;
     int index = c->opencl_device;
     if (index < 0 && required) index = 0;
-    if (index < 0) { /* auto: a GPU only */
-        int n = 0;
-        if (vmaf_opencl_device_count(&n)) return 0;
-        for (int i = 0; i < n && index < 0; i++) {
-            VmafOpenCLDeviceInfo info;
-            if (!vmaf_opencl_device_info(i, &info) && info.type == VMAF_OPENCL_DEVICE_GPU)
-                index = i;
-        }
-        if (index < 0) return 0;
-    }
+    if (index < 0) index = c->opencl_gpu; /* auto: a GPU only */
+    if (index < 0) return 0;
     VmafOpenCLState *state = NULL;
     int err = vmaf_opencl_state_init(&state, (VmafOpenCLConfiguration){ .device = index });
     if (err) {
@@ -1095,6 +1087,20 @@ int main(int argc, char *argv[])
     const int istty = isatty(fileno(stderr));
     CliSettings c;
     cli_parse(argc, argv, &c);
+    c.opencl_gpu = -1;
+    if (c.backend == CLI_BACKEND_AUTO && c.opencl_device < 0 && !c.gpumask && !c.opencl_list &&
+        !c.merge) {
+        /* enumerated once, here: --split's segments open their states in threads, and some
+         * OpenCL implementations do not describe devices safely from several at once */
+        int n = 0;
+        if (!vmaf_opencl_device_count(&n)) {
+            for (int i = 0; i < n && c.opencl_gpu < 0; i++) {
+                VmafOpenCLDeviceInfo info;
+                if (!vmaf_opencl_device_info(i, &info) && info.type == VMAF_OPENCL_DEVICE_GPU)
+                    c.opencl_gpu = i;
+            }
+        }
+    }
     if (istty && !c.quiet) fprintf(stderr, "VMAF version %s\n", vmaf_version());
 
     /* Past the file size limit (ulimit -f) a write then fails with EFBIG, reported like a full

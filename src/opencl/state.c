@@ -38,6 +38,12 @@ static cl_uint devices_of(const VmafOpenCLApi *api, cl_platform_id platform)
     return n;
 }
 
+/* Enumerating and describing devices, and making a context, hold this lock: some OpenCL
+ * implementations answer device queries from several threads at once wrongly (PoCL 3.1's
+ * clGetDeviceInfo crashed with --split's segments opening their states together). A lock,
+ * not state: nothing is kept under it. */
+static pthread_mutex_t query_lock = PTHREAD_MUTEX_INITIALIZER;
+
 static int device_count(const VmafOpenCLApi *api, int *count)
 {
     cl_platform_id *platform;
@@ -180,7 +186,9 @@ VMAF_EXPORT int vmaf_opencl_device_count(int *count)
     VmafOpenCLApi api;
     int err = vmaf_opencl_api_load(&api);
     if (err) return err;
+    pthread_mutex_lock(&query_lock);
     err = device_count(&api, count);
+    pthread_mutex_unlock(&query_lock);
     vmaf_opencl_api_unload(&api);
     return err;
 }
@@ -194,8 +202,10 @@ VMAF_EXPORT int vmaf_opencl_device_info(int index, VmafOpenCLDeviceInfo *info)
     if (err) return err;
     cl_platform_id platform;
     cl_device_id dev;
+    pthread_mutex_lock(&query_lock);
     err = vmaf_opencl_find_device(&api, index, &platform, &dev);
     if (!err) err = vmaf_opencl_describe(&api, platform, dev, info);
+    pthread_mutex_unlock(&query_lock);
     vmaf_opencl_api_unload(&api);
     return err;
 }
@@ -216,6 +226,7 @@ VMAF_EXPORT int vmaf_opencl_state_init(VmafOpenCLState **out, VmafOpenCLConfigur
     atomic_init(&s->refs, 1);
     s->index = cfg.device;
     const VmafOpenCLApi *api = &s->api;
+    pthread_mutex_lock(&query_lock);
     err = vmaf_opencl_find_device(api, cfg.device, &s->platform, &s->device);
     if (!err) err = vmaf_opencl_describe(api, s->platform, s->device, &s->info);
     if (!err) {
@@ -235,6 +246,7 @@ VMAF_EXPORT int vmaf_opencl_state_init(VmafOpenCLState **out, VmafOpenCLConfigur
                                                           &s->max_parameter_size, NULL),
                                      "clGetDeviceInfo(CL_DEVICE_MAX_PARAMETER_SIZE)");
     }
+    pthread_mutex_unlock(&query_lock);
     /* correctly rounded fp32 division and sqrt: the device's own where it has them, else
      * through double (vmaf_fdiv in feature/dialect.h); never a relaxed-math option. One
      * string for every program, and part of the binary cache's key. */
