@@ -113,7 +113,8 @@ static inline void vmaf_private_memset(void *dst, int c, size_t n)
  * flushed on the way in nor out (the device reports CL_FP_DENORM and the program is never
  * built with -cl-denorms-are-zero or relaxed math). Infinities, NaN, zero signs and division
  * by zero go through the double operations unchanged. tests/opencl/test_opencl_arith.c checks
- * both forms against C on millions of operands.
+ * both forms against C on millions of operands; tests/opencl/fdiv_sites.sh (clang's AST of
+ * every kernel program and shared header) that no float `/` or sqrt is written otherwise.
  *
  * The operands are converted to float first, as the usual arithmetic conversions of a float
  * division do (an int operand too); vmaf_fdiv of constants is a constant expression in every
