@@ -6,6 +6,7 @@
 
 #include "cli_run.h"
 #include "log.h"
+#include "opencl/division.h"
 
 static const char *type_name(enum VmafOpenCLDeviceType type)
 {
@@ -49,9 +50,9 @@ int cli_opencl_list(FILE *out, FILE *msg)
             return EXIT_SETUP;
         }
         fprintf(out, "%d: platform \"%s\", device \"%s\", %s, driver \"%s\", %s, fp64 %s, "
-                     "correctly rounded divide/sqrt %s\n",
+                     "fp32 divide/sqrt %s\n",
                 i, d.platform, d.name, type_name(d.type), d.driver_version, d.opencl_c_version,
-                d.fp64 ? "yes" : "no", d.correctly_rounded_divide_sqrt ? "yes" : "no");
+                d.fp64 ? "yes" : "no", vmaf_opencl_division_name(vmaf_opencl_division(&d)));
     }
     return 0;
 }

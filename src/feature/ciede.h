@@ -187,7 +187,7 @@ VMAF_DEVICE_FN float vmaf_ciede_rotation(float c_bar_prime, float h_bar_prime)
 {
     const float c7 = VMAF_CIEDE_POWF(c_bar_prime, 7);
     const float theta = vmaf_ciede_theta(h_bar_prime);
-    return (float)(-2.0 * sqrt((double)(c7 / (c7 + VMAF_CIEDE_POWF(25.0f, 7.0f)))) *
+    return (float)(-2.0 * sqrt((double)vmaf_fdiv(c7, c7 + VMAF_CIEDE_POWF(25.0f, 7.0f))) *
                    VMAF_CIEDE_SIN(theta));
 }
 
@@ -196,17 +196,17 @@ VMAF_DEVICE_FN float vmaf_ciede2000_weighted(VmafCiedeLab p, VmafCiedeLab q, flo
                                              float k_h)
 {
     const float delta_l = q.l - p.l;
-    const float l_bar = (p.l + q.l) / 2;
+    const float l_bar = vmaf_fdiv(p.l + q.l, 2);
     const float c1 = (float)sqrt(vmaf_ciede_square(p.a) + vmaf_ciede_square(p.b));
     const float c2 = (float)sqrt(vmaf_ciede_square(q.a) + vmaf_ciede_square(q.b));
-    const float c_bar = (c1 + c2) / 2;
+    const float c_bar = vmaf_fdiv(c1 + c2, 2);
     const double c_bar7 = VMAF_CIEDE_POW(c_bar, 7);
     const double g = 1 - sqrt(c_bar7 / (c_bar7 + 6103515625.0 /* 25^7, exact */));
-    const float a1 = (float)(p.a + (p.a / 2) * g);
-    const float a2 = (float)(q.a + (q.a / 2) * g);
+    const float a1 = (float)(p.a + vmaf_fdiv(p.a, 2) * g);
+    const float a2 = (float)(q.a + vmaf_fdiv(q.a, 2) * g);
     const float c1p = (float)sqrt(vmaf_ciede_square(a1) + vmaf_ciede_square(p.b));
     const float c2p = (float)sqrt(vmaf_ciede_square(a2) + vmaf_ciede_square(q.b));
-    const float c_bar_prime = (c1p + c2p) / 2;
+    const float c_bar_prime = vmaf_fdiv(c1p + c2p, 2);
     const float delta_c = c2p - c1p;
     const double l50 = vmaf_ciede_square(l_bar - 50);
     const float s_l = (float)(1. + ((0.015 * l50) / sqrt(20 + l50)));
@@ -219,9 +219,9 @@ VMAF_DEVICE_FN float vmaf_ciede2000_weighted(VmafCiedeLab p, VmafCiedeLab q, flo
     const float t = vmaf_ciede_t(h_bar);
     const float s_h = (float)(1.0 + 0.015 * c_bar_prime * t);
     const float r_t = vmaf_ciede_rotation(c_bar_prime, h_bar);
-    const float lightness = delta_l / (k_l * s_l);
-    const float chroma = delta_c / (k_c * s_c);
-    const float hue = delta_h / (k_h * s_h);
+    const float lightness = vmaf_fdiv(delta_l, k_l * s_l);
+    const float chroma = vmaf_fdiv(delta_c, k_c * s_c);
+    const float hue = vmaf_fdiv(delta_h, k_h * s_h);
     return (float)sqrt(vmaf_ciede_square(lightness) + vmaf_ciede_square(chroma) +
                        vmaf_ciede_square(hue) + r_t * chroma * hue);
 }

@@ -84,6 +84,55 @@ static inline void vmaf_private_memset(void *dst, int c, size_t n)
 #endif
 
 /*
+ * Float division and square root, correctly rounded in every dialect: every float `/` (and
+ * `/=`) and every square root of a float in code an OpenCL kernel compiles (the shared headers
+ * and src/feature/opencl/) is written vmaf_fdiv(a, b) / vmaf_fsqrt(x); double ones stay `/`
+ * and sqrt (OpenCL's fp64 division and sqrt are correctly rounded by the specification).
+ *
+ *   C, CUDA: exactly a / b and sqrtf(x), the IEEE operations (nvcc's default -prec-div and
+ *            -prec-sqrt; no fast math anywhere).
+ *   OpenCL:  `/` and sqrt on a float, which OpenCL promises correctly rounded only when the
+ *            program is built with -cl-fp32-correctly-rounded-divide-sqrt (the state does so
+ *            where the device reports CL_FP_CORRECTLY_ROUNDED_DIVIDE_SQRT); otherwise 2.5 and
+ *            3 ulp. On a device without it but with fp64 and fp32 denormals, the state builds
+ *            with -D VMAF_OPENCL_DIV_VIA_DOUBLE=1 and both are evaluated in double:
+ *            (float)((double)a / (double)b) and (float)sqrt((double)x).
+ *
+ * Why the double form is the correctly rounded float result: the operands are floats (p = 24
+ * bits), exact in double (q = 53 bits), and the quotient or root of floats lies far inside
+ * double's normal range (|a / b| within [2^-277, 2^277]), so the double result is the exact
+ * one correctly rounded to 53 bits. Rounding that again to float gives the exact value
+ * correctly rounded to float whenever q >= 2p + 2 (Figueroa, "When is double rounding
+ * innocuous?", SIGNUM Newsletter 1995: for +, -, *, / and sqrt of p-bit operands, both
+ * roundings to nearest): such an exact result that is not itself a float midpoint lies too
+ * far from every midpoint for the 53-bit rounding to reach or cross one. A float subnormal
+ * result is a rounding to fewer than p bits, where the theorem holds a fortiori; the overflow
+ * threshold (FLT_MAX + half an ulp) is such a midpoint too. Conditions:
+ * round to nearest even in both roundings (OpenCL's default, and its only rounding for a
+ * double-to-float conversion without a _rt* suffix), and float subnormals kept, neither
+ * flushed on the way in nor out (the device reports CL_FP_DENORM and the program is never
+ * built with -cl-denorms-are-zero or relaxed math). Infinities, NaN, zero signs and division
+ * by zero go through the double operations unchanged. tests/opencl/test_opencl_arith.c checks
+ * both forms against C on millions of operands; tests/opencl/fdiv_sites.sh (clang's AST of
+ * every kernel program and shared header) that no float `/` or sqrt is written otherwise.
+ *
+ * The operands are converted to float first, as the usual arithmetic conversions of a float
+ * division do (an int operand too); vmaf_fdiv of constants is a constant expression in every
+ * dialect, so it also serves in a table's initializer.
+ */
+#if VMAF_DIALECT_OPENCL && defined(VMAF_OPENCL_DIV_VIA_DOUBLE) && VMAF_OPENCL_DIV_VIA_DOUBLE
+#pragma OPENCL EXTENSION cl_khr_fp64 : enable
+#define vmaf_fdiv(a, b) ((float)((double)(float)(a) / (double)(float)(b)))
+#define vmaf_fsqrt(x) ((float)sqrt((double)(float)(x)))
+#elif VMAF_DIALECT_OPENCL
+#define vmaf_fdiv(a, b) ((float)(a) / (float)(b))
+#define vmaf_fsqrt(x) sqrt((float)(x))
+#else
+#define vmaf_fdiv(a, b) ((a) / (b))
+#define vmaf_fsqrt(x) sqrtf(x)
+#endif
+
+/*
  * Function qualifiers of the shared per-element functions (callable from the host and from
  * device code):
  *   VMAF_DEVICE_FN              the default: inlined at the compilers' discretion;

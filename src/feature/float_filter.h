@@ -149,7 +149,7 @@ VMAF_DEVICE_FN float vmaf_float_resample_at(int method, const VMAF_GLOBAL float 
             acc += row[ci[u]] * wgt;
         }
     }
-    return acc / weights;
+    return vmaf_fdiv(acc, weights);
 }
 
 /* ---- host side (C, and nvcc's host pass): pictures, the CPU's filter kernels ---------- */

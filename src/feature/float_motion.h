@@ -99,7 +99,7 @@ VMAF_DEVICE_FN float vmaf_float_motion_mean_from_rows(const float *rows, unsigne
     float total = 0.0f;
     for (unsigned i = 0; i < h; i++)
         total += rows[i];
-    return total / (float)(w * h);
+    return vmaf_fdiv(total, (float)(w * h));
 }
 
 /** One output of the bilinear half-size resampler (speed_scale.c's, term for term). */

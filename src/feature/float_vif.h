@@ -72,8 +72,10 @@ enum {
 
 /** The kernelscales the filters are defined for (as the reference lists them, in float). */
 static VMAF_CONSTANT const float vmaf_float_vif_kernelscales[VMAF_FLOAT_VIF_NUM_KERNELSCALES] = {
-    1.0, 1.0f / 2.0f, 3.0f / 2.0f, 2.0f, 2.0f / 3.0f, 24.0f / 10.0f, 360.0f / 97.0f,
-    4.0f / 3.0f, 3.5f / 3.0f, 3.75f / 3.0f, 4.25f / 3.0f, 5.0f / 3.0f, 3.0f, 1.0f / 2.25f,
+    1.0, vmaf_fdiv(1.0f, 2.0f), vmaf_fdiv(3.0f, 2.0f), 2.0f, vmaf_fdiv(2.0f, 3.0f),
+    vmaf_fdiv(24.0f, 10.0f), vmaf_fdiv(360.0f, 97.0f), vmaf_fdiv(4.0f, 3.0f),
+    vmaf_fdiv(3.5f, 3.0f), vmaf_fdiv(3.75f, 3.0f), vmaf_fdiv(4.25f, 3.0f), vmaf_fdiv(5.0f, 3.0f),
+    3.0f, vmaf_fdiv(1.0f, 2.25f),
     1.4746f, 1.54f, 1.6f, 1.06667f, 0.711111f, 0.740740f, 1.111111f,
 };
 
@@ -132,7 +134,7 @@ VMAF_DEVICE_FN void vmaf_float_vif_pixel(const VmafFloatVifStatConst *c, float m
     }
     float g = 0.0f, sv = s2;
     if (!no_ref_variance) {
-        g = s12 / (s1 + eps);
+        g = vmaf_fdiv(s12, s1 + eps);
         sv = s2 - g * s12;
     }
     if (s2 < eps) {

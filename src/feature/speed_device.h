@@ -64,11 +64,11 @@ VMAF_DEVICE_FN float vmaf_speed_dev_sample(const VmafSpeedDevSource *s, unsigned
     }
     const VMAF_GLOBAL uint16_t *ra =
         (const VMAF_GLOBAL uint16_t *)(const VMAF_GLOBAL void *)(s->a + (size_t)y * s->a_stride);
-    const float va = (float)ra[x] / s->scale - 128.0f;
+    const float va = vmaf_fdiv((float)ra[x], s->scale) - 128.0f;
     if (!s->b) return va;
     const VMAF_GLOBAL uint16_t *rb =
         (const VMAF_GLOBAL uint16_t *)(const VMAF_GLOBAL void *)(s->b + (size_t)y * s->b_stride);
-    return va - ((float)rb[x] / s->scale - 128.0f);
+    return va - (vmaf_fdiv((float)rb[x], s->scale) - 128.0f);
 }
 
 /* ---- separable filter at one point -------------------------------------------------------- */
@@ -168,7 +168,7 @@ VMAF_DEVICE_FN float vmaf_speed_dev_scale_point(const VmafSpeedDevScaler *s,
                 weights += wgt;
                 acc += vmaf_speed_dev_sample(src, (unsigned)ri[t], (unsigned)ci[u]) * wgt;
             }
-        return acc / weights;
+        return vmaf_fdiv(acc, weights);
     }
     }
 }
@@ -186,7 +186,7 @@ VMAF_DEVICE_FN float vmaf_speed_dev_window_mean(const VMAF_GLOBAL float *img, si
     for (unsigned i = 0; i < sh; i++)
         for (unsigned j = 0; j < sw; j++)
             sum += base[(size_t)i * stride + j];
-    return sum / (float)((size_t)sw * sh);
+    return vmaf_fdiv(sum, (float)((size_t)sw * sh));
 }
 
 /** The pair (xi, yi), yi <= xi, of pair index p in 0..324 (row-major lower triangle). */
@@ -281,11 +281,11 @@ VMAF_DEVICE_FN float vmaf_speed_householder_column(VMAF_SPEED_LOCAL float *a, in
 
     const float alpha = a[start * n + col];
     const float beta = -vmaf_speed_sign(alpha) * vmaf_speed_hypot(alpha, tail_norm);
-    const float tau = (beta - alpha) / beta;
+    const float tau = vmaf_fdiv(beta - alpha, beta);
     const float scale = alpha - beta;
     if (scale != 0.0f) {
         for (int i = start + 1; i < n; i++)
-            a[i * n + col] /= scale;
+            a[i * n + col] = vmaf_fdiv(a[i * n + col], scale);
         a[start * n + col] = beta;
     }
     return tau;
@@ -339,10 +339,10 @@ VMAF_DEVICE_FN float vmaf_speed_wilkinson_shift(const float *diag, const float *
     const float p = diag[n - 2], q = diag[n - 1], r = sub[n - 2];
     const float half_gap = (float)((p - q) / 2.0);
     if (half_gap > 0)
-        return q - r * (r / (half_gap + vmaf_speed_hypot(half_gap, r)));
+        return q - r * vmaf_fdiv(r, half_gap + vmaf_speed_hypot(half_gap, r));
     if (half_gap == 0)
         return q - vmaf_fabsf(r);
-    return q + r * (r / (-half_gap + vmaf_speed_hypot(half_gap, r)));
+    return q + r * vmaf_fdiv(r, -half_gap + vmaf_speed_hypot(half_gap, r));
 }
 
 /* Rotation (c, s) with [c s; -s c]^T applied to (a, b) zeroing b. */
@@ -352,12 +352,12 @@ VMAF_DEVICE_FN void vmaf_speed_givens(float a, float b, float *c, float *s)
         *c = 1;
         *s = 0;
     } else if (vmaf_fabsf(b) > vmaf_fabsf(a)) {
-        const float t = -a / b;
+        const float t = vmaf_fdiv(-a, b);
         const float inv = (float)(1.0 / sqrt((double)(1 + t * t)));
         *s = inv;
         *c = inv * t;
     } else {
-        const float t = -b / a;
+        const float t = vmaf_fdiv(-b, a);
         const float inv = (float)(1.0 / sqrt((double)(1 + t * t)));
         *c = inv;
         *s = inv * t;
@@ -464,7 +464,7 @@ VMAF_DEVICE_FN void vmaf_speed_dev_qr_vector(const VMAF_SPEED_LOCAL float *reduc
     v[k] += vmaf_speed_sign(a[k * n + k]) * norm;
     const float v_norm = vmaf_speed_norm(v, 0, n, 1);
     for (int i = 0; i < n; i++)
-        v[i] = v[i] / v_norm;
+        v[i] = vmaf_fdiv(v[i], v_norm);
 }
 
 /** Entry (i, j) of I - 2 v v^T. */
@@ -504,12 +504,12 @@ VMAF_DEVICE_FN float vmaf_speed_dev_block_variance(const VMAF_SPEED_LOCAL float 
             float xi = rhs[i];
             for (int k = i + 1; k < N; k++)
                 xi -= x[k] * r[i * N + k];
-            x[i] = xi / r[i * N + i];
+            x[i] = vmaf_fdiv(xi, r[i * N + i]);
         }
     }
-    float var = (x[0] * y[0]) / (float)N;
+    float var = vmaf_fdiv(x[0] * y[0], (float)N);
     for (int k = 1; k < N; k++)
-        var += (x[k] * y[k]) / (float)N;
+        var += vmaf_fdiv(x[k] * y[k], (float)N);
     return var;
 }
 

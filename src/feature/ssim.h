@@ -127,7 +127,7 @@ VMAF_DEVICE_FN int vmaf_ssim_round(float a)
 VMAF_DEVICE_FN int vmaf_ssim_scale(int option, int w, int h)
 {
     if (option > 0) return option;
-    const int r = vmaf_ssim_round((float)(w < h ? w : h) / 256.0f);
+    const int r = vmaf_ssim_round(vmaf_fdiv((float)(w < h ? w : h), 256.0f));
     return r > 1 ? r : 1;
 }
 
@@ -143,7 +143,7 @@ VMAF_DEVICE_FN VmafSsimConst vmaf_ssim_const(void)
     VmafSsimConst c;
     c.c1 = (k1 * range) * (k1 * range);
     c.c2 = (k2 * range) * (k2 * range);
-    c.c3 = c.c2 / 2.0f;
+    c.c3 = vmaf_fdiv(c.c2, 2.0f);
     return c;
 }
 
@@ -165,7 +165,7 @@ VMAF_DEVICE_FN void vmaf_ssim_pixel(const VmafSsimConst *k, float mu1, float mu2
     const float c_den = s1 + s2 + k->c2;
     *c = (2.0 * root + k->c2) / c_den;
     const float s12c = (s12 < 0.0f && root <= 0.0f) ? 0.0f : s12;
-    *s = (float)((s12c + k->c3) / (root + k->c3));
+    *s = (float)vmaf_fdiv(s12c + k->c3, root + k->c3);
 }
 
 /** -10 log10(1 - score), at most max_db (min as the reference writes it). */

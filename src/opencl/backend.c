@@ -696,6 +696,13 @@ static int opencl_create(VmafDeviceBackend **out, void *state, const VmafFeature
                  "runs on the CPU\n", s->info.name);
         return 0;
     }
+    if (s->division == VMAF_OPENCL_DIVISION_INEXACT) {
+        vmaf_log(geometry->log_level, VMAF_LOG_LEVEL_WARNING,
+                 "opencl: %s has neither correctly rounded fp32 division and sqrt nor fp64 "
+                 "with fp32 denormals to make them exact: every feature runs on the CPU\n",
+                 s->info.name);
+        return 0;
+    }
     VmafOpenCLBackend *b = calloc(1, sizeof(*b));
     if (!b) return -ENOMEM;
     b->dev.ops = &device_ops;

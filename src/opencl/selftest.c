@@ -10,18 +10,21 @@ const VmafOpenCLSource vmaf_opencl_selftest_source = {
     .text = (const char *)vmaf_opencl_cl_selftest,
 };
 
-int vmaf_opencl_selftest(VmafOpenCLState *s, int fp64, const void *a, const void *b,
+int vmaf_opencl_selftest(VmafOpenCLState *s, int kind, const void *a, const void *b,
                          const void *c, void *quotient, void *root, void *mad, size_t n)
 {
-    if (!s || !a || !b || !c || !quotient || !root || !mad || !n || n > 0xffffffffu)
+    static const char *const kernel[] = { "selftest_f32", "selftest_f64", "selftest_fdiv" };
+    if (!s || !a || !b || !c || !quotient || !root || !mad || !n || n > 0xffffffffu ||
+        kind < VMAF_OPENCL_SELFTEST_FLOAT || kind > VMAF_OPENCL_SELFTEST_FDIV)
         return -EINVAL;
+    const int fp64 = kind == VMAF_OPENCL_SELFTEST_DOUBLE;
     if (fp64 && !s->info.fp64) return -ENOTSUP;
     const VmafOpenCLApi *api = &s->api;
     cl_program program;
     int err = vmaf_opencl_program(s, &vmaf_opencl_selftest_source, &program);
     if (err) return err;
     cl_int res = CL_SUCCESS;
-    cl_kernel k = api->clCreateKernel(program, fp64 ? "selftest_f64" : "selftest_f32", &res);
+    cl_kernel k = api->clCreateKernel(program, kernel[kind], &res);
     if (res != CL_SUCCESS) return vmaf_opencl_result(res, "clCreateKernel");
     const size_t size = n * (fp64 ? sizeof(double) : sizeof(float));
     const void *in[3] = { a, b, c };

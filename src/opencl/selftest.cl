@@ -3,7 +3,10 @@
  * The runtime's self-test: division, square root and an unfused a*b+c, element by element,
  * for comparison with the host's C on the same operands (tests/opencl/test_opencl_arith.c).
  * With FP_CONTRACT OFF, a*b+c is two roundings, as the host's -ffp-contract=off.
+ * selftest_f32 uses the device's own float `/` and sqrt; selftest_fdiv the kernels' spelling,
+ * vmaf_fdiv and vmaf_fsqrt, which must be exact under every option the state builds with.
  */
+#include "feature/dialect.h"
 
 __kernel void selftest_f32(__global const float *a, __global const float *b,
                            __global const float *c, __global float *quotient,
@@ -13,6 +16,17 @@ __kernel void selftest_f32(__global const float *a, __global const float *b,
     if (i >= n) return;
     quotient[i] = a[i] / b[i];
     root[i] = sqrt(a[i]);
+    mad[i] = a[i] * b[i] + c[i];
+}
+
+__kernel void selftest_fdiv(__global const float *a, __global const float *b,
+                            __global const float *c, __global float *quotient,
+                            __global float *root, __global float *mad, uint n)
+{
+    const size_t i = get_global_id(0);
+    if (i >= n) return;
+    quotient[i] = vmaf_fdiv(a[i], b[i]);
+    root[i] = vmaf_fsqrt(a[i]);
     mad[i] = a[i] * b[i] + c[i];
 }
 

@@ -9,12 +9,18 @@
 
 extern const VmafOpenCLSource vmaf_opencl_selftest_source;
 
+enum {
+    VMAF_OPENCL_SELFTEST_FLOAT = 0,  /**< float: the device's own `/` and sqrt */
+    VMAF_OPENCL_SELFTEST_DOUBLE = 1, /**< double (-ENOTSUP where the device has none) */
+    VMAF_OPENCL_SELFTEST_FDIV = 2,   /**< float through vmaf_fdiv / vmaf_fsqrt (dialect.h) */
+};
+
 /**
  * For i < n: quotient[i] = a[i] / b[i], root[i] = sqrt(a[i]), mad[i] = a[i] * b[i] + c[i] on
- * the device, in float (fp64 == 0) or double (fp64 == 1; -ENOTSUP where the device has none).
- * Blocks until the results are back.
+ * the device, computed as `kind` says (VMAF_OPENCL_SELFTEST_*), with the state's build
+ * options. Blocks until the results are back.
  */
-int vmaf_opencl_selftest(VmafOpenCLState *s, int fp64, const void *a, const void *b,
+int vmaf_opencl_selftest(VmafOpenCLState *s, int kind, const void *a, const void *b,
                          const void *c, void *quotient, void *root, void *mad, size_t n);
 
 #endif /* VMAF_OPENCL_SELFTEST_H */

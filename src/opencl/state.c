@@ -247,10 +247,12 @@ VMAF_EXPORT int vmaf_opencl_state_init(VmafOpenCLState **out, VmafOpenCLConfigur
                                      "clGetDeviceInfo(CL_DEVICE_MAX_PARAMETER_SIZE)");
     }
     pthread_mutex_unlock(&query_lock);
-    /* the device's own correctly rounded fp32 division and sqrt where it has them; never a
-     * relaxed-math option */
+    /* correctly rounded fp32 division and sqrt: the device's own where it has them, else
+     * through double (vmaf_fdiv in feature/dialect.h); never a relaxed-math option. One
+     * string for every program, and part of the binary cache's key. */
+    s->division = vmaf_opencl_division(&s->info);
     snprintf(s->build_options, sizeof(s->build_options), "%s",
-             s->info.correctly_rounded_divide_sqrt ? "-cl-fp32-correctly-rounded-divide-sqrt" : "");
+             vmaf_opencl_division_options(s->division));
     if (err) {
         vmaf_opencl_state_free(s);
         return err;

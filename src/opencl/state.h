@@ -8,6 +8,7 @@
 
 #include "libvmaf/libvmaf_opencl.h"
 
+#include "opencl/division.h"
 #include "opencl/loader.h"
 
 #define VMAF_OPENCL_MAX_PROGRAMS 32
@@ -26,7 +27,8 @@ struct VmafOpenCLState {
     cl_command_queue queue;
     VmafOpenCLDeviceInfo info;
     int index;
-    char build_options[128];   /* the same for every program of the state */
+    enum VmafOpenCLDivision division; /* how fp32 division and sqrt are exact (or not) */
+    char build_options[128];   /* the same for every program of the state: division's */
     pthread_mutex_t lock;      /* the program table */
     struct {
         const VmafOpenCLSource *source;

@@ -1,11 +1,15 @@
 #!/bin/sh
 # The arithmetic self-test on Intel's CPU OpenCL runtime (a device whose fp32 division and
-# sqrt are not correctly rounded): intel.sh BUILD_DIR TEST_BINARY [ARGS...]. Installs
+# sqrt are not correctly rounded): intel.sh BUILD_DIR [--bare] TEST_BINARY [ARGS...]. Installs
 # intel-opencl-rt with pip (once) into a virtual environment in BUILD_DIR/opencl-env and runs
-# the test with its ICD (OCL_ICD_FILENAMES=libintelocl.so). Exit 77 (skipped) with a message
-# when it cannot be installed or its platform does not come up.
+# the test with its ICD (OCL_ICD_FILENAMES=libintelocl.so: the loader lists it first, device 0),
+# with --platform Intel before ARGS unless --bare (a program without that option: checktwin).
+# Exit 77 (skipped) with a message when it cannot be installed or its platform does not come up.
 set -u
-build=$(cd "$1" && pwd); test=$2; shift 2
+build=$(cd "$1" && pwd); shift
+platform_arg=1
+if [ "$1" = --bare ]; then platform_arg=0; shift; fi
+test=$1; shift
 env=$build/opencl-env
 (
   flock 9
@@ -24,4 +28,5 @@ fi
 # its own libraries (TBB, the compiler runtime) sit beside it
 export LD_LIBRARY_PATH="$env/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 export OCL_ICD_FILENAMES="$lib"
-exec "$test" --platform Intel "$@"
+if [ $platform_arg = 1 ]; then exec "$test" --platform Intel "$@"; fi
+exec "$test" "$@"

@@ -24,7 +24,7 @@ static inline void motion_blur(VMAF_ARENA_PARAM const FloatMotionCudaArgs *a, in
     const int x0 = vmaf_bid(0) * TW, y0 = vmaf_bid(1) * TH, pic = vmaf_bid(2);
     const int tw = min(TW, w - x0), th = min(TH, h - y0);
     const int cw = tw + 2 * R;
-    const float scale = 1.0f / vmaf_float_sample_divisor(a->bpc);
+    const float scale = vmaf_fdiv(1.0f, vmaf_float_sample_divisor(a->bpc));
     const vmaf_devptr base = a->src[pic];
     for (int i = vmaf_tid(0); i < (th + 2 * R) * cw; i += vmaf_bdim(0)) {
         const int r = i / cw, c = i % cw;

@@ -45,7 +45,7 @@ static inline int stats_unit(const FloatStatsCudaArgs *a, unsigned m)
         VMAF_LOCAL ulong part[FLOAT_STATS_CUDA_THREADS];                                     \
         const unsigned i = vmaf_bid(0), m = vmaf_bid(1);                                     \
         const int q = stats_unit(&a, m);                                                     \
-        const float scale = 1.0f / vmaf_float_sample_divisor(a.bpc);                         \
+        const float scale = vmaf_fdiv(1.0f, vmaf_float_sample_divisor(a.bpc));               \
         ulong units = 0;                                                                     \
         for (unsigned j = vmaf_tid(0); j < a.w; j += vmaf_bdim(0))                           \
             units += vmaf_float_stats_units(stats_term_##bits(VMAF_ARENA_ARG & a, m, i, j,   \
@@ -73,7 +73,7 @@ static inline int stats_unit(const FloatStatsCudaArgs *a, unsigned m)
         double sum;                                                                          \
         unsigned row;                                                                        \
         vmaf_float_stats_finish(rows, a.h, q, &sum, &row);                                   \
-        const float scale = 1.0f / vmaf_float_sample_divisor(a.bpc);                         \
+        const float scale = vmaf_fdiv(1.0f, vmaf_float_sample_divisor(a.bpc));               \
         for (unsigned i = row; i < a.h; i++)                                                 \
             for (unsigned j = 0; j < a.w; j++)                                               \
                 sum += stats_term_##bits(VMAF_ARENA_ARG & a, m, i, j, scale);                \
@@ -86,7 +86,7 @@ static inline int stats_unit(const FloatStatsCudaArgs *a, unsigned m)
         const unsigned j = vmaf_bid(0) * vmaf_bdim(0) + vmaf_tid(0), i = vmaf_bid(1);        \
         if (j >= a.w) return;                                                                \
         const int w = (int)a.w, h = (int)a.h;                                                \
-        const float scale = 1.0f / vmaf_float_sample_divisor(a.bpc);                         \
+        const float scale = vmaf_fdiv(1.0f, vmaf_float_sample_divisor(a.bpc));               \
         float win[VMAF_FLOAT_ANSNR_DIS_WIDTH * VMAF_FLOAT_ANSNR_DIS_WIDTH];                  \
         __global float *out = VMAF_PTR(float, a.filtered);                                   \
         for (int plane = 0; plane < 2; plane++) {                                            \

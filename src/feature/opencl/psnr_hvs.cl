@@ -18,9 +18,9 @@ static float psnr_hvs_texture_ratio(const int *px)
         gsum += px[k];
         qsum[q] += px[k];
     }
-    const float gmean = (float)gsum / 64.f;
+    const float gmean = vmaf_fdiv((float)gsum, 64.f);
     float qmean[4];
-    for (int q = 0; q < 4; q++) qmean[q] = (float)qsum[q] / 16.f;
+    for (int q = 0; q < 4; q++) qmean[q] = vmaf_fdiv((float)qsum[q], 16.f);
     float gvar = 0.f, qvar[4] = { 0.f, 0.f, 0.f, 0.f };
     for (int k = 0; k < 64; k++) {
         const int q = ((k >> 3) >= 4) + 2 * ((k & 7) >= 4);
@@ -30,12 +30,12 @@ static float psnr_hvs_texture_ratio(const int *px)
         gvar += dg * dg;
         qvar[q] += dq * dq;
     }
-    const float unbias64 = 1 / 63.f * 64;
-    const float unbias16 = 1 / 15.f * 16;
+    const float unbias64 = vmaf_fdiv(1, 63.f) * 64;
+    const float unbias16 = vmaf_fdiv(1, 15.f) * 16;
     const float g = gvar * unbias64;
     const float q0 = qvar[0] * unbias16, q1 = qvar[1] * unbias16;
     const float q2 = qvar[2] * unbias16, q3 = qvar[3] * unbias16;
-    return (q0 + q1 + q2 + q3) / (g > 0 ? g : 1.f);
+    return vmaf_fdiv(q0 + q1 + q2 + q3, g > 0 ? g : 1.f);
 }
 
 // columns first, then rows: px[v * 8 + u] = vertical frequency v, horizontal frequency u
@@ -94,7 +94,7 @@ VMAF_KERNEL(vmaf_psnr_hvs_terms, PsnrHvsCudaArgs)
     }
     for (int k = 1; k < 64; k++) {
         const float diff = (float)abs(ref[k] - dis[k]);
-        const float thr = threshold / mask[k];
+        const float thr = vmaf_fdiv(threshold, mask[k]);
         const float excess = diff - thr;
         const float err = excess > 0.f ? excess : 0.f;
         const float we = err * csf[k];
