@@ -8,10 +8,12 @@
  * set-up writes are kept until the arena exists, then written before the first frame.
  *
  * Frames: a ring of N_SLOTS slots, each a reference and a distorted picture in the host
- * picture layout; a frame's planes are written into its slot (luma, and chroma when a twin
- * reads it: each plane crosses the bus once), then every twin's recorded operations, then a
- * marker event. One in-order queue per backend, so a frame's work follows the frames it reads
- * (motion's previous slots) and the slot it overwrites is no longer read by anyone. The host
+ * picture layout. A frame's planes are written into its slot on the upload queue (luma, and
+ * chroma when a twin reads it: each plane crosses the bus once), after the frames that still
+ * read that slot's previous contents (the two after it, motion's previous slots) are done; its
+ * `uploaded` event gates the compute queue, where every twin's recorded operations follow,
+ * then a marker event `done`. Both queues are in order: the next frame's planes cross the bus
+ * while this one computes, and a frame's work follows the frames it reads. The host
  * waits once per frame, on the marker of the frame whose slot it reuses, then collects that
  * frame through the CPU extractors' own store functions. Operations are recorded once per slot
  * (one kernel object per launch, its arguments set once) and enqueued per frame.
@@ -70,7 +72,7 @@ typedef struct Slot {
     bool busy;
     unsigned index, variant;
     VmafPicture held[2];
-    cl_event done;
+    cl_event uploaded, done;
 } Slot;
 
 typedef struct Twin {
@@ -91,7 +93,7 @@ struct VmafOpenCLBackend {
     VmafGpuDevice dev; /* first: the twins' device */
     VmafOpenCLState *s;
     const VmafOpenCLApi *api;
-    cl_command_queue queue;
+    cl_command_queue queue, upload; /* compute; picture uploads */
     cl_mem arena;
     size_t arena_size;
     PendingWrite *pending;
@@ -477,9 +479,14 @@ static int collect_slot(VmafOpenCLBackend *b, Slot *sl)
     if (!sl->busy) return 0;
     int err = vmaf_opencl_result(b->api->clWaitForEvents(1, &sl->done), "clWaitForEvents");
     /* the frame's pictures may still be read by its writes: released only once nothing runs */
-    if (err) b->api->clFinish(b->queue);
+    if (err) {
+        b->api->clFinish(b->upload);
+        b->api->clFinish(b->queue);
+    }
     b->api->clReleaseEvent(sl->done);
     sl->done = NULL;
+    if (sl->uploaded) b->api->clReleaseEvent(sl->uploaded); /* complete before done */
+    sl->uploaded = NULL;
     const VmafFeatureFrame frame = { .index = sl->index };
     const bool every_twin = sl->variant == 0;
     for (unsigned t = 0; !err && t < b->n_twins; t++) {
@@ -547,11 +554,26 @@ static int opencl_submit(VmafDeviceBackend *backend, const VmafPicture *ref,
     sl->variant = vi;
     const size_t bytes = b->chroma ? b->pic_bytes : b->luma_bytes;
     const VmafPicture *pics[2] = { ref, dist };
+    /* the frames that still read this slot (as their previous and the one before) */
+    cl_event readers[2];
+    cl_uint n_readers = 0;
+    for (unsigned k = 1; k <= 2; k++) {
+        const Slot *r = &b->slot[(si + k) % N_SLOTS];
+        if (r->busy && r->done) readers[n_readers++] = r->done;
+    }
     for (int p = 0; !err && p < 2; p++)
-        err = vmaf_opencl_result(api->clEnqueueWriteBuffer(b->queue, b->arena, CL_FALSE,
+        err = vmaf_opencl_result(api->clEnqueueWriteBuffer(b->upload, b->arena, CL_FALSE,
                                                            sl->buf[p], bytes, pics[p]->data[0],
-                                                           0, NULL, NULL),
+                                                           p ? 0 : n_readers,
+                                                           p || !n_readers ? NULL : readers,
+                                                           p ? &sl->uploaded : NULL),
                                  "clEnqueueWriteBuffer(picture)");
+    if (!err) err = vmaf_opencl_result(api->clFlush(b->upload), "clFlush(upload)");
+    /* on an in-order queue, what follows a marker waits for it, and it for the upload */
+    if (!err)
+        err = vmaf_opencl_result(api->clEnqueueMarkerWithWaitList(b->queue, 1, &sl->uploaded,
+                                                                  NULL),
+                                 "clEnqueueMarkerWithWaitList(uploaded)");
     if (!err) err = enqueue_ops(b, &sl->var[vi]);
     if (!err)
         err = vmaf_opencl_result(api->clEnqueueMarkerWithWaitList(b->queue, 0, NULL, &sl->done),
@@ -559,9 +581,11 @@ static int opencl_submit(VmafDeviceBackend *backend, const VmafPicture *ref,
     if (!err) err = vmaf_opencl_result(api->clFlush(b->queue), "clFlush");
     if (err) {
         /* nothing of this frame is collected: wait until the device stops reading it */
+        api->clFinish(b->upload);
         api->clFinish(b->queue);
         if (sl->done) api->clReleaseEvent(sl->done);
-        sl->done = NULL;
+        if (sl->uploaded) api->clReleaseEvent(sl->uploaded);
+        sl->done = sl->uploaded = NULL;
         vmaf_picture_unref(&sl->held[0]);
         vmaf_picture_unref(&sl->held[1]);
         sl->busy = false;
@@ -578,10 +602,12 @@ static void opencl_destroy(VmafDeviceBackend *backend)
     VmafOpenCLBackend *b = (VmafOpenCLBackend *)backend;
     if (!b) return;
     const VmafOpenCLApi *api = b->api;
+    if (b->upload) api->clFinish(b->upload);
     if (b->queue) api->clFinish(b->queue);
     for (unsigned s = 0; s < N_SLOTS; s++) {
         Slot *sl = &b->slot[s];
         if (sl->done) api->clReleaseEvent(sl->done);
+        if (sl->uploaded) api->clReleaseEvent(sl->uploaded);
         if (sl->held[0].ref) vmaf_picture_unref(&sl->held[0]);
         if (sl->held[1].ref) vmaf_picture_unref(&sl->held[1]);
         for (int v = 0; v < 2; v++) recorder_free(api, &sl->var[v]);
@@ -600,6 +626,7 @@ static void opencl_destroy(VmafDeviceBackend *backend)
     }
     if (b->arena) api->clReleaseMemObject(b->arena);
     if (b->queue) api->clReleaseCommandQueue(b->queue);
+    if (b->upload) api->clReleaseCommandQueue(b->upload);
     free(b);
 }
 
@@ -735,6 +762,12 @@ static int opencl_create(VmafDeviceBackend **out, void *state, const VmafFeature
         b->queue = b->api->clCreateCommandQueue(s->ctx, s->device, 0, &res);
         err = vmaf_opencl_result(res, "clCreateCommandQueue");
         if (err) b->queue = NULL;
+    }
+    if (!err) {
+        cl_int res = CL_SUCCESS;
+        b->upload = b->api->clCreateCommandQueue(s->ctx, s->device, 0, &res);
+        err = vmaf_opencl_result(res, "clCreateCommandQueue(upload)");
+        if (err) b->upload = NULL;
     }
     VmafPictureLayout l;
     if (!err) err = vmaf_picture_layout(&l, b->g.pix_fmt, b->g.bpc, b->g.w, b->g.h);
