@@ -171,6 +171,8 @@ class Title:
                 ctx.use_opencl(o.opencl_device, required=o.backend == "opencl")
             if o.pictures == "pool" or ctx.cuda:
                 cnt = (2 * (o.threads + 1) + 1 if o.threads else 4) + 2 * READ_AHEAD
+                if ctx.opencl:
+                    cnt += 2 * 4  # as the CLI: the OpenCL backend's frames in flight
                 ctx.preallocate(self.geometry, cnt)
             for m in o.models:
                 ctx.add_model(m)

@@ -60,6 +60,7 @@ typedef struct VmafOpenCLBackend VmafOpenCLBackend;
 typedef struct Recorder {
     VmafGpuRecorder base;
     VmafOpenCLBackend *b;
+    bool trial; /* only check that every launch fits the device; record nothing */
     Op *op;
     unsigned cnt, cap;
 } Recorder;
@@ -318,7 +319,7 @@ static int rec_kernel(VmafGpuRecorder *rec, VmafGpuKernel k, VmafGpuLaunch launc
     const VmafOpenCLApi *api = b->api;
     if (args_size > MAX_ARGS || args_size + sizeof(cl_mem) + sizeof(cl_mem) >
                                     b->s->max_parameter_size) {
-        vmaf_log(log_level(b), VMAF_LOG_LEVEL_ERROR,
+        vmaf_log(log_level(b), r->trial ? VMAF_LOG_LEVEL_WARNING : VMAF_LOG_LEVEL_ERROR,
                  "opencl: %s: kernel arguments of %zu bytes, more than the device takes (%zu)\n",
                  label, args_size, b->s->max_parameter_size);
         return -ENOTSUP;
@@ -344,11 +345,12 @@ static int rec_kernel(VmafGpuRecorder *rec, VmafGpuKernel k, VmafGpuLaunch launc
                                                            sizeof(max_wg), &max_wg, NULL),
                              "clGetKernelWorkGroupInfo");
     if (!err && threads > max_wg) {
-        vmaf_log(log_level(b), VMAF_LOG_LEVEL_ERROR,
+        vmaf_log(log_level(b), r->trial ? VMAF_LOG_LEVEL_WARNING : VMAF_LOG_LEVEL_ERROR,
                  "opencl: %s: %s needs work-groups of %zu, the device allows %zu\n", label,
                  k->name, threads, max_wg);
         return -ENOTSUP;
     }
+    if (r->trial) return err; /* the kernel object goes with the recorder */
     if (!err)
         err = vmaf_opencl_result(api->clSetKernelArg(op->kernel, 0, sizeof(cl_mem), &b->arena),
                                  "clSetKernelArg(arena)");
@@ -505,8 +507,8 @@ static int collect_slot(VmafOpenCLBackend *b, Slot *sl)
             vmaf_log(log_level(b), VMAF_LOG_LEVEL_ERROR, "%s (opencl): frame %u failed\n",
                      tw->inst->fex->name, sl->index);
     }
-    vmaf_picture_unref(&sl->held[0]);
-    vmaf_picture_unref(&sl->held[1]);
+    if (sl->held[0].ref) vmaf_picture_unref(&sl->held[0]); /* unless released at upload */
+    if (sl->held[1].ref) vmaf_picture_unref(&sl->held[1]);
     sl->busy = false;
     return err;
 }
@@ -592,6 +594,19 @@ static int opencl_submit(VmafDeviceBackend *backend, const VmafPicture *ref,
         return err;
     }
     b->seq++;
+    /* The previous frame's pictures go back to their owner once its upload is done (issued a
+     * frame ago, on its own queue: seldom a wait), not when its results are collected
+     * N_SLOTS frames later: a client with a small picture pool must not wait for pictures the
+     * device no longer reads. A failed wait is the device's error (collect_slot releases them
+     * once the queues are finished). */
+    Slot *prev = &b->slot[(si + N_SLOTS - 1) % N_SLOTS];
+    if (prev->busy && prev->held[0].ref && prev->uploaded) {
+        const int err_up = vmaf_opencl_result(api->clWaitForEvents(1, &prev->uploaded),
+                                              "clWaitForEvents(uploaded)");
+        if (err_up) return err_up;
+        vmaf_picture_unref(&prev->held[0]);
+        vmaf_picture_unref(&prev->held[1]);
+    }
     return 0;
 }
 
@@ -670,6 +685,29 @@ static int add_twin(VmafOpenCLBackend *b, const VmafGpuTwin *twin, VmafFeatureIn
                  "opencl: %s has no OpenCL kernels yet: it runs on the CPU\n", inst->fex->name);
         return 0;
     }
+    if (!err) {
+        /* every launch of a frame must fit the device (work-group size, argument bytes):
+         * recorded once, for slot 0, now; a twin that does not fit stays on the CPU */
+        Recorder trial = { .base.ops = &recorder_ops, .b = b, .trial = true };
+        const VmafGpuSlotView view = {
+            .slot = 0, .ref = &b->slot[0].pic[0], .dist = &b->slot[0].pic[1],
+            .prev_ref = &b->slot[N_SLOTS - 1].pic[0], .prev_prev_ref = &b->slot[N_SLOTS - 2].pic[0],
+            .prev_dist = &b->slot[N_SLOTS - 1].pic[1],
+        };
+        err = twin->record(t->priv, inst->priv, &trial.base, &view);
+        recorder_free(b->api, &trial);
+        if (err == -ENOTSUP) {
+            twin->close(t->priv, &b->dev);
+            free(t->priv);
+            t->priv = NULL;
+            b->arena_size = arena_before;
+            while (b->pending_cnt > pending_before) free(b->pending[--b->pending_cnt].data);
+            vmaf_log(log_level(b), VMAF_LOG_LEVEL_WARNING,
+                     "opencl: %s does not fit %s: it runs on the CPU\n", inst->fex->name,
+                     b->s->info.name);
+            return 0;
+        }
+    }
     b->n_twins++; /* closed by destroy, also when init failed */
     if (err) return err;
     b->chroma |= setup.needs_chroma;
@@ -743,6 +781,15 @@ static int opencl_create(VmafDeviceBackend **out, void *state, const VmafFeature
     b->arena_size = ARENA_ALIGN; /* offset 0 is never handed out */
     b->twin = calloc(with_twin, sizeof(*b->twin));
     int err = b->twin ? 0 : -ENOMEM;
+    /* the slots first: a twin's trial recording (add_twin) reads them */
+    VmafPictureLayout l;
+    if (!err) err = vmaf_picture_layout(&l, b->g.pix_fmt, b->g.bpc, b->g.w, b->g.h);
+    for (unsigned si = 0; !err && si < N_SLOTS; si++) {
+        for (int p = 0; !err && p < 2; p++) {
+            err = dev_alloc(&b->dev, l.size, &b->slot[si].buf[p]);
+            if (!err) set_picture(&b->slot[si].pic[p], b->slot[si].buf[p], &l, b->g.bpc);
+        }
+    }
     unsigned on_device = 0;
     for (unsigned i = 0; !err && i < inst_cnt; i++) {
         const VmafGpuTwin *twin = vmaf_gpu_twin_for(inst[i]->fex->name);
@@ -769,18 +816,10 @@ static int opencl_create(VmafDeviceBackend **out, void *state, const VmafFeature
         err = vmaf_opencl_result(res, "clCreateCommandQueue(upload)");
         if (err) b->upload = NULL;
     }
-    VmafPictureLayout l;
-    if (!err) err = vmaf_picture_layout(&l, b->g.pix_fmt, b->g.bpc, b->g.w, b->g.h);
     if (!err) {
         b->pic_bytes = l.size;
         b->luma_bytes = (size_t)l.stride[0] * l.h[0];
         if (!l.h[1]) b->chroma = false;
-        for (unsigned si = 0; !err && si < N_SLOTS; si++) {
-            for (int p = 0; !err && p < 2; p++) {
-                err = dev_alloc(&b->dev, l.size, &b->slot[si].buf[p]);
-                if (!err) set_picture(&b->slot[si].pic[p], b->slot[si].buf[p], &l, b->g.bpc);
-            }
-        }
     }
     if (!err) err = create_arena(b);
     if (err) {

@@ -37,29 +37,9 @@ static uint64_t fnv1a64(uint64_t h, const void *data, size_t len)
 
 /* Each part with its terminating NUL, so that no two different lists hash alike by shifting
  * bytes from one part into the next. */
-/* A program's build options: the state's, and on NVIDIA's compiler (cl_nv_compiler_options) a
- * register budget where the program declares `#define VMAF_PROGRAM_MAX_THREADS N`: its largest
- * work-group, which NVIDIA's compiler would otherwise not fit in a multiprocessor's 65536
- * registers (CL_KERNEL_WORK_GROUP_SIZE 256 for speed's 640). Registers go per thread in
- * multiples of 8, at most 255. */
-static void program_options(const VmafOpenCLState *s, const char *source, char *opt, size_t size)
-{
-    snprintf(opt, size, "%s", s->build_options);
-    const char *mark = strstr(source, "#define VMAF_PROGRAM_MAX_THREADS ");
-    if (!mark || !strstr(s->info.platform, "NVIDIA")) return;
-    const long threads = strtol(mark + strlen("#define VMAF_PROGRAM_MAX_THREADS "), NULL, 10);
-    if (threads <= 256 || threads > 1024) return;
-    long regs = 65536 / threads / 8 * 8;
-    if (regs > 255) regs = 255;
-    const size_t n = strlen(opt);
-    snprintf(opt + n, size - n, "%s-cl-nv-maxrregcount %ld", n ? " " : "", regs);
-}
-
 static uint64_t cache_key(const VmafOpenCLState *s, const char *source)
 {
-    char options[256];
-    program_options(s, source, options, sizeof(options));
-    const char *part[] = { source, options, s->info.platform, s->info.name,
+    const char *part[] = { source, s->build_options, s->info.platform, s->info.name,
                            s->info.vendor, s->info.device_version, s->info.driver_version };
     uint64_t h = fnv1a64(FNV_OFFSET, cache_magic, sizeof(cache_magic));
     for (size_t i = 0; i < sizeof(part) / sizeof(part[0]); i++)
@@ -162,11 +142,10 @@ static int cache_write(const char *path, uint64_t key, const unsigned char *bin,
     return vmaf_file_write(path, NULL, 0, put_entry, &e, VMAF_LOG_LEVEL_NONE);
 }
 
-static int build(VmafOpenCLState *s, cl_program program, const char *name, const char *text)
+static int build(VmafOpenCLState *s, cl_program program, const char *name)
 {
     const VmafOpenCLApi *api = &s->api;
-    char options[256];
-    program_options(s, text, options, sizeof(options));
+    const char *options = s->build_options;
     const cl_int res = api->clBuildProgram(program, 1, &s->device, options, NULL, NULL);
     if (res == CL_SUCCESS) return 0;
     size_t len = 0;
@@ -250,7 +229,7 @@ static int create(VmafOpenCLState *s, const VmafOpenCLSource *src, cl_program *o
     const size_t text_len = strlen(text);
     cl_program p = api->clCreateProgramWithSource(s->ctx, 1, &text, &text_len, &res);
     if (res != CL_SUCCESS) return vmaf_opencl_result(res, "clCreateProgramWithSource");
-    int err = build(s, p, src->name, text);
+    int err = build(s, p, src->name);
     if (err) {
         api->clReleaseProgram(p);
         return err;

@@ -1,6 +1,4 @@
 #pragma OPENCL FP_CONTRACT OFF
-// its largest work-group (program.c: the register budget on NVIDIA's compiler)
-#define VMAF_PROGRAM_MAX_THREADS 512
 // ciede twin (ciede.cu's OpenCL form): the per-pixel CIEDE2000 differences (ciede_device.h,
 // the CPU's own functions), then their double sum in the CPU's row-major order, by one
 // work-group that gives the serial loop's bits (seq_sum.clh; adding the exact zeros of equal

@@ -1,6 +1,4 @@
 #pragma OPENCL FP_CONTRACT OFF
-// its largest work-group (program.c: the register budget on NVIDIA's compiler)
-#define VMAF_PROGRAM_MAX_THREADS 640
 // SpEED twins (speed_chroma, speed_temporal) in OpenCL C: the kernels of cuda/speed.cu, with
 // the same names, arguments, launches and per-element functions (feature/speed_device.h), so
 // the same bits. Only the thread mapping differs where OpenCL C 1.2 needs it:
@@ -244,9 +242,6 @@ static void speed_qr(VMAF_ARENA_PARAM const SpeedCudaArgs *a, bool mine, __local
 // The eigenvalues (group y 0) and the Householder QR (group y 1) depend only on the
 // covariance: one launch runs both, group y 0 the first, 1 the second. Both run their
 // barriers in every group (no barrier in a branch).
-// The work-group size is fixed (SPEED_CUDA_QR_THREADS, x only): a compiler that would
-// otherwise budget registers for fewer work-items (NVIDIA's: 256) must fit this many.
-__attribute__((reqd_work_group_size(SPEED_CUDA_QR_THREADS, 1, 1)))
 VMAF_KERNEL(vmaf_speed_decompose, SpeedCudaArgs)
 {
     VMAF_LOCAL float m[SPEED_NN], v[SPEED_N], w[SPEED_N], tau_shared;
