@@ -7,6 +7,7 @@
 #include "cuda/backend.h"
 #include "cuda/state.h"
 #include "feature/twins/kernel_args.h"
+#include "gpu/backend_util.h"
 #include "gpu/twin.h"
 #include "log.h"
 #include "picture.h"
@@ -441,23 +442,12 @@ static int collect_slot(VmafCudaBackend *b, Slot *sl)
     const double t0 = now_ms();
     int err = vmaf_cuda_result(d, d->cuEventSynchronize(sl->done), "cuEventSynchronize");
     const double t1 = now_ms();
-    const VmafFeatureFrame frame = { .index = sl->index };
     const bool every_twin = sl->var[sl->variant].every_twin;
     for (unsigned t = 0; !err && t < b->n_twins; t++) {
         if (!twin_runs(b, t, every_twin)) continue;
         Twin *tw = &b->twin[t];
-        VmafFeatureSink sink = {
-            .fc = b->fc,
-            .provided = tw->inst->fex->provided_features,
-            .mapped = tw->inst->mapped,
-            .order = vmaf_store_order(VMAF_STORE_PHASE_EXTRACT, tw->inst->fex, tw->ext,
-                                      sl->index),
-        };
-        err = tw->twin->collect(tw->priv, tw->inst->priv, &b->dev, (unsigned)(sl - b->slot), &frame,
-                                &sink);
-        if (err)
-            vmaf_log(b->g.log_level, VMAF_LOG_LEVEL_ERROR, "%s (cuda): frame %u failed\n",
-                     tw->inst->fex->name, sl->index);
+        err = vmaf_gpu_collect_twin(tw->twin, tw->priv, tw->inst, tw->ext, &b->dev,
+                                    (unsigned)(sl - b->slot), sl->index, b->fc, b->g.log_level);
     }
     const double t2 = now_ms();
     if (b->profile) {
@@ -494,7 +484,7 @@ int vmaf_cuda_backend_flush(VmafCudaBackend *b)
  * no subsampled twin both sets are one: one variant then serves every frame. */
 static bool runs_every_twin(const VmafCudaBackend *b, unsigned index)
 {
-    return b->n_subsample <= 1 || !(index % b->n_subsample) || b->n_every_frame == b->n_twins;
+    return vmaf_gpu_runs_every_twin(b->n_subsample, index, b->n_every_frame, b->n_twins);
 }
 
 /* Host pictures go back to their pool as soon as the frame's uploads have completed (the
@@ -612,18 +602,6 @@ int vmaf_cuda_backend_submit(VmafCudaBackend *b, const VmafPicture *ref, const V
 
 /* ---- lifetime -------------------------------------------------------------------------------- */
 
-static void set_picture(VmafGpuPicture *p, CUdeviceptr base, const VmafPictureLayout *l,
-                        unsigned bpc)
-{
-    for (int i = 0; i < 3; i++) {
-        p->data[i] = l->h[i] ? base + l->offset[i] : 0;
-        p->stride[i] = (size_t)l->stride[i];
-        p->w[i] = l->w[i];
-        p->h[i] = l->h[i];
-    }
-    p->bpc = bpc;
-}
-
 static int create_locked(VmafCudaBackend *b, VmafFeatureInstance **inst, unsigned inst_cnt)
 {
     const VmafCudaDriver *d = &b->s->drv;
@@ -642,8 +620,7 @@ static int create_locked(VmafCudaBackend *b, VmafFeatureInstance **inst, unsigne
         t->twin = twin;
         t->inst = inst[i];
         t->ext = i;
-        t->subsampled = !(inst[i]->fex->flags &
-                          (VMAF_FEATURE_EXTRACTOR_TEMPORAL | VMAF_FEATURE_EXTRACTOR_PREV_REF));
+        t->subsampled = vmaf_gpu_twin_subsampled(inst[i]);
         b->n_every_frame += !t->subsampled;
         t->priv = calloc(1, twin->priv_size ? twin->priv_size : 1);
         if (!t->priv) return -ENOMEM;
@@ -675,7 +652,7 @@ static int create_locked(VmafCudaBackend *b, VmafFeatureInstance **inst, unsigne
         Slot *sl = &b->slot[s];
         for (int p = 0; p < 2; p++) {
             VMAF_CUDA_TRY(d, d->cuMemAlloc(&sl->buf[p], l.size));
-            set_picture(&sl->pic[p], sl->buf[p], &l, b->g.bpc);
+            vmaf_gpu_set_picture(&sl->pic[p], sl->buf[p], &l, b->g.bpc);
         }
         VMAF_CUDA_TRY(d, d->cuStreamCreate(&sl->stream, CU_STREAM_NON_BLOCKING));
         VMAF_CUDA_TRY(d, d->cuEventCreate(&sl->uploaded, CU_EVENT_DISABLE_TIMING));

@@ -25,6 +25,7 @@
 #include <string.h>
 
 #include "device.h"
+#include "gpu/backend_util.h"
 #include "gpu/twin.h"
 #include "log.h"
 #include "opencl/state.h"
@@ -410,7 +411,7 @@ static bool twin_runs(const VmafOpenCLBackend *b, unsigned t, bool every_twin)
 
 static bool runs_every_twin(const VmafOpenCLBackend *b, unsigned index)
 {
-    return b->n_subsample <= 1 || !(index % b->n_subsample) || b->n_every_frame == b->n_twins;
+    return vmaf_gpu_runs_every_twin(b->n_subsample, index, b->n_every_frame, b->n_twins);
 }
 
 static int record_variant(VmafOpenCLBackend *b, unsigned si, unsigned vi, bool every_twin)
@@ -489,23 +490,12 @@ static int collect_slot(VmafOpenCLBackend *b, Slot *sl)
     sl->done = NULL;
     if (sl->uploaded) b->api->clReleaseEvent(sl->uploaded); /* complete before done */
     sl->uploaded = NULL;
-    const VmafFeatureFrame frame = { .index = sl->index };
     const bool every_twin = sl->variant == 0;
     for (unsigned t = 0; !err && t < b->n_twins; t++) {
         if (!twin_runs(b, t, every_twin)) continue;
         Twin *tw = &b->twin[t];
-        VmafFeatureSink sink = {
-            .fc = b->fc,
-            .provided = tw->inst->fex->provided_features,
-            .mapped = tw->inst->mapped,
-            .order = vmaf_store_order(VMAF_STORE_PHASE_EXTRACT, tw->inst->fex, tw->ext,
-                                      sl->index),
-        };
-        err = tw->twin->collect(tw->priv, tw->inst->priv, &b->dev, (unsigned)(sl - b->slot),
-                                &frame, &sink);
-        if (err)
-            vmaf_log(log_level(b), VMAF_LOG_LEVEL_ERROR, "%s (opencl): frame %u failed\n",
-                     tw->inst->fex->name, sl->index);
+        err = vmaf_gpu_collect_twin(tw->twin, tw->priv, tw->inst, tw->ext, &b->dev,
+                                    (unsigned)(sl - b->slot), sl->index, b->fc, log_level(b));
     }
     if (sl->held[0].ref) vmaf_picture_unref(&sl->held[0]); /* unless released at upload */
     if (sl->held[1].ref) vmaf_picture_unref(&sl->held[1]);
@@ -645,18 +635,6 @@ static void opencl_destroy(VmafDeviceBackend *backend)
     free(b);
 }
 
-static void set_picture(VmafGpuPicture *p, VmafGpuPtr base, const VmafPictureLayout *l,
-                        unsigned bpc)
-{
-    for (int i = 0; i < 3; i++) {
-        p->data[i] = l->h[i] ? base + l->offset[i] : 0;
-        p->stride[i] = (size_t)l->stride[i];
-        p->w[i] = l->w[i];
-        p->h[i] = l->h[i];
-    }
-    p->bpc = bpc;
-}
-
 /* Initialise the twin of inst[i] if this device has its kernels: 1 when it runs here, 0 when
  * it stays on the CPU (a kernel the OpenCL programs lack), else an error. */
 static int add_twin(VmafOpenCLBackend *b, const VmafGpuTwin *twin, VmafFeatureInstance *inst,
@@ -667,8 +645,7 @@ static int add_twin(VmafOpenCLBackend *b, const VmafGpuTwin *twin, VmafFeatureIn
     t->twin = twin;
     t->inst = inst;
     t->ext = ext;
-    t->subsampled = !(inst->fex->flags &
-                      (VMAF_FEATURE_EXTRACTOR_TEMPORAL | VMAF_FEATURE_EXTRACTOR_PREV_REF));
+    t->subsampled = vmaf_gpu_twin_subsampled(inst);
     t->priv = calloc(1, twin->priv_size ? twin->priv_size : 1);
     if (!t->priv) return -ENOMEM;
     const size_t arena_before = b->arena_size;
@@ -787,7 +764,7 @@ static int opencl_create(VmafDeviceBackend **out, void *state, const VmafFeature
     for (unsigned si = 0; !err && si < N_SLOTS; si++) {
         for (int p = 0; !err && p < 2; p++) {
             err = dev_alloc(&b->dev, l.size, &b->slot[si].buf[p]);
-            if (!err) set_picture(&b->slot[si].pic[p], b->slot[si].buf[p], &l, b->g.bpc);
+            if (!err) vmaf_gpu_set_picture(&b->slot[si].pic[p], b->slot[si].buf[p], &l, b->g.bpc);
         }
     }
     unsigned on_device = 0;
