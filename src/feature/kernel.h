@@ -31,9 +31,12 @@
 #if VMAF_DIALECT_OPENCL
 #pragma OPENCL EXTENSION cl_khr_int64_base_atomics : enable
 #define VMAF_KERNEL(name, Args) __kernel void name(__global uchar *vmaf_arena, Args a)
-#define VMAF_KERNEL_SHARED(name, Args) \
-    __kernel void name(__global uchar *vmaf_arena, Args a, __local uchar *vmaf_shared)
-#define VMAF_SHARED_DECL
+/* The dynamic __local argument is declared as ulong, so that its buffer is aligned for any
+ * type the kernel stores through it: declared as `__local uchar *`, NVIDIA's OpenCL faulted
+ * on the float stores of float_vif (its buffer is aligned for the declared type only). */
+#define VMAF_KERNEL_SHARED(name, Args)                                                         \
+    __kernel void name(__global uchar *vmaf_arena, Args a, __local ulong *vmaf_shared_words)
+#define VMAF_SHARED_DECL __local uchar *vmaf_shared = (__local uchar *)vmaf_shared_words;
 #define VMAF_ARENA_PARAM __global uchar *vmaf_arena,
 #define VMAF_ARENA_ARG vmaf_arena,
 #define VMAF_PTR(T, addr) ((__global T *)(vmaf_arena + (addr)))
