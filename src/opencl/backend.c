@@ -11,9 +11,11 @@
  * picture layout. A frame's planes are written into its slot on the upload queue (luma, and
  * chroma when a twin reads it: each plane crosses the bus once), after the frames that still
  * read that slot's previous contents (the two after it, motion's previous slots) are done; its
- * `uploaded` event gates the compute queue, where every twin's recorded operations follow,
- * then a marker event `done`. Both queues are in order: the next frame's planes cross the bus
- * while this one computes, and a frame's work follows the frames it reads. The host
+ * `uploaded` event gates the slot's own compute queue, where every twin's recorded operations
+ * follow, then a marker event `done`. Every queue is in order: the next frame's planes cross
+ * the bus while this one computes, frames in different slots compute at once where the device
+ * allows (twins keep their buffers per slot), and a frame's work follows the uploads of the
+ * frames it reads. The host
  * waits once per frame, on the marker of the frame whose slot it reuses, then collects that
  * frame through the CPU extractors' own store functions. Operations are recorded once per slot
  * (one kernel object per launch, its arguments set once) and enqueued per frame.
@@ -75,6 +77,7 @@ typedef struct Slot {
     unsigned index, variant;
     VmafPicture held[2];
     cl_event uploaded, done;
+    cl_command_queue queue; /* this slot's frames' operations */
 } Slot;
 
 typedef struct Twin {
@@ -95,7 +98,7 @@ struct VmafOpenCLBackend {
     VmafGpuDevice dev; /* first: the twins' device */
     VmafOpenCLState *s;
     const VmafOpenCLApi *api;
-    cl_command_queue queue, upload; /* compute; picture uploads */
+    cl_command_queue queue, upload; /* set-up writes and reads; picture uploads */
     cl_mem arena;
     size_t arena_size;
     PendingWrite *pending;
@@ -256,10 +259,10 @@ static int dev_write(VmafGpuDevice *d, VmafGpuPtr dst, const void *src, size_t b
                               "clEnqueueWriteBuffer");
 }
 
-static int fill_zero(VmafOpenCLBackend *b, VmafGpuPtr dst, size_t bytes)
+static int fill_zero(VmafOpenCLBackend *b, cl_command_queue q, VmafGpuPtr dst, size_t bytes)
 {
     const cl_uchar zero = 0;
-    return vmaf_opencl_result(b->api->clEnqueueFillBuffer(b->queue, b->arena, &zero, 1, dst,
+    return vmaf_opencl_result(b->api->clEnqueueFillBuffer(q, b->arena, &zero, 1, dst,
                                                           bytes, 0, NULL, NULL),
                               "clEnqueueFillBuffer");
 }
@@ -268,7 +271,7 @@ static int dev_clear(VmafGpuDevice *d, VmafGpuPtr dst, size_t bytes)
 {
     VmafOpenCLBackend *b = backend_of(d);
     if (!b->arena) return pend(b, dst, NULL, bytes);
-    int err = fill_zero(b, dst, bytes);
+    int err = fill_zero(b, b->queue, dst, bytes);
     if (!err) err = vmaf_opencl_result(b->api->clFinish(b->queue), "clFinish");
     return err;
 }
@@ -443,7 +446,7 @@ static int record_variant(VmafOpenCLBackend *b, unsigned si, unsigned vi, bool e
     return 0;
 }
 
-static int enqueue_ops(VmafOpenCLBackend *b, const Recorder *r)
+static int enqueue_ops(VmafOpenCLBackend *b, cl_command_queue q, const Recorder *r)
 {
     const VmafOpenCLApi *api = b->api;
     for (unsigned i = 0; i < r->cnt; i++) {
@@ -451,23 +454,23 @@ static int enqueue_ops(VmafOpenCLBackend *b, const Recorder *r)
         int err = 0;
         switch (op->kind) {
         case OP_KERNEL:
-            err = vmaf_opencl_result(api->clEnqueueNDRangeKernel(b->queue, op->kernel, 3, NULL,
+            err = vmaf_opencl_result(api->clEnqueueNDRangeKernel(q, op->kernel, 3, NULL,
                                                                  op->global, op->local, 0, NULL,
                                                                  NULL),
                                      op->label);
             break;
         case OP_MEMSET:
-            err = fill_zero(b, op->dptr, op->bytes);
+            err = fill_zero(b, q, op->dptr, op->bytes);
             break;
         case OP_DOWNLOAD:
-            err = vmaf_opencl_result(api->clEnqueueReadBuffer(b->queue, b->arena, CL_FALSE,
+            err = vmaf_opencl_result(api->clEnqueueReadBuffer(q, b->arena, CL_FALSE,
                                                               op->dptr, op->bytes, op->host, 0,
                                                               NULL, NULL),
                                      op->label);
             break;
         }
         if (!err && b->sync_each) {
-            err = vmaf_opencl_result(api->clFinish(b->queue), op->label);
+            err = vmaf_opencl_result(api->clFinish(q), op->label);
             if (err)
                 vmaf_log(log_level(b), VMAF_LOG_LEVEL_ERROR,
                          "opencl: %s failed on the device (VMAF_OPENCL_SYNC)\n", op->label);
@@ -484,7 +487,7 @@ static int collect_slot(VmafOpenCLBackend *b, Slot *sl)
     /* the frame's pictures may still be read by its writes: released only once nothing runs */
     if (err) {
         b->api->clFinish(b->upload);
-        b->api->clFinish(b->queue);
+        b->api->clFinish(sl->queue);
     }
     b->api->clReleaseEvent(sl->done);
     sl->done = NULL;
@@ -561,20 +564,23 @@ static int opencl_submit(VmafDeviceBackend *backend, const VmafPicture *ref,
                                                            p ? &sl->uploaded : NULL),
                                  "clEnqueueWriteBuffer(picture)");
     if (!err) err = vmaf_opencl_result(api->clFlush(b->upload), "clFlush(upload)");
-    /* on an in-order queue, what follows a marker waits for it, and it for the upload */
+    /* on an in-order queue, what follows a marker waits for it, and it for the upload (the
+     * upload queue is in order too: the frames before this one, whose slots temporal twins
+     * read, are uploaded by then). Each slot has its own queue, so frames in different slots
+     * run at once where the device can (the CUDA backend's stream per slot). */
     if (!err)
-        err = vmaf_opencl_result(api->clEnqueueMarkerWithWaitList(b->queue, 1, &sl->uploaded,
+        err = vmaf_opencl_result(api->clEnqueueMarkerWithWaitList(sl->queue, 1, &sl->uploaded,
                                                                   NULL),
                                  "clEnqueueMarkerWithWaitList(uploaded)");
-    if (!err) err = enqueue_ops(b, &sl->var[vi]);
+    if (!err) err = enqueue_ops(b, sl->queue, &sl->var[vi]);
     if (!err)
-        err = vmaf_opencl_result(api->clEnqueueMarkerWithWaitList(b->queue, 0, NULL, &sl->done),
+        err = vmaf_opencl_result(api->clEnqueueMarkerWithWaitList(sl->queue, 0, NULL, &sl->done),
                                  "clEnqueueMarkerWithWaitList");
-    if (!err) err = vmaf_opencl_result(api->clFlush(b->queue), "clFlush");
+    if (!err) err = vmaf_opencl_result(api->clFlush(sl->queue), "clFlush");
     if (err) {
         /* nothing of this frame is collected: wait until the device stops reading it */
         api->clFinish(b->upload);
-        api->clFinish(b->queue);
+        api->clFinish(sl->queue);
         if (sl->done) api->clReleaseEvent(sl->done);
         if (sl->uploaded) api->clReleaseEvent(sl->uploaded);
         sl->done = sl->uploaded = NULL;
@@ -609,6 +615,8 @@ static void opencl_destroy(VmafDeviceBackend *backend)
     const VmafOpenCLApi *api = b->api;
     if (b->upload) api->clFinish(b->upload);
     if (b->queue) api->clFinish(b->queue);
+    for (unsigned s = 0; s < N_SLOTS; s++)
+        if (b->slot[s].queue) api->clFinish(b->slot[s].queue);
     for (unsigned s = 0; s < N_SLOTS; s++) {
         Slot *sl = &b->slot[s];
         if (sl->done) api->clReleaseEvent(sl->done);
@@ -632,6 +640,8 @@ static void opencl_destroy(VmafDeviceBackend *backend)
     if (b->arena) api->clReleaseMemObject(b->arena);
     if (b->queue) api->clReleaseCommandQueue(b->queue);
     if (b->upload) api->clReleaseCommandQueue(b->upload);
+    for (unsigned s = 0; s < N_SLOTS; s++)
+        if (b->slot[s].queue) api->clReleaseCommandQueue(b->slot[s].queue);
     free(b);
 }
 
@@ -707,14 +717,14 @@ static int create_arena(VmafOpenCLBackend *b)
     }
     /* zeroed once: the first frames' temporal twins read slots no frame has filled yet, and
      * discard what they read, but never uninitialised memory */
-    err = fill_zero(b, 0, b->arena_size);
+    err = fill_zero(b, b->queue, 0, b->arena_size);
     for (unsigned i = 0; !err && i < b->pending_cnt; i++) {
         const PendingWrite *w = &b->pending[i];
         err = w->data ? vmaf_opencl_result(api->clEnqueueWriteBuffer(b->queue, b->arena, CL_FALSE,
                                                                      w->dst, w->bytes, w->data,
                                                                      0, NULL, NULL),
                                            "clEnqueueWriteBuffer(set-up)")
-                      : fill_zero(b, w->dst, w->bytes);
+                      : fill_zero(b, b->queue, w->dst, w->bytes);
     }
     const int fin = vmaf_opencl_result(api->clFinish(b->queue), "clFinish");
     if (!err) err = fin;
@@ -792,6 +802,12 @@ static int opencl_create(VmafDeviceBackend **out, void *state, const VmafFeature
         b->upload = b->api->clCreateCommandQueue(s->ctx, s->device, 0, &res);
         err = vmaf_opencl_result(res, "clCreateCommandQueue(upload)");
         if (err) b->upload = NULL;
+    }
+    for (unsigned si = 0; !err && si < N_SLOTS; si++) {
+        cl_int res = CL_SUCCESS;
+        b->slot[si].queue = b->api->clCreateCommandQueue(s->ctx, s->device, 0, &res);
+        err = vmaf_opencl_result(res, "clCreateCommandQueue(slot)");
+        if (err) b->slot[si].queue = NULL;
     }
     if (!err) {
         b->pic_bytes = l.size;
