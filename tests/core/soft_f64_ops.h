@@ -27,7 +27,7 @@ enum {
 
 /** out[op] for every op: a result as its bit pattern (a float's in the low 32 bits, an
  * integer's two's complement, a comparison's 0 or 1). */
-static inline void soft_f64_apply(SoftF64Case k, uint64_t *out)
+VMAF_DEVICE_FN void soft_f64_apply(SoftF64Case k, uint64_t *out)
 {
     const vmaf_f64 a = vmaf_f64_from_bits(k.a), b = vmaf_f64_from_bits(k.b),
                    c = vmaf_f64_from_bits(k.c);
