@@ -236,7 +236,7 @@ static inline void soft_f64_case(uint64_t index, SoftF64Case *k)
     case 6: { /* cancellations: b ~ a, c ~ -a b */
         a = with_exp(rng() % 0x7ff);
         b = (a + (rng() % 9) - 4) ^ (uint64_t)(rng() & 1) << 63;
-        if (rng() & 1) b = a + (rng64() >> (rng() % 64 + 1)); /* closer or farther */
+        if (rng() & 1) b = a + (rng64() >> (rng() % 63 + 1)); /* closer or farther */
         const double p = d_of(a) * d_of(b);
         c = (u_of(p) + (rng() % 5) - 2) ^ 0x8000000000000000ull;
         break;
