@@ -61,7 +61,14 @@
  * and near-ties, cancellations, overflow and underflow boundaries) and with a build that breaks
  * the tie rule or the subnormal rounding (VMAF_SOFT_F64_MUTANT_TIES / _SUBNORMAL: ctest
  * expects those to fail); tests/opencl/test_opencl_soft_f64.c runs the same cases as OpenCL C
- * built without fp64 on PoCL (and Intel's CPU runtime).
+ * built without fp64 on PoCL (and Intel's CPU runtime), tests/opencl/soft_f64_no_fp64.sh
+ * builds it with clang for 32/64-bit targets whose fp64 is off, and
+ * tests/cuda/test_cuda_soft_f64.cu compiles it with nvcc (and runs it where there is a GPU).
+ *
+ * Cost: add, sub, mul, fma, the conversions and rounding are a few dozen integer operations;
+ * div is five 64-bit integer divisions (emulated on GPUs) and sqrt a 55-step loop: the two
+ * places where a faster method (a reciprocal or root estimate refined with the same exact
+ * remainder check) would pay, if a kernel's profile ever shows them.
  */
 #ifndef VMAF_FEATURE_SOFT_F64_H
 #define VMAF_FEATURE_SOFT_F64_H
