@@ -109,6 +109,7 @@ struct VmafOpenCLBackend {
     unsigned long long seq;
     bool chroma;
     bool sync_each; /* VMAF_OPENCL_SYNC=1: wait after every operation, naming one that fails */
+    size_t max_group; /* VMAF_OPENCL_MAX_WORK_GROUP, 0: none (opencl_create) */
     size_t pic_bytes, luma_bytes;
 };
 
@@ -165,6 +166,19 @@ static int find_kernel(VmafOpenCLBackend *b, const char *name, cl_program *out)
         if (res != CL_INVALID_KERNEL_NAME) return vmaf_opencl_result(res, name);
     }
     return -ENOENT;
+}
+
+/* The most work-items a group of kernel k may have: the device's word, capped by
+ * VMAF_OPENCL_MAX_WORK_GROUP. */
+static int kernel_max_group(const VmafOpenCLBackend *b, cl_kernel k, size_t *most)
+{
+    *most = 0;
+    int err = vmaf_opencl_result(b->api->clGetKernelWorkGroupInfo(k, b->s->device,
+                                                                  CL_KERNEL_WORK_GROUP_SIZE,
+                                                                  sizeof(*most), most, NULL),
+                                 "clGetKernelWorkGroupInfo");
+    if (!err && b->max_group && b->max_group < *most) *most = b->max_group;
+    return err;
 }
 
 static int dev_kernel(VmafGpuDevice *d, const char *name, VmafGpuKernel *k)
@@ -341,10 +355,7 @@ static int rec_kernel(VmafGpuRecorder *rec, VmafGpuKernel k, VmafGpuLaunch launc
         threads *= op->local[i];
     }
     size_t max_wg = 0;
-    err = vmaf_opencl_result(api->clGetKernelWorkGroupInfo(op->kernel, b->s->device,
-                                                           CL_KERNEL_WORK_GROUP_SIZE,
-                                                           sizeof(max_wg), &max_wg, NULL),
-                             "clGetKernelWorkGroupInfo");
+    err = kernel_max_group(b, op->kernel, &max_wg);
     if (!err && threads > max_wg) {
         vmaf_log(log_level(b), r->trial ? VMAF_LOG_LEVEL_WARNING : VMAF_LOG_LEVEL_ERROR,
                  "opencl: %s: %s needs work-groups of %zu, the device allows %zu\n", label,
@@ -745,9 +756,26 @@ static int opencl_create(VmafDeviceBackend **out, void *state, const VmafFeature
                  s->info.name);
         return 0;
     }
+    /* VMAF_OPENCL_MAX_WORK_GROUP=N (a test knob): kernels' work-groups may hold at most N
+     * work-items (or fewer where the device says so), as on devices that allow 256 (NVIDIA
+     * for some kernels, AMD by default): twins must then launch within it or stay on the CPU */
+    size_t max_group = 0;
+    const char *cap = getenv("VMAF_OPENCL_MAX_WORK_GROUP");
+    if (cap && *cap) {
+        char *end = NULL;
+        errno = 0;
+        const unsigned long v = strtoul(cap, &end, 10);
+        if (errno || *end || !v || cap[0] < '0' || cap[0] > '9') {
+            vmaf_log(geometry->log_level, VMAF_LOG_LEVEL_ERROR,
+                     "opencl: VMAF_OPENCL_MAX_WORK_GROUP=%s is not a positive integer\n", cap);
+            return -EINVAL;
+        }
+        max_group = (size_t)v;
+    }
     VmafOpenCLBackend *b = calloc(1, sizeof(*b));
     if (!b) return -ENOMEM;
     b->dev.ops = &device_ops;
+    b->max_group = max_group;
     b->s = s;
     b->api = &s->api;
     b->g = *geometry;
