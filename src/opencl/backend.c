@@ -19,6 +19,7 @@
  * (one kernel object per launch, its arguments set once) and enqueued per frame.
  */
 #include <errno.h>
+#include <limits.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -204,6 +205,21 @@ static int dev_kernel(VmafGpuDevice *d, const char *name, VmafGpuKernel *k)
     return 0;
 }
 
+static int dev_max_block(VmafGpuDevice *d, VmafGpuKernel k, unsigned *threads)
+{
+    VmafOpenCLBackend *b = backend_of(d);
+    *threads = 0;
+    cl_int res;
+    cl_kernel kernel = b->api->clCreateKernel(k->program, k->name, &res);
+    int err = vmaf_opencl_result(res, k->name);
+    if (err) return err;
+    size_t most = 0;
+    err = kernel_max_group(b, kernel, &most);
+    b->api->clReleaseKernel(kernel);
+    if (!err) *threads = most < UINT_MAX ? (unsigned)most : UINT_MAX;
+    return err;
+}
+
 static int dev_alloc(VmafGpuDevice *d, size_t bytes, VmafGpuPtr *p)
 {
     VmafOpenCLBackend *b = backend_of(d);
@@ -306,6 +322,7 @@ static const VmafGpuDeviceOps device_ops = {
     .write = dev_write,
     .clear = dev_clear,
     .read = dev_read,
+    .max_block = dev_max_block,
 };
 
 /* ---- recorder ------------------------------------------------------------------------------- */
