@@ -48,6 +48,9 @@ typedef struct VmafGpuDeviceOps {
     int (*write)(VmafGpuDevice *d, VmafGpuPtr dst, const void *src, size_t bytes);
     int (*clear)(VmafGpuDevice *d, VmafGpuPtr dst, size_t bytes);
     int (*read)(VmafGpuDevice *d, void *dst, VmafGpuPtr src, size_t bytes);
+    /** Optional: the most work-items a group of k may have here (NULL: no limit below the
+     *  twins' blocks, as on CUDA, where each kernel is built for its own block). */
+    int (*max_block)(VmafGpuDevice *d, VmafGpuKernel k, unsigned *threads);
 } VmafGpuDeviceOps;
 
 struct VmafGpuDevice {
@@ -58,6 +61,26 @@ struct VmafGpuDevice {
 static inline int vmaf_gpu_kernel(VmafGpuDevice *d, const char *name, VmafGpuKernel *k)
 {
     return d->ops->kernel(d, name, k);
+}
+
+/**
+ * The block of a kernel whose device form may run with fewer work-items than its CUDA block
+ * (`threads`; each work-item then plays several of the CUDA form's threads, in the same order
+ * of every floating-point operation): `threads` where the device takes that many per group
+ * (always on CUDA: its launches never change), else the largest multiple of `step` it takes.
+ * Where not even `step` fits, `threads`: the backend's trial recording then refuses the
+ * launch and the twin stays on the CPU.
+ */
+static inline int vmaf_gpu_fit_block(VmafGpuDevice *d, VmafGpuKernel k, unsigned threads,
+                                     unsigned step, unsigned *block)
+{
+    *block = threads;
+    if (!d->ops->max_block) return 0;
+    unsigned most = 0;
+    const int err = d->ops->max_block(d, k, &most);
+    if (err) return err;
+    if (most < threads && most >= step) *block = most / step * step;
+    return 0;
 }
 
 /** Device memory, freed with vmaf_gpu_free (0 is never a valid address). Contents undefined. */

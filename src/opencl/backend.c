@@ -21,6 +21,7 @@
  * (one kernel object per launch, its arguments set once) and enqueued per frame.
  */
 #include <errno.h>
+#include <limits.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -112,6 +113,7 @@ struct VmafOpenCLBackend {
     unsigned long long seq;
     bool chroma;
     bool sync_each; /* VMAF_OPENCL_SYNC=1: wait after every operation, naming one that fails */
+    size_t max_group; /* VMAF_OPENCL_MAX_WORK_GROUP, 0: none (opencl_create) */
     size_t pic_bytes, luma_bytes;
 };
 
@@ -170,6 +172,19 @@ static int find_kernel(VmafOpenCLBackend *b, const char *name, cl_program *out)
     return -ENOENT;
 }
 
+/* The most work-items a group of kernel k may have: the device's word, capped by
+ * VMAF_OPENCL_MAX_WORK_GROUP. */
+static int kernel_max_group(const VmafOpenCLBackend *b, cl_kernel k, size_t *most)
+{
+    *most = 0;
+    int err = vmaf_opencl_result(b->api->clGetKernelWorkGroupInfo(k, b->s->device,
+                                                                  CL_KERNEL_WORK_GROUP_SIZE,
+                                                                  sizeof(*most), most, NULL),
+                                 "clGetKernelWorkGroupInfo");
+    if (!err && b->max_group && b->max_group < *most) *most = b->max_group;
+    return err;
+}
+
 static int dev_kernel(VmafGpuDevice *d, const char *name, VmafGpuKernel *k)
 {
     VmafOpenCLBackend *b = backend_of(d);
@@ -191,6 +206,21 @@ static int dev_kernel(VmafGpuDevice *d, const char *name, VmafGpuKernel *k)
     b->kernels = h;
     *k = h;
     return 0;
+}
+
+static int dev_max_block(VmafGpuDevice *d, VmafGpuKernel k, unsigned *threads)
+{
+    VmafOpenCLBackend *b = backend_of(d);
+    *threads = 0;
+    cl_int res;
+    cl_kernel kernel = b->api->clCreateKernel(k->program, k->name, &res);
+    int err = vmaf_opencl_result(res, k->name);
+    if (err) return err;
+    size_t most = 0;
+    err = kernel_max_group(b, kernel, &most);
+    b->api->clReleaseKernel(kernel);
+    if (!err) *threads = most < UINT_MAX ? (unsigned)most : UINT_MAX;
+    return err;
 }
 
 static int dev_alloc(VmafGpuDevice *d, size_t bytes, VmafGpuPtr *p)
@@ -295,6 +325,7 @@ static const VmafGpuDeviceOps device_ops = {
     .write = dev_write,
     .clear = dev_clear,
     .read = dev_read,
+    .max_block = dev_max_block,
 };
 
 /* ---- recorder ------------------------------------------------------------------------------- */
@@ -344,10 +375,7 @@ static int rec_kernel(VmafGpuRecorder *rec, VmafGpuKernel k, VmafGpuLaunch launc
         threads *= op->local[i];
     }
     size_t max_wg = 0;
-    err = vmaf_opencl_result(api->clGetKernelWorkGroupInfo(op->kernel, b->s->device,
-                                                           CL_KERNEL_WORK_GROUP_SIZE,
-                                                           sizeof(max_wg), &max_wg, NULL),
-                             "clGetKernelWorkGroupInfo");
+    err = kernel_max_group(b, op->kernel, &max_wg);
     if (!err && threads > max_wg) {
         vmaf_log(log_level(b), r->trial ? VMAF_LOG_LEVEL_WARNING : VMAF_LOG_LEVEL_ERROR,
                  "opencl: %s: %s needs work-groups of %zu, the device allows %zu\n", label,
@@ -755,9 +783,26 @@ static int opencl_create(VmafDeviceBackend **out, void *state, const VmafFeature
                  s->info.name);
         return 0;
     }
+    /* VMAF_OPENCL_MAX_WORK_GROUP=N (a test knob): kernels' work-groups may hold at most N
+     * work-items (or fewer where the device says so), as on devices that allow 256 (NVIDIA
+     * for some kernels, AMD by default): twins must then launch within it or stay on the CPU */
+    size_t max_group = 0;
+    const char *cap = getenv("VMAF_OPENCL_MAX_WORK_GROUP");
+    if (cap && *cap) {
+        char *end = NULL;
+        errno = 0;
+        const unsigned long v = strtoul(cap, &end, 10);
+        if (errno || *end || !v || cap[0] < '0' || cap[0] > '9') {
+            vmaf_log(geometry->log_level, VMAF_LOG_LEVEL_ERROR,
+                     "opencl: VMAF_OPENCL_MAX_WORK_GROUP=%s is not a positive integer\n", cap);
+            return -EINVAL;
+        }
+        max_group = (size_t)v;
+    }
     VmafOpenCLBackend *b = calloc(1, sizeof(*b));
     if (!b) return -ENOMEM;
     b->dev.ops = &device_ops;
+    b->max_group = max_group;
     b->s = s;
     b->api = &s->api;
     b->g = *geometry;

@@ -32,8 +32,8 @@ VMAF_KERNEL(vmaf_ciede_diff, CiedeCudaArgs)
                                                                      i, j);
 }
 
-// one work-group of SEQ_SUM_THREADS: sum += diff in row-major order, as ciede.c
-__attribute__((reqd_work_group_size(SEQ_SUM_THREADS, 1, 1)))
+// one work-group of SEQ_SUM_THREADS work-items, or fewer where the device takes fewer
+// (seq_sum.clh): sum += diff in row-major order, as ciede.c
 VMAF_KERNEL(vmaf_ciede_sum, CiedeCudaArgs)
 {
     VMAF_LOCAL SeqSumLocal seq;

@@ -8,7 +8,9 @@
 //   - decompose's eigen half keeps the CUDA warp's lane mapping (work-items 0..31 act, the
 //     rest of the work-group only meets the barriers); the serial sweeps run on private copies
 //     of the diagonals;
-//   - a block's 25 samples sit in __local memory (the solve's functions read __local).
+//   - a block's 25 samples sit in __local memory (the solve's functions read __local);
+//   - decompose's QR half loops over the entries (one per CUDA thread), so its work-group may
+//     be smaller than the CUDA block where the device takes fewer work-items per group.
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
 
 #include "feature/kernel.h"
@@ -197,58 +199,68 @@ static void speed_eigen(VMAF_ARENA_PARAM const SpeedCudaArgs *a, bool mine, __lo
     }
 }
 
-// The Householder QR (in the group where mine), every barrier met by every group.
+// The Householder QR (in the group where mine), every barrier met by every group. The CUDA
+// form has one thread per entry (SPEED_NN of its SPEED_CUDA_QR_THREADS); here each work-item
+// plays the entries tid, tid + T, ... (T: the work-group's size, which may be below SPEED_NN
+// where the device takes fewer work-items per group), each entry's arithmetic unchanged and
+// between the same barriers. The CUDA threads' private t1, t2 (read after a barrier) become
+// next_reduced, next_p.
 static void speed_qr(VMAF_ARENA_PARAM const SpeedCudaArgs *a, bool mine, __local float *am,
                      __local float *reduced, __local float *p, __local float *reflector,
-                     __local float *v)
+                     __local float *v, __local float *next_reduced, __local float *next_p)
 {
     const unsigned img = vmaf_bid(2);
-    const int tid = (int)vmaf_tid(0);
-    const int i = tid / SPEED_N, j = tid % SPEED_N;
-    const bool entry = mine && tid < SPEED_NN;
+    const int tid = (int)vmaf_tid(0), nt = (int)vmaf_bdim(0);
+    const int first = mine ? tid : SPEED_NN; /* the other group only meets the barriers */
     __global float *small = VMAF_PTR(float, a->small) + img * a->small_elems;
-    if (entry) {
-        am[tid] = small[SPEED_CUDA_SMALL_COV + tid];
-        reduced[tid] = am[tid];
-        p[tid] = (i == j) ? 1.0f : 0.0f;
+    for (int e = first; e < SPEED_NN; e += nt) {
+        am[e] = small[SPEED_CUDA_SMALL_COV + e];
+        reduced[e] = am[e];
+        p[e] = (e / SPEED_N == e % SPEED_N) ? 1.0f : 0.0f;
     }
     VMAF_BARRIER();
     for (int k = 0; k + 1 < SPEED_N; k++) {
-        if (entry) reduced[tid] = vmaf_speed_dev_reduced_mask(reduced[tid], i, j, k);
+        for (int e = first; e < SPEED_NN; e += nt)
+            reduced[e] = vmaf_speed_dev_reduced_mask(reduced[e], e / SPEED_N, e % SPEED_N, k);
         VMAF_BARRIER();
         if (mine && tid == 0) vmaf_speed_dev_qr_vector(reduced, am, SPEED_N, k, v);
         VMAF_BARRIER();
-        if (entry) reflector[tid] = vmaf_speed_dev_reflector_entry(v, i, j);
+        for (int e = first; e < SPEED_NN; e += nt)
+            reflector[e] = vmaf_speed_dev_reflector_entry(v, e / SPEED_N, e % SPEED_N);
         VMAF_BARRIER();
-        float t1 = 0.0f, t2 = 0.0f;
-        if (entry) {
-            t1 = vmaf_speed_dev_matmul_entry(reflector, reduced, i, j, SPEED_N, SPEED_N);
-            t2 = vmaf_speed_dev_matmul_entry(reflector, p, i, j, SPEED_N, SPEED_N);
+        for (int e = first; e < SPEED_NN; e += nt) {
+            const int i = e / SPEED_N, j = e % SPEED_N;
+            next_reduced[e] =
+                vmaf_speed_dev_matmul_entry(reflector, reduced, i, j, SPEED_N, SPEED_N);
+            next_p[e] = vmaf_speed_dev_matmul_entry(reflector, p, i, j, SPEED_N, SPEED_N);
         }
         VMAF_BARRIER();
-        if (entry) {
-            reduced[tid] = t1;
-            p[tid] = t2;
+        for (int e = first; e < SPEED_NN; e += nt) {
+            reduced[e] = next_reduced[e];
+            p[e] = next_p[e];
         }
         VMAF_BARRIER();
     }
-    if (entry) {
-        small[SPEED_CUDA_SMALL_P + tid] = p[tid];
-        small[SPEED_CUDA_SMALL_R + tid] =
-            vmaf_speed_dev_matmul_entry(p, am, i, j, SPEED_N, SPEED_N);
+    for (int e = first; e < SPEED_NN; e += nt) {
+        small[SPEED_CUDA_SMALL_P + e] = p[e];
+        small[SPEED_CUDA_SMALL_R + e] =
+            vmaf_speed_dev_matmul_entry(p, am, e / SPEED_N, e % SPEED_N, SPEED_N, SPEED_N);
     }
 }
 
 // The eigenvalues (group y 0) and the Householder QR (group y 1) depend only on the
 // covariance: one launch runs both, group y 0 the first, 1 the second. Both run their
-// barriers in every group (no barrier in a branch).
+// barriers in every group (no barrier in a branch). The work-group: SPEED_CUDA_QR_THREADS
+// work-items, or fewer (at least 32, the eigen half's warp) where the device takes fewer.
 VMAF_KERNEL(vmaf_speed_decompose, SpeedCudaArgs)
 {
     VMAF_LOCAL float m[SPEED_NN], v[SPEED_N], w[SPEED_N], tau_shared;
     VMAF_LOCAL float am[SPEED_NN], reduced[SPEED_NN], p[SPEED_NN], reflector[SPEED_NN];
+    VMAF_LOCAL float next_reduced[SPEED_NN], next_p[SPEED_NN];
     VMAF_LOCAL float qr_v[SPEED_N];
     speed_eigen(VMAF_ARENA_ARG &a, vmaf_bid(1) == 0, m, v, w, &tau_shared);
-    speed_qr(VMAF_ARENA_ARG &a, vmaf_bid(1) != 0, am, reduced, p, reflector, qr_v);
+    speed_qr(VMAF_ARENA_ARG &a, vmaf_bid(1) != 0, am, reduced, p, reflector, qr_v, next_reduced,
+             next_p);
 }
 
 VMAF_KERNEL(vmaf_speed_blocks, SpeedCudaArgs)

@@ -11,6 +11,7 @@
 
 typedef struct CiedeTwin {
     VmafGpuKernel diff_kernel, sum_kernel;
+    unsigned sum_block; /* SEQ_SUM_THREADS, or fewer where the device takes fewer per group */
     unsigned w, h, bpc, layout;
     size_t slot_floats; /* w h rounded up to 64: each slot's diff 256-byte aligned (float4 loads) */
     VmafGpuPtr diff;   /* float [slot][slot_floats], [h][w] used */
@@ -34,6 +35,7 @@ static int ciede_twin_init(void *priv, const void *cpu_priv, VmafGpuTwinSetup *s
     setup->needs_chroma = true;
     int err = vmaf_gpu_kernel(dev, "vmaf_ciede_diff", &t->diff_kernel);
     if (!err) err = vmaf_gpu_kernel(dev, "vmaf_ciede_sum", &t->sum_kernel);
+    if (!err) err = vmaf_gpu_fit_block(dev, t->sum_kernel, SEQ_SUM_THREADS, 32, &t->sum_block);
     if (!err)
         err = vmaf_gpu_alloc(dev, (size_t)setup->n_slots * t->slot_floats * sizeof(float),
                              &t->diff);
@@ -63,7 +65,7 @@ static int ciede_twin_record(void *priv, const void *cpu_priv, VmafGpuRecorder *
         .grid = { (t->w + CIEDE_CUDA_THREADS - 1) / CIEDE_CUDA_THREADS, t->h, 1 },
         .block = { CIEDE_CUDA_THREADS, 1, 1 },
     };
-    const VmafGpuLaunch sum = { .grid = { 1, 1, 1 }, .block = { SEQ_SUM_THREADS, 1, 1 } };
+    const VmafGpuLaunch sum = { .grid = { 1, 1, 1 }, .block = { t->sum_block, 1, 1 } };
     double *host = (double *)t->host + view->slot;
     int err = vmaf_gpu_rec_kernel(rec, t->diff_kernel, diff, &a, sizeof(a), "ciede diff");
     if (!err) err = vmaf_gpu_rec_kernel(rec, t->sum_kernel, sum, &a, sizeof(a), "ciede sum");

@@ -27,6 +27,8 @@ enum { K_IMAGE, K_DECIMATE, K_LOCAL_MEAN, K_MEANS, K_COV, K_DECOMPOSE, K_BLOCKS 
 
 typedef struct SpeedTwin {
     VmafGpuKernel kernel[N_KERNELS];
+    unsigned qr_block;             /* SPEED_CUDA_QR_THREADS, or fewer (>= 32) where the device
+                                    * takes fewer per group */
     SpeedCudaArgs base;            /* geometry and tables; per-frame fields set in record */
     unsigned n_images;
     bool temporal;
@@ -92,7 +94,10 @@ static int speed_twin_init(SpeedTwin *t, const VmafSpeedEngine *e, VmafGpuTwinSe
         const int err = vmaf_gpu_kernel(dev, kernel_names[k], &t->kernel[k]);
         if (err) return err;
     }
-    int err = vmaf_gpu_alloc(dev, total, &t->tables);
+    int err = vmaf_gpu_fit_block(dev, t->kernel[K_DECOMPOSE], SPEED_CUDA_QR_THREADS, 32,
+                                 &t->qr_block);
+    if (err) return err;
+    err = vmaf_gpu_alloc(dev, total, &t->tables);
     if (err) return err;
     a->filters = t->tables;
     a->rows = a->filters + filter_bytes;
@@ -212,7 +217,7 @@ static int speed_twin_record(void *priv, const void *cpu_priv, VmafGpuRecorder *
         [K_MEANS] = { .grid = { 1, 1, z }, .block = { 32, 1, 1 } },
         [K_COV] = { .grid = { blocks_of(VMAF_SPEED_DEV_PAIRS, T / 32), 1, z },
                     .block = { T, 1, 1 } },
-        [K_DECOMPOSE] = { .grid = { 1, 2, z }, .block = { SPEED_CUDA_QR_THREADS, 1, 1 } },
+        [K_DECOMPOSE] = { .grid = { 1, 2, z }, .block = { t->qr_block, 1, 1 } },
         [K_BLOCKS] = { .grid = { blocks_of(a.num_blocks, T), 1, z }, .block = { T, 1, 1 } },
     };
     static const char *const labels[N_KERNELS] = {
