@@ -22,6 +22,7 @@
 #include "cuda/state.h"
 #endif
 #include "gpu/twin.h"
+#include "opencl/division.h"
 #include "output.h"
 #include "picture.h"
 
@@ -649,7 +650,7 @@ int main(int argc, char **argv)
         if (!vmaf_opencl_device_info(cl_device, &info))
             printf("checktwin: OpenCL device %d: %s (%s, %s)%s\n", cl_device, info.name,
                    info.platform, info.driver_version,
-                   env.cl_state->fp64 ? "" : ", doubles in software (no fp64 used)");
+                   vmaf_opencl_uses_fp64(&info) ? "" : ", doubles in software (no fp64 used)");
     } else {
         err = vmaf_cuda_state_init(&env.state, (VmafCudaConfiguration){ 0 });
         if (err) {

@@ -44,7 +44,11 @@ typedef struct PsnrHvsCudaArgs {
 
 /* vif: VifCudaArgs, its tile and block shape (VIF_CUDA_*), beside the per-thread work that
  * reads them and the host plan that fills them. */
-#if !VMAF_DOUBLE_SOFT /* vif has no fp64-free form: its per-thread work is in double */
+/* vif has no fp64-free form (its per-thread work is in double): not in a program built
+ * without fp64. reflect.h first, unconditionally: cl_flatten inlines a file once, at its first
+ * include, and other programs' headers need it */
+#include "feature/reflect.h"
+#if !VMAF_DOUBLE_SOFT
 #include "feature/vif_device.h"
 #endif
 
