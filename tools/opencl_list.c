@@ -49,10 +49,14 @@ int cli_opencl_list(FILE *out, FILE *msg)
             fprintf(msg, "OpenCL device %d could not be described (error %d)\n", i, err);
             return EXIT_SETUP;
         }
+        const int fp64 = vmaf_opencl_uses_fp64(&d);
         fprintf(out, "%d: platform \"%s\", device \"%s\", %s, driver \"%s\", %s, fp64 %s, "
                      "fp32 divide/sqrt %s\n",
                 i, d.platform, d.name, type_name(d.type), d.driver_version, d.opencl_c_version,
-                d.fp64 ? "yes" : "no", vmaf_opencl_division_name(vmaf_opencl_division(&d)));
+                fp64     ? "yes"
+                : d.fp64 ? "yes, off by VMAF_OPENCL_FP64=0 (doubles in software)"
+                         : "no (doubles in software)",
+                vmaf_opencl_division_name(vmaf_opencl_division(&d, fp64)));
     }
     return 0;
 }

@@ -88,6 +88,7 @@ enum VmafCambiEotf {
     VMAF_CAMBI_EOTF_PQ,
 };
 
+#if !VMAF_DIALECT_OPENCL /* host only: a program built without fp64 names no double */
 /** Luminance (cd/m^2) of a 10-bit limited-range sample (clipped to [64, 940]). */
 double vmaf_cambi_luminance(int sample, enum VmafCambiEotf eotf);
 
@@ -99,6 +100,7 @@ int vmaf_cambi_tvi_for_diff(int diff, double tvi_threshold, enum VmafCambiEotf e
  * -ERANGE when no sample reaches it (the reference loops forever there).
  */
 int vmaf_cambi_vlt_luma(double threshold, enum VmafCambiEotf eotf);
+#endif
 
 /** The window size used for a w x h encode (odd; halved with the high-res speed-up). */
 unsigned vmaf_cambi_adjust_window(unsigned window_size, unsigned w, unsigned h,
@@ -136,6 +138,7 @@ int vmaf_cambi_scratch_alloc(VmafCambiScratch *s, unsigned max_w, unsigned max_h
                              unsigned band_size);
 void vmaf_cambi_scratch_free(VmafCambiScratch *s);
 
+#if !VMAF_DIALECT_OPENCL /* host only, as above */
 /** The options (cambi.c's table writes them). */
 typedef struct VmafCambiOptions {
     double max_val;
@@ -169,6 +172,7 @@ typedef struct VmafCambiSetup {
  */
 int vmaf_cambi_setup(VmafCambiSetup *setup, const VmafCambiOptions *opt, unsigned w,
                      unsigned h, unsigned bpc, char *msg, size_t msg_size);
+#endif
 
 /*
  * The building blocks. Pictures are uint16 planes with a stride in samples.
@@ -191,6 +195,7 @@ void vmaf_cambi_c_values(const uint16_t *image, const uint16_t *mask, ptrdiff_t 
                          const VmafCambiParams *p, float *c_values,
                          VmafCambiScratch *scratch);
 
+#if !VMAF_DIALECT_OPENCL /* host only, as above */
 /**
  * Mean (double) of the top-k of n c-values, k = clip((int)(topk n), 1, n), summed in the
  * order the reference's quickselect leaves them. Reorders c_values.
@@ -208,6 +213,7 @@ double vmaf_cambi_units_mean(uint64_t units, int k);
 
 /** The score from the five scales' pooled means, for a window of window_size. */
 double vmaf_cambi_combine(const double per_scale[VMAF_CAMBI_NUM_SCALES], unsigned window_size);
+#endif
 
 /** Nearest-neighbour resampling positions from in to out samples (the reference's floats). */
 void vmaf_cambi_resample_positions(unsigned in, unsigned out, unsigned *pos);

@@ -124,6 +124,14 @@ static inline void vmaf_private_memset(void *dst, int c, size_t n)
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
 #define vmaf_fdiv(a, b) ((float)((double)(float)(a) / (double)(float)(b)))
 #define vmaf_fsqrt(x) ((float)sqrt((double)(float)(x)))
+#elif VMAF_DIALECT_OPENCL && defined(VMAF_OPENCL_DIV_VIA_SOFT_F64) && VMAF_OPENCL_DIV_VIA_SOFT_F64
+/* the same double rounding on the software binary64 (soft_f64.h, included at the end of this
+ * file): its division and square root are correctly rounded binary64 operations, so the
+ * argument above holds unchanged, and it needs neither fp64 nor fp32 denormals (the operands'
+ * bits are read and the result's bits written as integers) */
+#define vmaf_fdiv(a, b) \
+    vmaf_f64_to_float(vmaf_f64_div(vmaf_f64_from_float((float)(a)), vmaf_f64_from_float((float)(b))))
+#define vmaf_fsqrt(x) vmaf_f64_to_float(vmaf_f64_sqrt(vmaf_f64_from_float((float)(x))))
 #elif VMAF_DIALECT_OPENCL
 #define vmaf_fdiv(a, b) ((float)(a) / (float)(b))
 #define vmaf_fsqrt(x) sqrt((float)(x))
@@ -194,6 +202,22 @@ typedef ulong vmaf_u64;
 #else
 typedef unsigned long long vmaf_devptr;
 typedef unsigned long long vmaf_u64; /* a 64-bit argument field (OpenCL C has no long long) */
+#endif
+
+/*
+ * OpenCL programs built for a device whose double is not used (-D VMAF_OPENCL_SOFT_F64=1: a
+ * device without cl_khr_fp64, or VMAF_OPENCL_FP64=0) compute their doubles in the software
+ * binary64 (f64.h), and must name no `double`: the name is made an error here, so that a
+ * forced run on a device with fp64 cannot pass with a double left in a kernel. The programs
+ * that have such a form say so (VMAF_OPENCL_FP64_FREE, see f64.h); the others are not built
+ * there.
+ */
+#if VMAF_DIALECT_OPENCL && ((defined(VMAF_OPENCL_DIV_VIA_SOFT_F64) && VMAF_OPENCL_DIV_VIA_SOFT_F64) \
+                            || (defined(VMAF_OPENCL_SOFT_F64) && VMAF_OPENCL_SOFT_F64))
+#include "soft_f64.h"
+#endif
+#if VMAF_DIALECT_OPENCL && defined(VMAF_OPENCL_SOFT_F64) && VMAF_OPENCL_SOFT_F64
+#define double vmaf_double_is_not_available_without_fp64
 #endif
 
 #endif /* VMAF_FEATURE_DIALECT_H */

@@ -62,7 +62,9 @@ static VMAF_CONSTANT const float vmaf_float_motion_filter_pass[5] = { 0.0, 0.0, 
 #define VMAF_FLOAT_MOTION_MAX_SCALED_WIDTH 7680
 
 /** The extractor options (names and aliases in float_motion.c's option table; those it shares
- *  with motion in motion_options.h). */
+ *  with motion in motion_options.h). Host only: no kernel reads them, and a program built
+ *  without fp64 names no double. */
+#if !VMAF_DIALECT_OPENCL
 typedef struct VmafFloatMotionOptions {
     bool debug;             /**< debug: write motion (default true) */
     bool force_zero;        /**< motion_force_zero (force_0): every score 0 */
@@ -74,6 +76,7 @@ typedef struct VmafFloatMotionOptions {
     bool add_uv;            /**< motion_add_uv (mau): add the chroma planes' SADs */
     double max_val;         /**< motion_max_val (mmxv), [0,10000], default 10000 */
 } VmafFloatMotionOptions;
+#endif
 
 /* ---- per-element arithmetic shared with the CUDA twin (host and device) ---------------- */
 

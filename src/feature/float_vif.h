@@ -36,6 +36,7 @@
 #define VMAF_FEATURE_FLOAT_VIF_H
 
 #include "dialect.h"
+#include "f64.h"
 #if !VMAF_DIALECT_OPENCL
 #include <math.h>
 #include <stdbool.h>
@@ -70,7 +71,9 @@ enum {
 /** A kernelscale within this of a listed value is valid. */
 #define VMAF_FLOAT_VIF_KERNELSCALE_TOLERANCE 1e-3
 
-/** The kernelscales the filters are defined for (as the reference lists them, in float). */
+/** The kernelscales the filters are defined for (as the reference lists them, in float).
+ *  Host only (no kernel reads it; vmaf_fdiv is no constant on the software double). */
+#if !VMAF_DIALECT_OPENCL
 static VMAF_CONSTANT const float vmaf_float_vif_kernelscales[VMAF_FLOAT_VIF_NUM_KERNELSCALES] = {
     1.0, vmaf_fdiv(1.0f, 2.0f), vmaf_fdiv(3.0f, 2.0f), 2.0f, vmaf_fdiv(2.0f, 3.0f),
     vmaf_fdiv(24.0f, 10.0f), vmaf_fdiv(360.0f, 97.0f), vmaf_fdiv(4.0f, 3.0f),
@@ -78,6 +81,7 @@ static VMAF_CONSTANT const float vmaf_float_vif_kernelscales[VMAF_FLOAT_VIF_NUM_
     3.0f, vmaf_fdiv(1.0f, 2.25f),
     1.4746f, 1.54f, 1.6f, 1.06667f, 0.711111f, 0.740740f, 1.111111f,
 };
+#endif
 
 /** Coefficients of the log2 approximation, highest power first (Horner in float). */
 #define VMAF_FLOAT_VIF_LOG2_POLY                                                          \
@@ -109,7 +113,7 @@ VMAF_DEVICE_FN float vmaf_float_vif_log2(float x)
 
 /** Constants of the per-pixel statistic, fixed for a run. */
 typedef struct VmafFloatVifStatConst {
-    double sigma_nsq;      /**< N */
+    vmaf_double sigma_nsq; /**< N (a double: f64.h) */
     float sigma_max_inv;   /**< (float)(powf(N, 2) / (255.0 * 255.0)) */
     float gain_limit;      /**< (float)vif_enhn_gain_limit */
 } VmafFloatVifStatConst;
@@ -126,7 +130,7 @@ VMAF_DEVICE_FN void vmaf_float_vif_pixel(const VmafFloatVifStatConst *c, float m
     s2 = s2 > 0.0f ? s2 : 0.0f;
     const bool no_ref_variance = s1 < eps;
     if (no_ref_variance) s1 = 0.0f;
-    if (s1 < c->sigma_nsq) {
+    if (vmaf_dlt(vmaf_dfrom_float(s1), c->sigma_nsq)) { /* s1 < N */
         /* the override the reference applies last: its logs would be unused */
         *num = 1.0f - s2 * c->sigma_max_inv;
         *den = 1.0f;
@@ -147,9 +151,15 @@ VMAF_DEVICE_FN void vmaf_float_vif_pixel(const VmafFloatVifStatConst *c, float m
     }
     sv = sv > eps ? sv : eps;
     g = g < c->gain_limit ? g : c->gain_limit;
+    /* num: (float)(1.0f + (g * g * s1) / (sv + N)), den: (float)(1.0f + s1 / N), the
+     * divisions and additions in double (f64.h) */
+    const vmaf_double one = vmaf_dfrom_float(1.0f);
     *num = s12 < 0.0f ? 0.0f
-                      : vmaf_float_vif_log2((float)(1.0f + (g * g * s1) / (sv + c->sigma_nsq)));
-    *den = vmaf_float_vif_log2((float)(1.0f + s1 / c->sigma_nsq));
+                      : vmaf_float_vif_log2(vmaf_dto_float(vmaf_dadd(
+                            one, vmaf_ddiv(vmaf_dfrom_float(g * g * s1),
+                                           vmaf_dadd(vmaf_dfrom_float(sv), c->sigma_nsq)))));
+    *den = vmaf_float_vif_log2(
+        vmaf_dto_float(vmaf_dadd(one, vmaf_ddiv(vmaf_dfrom_float(s1), c->sigma_nsq))));
 }
 
 /**
@@ -179,7 +189,9 @@ VMAF_DEVICE_FN void vmaf_float_vif_row_sums(const float *num, const float *den, 
     *line_den = d;
 }
 
-/** The extractor options (names and aliases in float_vif.c's option table). */
+/** The extractor options (names and aliases in float_vif.c's option table). Host only: no
+ *  kernel reads them, and a program built without fp64 names no double. */
+#if !VMAF_DIALECT_OPENCL
 typedef struct VmafFloatVifOptions {
     bool debug;                  /**< also write vif, vif_num/den and per scale */
     double enhn_gain_limit;      /**< vif_enhn_gain_limit (egl), [1,100], default 100 */
@@ -193,6 +205,7 @@ typedef struct VmafFloatVifOptions {
     double sigma_nsq;            /**< vif_sigma_nsq (snsq), [0,5], default 2 */
     bool skip_scale0;            /**< vif_skip_scale0 (ssclz) */
 } VmafFloatVifOptions;
+#endif
 
 /** Whether kernelscale is one of vmaf_float_vif_kernelscales (within the tolerance). */
 bool vmaf_float_vif_kernelscale_valid(float kernelscale);

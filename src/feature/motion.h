@@ -49,6 +49,9 @@ VMAF_DEVICE_FN int vmaf_motion_vertical_shift(unsigned bpc)
     return bpc == 8 ? 8 : (int)bpc;
 }
 
+/* Host only from here to the twin's part: no kernel reads these, and a program built without
+ * fp64 names no double. */
+#if !VMAF_DIALECT_OPENCL
 /** The extractor options (names and aliases in motion.c's option table; those it shares with
  *  float_motion in motion_options.h). */
 typedef struct VmafMotionOptions {
@@ -94,6 +97,7 @@ static inline double vmaf_motion_blend(double score, double factor, double offse
     const double low = offset < score ? offset : score;
     return score * factor + (1 - factor) * low;
 }
+#endif
 
 /* ---- for the CUDA twin: the extractor state and how a SAD becomes scores ---- */
 #if VMAF_DIALECT_C

@@ -114,6 +114,7 @@ struct VmafOpenCLBackend {
     bool chroma;
     bool sync_each; /* VMAF_OPENCL_SYNC=1: wait after every operation, naming one that fails */
     size_t max_group; /* VMAF_OPENCL_MAX_WORK_GROUP, 0: none (opencl_create) */
+    bool needs_fp64; /* a twin's own program was passed over for want of fp64 (find_kernel) */
     size_t pic_bytes, luma_bytes;
 };
 
@@ -153,10 +154,13 @@ static int find_kernel(VmafOpenCLBackend *b, const char *name, cl_program *out)
             if (r > best_rank) best = i, best_rank = r;
         }
         tried[best] = true;
-        /* a program in double precision does not build without it: its twins stay on the
-         * CPU there (never scored inexactly) */
-        if (!b->s->info.fp64 && strstr(vmaf_opencl_twin_programs[best].text, "cl_khr_fp64"))
+        /* where the device's double is not used, only the programs with an fp64-free form
+         * (feature/f64.h) are built; the others' twins stay on the CPU (never scored
+         * inexactly), and a twin whose own program that is says why (add_twin) */
+        if (!b->s->fp64 && !vmaf_opencl_twin_programs[best].fp64_free) {
+            b->needs_fp64 |= best_rank >= 0;
             continue;
+        }
         cl_program p;
         int err = vmaf_opencl_program(b->s, &vmaf_opencl_twin_programs[best], &p);
         if (err) return err;
@@ -689,6 +693,7 @@ static int add_twin(VmafOpenCLBackend *b, const VmafGpuTwin *twin, VmafFeatureIn
     const size_t arena_before = b->arena_size;
     const unsigned pending_before = b->pending_cnt;
     VmafGpuTwinSetup setup = { .dev = &b->dev, .geometry = b->g, .n_slots = N_SLOTS };
+    b->needs_fp64 = false;
     int err = twin->init(t->priv, inst->priv, &setup);
     if (err == -ENOENT) { /* no OpenCL kernel of this twin: the CPU extractor runs */
         twin->close(t->priv, &b->dev);
@@ -696,8 +701,16 @@ static int add_twin(VmafOpenCLBackend *b, const VmafGpuTwin *twin, VmafFeatureIn
         t->priv = NULL;
         b->arena_size = arena_before;
         while (b->pending_cnt > pending_before) free(b->pending[--b->pending_cnt].data);
-        vmaf_log(log_level(b), VMAF_LOG_LEVEL_INFO,
-                 "opencl: %s has no OpenCL kernels yet: it runs on the CPU\n", inst->fex->name);
+        if (b->needs_fp64)
+            vmaf_log(log_level(b), VMAF_LOG_LEVEL_WARNING,
+                     "opencl: %s computes in double and has no fp64-free form yet; %s: it "
+                     "runs on the CPU\n", inst->fex->name,
+                     b->s->info.fp64 ? "VMAF_OPENCL_FP64=0 turns the device's fp64 off"
+                                     : "the device has no fp64");
+        else
+            vmaf_log(log_level(b), VMAF_LOG_LEVEL_INFO,
+                     "opencl: %s has no OpenCL kernels yet: it runs on the CPU\n",
+                     inst->fex->name);
         return 0;
     }
     if (!err) {
@@ -774,13 +787,6 @@ static int opencl_create(VmafDeviceBackend **out, void *state, const VmafFeature
         vmaf_log(geometry->log_level, VMAF_LOG_LEVEL_WARNING,
                  "opencl: %s lacks 64-bit atomics (cl_khr_int64_base_atomics): every feature "
                  "runs on the CPU\n", s->info.name);
-        return 0;
-    }
-    if (s->division == VMAF_OPENCL_DIVISION_INEXACT) {
-        vmaf_log(geometry->log_level, VMAF_LOG_LEVEL_WARNING,
-                 "opencl: %s has neither correctly rounded fp32 division and sqrt nor fp64 "
-                 "with fp32 denormals to make them exact: every feature runs on the CPU\n",
-                 s->info.name);
         return 0;
     }
     /* VMAF_OPENCL_MAX_WORK_GROUP=N (a test knob): kernels' work-groups may hold at most N

@@ -18,7 +18,7 @@ int vmaf_opencl_selftest(VmafOpenCLState *s, int kind, const void *a, const void
         kind < VMAF_OPENCL_SELFTEST_FLOAT || kind > VMAF_OPENCL_SELFTEST_FDIV)
         return -EINVAL;
     const int fp64 = kind == VMAF_OPENCL_SELFTEST_DOUBLE;
-    if (fp64 && !s->info.fp64) return -ENOTSUP;
+    if (fp64 && !s->fp64) return -ENOTSUP; /* the device's double, when the state uses it */
     const VmafOpenCLApi *api = &s->api;
     cl_program program;
     int err = vmaf_opencl_program(s, &vmaf_opencl_selftest_source, &program);

@@ -30,7 +30,8 @@ __kernel void selftest_fdiv(__global const float *a, __global const float *b,
     mad[i] = a[i] * b[i] + c[i];
 }
 
-#if defined(cl_khr_fp64)
+/* the device's double, unless the state builds without it (feature/dialect.h) */
+#if defined(cl_khr_fp64) && !(defined(VMAF_OPENCL_SOFT_F64) && VMAF_OPENCL_SOFT_F64)
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
 __kernel void selftest_f64(__global const double *a, __global const double *b,
                            __global const double *c, __global double *quotient,

@@ -248,11 +248,14 @@ VMAF_EXPORT int vmaf_opencl_state_init(VmafOpenCLState **out, VmafOpenCLConfigur
     }
     pthread_mutex_unlock(&query_lock);
     /* correctly rounded fp32 division and sqrt: the device's own where it has them, else
-     * through double (vmaf_fdiv in feature/dialect.h); never a relaxed-math option. One
-     * string for every program, and part of the binary cache's key. */
-    s->division = vmaf_opencl_division(&s->info);
-    snprintf(s->build_options, sizeof(s->build_options), "%s",
-             vmaf_opencl_division_options(s->division));
+     * through double, the device's or the software one (vmaf_fdiv in feature/dialect.h);
+     * never a relaxed-math option. Doubles in the device's fp64, or in the software binary64
+     * (feature/f64.h). One string for every program, and part of the binary cache's key. */
+    s->fp64 = vmaf_opencl_uses_fp64(&s->info);
+    s->division = vmaf_opencl_division(&s->info, s->fp64);
+    snprintf(s->build_options, sizeof(s->build_options), "%s%s",
+             vmaf_opencl_division_options(s->division),
+             s->fp64 ? "" : " " VMAF_OPENCL_SOFT_F64_OPTIONS);
     if (err) {
         vmaf_opencl_state_free(s);
         return err;

@@ -17,6 +17,8 @@
 typedef struct VmafOpenCLSource {
     const char *name; /* for messages */
     const char *text;
+    int fp64_free; /* exact without the device's double: the program's own line
+                    * `#define VMAF_OPENCL_FP64_FREE 1` (feature/f64.h), read by the build */
 } VmafOpenCLSource;
 
 struct VmafOpenCLState {
@@ -27,8 +29,10 @@ struct VmafOpenCLState {
     cl_command_queue queue;
     VmafOpenCLDeviceInfo info;
     int index;
-    enum VmafOpenCLDivision division; /* how fp32 division and sqrt are exact (or not) */
-    char build_options[128];   /* the same for every program of the state: division's */
+    int fp64; /* the programs compute in the device's double (vmaf_opencl_uses_fp64) */
+    enum VmafOpenCLDivision division; /* how fp32 division and sqrt are exact */
+    char build_options[192];   /* the same for every program of the state: division's, and
+                                * VMAF_OPENCL_SOFT_F64_OPTIONS where fp64 is 0 */
     pthread_mutex_t lock;      /* the program table */
     struct {
         const VmafOpenCLSource *source;

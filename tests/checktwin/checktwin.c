@@ -22,6 +22,7 @@
 #include "cuda/state.h"
 #endif
 #include "gpu/twin.h"
+#include "opencl/division.h"
 #include "output.h"
 #include "picture.h"
 
@@ -450,17 +451,7 @@ static const char *dist_name(enum CheckDistortion d)
     return names[d];
 }
 
-/* The first extractor of a started context that has a twin but ran on the CPU, or NULL. */
-static const char *extractor_off_device(const VmafContext *v)
-{
-    if (!v->geometry.set) return NULL;
-    for (unsigned i = 0; i < v->inst_cnt; i++)
-        if (!v->inst[i]->on_gpu && vmaf_gpu_twin_for(v->inst[i]->fex->name))
-            return v->inst[i]->fex->name;
-    return NULL;
-}
-
-/* --only's list: FAMILY[,FAMILY...] */
+/* --only's list: FAMILY[,FAMILY...] (and --allow-cpu's, of extractors) */
 static bool family_selected(const char *only, const char *name)
 {
     if (!only) return true;
@@ -471,6 +462,18 @@ static bool family_selected(const char *only, const char *name)
         p += len + (p[len] == ',');
     }
     return false;
+}
+
+/* The first extractor of a started context that has a twin but ran on the CPU, or NULL;
+ * those of allow_cpu (EXTRACTOR[,...], or NULL) do not count. */
+static const char *extractor_off_device(const VmafContext *v, const char *allow_cpu)
+{
+    if (!v->geometry.set) return NULL;
+    for (unsigned i = 0; i < v->inst_cnt; i++)
+        if (!v->inst[i]->on_gpu && vmaf_gpu_twin_for(v->inst[i]->fex->name) &&
+            !(allow_cpu && family_selected(allow_cpu, v->inst[i]->fex->name)))
+            return v->inst[i]->fex->name;
+    return NULL;
 }
 
 void checktwin_case(CheckEnv *env, const CheckCase *c)
@@ -491,7 +494,8 @@ void checktwin_case(CheckEnv *env, const CheckCase *c)
     int gpu_err = open_run(&gpu, c, env, seed, env->clips);
     if (!gpu_err) gpu_stage = 2, gpu_err = feed(&gpu, c, c->frames);
     /* (a context that refused its input at the start made no backend: nothing to say) */
-    const char *off_device = gpu.v && !gpu_err ? extractor_off_device(gpu.v) : NULL;
+    const char *off_device = gpu.v && !gpu_err ? extractor_off_device(gpu.v, env->allow_cpu)
+                                               : NULL;
     const int e1 = cpu_err ? finish_failed(&cpu) : finish(&cpu, cpu_path);
     const int e2 = gpu_err ? finish_failed(&gpu) : finish(&gpu, gpu_path);
     env->n_cases++;
@@ -621,6 +625,7 @@ int main(int argc, char **argv)
         else if (!strcmp(argv[i], "--clips") && i + 1 < argc) env.clips = argv[++i];
         else if (!strcmp(argv[i], "--only") && i + 1 < argc) only = argv[++i];
         else if (!strcmp(argv[i], "--all-on-device")) env.all_on_device = true;
+        else if (!strcmp(argv[i], "--allow-cpu") && i + 1 < argc) env.allow_cpu = argv[++i];
         else if (!strcmp(argv[i], "--backend") && i + 1 < argc && !strcmp(argv[i + 1], "cuda"))
             env.backend = CHECK_CUDA, i++;
         else if (!strcmp(argv[i], "--backend") && i + 1 < argc && !strcmp(argv[i + 1], "opencl"))
@@ -629,7 +634,7 @@ int main(int argc, char **argv)
             cl_device = atoi(argv[++i]);
         else {
             fprintf(stderr, "usage: checktwin [--backend cuda|opencl] [--opencl_device N] "
-                            "[--all-on-device] [--seed N] [--quick] [--bench] [--dir DIR] "
+                            "[--all-on-device [--allow-cpu EXTRACTOR[,...]]] [--seed N] [--quick] [--bench] [--dir DIR] "
                             "[--clips DIR] [--only FAMILY[,FAMILY...]]\n");
             return 2;
         }
@@ -643,8 +648,9 @@ int main(int argc, char **argv)
         }
         VmafOpenCLDeviceInfo info;
         if (!vmaf_opencl_device_info(cl_device, &info))
-            printf("checktwin: OpenCL device %d: %s (%s, %s)\n", cl_device, info.name,
-                   info.platform, info.driver_version);
+            printf("checktwin: OpenCL device %d: %s (%s, %s)%s\n", cl_device, info.name,
+                   info.platform, info.driver_version,
+                   vmaf_opencl_uses_fp64(&info) ? "" : ", doubles in software (no fp64 used)");
     } else {
         err = vmaf_cuda_state_init(&env.state, (VmafCudaConfiguration){ 0 });
         if (err) {

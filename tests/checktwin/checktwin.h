@@ -66,6 +66,7 @@ typedef struct CheckEnv {
     VmafCudaState *state;        /* CHECK_CUDA */
     VmafOpenCLState *cl_state;   /* CHECK_OPENCL */
     bool all_on_device;          /* a case fails when an extractor with a twin ran on the CPU */
+    const char *allow_cpu;       /* EXTRACTOR[,...] exempt from all_on_device (NULL: none) */
     unsigned n_off_device;       /* cases in which one did */
     const char *dir;             /* scratch directory for the output files */
     const char *clips;           /* decompressed clips (NAME_ref.yuv), or NULL: no real content */

@@ -390,12 +390,15 @@ int main(int argc, char **argv)
 
     printf("division: %s\n", vmaf_opencl_division_name(division));
     unsigned differ = 0;
-    if (division != VMAF_OPENCL_DIVISION_INEXACT) {
-        err = exact_run(dev, vmaf_opencl_division_options(division), exact_cases,
-                        "with the state's options", 1, &differ);
-        CHECK(!err && !differ, "vmaf_fdiv/vmaf_fsqrt with the state's options: %d, %u differ",
-              err, differ);
-    }
+    err = exact_run(dev, vmaf_opencl_division_options(division), exact_cases,
+                    "with the state's options", 1, &differ);
+    CHECK(!err && !differ, "vmaf_fdiv/vmaf_fsqrt with the state's options: %d, %u differ",
+          err, differ);
+    /* the form of a device with neither correctly rounded division nor fp64: on any device */
+    err = exact_run(dev, vmaf_opencl_division_options(VMAF_OPENCL_DIVISION_VIA_SOFT_F64),
+                    exact_cases / 4, "via software double", 1, &differ);
+    CHECK(!err && !differ, "vmaf_fdiv/vmaf_fsqrt via software double: %d, %u differ", err,
+          differ);
     if (info.fp64 && info.fp32_denormals) {
         err = exact_run(dev, vmaf_opencl_division_options(VMAF_OPENCL_DIVISION_VIA_DOUBLE),
                         exact_cases, "via double", 1, &differ);

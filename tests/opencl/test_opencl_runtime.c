@@ -125,14 +125,18 @@ int main(int argc, char **argv)
     int err = vmaf_opencl_state_init(&s, (VmafOpenCLConfiguration){ .device = dev });
     CHECK(!err && s, "state_init: %d", err);
     if (!s) return 1;
-    const int exact = info.correctly_rounded_divide_sqrt;
-    CHECK(!strcmp(s->build_options, exact ? "-cl-fp32-correctly-rounded-divide-sqrt" : ""),
-          "build options \"%s\"", s->build_options);
+    char want[256];
+    const int fp64 = vmaf_opencl_uses_fp64(&info);
+    snprintf(want, sizeof(want), "%s%s",
+             vmaf_opencl_division_options(vmaf_opencl_division(&info, fp64)),
+             fp64 ? "" : " " VMAF_OPENCL_SOFT_F64_OPTIONS);
+    CHECK(!strcmp(s->build_options, want), "build options \"%s\", want \"%s\"",
+          s->build_options, want);
     cl_program p;
-    const VmafOpenCLSource contracted = { "contracted", "__kernel void k(void) {}\n" };
+    const VmafOpenCLSource contracted = { "contracted", "__kernel void k(void) {}\n", 0 };
     CHECK(vmaf_opencl_program(s, &contracted, &p) == -EINVAL, "a source without FP_CONTRACT OFF");
     const VmafOpenCLSource broken = { "broken",
-                                      "#pragma OPENCL FP_CONTRACT OFF\n__kernel void k( {}\n" };
+                                      "#pragma OPENCL FP_CONTRACT OFF\n__kernel void k( {}\n", 0 };
     printf("(a build error and its log are expected next)\n");
     CHECK(vmaf_opencl_program(s, &broken, &p) == -EIO, "a source that does not build");
     CHECK(run_selftest(s) == 0, "self-test without a cache");

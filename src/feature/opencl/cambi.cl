@@ -1,4 +1,5 @@
 #pragma OPENCL FP_CONTRACT OFF
+#define VMAF_OPENCL_FP64_FREE 1
 // cambi twin in OpenCL C: the kernels of cuda/cambi.cu, with the same names, arguments,
 // launches and per-thread work (feature/cambi_device.h). Every sum is an integer (counts,
 // units: any order is exact) and a c-value is a max of finite non-negative floats (any order

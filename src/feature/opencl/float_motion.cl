@@ -1,4 +1,5 @@
 #pragma OPENCL FP_CONTRACT OFF
+#define VMAF_OPENCL_FP64_FREE 1
 // float_motion twin, OpenCL C (feature/cuda/float_motion.cu, the same kernels and arguments):
 // per plane, the blur of the previous and the current reference (tiles of float_filter.h
 // with their reflected halo), the rows' float sums of |prev - cur| left to right

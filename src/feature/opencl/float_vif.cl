@@ -1,5 +1,5 @@
 #pragma OPENCL FP_CONTRACT OFF
-#pragma OPENCL EXTENSION cl_khr_fp64 : enable
+#define VMAF_OPENCL_FP64_FREE 1
 // float_vif twin, OpenCL C (feature/cuda/float_vif.cu, the same kernels, arguments and
 // local-memory layout). Per scale: (decimate) filter s on scale s-1 at its even rows and
 // columns; (stats) the five filtered quantities (from the tile's samples staged in local

@@ -1,4 +1,5 @@
 #pragma OPENCL FP_CONTRACT OFF
+#define VMAF_OPENCL_FP64_FREE 1
 // motion twin: the SAD of the filtered difference of two luma planes (motion.cu's OpenCL
 // form; motion.cu says why every intermediate is an exact integer and why the sums may be
 // added in any order).

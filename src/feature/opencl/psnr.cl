@@ -1,4 +1,5 @@
 #pragma OPENCL FP_CONTRACT OFF
+#define VMAF_OPENCL_FP64_FREE 1
 // psnr twin: per-plane sum of squared differences (psnr.cu's OpenCL form). Integer sums are
 // exact in any order.
 //

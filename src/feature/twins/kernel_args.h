@@ -6,6 +6,7 @@
 #define VMAF_FEATURE_TWINS_KERNEL_ARGS_H
 
 #include "feature/dialect.h" /* vmaf_devptr */
+#include "feature/f64.h"     /* vmaf_double: double, or its bits where fp64 is not used */
 
 typedef struct PsnrCudaArgs {
     vmaf_devptr ref[3], dist[3];
@@ -43,7 +44,13 @@ typedef struct PsnrHvsCudaArgs {
 
 /* vif: VifCudaArgs, its tile and block shape (VIF_CUDA_*), beside the per-thread work that
  * reads them and the host plan that fills them. */
+/* vif has no fp64-free form (its per-thread work is in double): not in a program built
+ * without fp64. reflect.h first, unconditionally: cl_flatten inlines a file once, at its first
+ * include, and other programs' headers need it */
+#include "feature/reflect.h"
+#if !VMAF_DOUBLE_SOFT
 #include "feature/vif_device.h"
+#endif
 
 /* adm: one thread per output element (DWT, decouple, CSF: ADM_CUDA_TX x ADM_CUDA_TY blocks),
  * one block per band row for the sums (ADM_CUDA_ROW_THREADS). Bands live in a per-slot copy
@@ -88,7 +95,7 @@ typedef struct AdmDecoupleCudaArgs {
     vmaf_devptr csf_dst[3], csf_mask[3];
     vmaf_u64 stride;
     int left, top, right, bottom;       /* outer region */
-    double gain, cos2;
+    vmaf_double gain, cos2;
     unsigned weight[3];                 /* the CSF's */
     int csf;
 } AdmDecoupleCudaArgs;
@@ -209,7 +216,7 @@ typedef struct FloatVifCudaArgs {
     vmaf_devptr dst[2];            /* decimate/resample: planes ref, dis; stats: num, den */
     vmaf_u64 dst_stride; /* floats */
     unsigned dst_w, dst_h;
-    double sigma_nsq;              /* VmafFloatVifStatConst */
+    vmaf_double sigma_nsq;         /* VmafFloatVifStatConst */
     float sigma_max_inv, gain_limit;
     vmaf_devptr rows;              /* float [2][dst_h]: num, den per row */
     int method;                    /* resample: enum VmafSpeedScaleMethod, taps per entry */
@@ -245,7 +252,7 @@ typedef struct FloatAdmCudaArgs {
     int outer[4], inner[4];        /* regions: left, top, right, bottom */
     float rfactor[3];
     float cos_1deg_sq;
-    double gain_limit;
+    vmaf_double gain_limit;
     unsigned bypass;
     unsigned cube;                 /* adm_p_norm == 3.0: terms as x * x * x */
     float p_norm;                  /* (float)adm_p_norm, the powf exponent otherwise */
@@ -295,7 +302,9 @@ typedef struct CiedeCudaArgs {
 _Static_assert(sizeof(PsnrCudaArgs) <= VMAF_CUDA_MAX_KERNEL_ARGS, "PsnrCudaArgs too large");
 _Static_assert(sizeof(MotionCudaArgs) <= VMAF_CUDA_MAX_KERNEL_ARGS, "MotionCudaArgs too large");
 _Static_assert(sizeof(PsnrHvsCudaArgs) <= VMAF_CUDA_MAX_KERNEL_ARGS, "PsnrHvsCudaArgs too large");
+#if !VMAF_DOUBLE_SOFT
 _Static_assert(sizeof(VifCudaArgs) <= VMAF_CUDA_MAX_KERNEL_ARGS, "VifCudaArgs too large");
+#endif
 _Static_assert(sizeof(AdmDwt0CudaArgs) <= VMAF_CUDA_MAX_KERNEL_ARGS, "AdmDwt0CudaArgs too large");
 _Static_assert(sizeof(AdmDwt123CudaArgs) <= VMAF_CUDA_MAX_KERNEL_ARGS, "AdmDwt123CudaArgs too large");
 _Static_assert(sizeof(AdmCopyCudaArgs) <= VMAF_CUDA_MAX_KERNEL_ARGS, "AdmCopyCudaArgs too large");
