@@ -1,4 +1,5 @@
 /* cl_khr_command_buffer's versions and entry points (see command_buffer.h). */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -55,18 +56,20 @@ static bool has_extension(const char *list, const char *ext)
     return false;
 }
 
-/* The device's extension list holds the name: 1; not: 0; the query failed: -1. */
+/* Whether the device's extension list holds the name: 1 or 0, or a negative errno (a list
+ * that cannot be read is an error, as where the device is described). */
 static int offers(const VmafOpenCLApi *api, cl_device_id device, const char *name)
 {
     size_t len = 0;
-    if (api->clGetDeviceInfo(device, CL_DEVICE_EXTENSIONS, 0, NULL, &len) != CL_SUCCESS) return -1;
+    int err = vmaf_opencl_result(api->clGetDeviceInfo(device, CL_DEVICE_EXTENSIONS, 0, NULL, &len),
+                                 "clGetDeviceInfo(CL_DEVICE_EXTENSIONS)");
+    if (err) return err;
     char *ext = malloc(len + 1);
-    if (!ext) return -1;
-    int r = -1;
-    if (api->clGetDeviceInfo(device, CL_DEVICE_EXTENSIONS, len, ext, NULL) == CL_SUCCESS) {
-        ext[len] = '\0';
-        r = has_extension(ext, name);
-    }
+    if (!ext) return -ENOMEM;
+    err = vmaf_opencl_result(api->clGetDeviceInfo(device, CL_DEVICE_EXTENSIONS, len, ext, NULL),
+                             "clGetDeviceInfo(CL_DEVICE_EXTENSIONS)");
+    ext[len] = '\0';
+    const int r = err ? err : has_extension(ext, name);
     free(ext);
     return r;
 }
@@ -93,28 +96,29 @@ static cl_uint version_of(const VmafOpenCLApi *api, cl_device_id device, const c
     return version;
 }
 
-void vmaf_opencl_command_buffer_probe(const VmafOpenCLApi *api, cl_platform_id platform,
-                                      cl_device_id device, VmafOpenCLCommandBufferApi *cb,
-                                      char *why, size_t why_size)
+int vmaf_opencl_command_buffer_probe(const VmafOpenCLApi *api, cl_platform_id platform,
+                                     cl_device_id device, VmafOpenCLCommandBufferApi *cb,
+                                     char *why, size_t why_size)
 {
     memset(cb, 0, sizeof(*cb));
+    snprintf(why, why_size, "not probed");
     const int offered = offers(api, device, "cl_khr_command_buffer");
-    if (offered <= 0) {
-        snprintf(why, why_size, "%s", offered ? "the device's extensions could not be read"
-                                              : "no cl_khr_command_buffer");
-        return;
+    if (offered < 0) return offered;
+    if (!offered) {
+        snprintf(why, why_size, "no cl_khr_command_buffer");
+        return 0;
     }
     const cl_uint v = version_of(api, device, "cl_khr_command_buffer");
     if (!v) {
         snprintf(why, why_size, "cl_khr_command_buffer of unknown version (no "
                                 "CL_DEVICE_EXTENSIONS_WITH_VERSION)");
-        return;
+        return 0;
     }
     if (v < VMAF_CL_COMMAND_BUFFER_FIRST || v > VMAF_CL_COMMAND_BUFFER_LAST) {
         snprintf(why, why_size, "cl_khr_command_buffer %u.%u.%u, not one of the versions "
                                 "implemented (0.9.0 to 0.9.8)",
                  VMAF_CL_VERSION_MAJOR(v), VMAF_CL_VERSION_MINOR(v), VMAF_CL_VERSION_PATCH(v));
-        return;
+        return 0;
     }
     /* the frames' queue has no properties (profiling runs without command buffers) */
     cl_command_queue_properties required = 0;
@@ -122,12 +126,12 @@ void vmaf_opencl_command_buffer_probe(const VmafOpenCLApi *api, cl_platform_id p
                              sizeof(required), &required, NULL) != CL_SUCCESS) {
         snprintf(why, why_size, "the queue properties cl_khr_command_buffer needs could not "
                                 "be read");
-        return;
+        return 0;
     }
     if (required) {
         snprintf(why, why_size, "cl_khr_command_buffer needs queue properties 0x%llx",
                  (unsigned long long)required);
-        return;
+        return 0;
     }
     static const char *const names[] = {
         "clCreateCommandBufferKHR", "clFinalizeCommandBufferKHR", "clReleaseCommandBufferKHR",
@@ -139,7 +143,7 @@ void vmaf_opencl_command_buffer_probe(const VmafOpenCLApi *api, cl_platform_id p
         fn[i] = api->clGetExtensionFunctionAddressForPlatform(platform, names[i]);
         if (!fn[i]) {
             snprintf(why, why_size, "the platform has no %s", names[i]);
-            return;
+            return 0;
         }
     }
     cb->create = fn[0], cb->finalize = fn[1], cb->release = fn[2], cb->enqueue = fn[3];
@@ -147,6 +151,7 @@ void vmaf_opencl_command_buffer_probe(const VmafOpenCLApi *api, cl_platform_id p
     cb->version = v;
     snprintf(why, why_size, "cl_khr_command_buffer %u.%u.%u", VMAF_CL_VERSION_MAJOR(v),
              VMAF_CL_VERSION_MINOR(v), VMAF_CL_VERSION_PATCH(v));
+    return 0;
 }
 
 cl_int vmaf_opencl_command_buffer_create(const VmafOpenCLCommandBufferApi *cb,

@@ -46,12 +46,14 @@ typedef struct VmafOpenCLCommandBufferApi {
  * Whether the device offers command buffers this code can use: cl_khr_command_buffer in
  * its extensions, its version (CL_DEVICE_EXTENSIONS_WITH_VERSION) one of those above, no
  * queue properties required, every entry point found for the platform. *cb is filled, or
- * zeroed with why (a phrase: "no cl_khr_command_buffer", ...) saying why not. A query that
- * fails only means no command buffers (no error).
+ * zeroed with why (a phrase: "no cl_khr_command_buffer", ...) saying why not. A failed
+ * query of the version or the queue properties, or an entry point not found, only means no
+ * command buffers; a failed query of the extension list is an error (a negative errno, logged),
+ * as where the device is described.
  */
-void vmaf_opencl_command_buffer_probe(const VmafOpenCLApi *api, cl_platform_id platform,
-                                      cl_device_id device, VmafOpenCLCommandBufferApi *cb,
-                                      char *why, size_t why_size);
+int vmaf_opencl_command_buffer_probe(const VmafOpenCLApi *api, cl_platform_id platform,
+                                     cl_device_id device, VmafOpenCLCommandBufferApi *cb,
+                                     char *why, size_t why_size);
 
 /* Recording, replay and release; each returns the cl_int of the call (CL_SUCCESS). */
 cl_int vmaf_opencl_command_buffer_create(const VmafOpenCLCommandBufferApi *cb,

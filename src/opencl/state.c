@@ -224,7 +224,7 @@ int vmaf_opencl_command_buffer_text(int index, char *text, size_t size)
     char why[160];
     pthread_mutex_lock(&query_lock);
     err = vmaf_opencl_find_device(&api, index, &platform, &dev);
-    if (!err) vmaf_opencl_command_buffer_probe(&api, platform, dev, &cb, why, sizeof(why));
+    if (!err) err = vmaf_opencl_command_buffer_probe(&api, platform, dev, &cb, why, sizeof(why));
     pthread_mutex_unlock(&query_lock);
     vmaf_opencl_api_unload(&api);
     if (err) return err;
@@ -273,9 +273,9 @@ VMAF_EXPORT int vmaf_opencl_state_init(VmafOpenCLState **out, VmafOpenCLConfigur
                                                           &s->max_parameter_size, NULL),
                                      "clGetDeviceInfo(CL_DEVICE_MAX_PARAMETER_SIZE)");
         if (!err)
-            vmaf_opencl_command_buffer_probe(api, s->platform, s->device, &s->command_buffer,
-                                             s->command_buffer_why,
-                                             sizeof(s->command_buffer_why));
+            err = vmaf_opencl_command_buffer_probe(api, s->platform, s->device,
+                                                   &s->command_buffer, s->command_buffer_why,
+                                                   sizeof(s->command_buffer_why));
     }
     pthread_mutex_unlock(&query_lock);
     /* correctly rounded fp32 division and sqrt: the device's own where it has them, else
