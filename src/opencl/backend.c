@@ -16,7 +16,12 @@
  * while this one computes, and a frame's work follows the frames it reads. The host
  * waits once per frame, on the marker of the frame whose slot it reuses, then collects that
  * frame through the CPU extractors' own store functions. Operations are recorded once per slot
- * (one kernel object per launch, its arguments set once) and enqueued per frame.
+ * (one kernel object per launch, its arguments set once) and enqueued per frame; where the
+ * device offers cl_khr_command_buffer in a version whose signatures command_buffer.c calls, a
+ * slot's operations are recorded once more into a command buffer, replayed per frame with
+ * one enqueue (its downloads as device copies into a staging buffer, read back with one
+ * read). VMAF_OPENCL_COMMAND_BUFFER=0 keeps the direct enqueues; VMAF_OPENCL_PROFILE=1 times
+ * each operation with its event (profile.h), on direct enqueues.
  */
 #include <errno.h>
 #include <stdint.h>
