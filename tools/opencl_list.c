@@ -6,6 +6,7 @@
 
 #include "cli_run.h"
 #include "log.h"
+#include "opencl/describe.h"
 #include "opencl/division.h"
 
 static const char *type_name(enum VmafOpenCLDeviceType type)
@@ -50,13 +51,19 @@ int cli_opencl_list(FILE *out, FILE *msg)
             return EXIT_SETUP;
         }
         const int fp64 = vmaf_opencl_uses_fp64(&d);
+        /* where the extension's version says whether its entry points are ours to call */
+        char command_buffer[224];
+        if ((err = vmaf_opencl_command_buffer_text(i, command_buffer, sizeof(command_buffer)))) {
+            fprintf(msg, "OpenCL device %d could not be described (error %d)\n", i, err);
+            return EXIT_SETUP;
+        }
         fprintf(out, "%d: platform \"%s\", device \"%s\", %s, driver \"%s\", %s, fp64 %s, "
-                     "fp32 divide/sqrt %s\n",
+                     "fp32 divide/sqrt %s, %s\n",
                 i, d.platform, d.name, type_name(d.type), d.driver_version, d.opencl_c_version,
                 fp64     ? "yes"
                 : d.fp64 ? "yes, off by VMAF_OPENCL_FP64=0 (doubles in software)"
                          : "no (doubles in software)",
-                vmaf_opencl_division_name(vmaf_opencl_division(&d, fp64)));
+                vmaf_opencl_division_name(vmaf_opencl_division(&d, fp64)), command_buffer);
     }
     return 0;
 }

@@ -15,10 +15,14 @@
  * follow, then a marker event `done`. Every queue is in order: the next frame's planes cross
  * the bus while this one computes, frames in different slots compute at once where the device
  * allows (twins keep their buffers per slot), and a frame's work follows the uploads of the
- * frames it reads. The host
- * waits once per frame, on the marker of the frame whose slot it reuses, then collects that
+ * frames it reads. The host waits once per frame, on the marker of the frame whose slot it reuses, then collects that
  * frame through the CPU extractors' own store functions. Operations are recorded once per slot
- * (one kernel object per launch, its arguments set once) and enqueued per frame.
+ * (one kernel object per launch, its arguments set once) and enqueued per frame; where the
+ * device offers cl_khr_command_buffer in a version whose signatures command_buffer.c calls, a
+ * slot's operations are recorded once more into a command buffer, replayed per frame with
+ * one enqueue (its downloads as device copies into a staging buffer, read back with one
+ * read). VMAF_OPENCL_COMMAND_BUFFER=0 keeps the direct enqueues; VMAF_OPENCL_PROFILE=1 times
+ * each operation with its event (profile.h), on direct enqueues.
  */
 #include <errno.h>
 #include <limits.h>
@@ -26,11 +30,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "device.h"
 #include "gpu/backend_util.h"
 #include "gpu/twin.h"
 #include "log.h"
+#include "opencl/describe.h"
+#include "opencl/profile.h"
 #include "opencl/state.h"
 #include "picture.h"
 
@@ -57,6 +64,7 @@ typedef struct Op {
     VmafGpuPtr dptr;
     void *host;
     size_t bytes;
+    size_t staged_at; /* a download replayed from a command buffer: where in the staging */
 } Op;
 
 typedef struct VmafOpenCLBackend VmafOpenCLBackend;
@@ -79,6 +87,19 @@ typedef struct Slot {
     VmafPicture held[2];
     cl_event uploaded, done;
     cl_command_queue queue; /* this slot's frames' operations */
+    /* cl_khr_command_buffer: var[v] recorded once more, for replay (NULL: enqueued op by op);
+     * its downloads copied on the device into staging[v], read back with one read into
+     * staging_host[v] and handed to the twins' host buffers when the frame is collected */
+    VmafClCommandBuffer command_buffer[2];
+    cl_mem staging[2];
+    void *staging_host[2];
+    size_t staging_bytes[2];
+    bool replayed; /* the frame in the slot replayed its command buffer */
+    /* VMAF_OPENCL_PROFILE: the frame's events, one per operation (op_events of them), and
+     * its first picture's write (the second's is `uploaded`) */
+    cl_event *op_event, upload_event;
+    unsigned op_events, op_event_cap;
+    double submit_ms;
 } Slot;
 
 typedef struct Twin {
@@ -116,6 +137,9 @@ struct VmafOpenCLBackend {
     size_t max_group; /* VMAF_OPENCL_MAX_WORK_GROUP, 0: none (opencl_create) */
     bool needs_fp64; /* a twin's own program was passed over for want of fp64 (find_kernel) */
     size_t pic_bytes, luma_bytes;
+    bool use_command_buffer; /* a slot's work replays a command buffer (command_buffer.h) */
+    bool profile;            /* VMAF_OPENCL_PROFILE=1 (profile.h) */
+    VmafOpenCLProfile prof;
 };
 
 static VmafOpenCLBackend *backend_of(VmafGpuDevice *d)
@@ -293,12 +317,18 @@ static int dev_write(VmafGpuDevice *d, VmafGpuPtr dst, const void *src, size_t b
                               "clEnqueueWriteBuffer");
 }
 
-static int fill_zero(VmafOpenCLBackend *b, cl_command_queue q, VmafGpuPtr dst, size_t bytes)
+static int fill_zero_event(VmafOpenCLBackend *b, cl_command_queue q, VmafGpuPtr dst,
+                           size_t bytes, cl_event *event)
 {
     const cl_uchar zero = 0;
     return vmaf_opencl_result(b->api->clEnqueueFillBuffer(q, b->arena, &zero, 1, dst,
-                                                          bytes, 0, NULL, NULL),
+                                                          bytes, 0, NULL, event),
                               "clEnqueueFillBuffer");
+}
+
+static int fill_zero(VmafOpenCLBackend *b, cl_command_queue q, VmafGpuPtr dst, size_t bytes)
+{
+    return fill_zero_event(b, q, dst, bytes, NULL);
 }
 
 static int dev_clear(VmafGpuDevice *d, VmafGpuPtr dst, size_t bytes)
@@ -478,26 +508,29 @@ static int record_variant(VmafOpenCLBackend *b, unsigned si, unsigned vi, bool e
     return 0;
 }
 
-static int enqueue_ops(VmafOpenCLBackend *b, cl_command_queue q, const Recorder *r)
+/* event: NULL, or one per operation (VMAF_OPENCL_PROFILE) */
+static int enqueue_ops(VmafOpenCLBackend *b, cl_command_queue q, const Recorder *r,
+                       cl_event *event)
 {
     const VmafOpenCLApi *api = b->api;
     for (unsigned i = 0; i < r->cnt; i++) {
         const Op *op = &r->op[i];
+        cl_event *ev = event ? &event[i] : NULL;
         int err = 0;
         switch (op->kind) {
         case OP_KERNEL:
             err = vmaf_opencl_result(api->clEnqueueNDRangeKernel(q, op->kernel, 3, NULL,
                                                                  op->global, op->local, 0, NULL,
-                                                                 NULL),
+                                                                 ev),
                                      op->label);
             break;
         case OP_MEMSET:
-            err = fill_zero(b, q, op->dptr, op->bytes);
+            err = fill_zero_event(b, q, op->dptr, op->bytes, ev);
             break;
         case OP_DOWNLOAD:
             err = vmaf_opencl_result(api->clEnqueueReadBuffer(q, b->arena, CL_FALSE,
                                                               op->dptr, op->bytes, op->host, 0,
-                                                              NULL, NULL),
+                                                              NULL, ev),
                                      op->label);
             break;
         }
@@ -512,15 +545,204 @@ static int enqueue_ops(VmafOpenCLBackend *b, cl_command_queue q, const Recorder 
     return 0;
 }
 
+/* ---- command buffers (cl_khr_command_buffer, command_buffer.h) ------------------------------ */
+
+static void release_command_buffer(VmafOpenCLBackend *b, Slot *sl, unsigned v)
+{
+    vmaf_opencl_command_buffer_release(&b->s->command_buffer, sl->command_buffer[v]);
+    sl->command_buffer[v] = NULL;
+    if (sl->staging[v]) b->api->clReleaseMemObject(sl->staging[v]);
+    sl->staging[v] = NULL;
+    free(sl->staging_host[v]);
+    sl->staging_host[v] = NULL;
+    sl->staging_bytes[v] = 0;
+}
+
+/* A slot's recorded operations once more, into a command buffer: kernels and clears as they
+ * are; a download (a host read, which a command buffer cannot hold) as a device copy into the
+ * slot's staging buffer, in its place among the kernels, so that what it copies is what the
+ * direct read would have read; the staging is read back after the replay with one read. A
+ * command-buffer call that fails leaves the frames enqueued op by op (a warning): the extension
+ * is provisional, and a driver that records some command differently is no reason to fail the
+ * run. Errors: the staging's memory. */
+static int build_command_buffer(VmafOpenCLBackend *b, Slot *sl, unsigned v)
+{
+    const VmafOpenCLCommandBufferApi *cb = &b->s->command_buffer;
+    const VmafOpenCLApi *api = b->api;
+    Recorder *r = &sl->var[v];
+    size_t staged = 0;
+    for (unsigned i = 0; i < r->cnt; i++) {
+        Op *op = &r->op[i];
+        if (op->kind != OP_DOWNLOAD) continue;
+        op->staged_at = staged;
+        staged += (op->bytes + ARENA_ALIGN - 1) / ARENA_ALIGN * ARENA_ALIGN;
+    }
+    int err = 0;
+    if (staged) {
+        cl_int res = CL_SUCCESS;
+        sl->staging[v] = api->clCreateBuffer(b->s->ctx, CL_MEM_READ_WRITE, staged, NULL, &res);
+        err = vmaf_opencl_result(res, "clCreateBuffer(staging)");
+        if (err) sl->staging[v] = NULL;
+        if (!err && !(sl->staging_host[v] = malloc(staged))) err = -ENOMEM;
+        sl->staging_bytes[v] = staged;
+    }
+    if (err) {
+        release_command_buffer(b, sl, v);
+        return err;
+    }
+    const char *what = "clCreateCommandBufferKHR", *label = "";
+    cl_int res = vmaf_opencl_command_buffer_create(cb, sl->queue, &sl->command_buffer[v]);
+    for (unsigned i = 0; res == CL_SUCCESS && i < r->cnt; i++) {
+        const Op *op = &r->op[i];
+        label = op->label;
+        switch (op->kind) {
+        case OP_KERNEL:
+            what = "clCommandNDRangeKernelKHR";
+            res = vmaf_opencl_command_buffer_kernel(cb, sl->command_buffer[v], op->kernel,
+                                                    op->global, op->local);
+            break;
+        case OP_MEMSET:
+            what = "clCommandFillBufferKHR";
+            res = vmaf_opencl_command_buffer_fill_zero(cb, sl->command_buffer[v], b->arena,
+                                                       op->dptr, op->bytes);
+            break;
+        case OP_DOWNLOAD:
+            what = "clCommandCopyBufferKHR";
+            res = vmaf_opencl_command_buffer_copy(cb, sl->command_buffer[v], b->arena,
+                                                  sl->staging[v], op->dptr, op->staged_at,
+                                                  op->bytes);
+            break;
+        }
+    }
+    if (res == CL_SUCCESS) {
+        what = "clFinalizeCommandBufferKHR";
+        label = "";
+        res = vmaf_opencl_command_buffer_finalize(cb, sl->command_buffer[v]);
+    }
+    if (res != CL_SUCCESS) {
+        release_command_buffer(b, sl, v);
+        b->use_command_buffer = false; /* those already built serve no new frame */
+        vmaf_log(log_level(b), VMAF_LOG_LEVEL_WARNING,
+                 "opencl: %s%s%s: %s (%d): command buffers not used, frames enqueued op by op\n",
+                 what, *label ? " " : "", label, vmaf_opencl_error_name(res), (int)res);
+    }
+    return 0;
+}
+
+/* The frame's work: its command buffer after its upload, then its results' one read. */
+static int replay_frame(VmafOpenCLBackend *b, Slot *sl, unsigned v)
+{
+    const VmafOpenCLApi *api = b->api;
+    int err = vmaf_opencl_result(vmaf_opencl_command_buffer_enqueue(&b->s->command_buffer,
+                                                                    sl->command_buffer[v], 1,
+                                                                    &sl->uploaded, NULL),
+                                 "clEnqueueCommandBufferKHR");
+    if (!err && sl->staging_bytes[v])
+        err = vmaf_opencl_result(api->clEnqueueReadBuffer(sl->queue, sl->staging[v], CL_FALSE, 0,
+                                                          sl->staging_bytes[v],
+                                                          sl->staging_host[v], 0, NULL,
+                                                          &sl->done),
+                                 "clEnqueueReadBuffer(results)");
+    else if (!err)
+        err = vmaf_opencl_result(api->clEnqueueMarkerWithWaitList(sl->queue, 0, NULL, &sl->done),
+                                 "clEnqueueMarkerWithWaitList");
+    return err;
+}
+
+/* The replayed frame's results, from the staging to where each twin downloads them. */
+static void unstage(Slot *sl)
+{
+    const Recorder *r = &sl->var[sl->variant];
+    const unsigned char *staging = sl->staging_host[sl->variant];
+    for (unsigned i = 0; i < r->cnt; i++)
+        if (r->op[i].kind == OP_DOWNLOAD)
+            memcpy(r->op[i].host, staging + r->op[i].staged_at, r->op[i].bytes);
+}
+
+/* ---- profile (VMAF_OPENCL_PROFILE, profile.h) ---------------------------------------------- */
+
+static double now_ms(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return t.tv_sec * 1e3 + t.tv_nsec / 1e6;
+}
+
+/* The frame's work op by op, each operation with its event when profiling. */
+static int enqueue_frame(VmafOpenCLBackend *b, Slot *sl, unsigned v)
+{
+    const VmafOpenCLApi *api = b->api;
+    const Recorder *r = &sl->var[v];
+    /* on an in-order queue, what follows a marker waits for it, and it for the upload */
+    int err = vmaf_opencl_result(api->clEnqueueMarkerWithWaitList(sl->queue, 1, &sl->uploaded,
+                                                                  NULL),
+                                 "clEnqueueMarkerWithWaitList(uploaded)");
+    cl_event *event = NULL;
+    if (!err && b->profile) {
+        if (sl->op_event_cap < r->cnt) {
+            cl_event *e = realloc(sl->op_event, r->cnt * sizeof(*e));
+            if (!e) return -ENOMEM;
+            sl->op_event = e;
+            sl->op_event_cap = r->cnt;
+        }
+        event = sl->op_event;
+        memset(event, 0, r->cnt * sizeof(*event));
+        sl->op_events = r->cnt;
+    }
+    if (!err) err = enqueue_ops(b, sl->queue, r, event);
+    if (!err)
+        err = vmaf_opencl_result(api->clEnqueueMarkerWithWaitList(sl->queue, 0, NULL, &sl->done),
+                                 "clEnqueueMarkerWithWaitList");
+    return err;
+}
+
+static void release_frame_events(VmafOpenCLBackend *b, Slot *sl)
+{
+    for (unsigned i = 0; i < sl->op_events; i++)
+        if (sl->op_event[i]) b->api->clReleaseEvent(sl->op_event[i]);
+    sl->op_events = 0;
+    if (sl->upload_event) b->api->clReleaseEvent(sl->upload_event);
+    sl->upload_event = NULL;
+}
+
+/* A completed frame's device times, by label. */
+static void profile_frame(VmafOpenCLBackend *b, const Slot *sl)
+{
+    const Recorder *r = &sl->var[sl->variant];
+    for (unsigned i = 0; i < sl->op_events && i < r->cnt; i++) {
+        const double ms = vmaf_opencl_event_ms(b->api, sl->op_event[i]);
+        if (ms >= 0) vmaf_opencl_profile_add(&b->prof, r->op[i].label, ms);
+    }
+    const double up0 = vmaf_opencl_event_ms(b->api, sl->upload_event);
+    const double up1 = vmaf_opencl_event_ms(b->api, sl->uploaded);
+    if (up0 >= 0 && up1 >= 0) {
+        b->prof.upload.count++;
+        b->prof.upload.total_ms += up0 + up1;
+    }
+}
+
+static void opencl_print_profile(const VmafDeviceBackend *backend)
+{
+    const VmafOpenCLBackend *b = (const VmafOpenCLBackend *)backend;
+    if (!b || !b->profile) return;
+    vmaf_opencl_profile_print(&b->prof, stderr,
+                              "enqueued op by op (VMAF_OPENCL_PROFILE=1 times each operation)");
+}
+
 static int collect_slot(VmafOpenCLBackend *b, Slot *sl)
 {
     if (!sl->busy) return 0;
+    const double t0 = b->profile ? now_ms() : 0;
     int err = vmaf_opencl_result(b->api->clWaitForEvents(1, &sl->done), "clWaitForEvents");
+    const double t1 = b->profile ? now_ms() : 0;
     /* the frame's pictures may still be read by its writes: released only once nothing runs */
     if (err) {
         b->api->clFinish(b->upload);
         b->api->clFinish(sl->queue);
     }
+    if (!err && b->profile) profile_frame(b, sl);
+    release_frame_events(b, sl);
+    if (!err && sl->replayed) unstage(sl);
     b->api->clReleaseEvent(sl->done);
     sl->done = NULL;
     if (sl->uploaded) b->api->clReleaseEvent(sl->uploaded); /* complete before done */
@@ -531,6 +753,12 @@ static int collect_slot(VmafOpenCLBackend *b, Slot *sl)
         Twin *tw = &b->twin[t];
         err = vmaf_gpu_collect_twin(tw->twin, tw->priv, tw->inst, tw->ext, &b->dev,
                                     (unsigned)(sl - b->slot), sl->index, b->fc, log_level(b));
+    }
+    if (!err && b->profile) {
+        b->prof.host_ms[VMAF_OPENCL_HOST_SUBMIT] += sl->submit_ms;
+        b->prof.host_ms[VMAF_OPENCL_HOST_WAIT] += t1 - t0;
+        b->prof.host_ms[VMAF_OPENCL_HOST_COLLECT] += now_ms() - t1;
+        b->prof.frames++;
     }
     if (sl->held[0].ref) vmaf_picture_unref(&sl->held[0]); /* unless released at upload */
     if (sl->held[1].ref) vmaf_picture_unref(&sl->held[1]);
@@ -568,9 +796,14 @@ static int opencl_submit(VmafDeviceBackend *backend, const VmafPicture *ref,
     int err = collect_slot(b, sl);
     if (err) return err;
 
+    const double t0 = b->profile ? now_ms() : 0;
     const unsigned vi = every_twin ? 0 : 1;
     if (!sl->recorded[vi]) {
         err = record_variant(b, si, vi, every_twin);
+        if (err) return err;
+    }
+    if (b->use_command_buffer && !sl->command_buffer[vi]) {
+        err = build_command_buffer(b, sl, vi);
         if (err) return err;
     }
     /* the pictures are read by the writes below until the frame completes */
@@ -593,26 +826,19 @@ static int opencl_submit(VmafDeviceBackend *backend, const VmafPicture *ref,
                                                            sl->buf[p], bytes, pics[p]->data[0],
                                                            p ? 0 : n_readers,
                                                            p || !n_readers ? NULL : readers,
-                                                           p ? &sl->uploaded : NULL),
+                                                           p ? &sl->uploaded
+                                                             : b->profile ? &sl->upload_event
+                                                                          : NULL),
                                  "clEnqueueWriteBuffer(picture)");
     if (!err) err = vmaf_opencl_result(api->clFlush(b->upload), "clFlush(upload)");
-    /* on an in-order queue, what follows a marker waits for it, and it for the upload (the
-     * upload queue is in order too: the frames before this one, whose slots temporal twins
-     * read, are uploaded by then). Each slot has its own queue, so frames in different slots
-     * run at once where the device can (the CUDA backend's stream per slot). */
-    if (!err)
-        err = vmaf_opencl_result(api->clEnqueueMarkerWithWaitList(sl->queue, 1, &sl->uploaded,
-                                                                  NULL),
-                                 "clEnqueueMarkerWithWaitList(uploaded)");
-    if (!err) err = enqueue_ops(b, sl->queue, &sl->var[vi]);
-    if (!err)
-        err = vmaf_opencl_result(api->clEnqueueMarkerWithWaitList(sl->queue, 0, NULL, &sl->done),
-                                 "clEnqueueMarkerWithWaitList");
+    sl->replayed = b->use_command_buffer && sl->command_buffer[vi];
+    if (!err) err = sl->replayed ? replay_frame(b, sl, vi) : enqueue_frame(b, sl, vi);
     if (!err) err = vmaf_opencl_result(api->clFlush(sl->queue), "clFlush");
     if (err) {
         /* nothing of this frame is collected: wait until the device stops reading it */
         api->clFinish(b->upload);
         api->clFinish(sl->queue);
+        release_frame_events(b, sl);
         if (sl->done) api->clReleaseEvent(sl->done);
         if (sl->uploaded) api->clReleaseEvent(sl->uploaded);
         sl->done = sl->uploaded = NULL;
@@ -635,6 +861,7 @@ static int opencl_submit(VmafDeviceBackend *backend, const VmafPicture *ref,
         vmaf_picture_unref(&prev->held[0]);
         vmaf_picture_unref(&prev->held[1]);
     }
+    if (b->profile) sl->submit_ms = now_ms() - t0;
     return 0;
 }
 
@@ -649,8 +876,14 @@ static void opencl_destroy(VmafDeviceBackend *backend)
     if (b->queue) api->clFinish(b->queue);
     for (unsigned s = 0; s < N_SLOTS; s++)
         if (b->slot[s].queue) api->clFinish(b->slot[s].queue);
+    opencl_print_profile(backend);
+    vmaf_opencl_profile_free(&b->prof);
     for (unsigned s = 0; s < N_SLOTS; s++) {
         Slot *sl = &b->slot[s];
+        release_frame_events(b, sl);
+        free(sl->op_event);
+        /* before the kernels and the arena they name */
+        for (unsigned v = 0; v < 2; v++) release_command_buffer(b, sl, v);
         if (sl->done) api->clReleaseEvent(sl->done);
         if (sl->uploaded) api->clReleaseEvent(sl->uploaded);
         if (sl->held[0].ref) vmaf_picture_unref(&sl->held[0]);
@@ -774,6 +1007,30 @@ static int create_arena(VmafOpenCLBackend *b)
     return err;
 }
 
+static cl_command_queue_properties queue_properties(const VmafOpenCLBackend *b)
+{
+    return b->profile ? CL_QUEUE_PROFILING_ENABLE : 0;
+}
+
+/* Whether the slots' work replays command buffers; one line says which, and why not. */
+static void choose_command_buffers(VmafOpenCLBackend *b)
+{
+    const VmafOpenCLState *s = b->s;
+    const char *off = !s->command_buffer.version              ? ""
+                      : !vmaf_opencl_command_buffer_wanted() ? "VMAF_OPENCL_COMMAND_BUFFER=0"
+                      : b->profile ? "VMAF_OPENCL_PROFILE times each operation"
+                      : b->sync_each ? "VMAF_OPENCL_SYNC waits after each operation"
+                                     : NULL;
+    b->use_command_buffer = !off;
+    if (!off)
+        vmaf_log(log_level(b), VMAF_LOG_LEVEL_INFO,
+                 "opencl: each frame replays a command buffer (%s)\n", s->command_buffer_why);
+    else
+        vmaf_log(log_level(b), VMAF_LOG_LEVEL_INFO,
+                 "opencl: frames enqueued op by op: command buffers not used (%s%s%s)\n",
+                 s->command_buffer_why, *off ? ": " : "", off);
+}
+
 static int opencl_create(VmafDeviceBackend **out, void *state, const VmafFeatureGeometry *geometry,
                          VmafFeatureInstance **inst, unsigned inst_cnt, unsigned n_subsample,
                          VmafFeatureCollector *fc)
@@ -816,6 +1073,8 @@ static int opencl_create(VmafDeviceBackend **out, void *state, const VmafFeature
     b->n_subsample = n_subsample;
     const char *sync = getenv("VMAF_OPENCL_SYNC");
     b->sync_each = sync && *sync && strcmp(sync, "0");
+    const char *profile = getenv("VMAF_OPENCL_PROFILE");
+    b->profile = profile && *profile && strcmp(profile, "0");
     b->arena_size = ARENA_ALIGN; /* offset 0 is never handed out */
     b->twin = calloc(with_twin, sizeof(*b->twin));
     int err = b->twin ? 0 : -ENOMEM;
@@ -844,19 +1103,20 @@ static int opencl_create(VmafDeviceBackend **out, void *state, const VmafFeature
      * context whose twins all stay on the CPU needs none (nor fails for want of one) */
     if (!err) {
         cl_int res = CL_SUCCESS;
-        b->queue = b->api->clCreateCommandQueue(s->ctx, s->device, 0, &res);
+        b->queue = b->api->clCreateCommandQueue(s->ctx, s->device, queue_properties(b), &res);
         err = vmaf_opencl_result(res, "clCreateCommandQueue");
         if (err) b->queue = NULL;
     }
     if (!err) {
         cl_int res = CL_SUCCESS;
-        b->upload = b->api->clCreateCommandQueue(s->ctx, s->device, 0, &res);
+        b->upload = b->api->clCreateCommandQueue(s->ctx, s->device, queue_properties(b), &res);
         err = vmaf_opencl_result(res, "clCreateCommandQueue(upload)");
         if (err) b->upload = NULL;
     }
     for (unsigned si = 0; !err && si < N_SLOTS; si++) {
         cl_int res = CL_SUCCESS;
-        b->slot[si].queue = b->api->clCreateCommandQueue(s->ctx, s->device, 0, &res);
+        b->slot[si].queue = b->api->clCreateCommandQueue(s->ctx, s->device, queue_properties(b),
+                                                         &res);
         err = vmaf_opencl_result(res, "clCreateCommandQueue(slot)");
         if (err) b->slot[si].queue = NULL;
     }
@@ -870,6 +1130,7 @@ static int opencl_create(VmafDeviceBackend **out, void *state, const VmafFeature
         opencl_destroy((VmafDeviceBackend *)b);
         return err;
     }
+    choose_command_buffers(b);
     for (unsigned t = 0; t < b->n_twins; t++) b->twin[t].inst->on_gpu = true;
     *out = (VmafDeviceBackend *)b;
     return 0;
@@ -886,7 +1147,7 @@ const VmafDeviceKind vmaf_opencl_device_kind = {
     .submit = opencl_submit,
     .flush = opencl_flush,
     .destroy = opencl_destroy,
-    .print_profile = NULL,
+    .print_profile = opencl_print_profile,
     .unref_state = opencl_unref_state,
     .device_pictures = false,
 };

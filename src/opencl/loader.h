@@ -21,7 +21,8 @@
     X(clReleaseMemObject) X(clEnqueueWriteBuffer) X(clEnqueueReadBuffer)                   \
     X(clEnqueueNDRangeKernel) X(clFinish) X(clFlush) X(clWaitForEvents) X(clReleaseEvent)     \
     X(clEnqueueMarkerWithWaitList) X(clEnqueueFillBuffer) X(clGetKernelWorkGroupInfo)        \
-    X(clEnqueueMapBuffer) X(clEnqueueUnmapMemObject)
+    X(clEnqueueMapBuffer) X(clEnqueueUnmapMemObject) X(clGetEventProfilingInfo)             \
+    X(clGetExtensionFunctionAddressForPlatform)
 
 typedef struct VmafOpenCLApi {
     void *lib;

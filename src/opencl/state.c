@@ -6,6 +6,7 @@
 
 #include "export.h"
 #include "log.h"
+#include "opencl/describe.h"
 #include "opencl/state.h"
 
 /* Platforms, with their device counts; CL_PLATFORM_NOT_FOUND_KHR (no ICD installed) counts as
@@ -210,6 +211,32 @@ VMAF_EXPORT int vmaf_opencl_device_info(int index, VmafOpenCLDeviceInfo *info)
     return err;
 }
 
+int vmaf_opencl_command_buffer_text(int index, char *text, size_t size)
+{
+    if (!text || !size || index < 0) return -EINVAL;
+    *text = '\0';
+    VmafOpenCLApi api;
+    int err = vmaf_opencl_api_load(&api);
+    if (err) return err;
+    cl_platform_id platform;
+    cl_device_id dev;
+    VmafOpenCLCommandBufferApi cb;
+    char why[160];
+    pthread_mutex_lock(&query_lock);
+    err = vmaf_opencl_find_device(&api, index, &platform, &dev);
+    if (!err) err = vmaf_opencl_command_buffer_probe(&api, platform, dev, &cb, why, sizeof(why));
+    pthread_mutex_unlock(&query_lock);
+    vmaf_opencl_api_unload(&api);
+    if (err) return err;
+    if (!cb.version)
+        snprintf(text, size, "command buffers not used (%s)", why);
+    else if (!vmaf_opencl_command_buffer_wanted())
+        snprintf(text, size, "command buffers off (%s; VMAF_OPENCL_COMMAND_BUFFER=0)", why);
+    else
+        snprintf(text, size, "command buffers used (%s)", why);
+    return 0;
+}
+
 VMAF_EXPORT int vmaf_opencl_state_init(VmafOpenCLState **out, VmafOpenCLConfiguration cfg)
 {
     if (!out) return -EINVAL;
@@ -245,6 +272,10 @@ VMAF_EXPORT int vmaf_opencl_state_init(VmafOpenCLState **out, VmafOpenCLConfigur
                                                           sizeof(s->max_parameter_size),
                                                           &s->max_parameter_size, NULL),
                                      "clGetDeviceInfo(CL_DEVICE_MAX_PARAMETER_SIZE)");
+        if (!err)
+            err = vmaf_opencl_command_buffer_probe(api, s->platform, s->device,
+                                                   &s->command_buffer, s->command_buffer_why,
+                                                   sizeof(s->command_buffer_why));
     }
     pthread_mutex_unlock(&query_lock);
     /* correctly rounded fp32 division and sqrt: the device's own where it has them, else

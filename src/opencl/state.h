@@ -8,6 +8,7 @@
 
 #include "libvmaf/libvmaf_opencl.h"
 
+#include "opencl/command_buffer.h"
 #include "opencl/division.h"
 #include "opencl/loader.h"
 
@@ -45,6 +46,9 @@ struct VmafOpenCLState {
     atomic_uint source_builds, cache_loads, cache_rejects, cache_writes;
     atomic_int refs;           /* the creator + every context that imported it */
     size_t max_parameter_size; /* CL_DEVICE_MAX_PARAMETER_SIZE */
+    /* cl_khr_command_buffer where usable (version 0: not), else why not */
+    VmafOpenCLCommandBufferApi command_buffer;
+    char command_buffer_why[160];
 };
 
 /** A reference for a context (import); unref frees the state with the last one. */

@@ -5,6 +5,7 @@
 #include "libvmaf/libvmaf_opencl.h"
 
 #include "export.h"
+#include "opencl/describe.h"
 #include "opencl/pool.h"
 
 VMAF_EXPORT int vmaf_opencl_device_count(int *count)
@@ -49,4 +50,16 @@ void vmaf_opencl_pool_config(VmafOpenCLState *s, VmafPicturePoolConfig *pc)
 {
     (void)s;
     (void)pc; /* never reached: no state exists without OpenCL */
+}
+
+int vmaf_opencl_command_buffer_text(int index, char *text, size_t size)
+{
+    if (!text || !size || index < 0) return -EINVAL;
+    *text = '\0';
+    return -ENOSYS;
+}
+
+bool vmaf_opencl_command_buffer_wanted(void)
+{
+    return false;
 }

@@ -25,7 +25,7 @@ check "no loader" 255 '' 'ICD loader .*could not be loaded' VMAF_OPENCL_LIBRARY=
 check "a library without the entry points" 255 '' 'could not be loaded' VMAF_OPENCL_LIBRARY=libm.so.6
 check "no platform" 255 '' 'no OpenCL device' OCL_ICD_VENDORS="$empty"
 if "$vmaf" --opencl_list 2>/dev/null | grep -q 'Portable Computing Language'; then
-  check "PoCL" 0 '^0: platform ".+", device ".+", (cpu|gpu|accelerator|other), driver ".+", OpenCL C [0-9.]+.*, fp64 (yes|no), fp32 divide/sqrt (correctly rounded \(device\)|via double \(exact\)|not exact: twins run on the CPU)$' ''
+  check "PoCL" 0 '^0: platform ".+", device ".+", (cpu|gpu|accelerator|other), driver ".+", OpenCL C [0-9.]+.*, fp64 (yes|no), fp32 divide/sqrt (correctly rounded \(device\)|via double \(exact\)|not exact: twins run on the CPU), command buffers (used|not used|off) \(.+\)$' ''
 else
   echo "(no PoCL device: the listing itself not checked)"
 fi

@@ -13,7 +13,14 @@
  * (writes, reads and fills do what they say; a mapping is the buffer's own memory, counted
  * until unmapped, and a buffer released while mapped is a misuse), launches that do nothing
  * (scores are garbage:
- * what is tested is the host's handling), events.
+ * what is tested is the host's handling), events (with made-up profiling times), and
+ * cl_khr_command_buffer (found with clGetExtensionFunctionAddressForPlatform, as from a real
+ * ICD, not exported): recorded commands checked as they are recorded and again when replayed
+ * (a kernel or buffer released meanwhile is a misuse), clears and copies done when replayed.
+ * Its version ($MOCK_OPENCL_COMMAND_BUFFER_VERSION: 0.9.0 to 0.9.4, whose fill and copy take
+ * no properties, or 0.9.5 on, whose do; "none": no extension; default 0.9.5) decides which
+ * signature the mock's fill and copy have: a caller using the other one passes a buffer where
+ * the mock reads another argument, a misuse.
  *
  * Every object is checked where it is used: a released or foreign handle, a range outside its
  * buffer, a kernel enqueued before its arguments are set, a query it does not know: each is
@@ -44,18 +51,25 @@
     X(clReleaseMemObject) X(clEnqueueWriteBuffer) X(clEnqueueReadBuffer)                    \
     X(clEnqueueNDRangeKernel) X(clFinish) X(clFlush) X(clWaitForEvents) X(clReleaseEvent)   \
     X(clEnqueueMarkerWithWaitList) X(clEnqueueFillBuffer) X(clGetKernelWorkGroupInfo)       \
-    X(clEnqueueMapBuffer) X(clEnqueueUnmapMemObject)
+    X(clEnqueueMapBuffer) X(clEnqueueUnmapMemObject) X(clGetEventProfilingInfo)             \
+    X(clGetExtensionFunctionAddressForPlatform)
+
+/* cl_khr_command_buffer's, handed out by clGetExtensionFunctionAddressForPlatform */
+#define EXTENSION_ENTRIES(X)                                                                \
+    X(clCreateCommandBufferKHR) X(clFinalizeCommandBufferKHR) X(clReleaseCommandBufferKHR)  \
+    X(clEnqueueCommandBufferKHR) X(clCommandNDRangeKernelKHR) X(clCommandFillBufferKHR)     \
+    X(clCommandCopyBufferKHR)
 
 enum Entry {
 #define ENTRY_ENUM(name) E_##name,
-    ENTRIES(ENTRY_ENUM)
+    ENTRIES(ENTRY_ENUM) EXTENSION_ENTRIES(ENTRY_ENUM)
 #undef ENTRY_ENUM
     N_ENTRIES
 };
 
 static const char *const entry_name[N_ENTRIES + 1] = {
 #define ENTRY_NAME(name) #name,
-    ENTRIES(ENTRY_NAME)
+    ENTRIES(ENTRY_NAME) EXTENSION_ENTRIES(ENTRY_NAME)
 #undef ENTRY_NAME
     NULL
 };
@@ -101,6 +115,24 @@ struct _cl_mem {
 };
 struct _cl_event { Obj o; };
 
+/* a recorded command of a command buffer */
+typedef struct Command {
+    enum { COMMAND_KERNEL, COMMAND_FILL, COMMAND_COPY } kind;
+    cl_kernel kernel;
+    cl_mem src, dst;
+    size_t src_offset, dst_offset, bytes;
+    unsigned char pattern[128];
+    size_t pattern_size;
+} Command;
+
+typedef struct MockCommandBuffer {
+    Obj o;
+    cl_command_queue queue;
+    bool finalized;
+    Command *command;
+    unsigned n, cap;
+} MockCommandBuffer;
+
 static struct {
     pthread_mutex_t lock;
     Obj *all;
@@ -123,6 +155,7 @@ static void free_obj(Obj *o)
     switch (o->kind) {
     case MOCK_CL_PROGRAM: free(((cl_program)o)->text); break;
     case MOCK_CL_BUFFER: free(((cl_mem)o)->data); break;
+    case MOCK_CL_COMMAND_BUFFER: free(((MockCommandBuffer *)o)->command); break;
     default: break;
     }
     free(o);
@@ -302,6 +335,27 @@ static cl_int buffer_command(enum Entry e, cl_command_queue q, cl_mem m, size_t 
     return CL_SUCCESS;
 }
 
+/* ---- cl_khr_command_buffer's version ------------------------------------------------------ */
+
+#define MAKE_VERSION(major, minor, patch) ((cl_uint)(((major) << 22) | ((minor) << 12) | (patch)))
+#define DEVICE_EXTENSIONS_WITH_VERSION 0x1060
+#define DEVICE_COMMAND_BUFFER_REQUIRED_QUEUE_PROPERTIES 0x12AA
+
+typedef struct NameVersion { /* cl_name_version */
+    cl_uint version;
+    char name[64];
+} NameVersion;
+
+/* $MOCK_OPENCL_COMMAND_BUFFER_VERSION as a version; 0: none */
+static cl_uint command_buffer_version(void)
+{
+    const char *v = getenv("MOCK_OPENCL_COMMAND_BUFFER_VERSION");
+    unsigned major, minor, patch;
+    if (!v || !*v) return MAKE_VERSION(0, 9, 5);
+    if (sscanf(v, "%u.%u.%u", &major, &minor, &patch) != 3) return 0;
+    return MAKE_VERSION(major, minor, patch);
+}
+
 /* ---- platform and device ---------------------------------------------------------------- */
 
 CL_API_ENTRY cl_int CL_API_CALL clGetPlatformIDs(cl_uint num_entries, cl_platform_id *platforms,
@@ -389,13 +443,33 @@ CL_API_ENTRY cl_int CL_API_CALL clGetDeviceInfo(cl_device_id device, cl_device_i
     case CL_DEVICE_NAME: s = "Mock GPU"; break;
     case CL_DEVICE_VENDOR: s = "tests/opencl/mock_opencl.c"; break;
     case CL_DRIVER_VERSION: s = "1.0"; break;
-    case CL_DEVICE_VERSION: s = "OpenCL 1.2 mock"; break;
+    case CL_DEVICE_VERSION: s = "OpenCL 3.0 mock"; break;
     case CL_DEVICE_OPENCL_C_VERSION: s = "OpenCL C 1.2"; break;
     case CL_DEVICE_PROFILE: s = "FULL_PROFILE"; break;
     case CL_DEVICE_EXTENSIONS:
-        s = "cl_khr_fp64 cl_khr_int64_base_atomics cl_khr_int64_extended_atomics "
-            "cl_khr_global_int32_base_atomics cl_khr_local_int32_base_atomics";
+        s = command_buffer_version()
+                ? "cl_khr_fp64 cl_khr_int64_base_atomics cl_khr_int64_extended_atomics "
+                  "cl_khr_global_int32_base_atomics cl_khr_local_int32_base_atomics "
+                  "cl_khr_command_buffer"
+                : "cl_khr_fp64 cl_khr_int64_base_atomics cl_khr_int64_extended_atomics "
+                  "cl_khr_global_int32_base_atomics cl_khr_local_int32_base_atomics";
         break;
+    case DEVICE_EXTENSIONS_WITH_VERSION: {
+        static const char *const names[] = { "cl_khr_fp64", "cl_khr_int64_base_atomics",
+                                             "cl_khr_command_buffer" };
+        NameVersion list[3];
+        memset(list, 0, sizeof(list));
+        const unsigned n_list = command_buffer_version() ? 3 : 2;
+        for (unsigned i = 0; i < n_list; i++) {
+            snprintf(list[i].name, sizeof(list[i].name), "%s", names[i]);
+            list[i].version = i < 2 ? MAKE_VERSION(1, 0, 0) : command_buffer_version();
+        }
+        r = answer(e, list, n_list * sizeof(list[0]), param_value_size, param_value,
+                   param_value_size_ret);
+        UNLOCK();
+        return r;
+    }
+    case DEVICE_COMMAND_BUFFER_REQUIRED_QUEUE_PROPERTIES: v.ul = 0, n = sizeof(v.ul); break;
     case CL_DEVICE_TYPE: v.type = CL_DEVICE_TYPE_GPU, n = sizeof(v.type); break;
     case CL_DEVICE_SINGLE_FP_CONFIG:
         v.fp = CL_FP_DENORM | CL_FP_INF_NAN | CL_FP_ROUND_TO_NEAREST | CL_FP_FMA |
@@ -964,4 +1038,320 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueUnmapMemObject(cl_command_queue queue, 
     }
     UNLOCK();
     return r;
+}
+
+/* ---- profiling ---------------------------------------------------------------------------- */
+
+CL_API_ENTRY cl_int CL_API_CALL clGetEventProfilingInfo(cl_event event,
+                                                        cl_profiling_info param_name,
+                                                        size_t param_value_size,
+                                                        void *param_value,
+                                                        size_t *param_value_size_ret)
+{
+    const enum Entry e = E_clGetEventProfilingInfo;
+    LOCK();
+    cl_int r = fallible(e, param_name);
+    if (!r && !valid(event, MOCK_CL_EVENT)) r = misuse(CL_INVALID_EVENT, e, "a bad event");
+    if (!r) {
+        /* every command takes a microsecond, after being queued and submitted at once */
+        const cl_ulong t = param_name == CL_PROFILING_COMMAND_END ? 1000 : 0;
+        if (param_name == CL_PROFILING_COMMAND_QUEUED || param_name == CL_PROFILING_COMMAND_SUBMIT ||
+            param_name == CL_PROFILING_COMMAND_START || param_name == CL_PROFILING_COMMAND_END)
+            r = answer(e, &t, sizeof(t), param_value_size, param_value, param_value_size_ret);
+        else
+            r = unknown_query(e, param_name);
+    }
+    UNLOCK();
+    return r;
+}
+
+/* ---- cl_khr_command_buffer ---------------------------------------------------------------- */
+
+typedef cl_uint SyncPoint;
+
+/* What every recording command checks: a live command buffer still recording, no queue (the
+ * extension's base version records to the buffer's own), no properties, no sync points. */
+static cl_int recordable(enum Entry e, MockCommandBuffer *cb, cl_command_queue queue,
+                         const cl_ulong *properties, cl_uint n_sync, const SyncPoint *sync,
+                         void *mutable_handle)
+{
+    if (!valid(cb, MOCK_CL_COMMAND_BUFFER)) return misuse(-1138, e, "a bad command buffer");
+    if (cb->finalized) return misuse(CL_INVALID_OPERATION, e, "a finalized command buffer");
+    if (queue) return misuse(CL_INVALID_COMMAND_QUEUE, e, "a queue (must be NULL)");
+    if (properties && properties[0]) return misuse(CL_INVALID_VALUE, e, "properties");
+    if (n_sync || sync || mutable_handle) return misuse(CL_INVALID_VALUE, e, "sync points");
+    return CL_SUCCESS;
+}
+
+static Command *push(MockCommandBuffer *cb)
+{
+    if (cb->n == cb->cap) {
+        const unsigned cap = cb->cap ? 2 * cb->cap : 16;
+        Command *c = realloc(cb->command, cap * sizeof(*c));
+        if (!c) return NULL;
+        cb->command = c;
+        cb->cap = cap;
+    }
+    Command *c = &cb->command[cb->n++];
+    memset(c, 0, sizeof(*c));
+    return c;
+}
+
+/* A range of a live buffer of the command buffer's context. */
+static cl_int in_buffer(enum Entry e, const MockCommandBuffer *cb, cl_mem m, size_t offset,
+                        size_t bytes)
+{
+    if (!valid(m, MOCK_CL_BUFFER))
+        return misuse(CL_INVALID_MEM_OBJECT, e, "not a live buffer (another version's signature?)");
+    if (m->ctx != cb->queue->ctx) return misuse(CL_INVALID_CONTEXT, e, "a buffer of another context");
+    if (!bytes || offset > m->size || bytes > m->size - offset)
+        return misuse(CL_INVALID_VALUE, e, "a range outside the buffer");
+    return CL_SUCCESS;
+}
+
+static void *CL_API_CALL create_command_buffer(cl_uint num_queues, const cl_command_queue *queues,
+                                               const cl_ulong *properties, cl_int *errcode_ret)
+{
+    const enum Entry e = E_clCreateCommandBufferKHR;
+    LOCK();
+    cl_int r = fallible(e, 0);
+    if (!r && (num_queues != 1 || !queues || !valid(queues[0], MOCK_CL_QUEUE)))
+        r = misuse(CL_INVALID_COMMAND_QUEUE, e, "not one live queue");
+    if (!r && properties && properties[0]) r = misuse(CL_INVALID_VALUE, e, "properties");
+    MockCommandBuffer *cb = NULL;
+    if (!r && !(cb = create(sizeof(*cb), MOCK_CL_COMMAND_BUFFER))) r = CL_OUT_OF_HOST_MEMORY;
+    if (cb) cb->queue = queues[0];
+    UNLOCK();
+    set_err(errcode_ret, r);
+    return cb;
+}
+
+static cl_int CL_API_CALL finalize_command_buffer(MockCommandBuffer *cb)
+{
+    const enum Entry e = E_clFinalizeCommandBufferKHR;
+    LOCK();
+    cl_int r = fallible(e, 0);
+    if (!r) r = recordable(e, cb, NULL, NULL, 0, NULL, NULL);
+    if (!r) cb->finalized = true;
+    UNLOCK();
+    return r;
+}
+
+static cl_int CL_API_CALL release_command_buffer(MockCommandBuffer *cb)
+{
+    return release(cb, MOCK_CL_COMMAND_BUFFER, E_clReleaseCommandBufferKHR, -1138);
+}
+
+static cl_int CL_API_CALL enqueue_command_buffer(cl_uint num_queues, cl_command_queue *queues,
+                                                 MockCommandBuffer *cb, cl_uint num_events,
+                                                 const cl_event *wait, cl_event *event)
+{
+    const enum Entry e = E_clEnqueueCommandBufferKHR;
+    LOCK();
+    cl_int r = fallible(e, 0);
+    if (!r && !valid(cb, MOCK_CL_COMMAND_BUFFER)) r = misuse(-1138, e, "a bad command buffer");
+    if (!r && !cb->finalized) r = misuse(CL_INVALID_OPERATION, e, "not finalized");
+    if (!r && (!num_queues != !queues || num_queues > 1 || (queues && queues[0] != cb->queue)))
+        r = misuse(CL_INVALID_COMMAND_QUEUE, e, "queues other than the command buffer's");
+    if (!r && !valid(cb->queue, MOCK_CL_QUEUE)) r = misuse(CL_INVALID_COMMAND_QUEUE, e, "its queue released");
+    /* every recorded command's objects still live, before anything runs */
+    for (unsigned i = 0; !r && i < cb->n; i++) {
+        const Command *c = &cb->command[i];
+        if (c->kind == COMMAND_KERNEL && (!valid(c->kernel, MOCK_CL_KERNEL) ||
+                                          !valid(c->kernel->arg_mem[0], MOCK_CL_BUFFER)))
+            r = misuse(CL_INVALID_KERNEL, e, "a recorded kernel or its arena released");
+        if (c->kind != COMMAND_KERNEL && (!valid(c->dst, MOCK_CL_BUFFER) ||
+                                          (c->src && !valid(c->src, MOCK_CL_BUFFER))))
+            r = misuse(CL_INVALID_MEM_OBJECT, e, "a recorded buffer released");
+    }
+    if (!r) r = events(e, num_events, wait, event);
+    for (unsigned i = 0; !r && i < cb->n; i++) {
+        const Command *c = &cb->command[i];
+        switch (c->kind) {
+        case COMMAND_KERNEL: mock.st.launches++; break;
+        case COMMAND_FILL:
+            for (size_t k = 0; k < c->bytes; k += c->pattern_size)
+                memcpy(c->dst->data + c->dst_offset + k, c->pattern, c->pattern_size);
+            break;
+        case COMMAND_COPY:
+            memmove(c->dst->data + c->dst_offset, c->src->data + c->src_offset, c->bytes);
+            break;
+        }
+    }
+    UNLOCK();
+    return r;
+}
+
+static cl_int CL_API_CALL command_kernel(MockCommandBuffer *cb, cl_command_queue queue,
+                                         const cl_ulong *properties, cl_kernel kernel,
+                                         cl_uint work_dim, const size_t *global_work_offset,
+                                         const size_t *global_work_size,
+                                         const size_t *local_work_size, cl_uint n_sync,
+                                         const SyncPoint *sync, SyncPoint *sync_point,
+                                         void *mutable_handle)
+{
+    const enum Entry e = E_clCommandNDRangeKernelKHR;
+    LOCK();
+    cl_int r = fallible(e, 0);
+    if (!r) r = recordable(e, cb, queue, properties, n_sync, sync, mutable_handle);
+    (void)sync_point;
+    if (!r && !valid(kernel, MOCK_CL_KERNEL)) r = misuse(CL_INVALID_KERNEL, e, "a bad kernel");
+    if (!r && kernel->program->ctx != cb->queue->ctx)
+        r = misuse(CL_INVALID_CONTEXT, e, "kernel and command buffer of two contexts");
+    if (!r && kernel->set != (1u << kernel->n_args) - 1)
+        r = misuse(CL_INVALID_KERNEL_ARGS, e, "arguments not set");
+    if (!r && (work_dim < 1 || work_dim > 3 || !global_work_size))
+        r = misuse(CL_INVALID_WORK_DIMENSION, e, "bad dimensions");
+    if (!r && global_work_offset) r = misuse(CL_INVALID_GLOBAL_OFFSET, e, "an offset");
+    size_t group = 1;
+    for (cl_uint d = 0; !r && d < work_dim; d++) {
+        if (!global_work_size[d]) r = misuse(CL_INVALID_GLOBAL_WORK_SIZE, e, "an empty range");
+        else if (local_work_size && (!local_work_size[d] ||
+                                     global_work_size[d] % local_work_size[d]))
+            r = misuse(CL_INVALID_WORK_GROUP_SIZE, e, "a range not a multiple of its groups");
+        else if (local_work_size)
+            group *= local_work_size[d];
+    }
+    if (!r && group > MAX_GROUP) r = misuse(CL_INVALID_WORK_GROUP_SIZE, e, "a group too large");
+    Command *c = NULL;
+    if (!r && !(c = push(cb))) r = CL_OUT_OF_HOST_MEMORY;
+    if (c) {
+        c->kind = COMMAND_KERNEL;
+        c->kernel = kernel;
+    }
+    UNLOCK();
+    return r;
+}
+
+static cl_int fill(MockCommandBuffer *cb, cl_command_queue queue, const cl_ulong *properties,
+                   cl_mem buffer, const void *pattern, size_t pattern_size, size_t offset,
+                   size_t size, cl_uint n_sync, const SyncPoint *sync, void *mutable_handle)
+{
+    const enum Entry e = E_clCommandFillBufferKHR;
+    LOCK();
+    cl_int r = fallible(e, 0);
+    if (!r) r = recordable(e, cb, queue, properties, n_sync, sync, mutable_handle);
+    if (!r) r = in_buffer(e, cb, buffer, offset, size);
+    if (!r && (!pattern || !pattern_size || pattern_size > 128 ||
+               (pattern_size & (pattern_size - 1)) || offset % pattern_size || size % pattern_size))
+        r = misuse(CL_INVALID_VALUE, e, "a bad pattern");
+    Command *c = NULL;
+    if (!r && !(c = push(cb))) r = CL_OUT_OF_HOST_MEMORY;
+    if (c) {
+        c->kind = COMMAND_FILL;
+        c->dst = buffer;
+        c->dst_offset = offset;
+        c->bytes = size;
+        memcpy(c->pattern, pattern, pattern_size);
+        c->pattern_size = pattern_size;
+    }
+    UNLOCK();
+    return r;
+}
+
+static cl_int copy(MockCommandBuffer *cb, cl_command_queue queue, const cl_ulong *properties,
+                   cl_mem src, cl_mem dst, size_t src_offset, size_t dst_offset, size_t size,
+                   cl_uint n_sync, const SyncPoint *sync, void *mutable_handle)
+{
+    const enum Entry e = E_clCommandCopyBufferKHR;
+    LOCK();
+    cl_int r = fallible(e, 0);
+    if (!r) r = recordable(e, cb, queue, properties, n_sync, sync, mutable_handle);
+    if (!r) r = in_buffer(e, cb, src, src_offset, size);
+    if (!r) r = in_buffer(e, cb, dst, dst_offset, size);
+    if (!r && src == dst && src_offset < dst_offset + size && dst_offset < src_offset + size)
+        r = misuse(CL_MEM_COPY_OVERLAP, e, "overlapping ranges");
+    Command *c = NULL;
+    if (!r && !(c = push(cb))) r = CL_OUT_OF_HOST_MEMORY;
+    if (c) {
+        c->kind = COMMAND_COPY;
+        c->src = src;
+        c->dst = dst;
+        c->src_offset = src_offset;
+        c->dst_offset = dst_offset;
+        c->bytes = size;
+    }
+    UNLOCK();
+    return r;
+}
+
+/* 0.9.0 to 0.9.4: no properties */
+static cl_int CL_API_CALL command_fill(MockCommandBuffer *cb, cl_command_queue queue,
+                                       cl_mem buffer, const void *pattern, size_t pattern_size,
+                                       size_t offset, size_t size, cl_uint n_sync,
+                                       const SyncPoint *sync, SyncPoint *sync_point,
+                                       void *mutable_handle)
+{
+    (void)sync_point;
+    return fill(cb, queue, NULL, buffer, pattern, pattern_size, offset, size, n_sync, sync,
+                mutable_handle);
+}
+
+static cl_int CL_API_CALL command_copy(MockCommandBuffer *cb, cl_command_queue queue,
+                                       cl_mem src, cl_mem dst, size_t src_offset,
+                                       size_t dst_offset, size_t size, cl_uint n_sync,
+                                       const SyncPoint *sync, SyncPoint *sync_point,
+                                       void *mutable_handle)
+{
+    (void)sync_point;
+    return copy(cb, queue, NULL, src, dst, src_offset, dst_offset, size, n_sync, sync,
+                mutable_handle);
+}
+
+/* 0.9.5 on: properties after the queue */
+static cl_int CL_API_CALL command_fill_properties(MockCommandBuffer *cb, cl_command_queue queue,
+                                                  const cl_ulong *properties, cl_mem buffer,
+                                                  const void *pattern, size_t pattern_size,
+                                                  size_t offset, size_t size, cl_uint n_sync,
+                                                  const SyncPoint *sync, SyncPoint *sync_point,
+                                                  void *mutable_handle)
+{
+    (void)sync_point;
+    return fill(cb, queue, properties, buffer, pattern, pattern_size, offset, size, n_sync, sync,
+                mutable_handle);
+}
+
+static cl_int CL_API_CALL command_copy_properties(MockCommandBuffer *cb, cl_command_queue queue,
+                                                  const cl_ulong *properties, cl_mem src,
+                                                  cl_mem dst, size_t src_offset,
+                                                  size_t dst_offset, size_t size, cl_uint n_sync,
+                                                  const SyncPoint *sync, SyncPoint *sync_point,
+                                                  void *mutable_handle)
+{
+    (void)sync_point;
+    return copy(cb, queue, properties, src, dst, src_offset, dst_offset, size, n_sync, sync,
+                mutable_handle);
+}
+
+CL_API_ENTRY void *CL_API_CALL clGetExtensionFunctionAddressForPlatform(cl_platform_id platform,
+                                                                        const char *func_name)
+{
+    const enum Entry e = E_clGetExtensionFunctionAddressForPlatform;
+    LOCK();
+    cl_int r = fallible(e, 0);
+    if (!r && platform != &the_platform) r = misuse(CL_INVALID_PLATFORM, e, "a bad platform");
+    if (!r && !func_name) r = misuse(CL_INVALID_VALUE, e, "no name");
+    const cl_uint version = command_buffer_version();
+    const bool properties = version >= MAKE_VERSION(0, 9, 5);
+    void *fn = NULL;
+    if (!r && version) {
+        const struct {
+            const char *name;
+            void *fn;
+        } table[] = {
+            { "clCreateCommandBufferKHR", (void *)create_command_buffer },
+            { "clFinalizeCommandBufferKHR", (void *)finalize_command_buffer },
+            { "clReleaseCommandBufferKHR", (void *)release_command_buffer },
+            { "clEnqueueCommandBufferKHR", (void *)enqueue_command_buffer },
+            { "clCommandNDRangeKernelKHR", (void *)command_kernel },
+            { "clCommandFillBufferKHR",
+              properties ? (void *)command_fill_properties : (void *)command_fill },
+            { "clCommandCopyBufferKHR",
+              properties ? (void *)command_copy_properties : (void *)command_copy },
+        };
+        for (size_t i = 0; i < sizeof(table) / sizeof(table[0]); i++)
+            if (!strcmp(func_name, table[i].name)) fn = table[i].fn;
+    }
+    UNLOCK();
+    return fn;
 }

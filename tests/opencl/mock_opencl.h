@@ -12,6 +12,7 @@ enum MockOpenCLKind {
     MOCK_CL_BUFFER,
     MOCK_CL_EVENT,
     MOCK_CL_MAPPING, /* a buffer mapped into host memory, until unmapped */
+    MOCK_CL_COMMAND_BUFFER, /* cl_khr_command_buffer's */
     MOCK_CL_KINDS
 };
 
@@ -52,6 +53,7 @@ typedef struct MockOpenCL {
 
 static const char *const mock_opencl_kind_name[MOCK_CL_KINDS] = {
     "contexts", "command queues", "programs", "kernels", "buffers", "events", "mappings",
+    "command buffers",
 };
 
 /* Load the mock at path: the same file the library opens through VMAF_OPENCL_LIBRARY (its

@@ -13,7 +13,9 @@
  * cache modes: none (VMAF_OPENCL_CACHE=0: programs from source), and a filled cache
  * (programs from binaries); and with the default model a client that takes its pictures
  * from the pool in pinned memory (vmaf_opencl_preallocate_pictures) and goes on after a failed
- * frame (the later frames, then the flush: a failed frame's slot serves again). The kernels do nothing (scores are garbage): what is checked is
+ * frame (the later frames, then the flush: a failed frame's slot serves again), and a run
+ * profiled (VMAF_OPENCL_PROFILE=1). Frames replay command buffers (the mock's
+ * cl_khr_command_buffer, 0.9.5 with the default model, 0.9.0 with more twins) but profiled. The kernels do nothing (scores are garbage): what is checked is
  * the host's handling. Twins whose kernels no program declares run on the CPU: with no twin
  * programs in the build, only the state and the backend's creation are swept.
  * Usage: test_opencl_faults MOCK_LIBRARY SCRATCH_DIR [CONFIG] [ENTRY N] (CONFIG: only the
@@ -21,10 +23,12 @@
  * debug one)
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "libvmaf/libvmaf.h"
 #include "libvmaf/libvmaf_opencl.h"
@@ -156,6 +160,13 @@ static bool failure_is_answer(const char *call, bool cached)
         "clGetDeviceInfo(0x1032)", /* CL_DEVICE_DOUBLE_FP_CONFIG: a device without fp64 */
         "clGetProgramInfo",        /* a binary not had: not cached */
         "clGetProgramBuildInfo",   /* the build log of a failed build */
+        /* cl_khr_command_buffer: its version, the queue properties it needs, an entry point
+         * not found, a command it does not record: frames are enqueued op by op */
+        "clGetDeviceInfo(0x1060)", "clGetDeviceInfo(0x12aa)",
+        "clGetExtensionFunctionAddressForPlatform", "clCreateCommandBufferKHR",
+        "clCommandNDRangeKernelKHR", "clCommandFillBufferKHR", "clCommandCopyBufferKHR",
+        "clFinalizeCommandBufferKHR",
+        "clGetEventProfilingInfo", /* a profile without that operation's time */
     };
     for (size_t i = 0; i < sizeof(answers) / sizeof(answers[0]); i++)
         if (!strncmp(call, answers[i], strlen(answers[i]))) return true;
@@ -265,15 +276,31 @@ int main(int argc, char **argv)
 
     long launches = 0;
     for (unsigned c = c0; c < c1; c++) {
-        for (int pass = 0; pass < 2 + !c; pass++) {
+        /* command buffers of the mock's two signatures: the properties of 0.9.5 on (the
+         * default model), those before (more twins) */
+        setenv("MOCK_OPENCL_COMMAND_BUFFER_VERSION", c ? "0.9.0" : "0.9.5", 1);
+        for (int pass = 0; pass < 2 + 2 * !c; pass++) {
             /* the default model, from source, a third time: pinned pictures, going on after a
-             * failed frame */
+             * failed frame; a fourth: profiled (VMAF_OPENCL_PROFILE=1: every operation's event,
+             * no command buffers) */
             const int cached = pass == 1;
             retry = pass == 2;
+            const bool profiled = pass == 3;
+            if (profiled) setenv("VMAF_OPENCL_PROFILE", "1", 1);
+            else unsetenv("VMAF_OPENCL_PROFILE");
+            /* every profiled run's table (stderr) but one: the checks' messages are stdout */
+            int saved_stderr = -1;
+            if (profiled && !only) {
+                fflush(stderr);
+                saved_stderr = dup(2);
+                const int null = open("/dev/null", O_WRONLY);
+                if (null >= 0) dup2(null, 2), close(null);
+            }
             char mode[96];
-            snprintf(mode, sizeof(mode), "%s, %s%s", configs[c].name,
+            snprintf(mode, sizeof(mode), "%s, %s%s%s", configs[c].name,
                      cached ? "programs from the binary cache" : "programs from source",
-                     retry ? ", pinned pictures, going on after a failed frame" : "");
+                     retry ? ", pinned pictures, going on after a failed frame" : "",
+                     profiled ? ", profiled" : "");
             if (cached) {
                 unsetenv("VMAF_OPENCL_CACHE");
                 setenv("VMAF_OPENCL_CACHE_DIR", cache, 1);
@@ -283,6 +310,11 @@ int main(int argc, char **argv)
             }
             const Outcome base = sweep(&configs[c], cached, mode, only, only_n);
             launches += base.after.launches;
+            if (saved_stderr >= 0) {
+                fflush(stderr);
+                dup2(saved_stderr, 2);
+                close(saved_stderr);
+            }
         }
     }
     /* with twin programs, some twins ran on the device */
