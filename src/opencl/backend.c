@@ -86,8 +86,7 @@ typedef struct Slot {
     bool busy;
     unsigned index, variant;
     VmafPicture held[2];
-    cl_event uploaded;
-    cl_event done; /* owned by the submit thread (done_of): borrowed here */
+    cl_event uploaded, done;
     cl_command_queue queue; /* this slot's frames' operations */
     unsigned long long seq; /* the frame's number in submission order */
     int submit_err;         /* what enqueueing the frame returned (the submit thread's) */
@@ -103,7 +102,7 @@ typedef struct Slot {
      * its first picture's write (the second's is `uploaded`) */
     cl_event *op_event, upload_event;
     unsigned op_events, op_event_cap;
-    double upload_ms, submit_ms; /* the submit thread's host time: uploads, all */
+    double submit_ms;
 } Slot;
 
 typedef struct Twin {
@@ -154,10 +153,6 @@ struct VmafOpenCLBackend {
     pthread_mutex_t lock;
     pthread_cond_t cond;
     unsigned long long handed, submitted;
-    /* the submit thread's own: each frame's `done` by number mod N_SLOTS, released when the
-     * frame N_SLOTS later is enqueued (the caller has waited for it then) or at the end;
-     * the uploads of the two frames after the next wait for it */
-    cl_event done_of[N_SLOTS];
 };
 
 static VmafOpenCLBackend *backend_of(VmafGpuDevice *d)
@@ -763,6 +758,7 @@ static void abandon_slot(VmafOpenCLBackend *b, Slot *sl)
     api->clFinish(b->upload);
     api->clFinish(sl->queue);
     release_frame_events(b, sl);
+    if (sl->done) api->clReleaseEvent(sl->done);
     if (sl->uploaded) api->clReleaseEvent(sl->uploaded);
     sl->done = sl->uploaded = NULL;
     if (sl->held[0].ref) vmaf_picture_unref(&sl->held[0]);
@@ -773,7 +769,9 @@ static void abandon_slot(VmafOpenCLBackend *b, Slot *sl)
 static int collect_slot(VmafOpenCLBackend *b, Slot *sl)
 {
     if (!sl->busy) return 0;
-    wait_submitted(b, sl->seq + 1);
+    /* the frame's `done` gates the uploads of the two frames after the next (enqueue_slot):
+     * the slot is the caller's again once those are enqueued too */
+    wait_submitted(b, sl->seq + 4 < b->handed ? sl->seq + 4 : b->handed);
     if (sl->submit_err) {
         const int err = sl->submit_err;
         abandon_slot(b, sl);
@@ -790,7 +788,8 @@ static int collect_slot(VmafOpenCLBackend *b, Slot *sl)
     if (!err && b->profile) profile_frame(b, sl);
     release_frame_events(b, sl);
     if (!err && sl->replayed) unstage(sl);
-    sl->done = NULL; /* the submit thread's (done_of) */
+    b->api->clReleaseEvent(sl->done);
+    sl->done = NULL;
     if (sl->uploaded) b->api->clReleaseEvent(sl->uploaded); /* complete before done */
     sl->uploaded = NULL;
     const bool every_twin = sl->variant == 0;
@@ -801,7 +800,6 @@ static int collect_slot(VmafOpenCLBackend *b, Slot *sl)
                                     (unsigned)(sl - b->slot), sl->index, b->fc, log_level(b));
     }
     if (!err && b->profile) {
-        b->prof.host_ms[VMAF_OPENCL_HOST_UPLOAD] += sl->upload_ms;
         b->prof.host_ms[VMAF_OPENCL_HOST_SUBMIT] += sl->submit_ms;
         b->prof.host_ms[VMAF_OPENCL_HOST_WAIT] += t1 - t0;
         b->prof.host_ms[VMAF_OPENCL_HOST_COLLECT] += now_ms() - t1;
@@ -891,15 +889,16 @@ static int enqueue_slot(VmafOpenCLBackend *b, Slot *sl)
 {
     const VmafOpenCLApi *api = b->api;
     const double t0 = b->profile ? now_ms() : 0;
-    const unsigned vi = sl->variant;
+    const unsigned si = (unsigned)(sl - b->slot), vi = sl->variant;
     const size_t bytes = b->chroma ? b->pic_bytes : b->luma_bytes;
-    /* the frames that still read this slot (as their previous and the one before): the two
-     * after the one it held, enqueued before this one by this thread */
+    /* the frames that still read this slot (as their previous and the one before), enqueued
+     * before this one by this thread; the caller collects them only after this frame is
+     * enqueued (collect_slot), so their events are still there */
     cl_event readers[2];
     cl_uint n_readers = 0;
     for (unsigned k = 1; k <= 2; k++) {
-        const cl_event e = b->done_of[(sl->seq + k) % N_SLOTS];
-        if (sl->seq >= N_SLOTS - k && e) readers[n_readers++] = e;
+        const Slot *r = &b->slot[(si + k) % N_SLOTS];
+        if (r->busy && r->seq < sl->seq && r->done) readers[n_readers++] = r->done;
     }
     int err = 0;
     for (int p = 0; !err && p < 2; p++)
@@ -913,7 +912,6 @@ static int enqueue_slot(VmafOpenCLBackend *b, Slot *sl)
                                                                           : NULL),
                                  "clEnqueueWriteBuffer(picture)");
     if (!err) err = vmaf_opencl_result(api->clFlush(b->upload), "clFlush(upload)");
-    if (b->profile) sl->upload_ms = now_ms() - t0;
     sl->replayed = b->use_command_buffer && sl->command_buffer[vi];
     if (!err) err = sl->replayed ? replay_frame(b, sl, vi) : enqueue_frame(b, sl, vi);
     if (!err) err = vmaf_opencl_result(api->clFlush(sl->queue), "clFlush");
@@ -931,10 +929,6 @@ static void *submit_thread(void *arg)
         Slot *sl = &b->slot[b->submitted % N_SLOTS];
         pthread_mutex_unlock(&b->lock);
         const int err = enqueue_slot(b, sl);
-        /* the frame N_SLOTS before: collected (waited for) before this one was handed */
-        cl_event *kept = &b->done_of[sl->seq % N_SLOTS];
-        if (*kept) b->api->clReleaseEvent(*kept);
-        *kept = sl->done;
         pthread_mutex_lock(&b->lock);
         sl->submit_err = err;
         b->submitted++;
@@ -972,7 +966,7 @@ static void opencl_destroy(VmafDeviceBackend *backend)
         free(sl->op_event);
         /* before the kernels and the arena they name */
         for (unsigned v = 0; v < 2; v++) release_command_buffer(b, sl, v);
-        if (b->done_of[s]) api->clReleaseEvent(b->done_of[s]);
+        if (sl->done) api->clReleaseEvent(sl->done);
         if (sl->uploaded) api->clReleaseEvent(sl->uploaded);
         if (sl->held[0].ref) vmaf_picture_unref(&sl->held[0]);
         if (sl->held[1].ref) vmaf_picture_unref(&sl->held[1]);

@@ -66,8 +66,7 @@ void vmaf_opencl_profile_print(const VmafOpenCLProfile *p, FILE *f, const char *
         row(f, "device", sorted[i].label, sorted[i].count, sorted[i].total_ms);
     row(f, "device", "(all operations, per frame)", p->frames, device_ms);
     row(f, "upload", "pictures", p->upload.count, p->upload.total_ms);
-    static const char *const phase[VMAF_OPENCL_HOST_PHASES] = { "upload enqueue", "submit", "wait",
-                                                                 "collect" };
+    static const char *const phase[VMAF_OPENCL_HOST_PHASES] = { "submit", "wait", "collect" };
     for (int i = 0; i < VMAF_OPENCL_HOST_PHASES; i++)
         row(f, "host", phase[i], p->frames, p->host_ms[i]);
     funlockfile(f);

@@ -20,9 +20,8 @@ typedef struct VmafOpenCLProfileEntry {
     double total_ms;
 } VmafOpenCLProfileEntry;
 
-enum VmafOpenCLProfileHost { VMAF_OPENCL_HOST_UPLOAD, VMAF_OPENCL_HOST_SUBMIT,
-                             VMAF_OPENCL_HOST_WAIT, VMAF_OPENCL_HOST_COLLECT,
-                             VMAF_OPENCL_HOST_PHASES };
+enum VmafOpenCLProfileHost { VMAF_OPENCL_HOST_SUBMIT, VMAF_OPENCL_HOST_WAIT,
+                             VMAF_OPENCL_HOST_COLLECT, VMAF_OPENCL_HOST_PHASES };
 
 typedef struct VmafOpenCLProfile {
     VmafOpenCLProfileEntry *op;
