@@ -26,7 +26,6 @@
  */
 #include <errno.h>
 #include <limits.h>
-#include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -88,8 +87,6 @@ typedef struct Slot {
     VmafPicture held[2];
     cl_event uploaded, done;
     cl_command_queue queue; /* this slot's frames' operations */
-    unsigned long long seq; /* the frame's number in submission order */
-    int submit_err;         /* what enqueueing the frame returned (the submit thread's) */
     /* cl_khr_command_buffer: var[v] recorded once more, for replay (NULL: enqueued op by op);
      * its downloads copied on the device into staging[v], read back with one read into
      * staging_host[v] and handed to the twins' host buffers when the frame is collected */
@@ -143,16 +140,6 @@ struct VmafOpenCLBackend {
     bool use_command_buffer; /* a slot's work replays a command buffer (command_buffer.h) */
     bool profile;            /* VMAF_OPENCL_PROFILE=1 (profile.h) */
     VmafOpenCLProfile prof;
-    /* The submit thread enqueues each frame's uploads and operations, so that the caller's
-     * thread only hands it the slot (and collects): with some drivers (NVIDIA's) each enqueue
-     * costs the host more than the device needs for the operation. `handed` and `submitted`
-     * count frames; a slot's fields belong to the caller until it is handed, to the thread
-     * until it is submitted, then to the caller again. */
-    pthread_t thread;
-    bool thread_started, stop;
-    pthread_mutex_t lock;
-    pthread_cond_t cond;
-    unsigned long long handed, submitted;
 };
 
 static VmafOpenCLBackend *backend_of(VmafGpuDevice *d)
@@ -742,41 +729,9 @@ static void opencl_print_profile(const VmafDeviceBackend *backend)
                               "enqueued op by op (VMAF_OPENCL_PROFILE=1 times each operation)");
 }
 
-/* Until the submit thread has enqueued (or failed to enqueue) `count` frames. */
-static void wait_submitted(VmafOpenCLBackend *b, unsigned long long count)
-{
-    pthread_mutex_lock(&b->lock);
-    while (b->submitted < count) pthread_cond_wait(&b->cond, &b->lock);
-    pthread_mutex_unlock(&b->lock);
-}
-
-/* A frame that could not be enqueued: nothing of it is collected; once the device stops
- * reading its pictures, they go back. */
-static void abandon_slot(VmafOpenCLBackend *b, Slot *sl)
-{
-    const VmafOpenCLApi *api = b->api;
-    api->clFinish(b->upload);
-    api->clFinish(sl->queue);
-    release_frame_events(b, sl);
-    if (sl->done) api->clReleaseEvent(sl->done);
-    if (sl->uploaded) api->clReleaseEvent(sl->uploaded);
-    sl->done = sl->uploaded = NULL;
-    if (sl->held[0].ref) vmaf_picture_unref(&sl->held[0]);
-    if (sl->held[1].ref) vmaf_picture_unref(&sl->held[1]);
-    sl->busy = false;
-}
-
 static int collect_slot(VmafOpenCLBackend *b, Slot *sl)
 {
     if (!sl->busy) return 0;
-    /* the frame's `done` gates the uploads of the two frames after the next (enqueue_slot):
-     * the slot is the caller's again once those are enqueued too */
-    wait_submitted(b, sl->seq + 4 < b->handed ? sl->seq + 4 : b->handed);
-    if (sl->submit_err) {
-        const int err = sl->submit_err;
-        abandon_slot(b, sl);
-        return err;
-    }
     const double t0 = b->profile ? now_ms() : 0;
     int err = vmaf_opencl_result(b->api->clWaitForEvents(1, &sl->done), "clWaitForEvents");
     const double t1 = b->profile ? now_ms() : 0;
@@ -841,6 +796,7 @@ static int opencl_submit(VmafDeviceBackend *backend, const VmafPicture *ref,
     int err = collect_slot(b, sl);
     if (err) return err;
 
+    const double t0 = b->profile ? now_ms() : 0;
     const unsigned vi = every_twin ? 0 : 1;
     if (!sl->recorded[vi]) {
         err = record_variant(b, si, vi, every_twin);
@@ -850,61 +806,24 @@ static int opencl_submit(VmafDeviceBackend *backend, const VmafPicture *ref,
         err = build_command_buffer(b, sl, vi);
         if (err) return err;
     }
-    /* the pictures are read by the frame's writes until they are done */
+    /* the pictures are read by the writes below until the frame completes */
     vmaf_picture_ref(&sl->held[0], ref);
     vmaf_picture_ref(&sl->held[1], dist);
     sl->busy = true;
     sl->index = index;
     sl->variant = vi;
-    sl->seq = b->seq;
-    sl->submit_err = 0;
-    pthread_mutex_lock(&b->lock);
-    b->handed = ++b->seq;
-    pthread_cond_broadcast(&b->cond);
-    pthread_mutex_unlock(&b->lock);
-    /* The pictures of the frame two before go back to their owner once uploaded (seldom a
-     * wait: the thread enqueued that frame while this one was read), not when its results
-     * are collected N_SLOTS frames later: a client with a small picture pool must not wait
-     * for pictures the device no longer reads. A frame that failed keeps them until it is
-     * collected (abandon_slot). */
-    if (b->seq >= 3) {
-        Slot *old = &b->slot[(si + N_SLOTS - 2) % N_SLOTS];
-        if (old->busy && old->held[0].ref) {
-            wait_submitted(b, old->seq + 1);
-            if (!old->submit_err) {
-                const int err_up = vmaf_opencl_result(
-                    api->clWaitForEvents(1, &old->uploaded), "clWaitForEvents(uploaded)");
-                if (err_up) return err_up;
-                vmaf_picture_unref(&old->held[0]);
-                vmaf_picture_unref(&old->held[1]);
-            }
-        }
-    }
-    return 0;
-}
-
-/* The submit thread's work for one frame: its pictures' uploads, after the frames that still
- * read the slot's previous contents, then its operations on the slot's queue. */
-static int enqueue_slot(VmafOpenCLBackend *b, Slot *sl)
-{
-    const VmafOpenCLApi *api = b->api;
-    const double t0 = b->profile ? now_ms() : 0;
-    const unsigned si = (unsigned)(sl - b->slot), vi = sl->variant;
     const size_t bytes = b->chroma ? b->pic_bytes : b->luma_bytes;
-    /* the frames that still read this slot (as their previous and the one before), enqueued
-     * before this one by this thread; the caller collects them only after this frame is
-     * enqueued (collect_slot), so their events are still there */
+    const VmafPicture *pics[2] = { ref, dist };
+    /* the frames that still read this slot (as their previous and the one before) */
     cl_event readers[2];
     cl_uint n_readers = 0;
     for (unsigned k = 1; k <= 2; k++) {
         const Slot *r = &b->slot[(si + k) % N_SLOTS];
-        if (r->busy && r->seq < sl->seq && r->done) readers[n_readers++] = r->done;
+        if (r->busy && r->done) readers[n_readers++] = r->done;
     }
-    int err = 0;
     for (int p = 0; !err && p < 2; p++)
         err = vmaf_opencl_result(api->clEnqueueWriteBuffer(b->upload, b->arena, CL_FALSE,
-                                                           sl->buf[p], bytes,
-                                                           sl->held[p].data[0],
+                                                           sl->buf[p], bytes, pics[p]->data[0],
                                                            p ? 0 : n_readers,
                                                            p || !n_readers ? NULL : readers,
                                                            p ? &sl->uploaded
@@ -915,27 +834,35 @@ static int enqueue_slot(VmafOpenCLBackend *b, Slot *sl)
     sl->replayed = b->use_command_buffer && sl->command_buffer[vi];
     if (!err) err = sl->replayed ? replay_frame(b, sl, vi) : enqueue_frame(b, sl, vi);
     if (!err) err = vmaf_opencl_result(api->clFlush(sl->queue), "clFlush");
-    if (b->profile) sl->submit_ms = now_ms() - t0;
-    return err;
-}
-
-static void *submit_thread(void *arg)
-{
-    VmafOpenCLBackend *b = arg;
-    pthread_mutex_lock(&b->lock);
-    for (;;) {
-        while (b->submitted == b->handed && !b->stop) pthread_cond_wait(&b->cond, &b->lock);
-        if (b->submitted == b->handed) break; /* stopped, and every frame handed is enqueued */
-        Slot *sl = &b->slot[b->submitted % N_SLOTS];
-        pthread_mutex_unlock(&b->lock);
-        const int err = enqueue_slot(b, sl);
-        pthread_mutex_lock(&b->lock);
-        sl->submit_err = err;
-        b->submitted++;
-        pthread_cond_broadcast(&b->cond);
+    if (err) {
+        /* nothing of this frame is collected: wait until the device stops reading it */
+        api->clFinish(b->upload);
+        api->clFinish(sl->queue);
+        release_frame_events(b, sl);
+        if (sl->done) api->clReleaseEvent(sl->done);
+        if (sl->uploaded) api->clReleaseEvent(sl->uploaded);
+        sl->done = sl->uploaded = NULL;
+        vmaf_picture_unref(&sl->held[0]);
+        vmaf_picture_unref(&sl->held[1]);
+        sl->busy = false;
+        return err;
     }
-    pthread_mutex_unlock(&b->lock);
-    return NULL;
+    b->seq++;
+    /* The previous frame's pictures go back to their owner once its upload is done (issued a
+     * frame ago, on its own queue: seldom a wait), not when its results are collected
+     * N_SLOTS frames later: a client with a small picture pool must not wait for pictures the
+     * device no longer reads. A failed wait is the device's error (collect_slot releases them
+     * once the queues are finished). */
+    Slot *prev = &b->slot[(si + N_SLOTS - 1) % N_SLOTS];
+    if (prev->busy && prev->held[0].ref && prev->uploaded) {
+        const int err_up = vmaf_opencl_result(api->clWaitForEvents(1, &prev->uploaded),
+                                              "clWaitForEvents(uploaded)");
+        if (err_up) return err_up;
+        vmaf_picture_unref(&prev->held[0]);
+        vmaf_picture_unref(&prev->held[1]);
+    }
+    if (b->profile) sl->submit_ms = now_ms() - t0;
+    return 0;
 }
 
 /* ---- lifetime ------------------------------------------------------------------------------- */
@@ -945,15 +872,6 @@ static void opencl_destroy(VmafDeviceBackend *backend)
     VmafOpenCLBackend *b = (VmafOpenCLBackend *)backend;
     if (!b) return;
     const VmafOpenCLApi *api = b->api;
-    if (b->thread_started) { /* after the frames handed to it are enqueued */
-        pthread_mutex_lock(&b->lock);
-        b->stop = true;
-        pthread_cond_broadcast(&b->cond);
-        pthread_mutex_unlock(&b->lock);
-        pthread_join(b->thread, NULL);
-    }
-    pthread_mutex_destroy(&b->lock);
-    pthread_cond_destroy(&b->cond);
     if (b->upload) api->clFinish(b->upload);
     if (b->queue) api->clFinish(b->queue);
     for (unsigned s = 0; s < N_SLOTS; s++)
@@ -1146,8 +1064,6 @@ static int opencl_create(VmafDeviceBackend **out, void *state, const VmafFeature
     }
     VmafOpenCLBackend *b = calloc(1, sizeof(*b));
     if (!b) return -ENOMEM;
-    pthread_mutex_init(&b->lock, NULL);
-    pthread_cond_init(&b->cond, NULL);
     b->dev.ops = &device_ops;
     b->max_group = max_group;
     b->s = s;
@@ -1215,12 +1131,6 @@ static int opencl_create(VmafDeviceBackend **out, void *state, const VmafFeature
         return err;
     }
     choose_command_buffers(b);
-    err = -pthread_create(&b->thread, NULL, submit_thread, b);
-    if (err) {
-        opencl_destroy((VmafDeviceBackend *)b);
-        return err;
-    }
-    b->thread_started = true;
     for (unsigned t = 0; t < b->n_twins; t++) b->twin[t].inst->on_gpu = true;
     *out = (VmafDeviceBackend *)b;
     return 0;
