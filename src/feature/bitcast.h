@@ -38,10 +38,6 @@ VMAF_DEVICE_FN float vmaf_float_of_bits(uint32_t u)
 #endif
 }
 
-/* not where double is not used (an OpenCL program for a device without fp64, soft_f64.h's
- * proof build) */
-#if !(VMAF_DIALECT_OPENCL && defined(VMAF_OPENCL_SOFT_F64) && VMAF_OPENCL_SOFT_F64) &&          \
-    !defined(VMAF_SOFT_F64_NO_DOUBLE)
 VMAF_DEVICE_FN uint64_t vmaf_bits_of_double(double d)
 {
 #if defined(__CUDA_ARCH__)
@@ -67,7 +63,5 @@ VMAF_DEVICE_FN double vmaf_double_of_bits(uint64_t u)
     return d;
 #endif
 }
-
-#endif /* double used */
 
 #endif /* VMAF_FEATURE_BITCAST_H */

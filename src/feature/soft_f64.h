@@ -74,7 +74,6 @@
 #define VMAF_FEATURE_SOFT_F64_H
 
 #include "dialect.h"
-#include "bitcast.h" /* its double casts are left out where double is not used */
 #if !VMAF_DIALECT_OPENCL
 #include <stdint.h>
 #include <string.h>
@@ -761,12 +760,29 @@ VMAF_DEVICE_FN vmaf_f64 vmaf_f64_frexp(vmaf_f64 x, int *exp)
 
 VMAF_DEVICE_FN vmaf_f64 vmaf_f64_from_float(float f)
 {
-    return vmaf_f64_from_f32_bits(vmaf_bits_of_float(f));
+#if defined(__CUDA_ARCH__)
+    return vmaf_f64_from_f32_bits(__float_as_uint(f));
+#elif VMAF_DIALECT_OPENCL
+    return vmaf_f64_from_f32_bits(as_uint(f));
+#else
+    uint32_t u;
+    memcpy(&u, &f, sizeof(u));
+    return vmaf_f64_from_f32_bits(u);
+#endif
 }
 
 VMAF_DEVICE_FN float vmaf_f64_to_float(vmaf_f64 x)
 {
-    return vmaf_float_of_bits(vmaf_f64_to_f32_bits(x));
+    const uint32_t u = vmaf_f64_to_f32_bits(x);
+#if defined(__CUDA_ARCH__)
+    return __uint_as_float(u);
+#elif VMAF_DIALECT_OPENCL
+    return as_float(u);
+#else
+    float f;
+    memcpy(&f, &u, sizeof(f));
+    return f;
+#endif
 }
 
 #if !VMAF_DIALECT_OPENCL && !defined(VMAF_SOFT_F64_NO_DOUBLE)
