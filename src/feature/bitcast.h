@@ -38,6 +38,9 @@ VMAF_DEVICE_FN float vmaf_float_of_bits(uint32_t u)
 #endif
 }
 
+/* the double casts: not where a program's doubles are the software binary64 (f64.h), whose
+ * vmaf_dbits / vmaf_dof_bits are these there */
+#if !(VMAF_DIALECT_OPENCL && defined(VMAF_OPENCL_SOFT_F64) && VMAF_OPENCL_SOFT_F64)
 VMAF_DEVICE_FN uint64_t vmaf_bits_of_double(double d)
 {
 #if defined(__CUDA_ARCH__)
@@ -63,5 +66,7 @@ VMAF_DEVICE_FN double vmaf_double_of_bits(uint64_t u)
     return d;
 #endif
 }
+
+#endif
 
 #endif /* VMAF_FEATURE_BITCAST_H */
