@@ -3,10 +3,13 @@
 # the FFmpeg-style device-picture client, and the 4K benchmarks. Logs go to $OUT (or
 # ./gpu-out); summary.txt collects the lines that matter. Run from the project root on the
 # GPU machine, with ../shared present (see DEVELOPERS.md: .shared is carried and linked).
-#   bench/gpu_session.sh [build|ctest|twin|golden|float|seeds|client|bench|opencl|all|sanitize]...
+#   bench/gpu_session.sh [build|ctest|twin|golden|float|seeds|client|bench|opencl|nofp64|all|sanitize]...
 # GOLDEN_RUNS / GOLDEN_THREADS narrow the golden runs repeated with --backend cuda;
 # TWIN_ARGS is passed to checktwin (e.g. "--quick" or "--only vif"); CL_TWIN_ARGS to the OpenCL
 # checktwin (default --quick), CL_GOLDEN_RUNS narrows its golden runs.
+# nofp64 (after opencl, which registers NVIDIA's OpenCL): the fp64-free forms forced on the
+# OpenCL GPU (VMAF_OPENCL_FP64=0): checktwin, golden runs, 4K rates beside native fp64, and the
+# software binary64 as CUDA (cuda_soft_f64).
 # sanitize (not part of all: it is slow): compute-sanitizer memcheck, racecheck, initcheck and
 # synccheck over `checktwin --quick`, with graphs and without; each prints its ERROR SUMMARY.
 set -u
@@ -197,6 +200,58 @@ if has opencl; then
   for b in opencl cuda; do
     cmp <(grep -v '"fps"' /tmp/cli_$b.json) <(grep -v '"fps"' /tmp/cli_cpu.json) > /dev/null \
       && echo "CLI 4K --backend $b: same bits as cpu" || echo "CLI 4K --backend $b: DIFFERS from cpu"
+  done 2>&1 | tee -a "$OUT/summary.txt"
+fi
+if has nofp64; then
+  step "OpenCL with the fp64-free forms forced (VMAF_OPENCL_FP64=0) beside native fp64"
+  export VMAF_OPENCL_CACHE_DIR=/tmp/twinvmaf-cl-cache
+  CLDEV=$(build/tools/vmaf --opencl_list 2>/dev/null | awk -F: '/, gpu, /{print $1; exit}')
+  export VMAF_OPENCL_DEVICE=${CLDEV:-0}
+  VMAF_OPENCL_FP64=0 build/tools/vmaf --opencl_list 2>&1 | grep -i "fp64\|double" | tee -a "$OUT/summary.txt"
+  (cd build && ctest --output-on-failure -R cuda_soft_f64) > "$OUT/cuda_soft_f64.log" 2>&1
+  grep -E "cases|failed|differ|tests passed|Failed|\*\*\*" "$OUT/cuda_soft_f64.log" | head -20 | tee -a "$OUT/summary.txt"
+  for fam in ${CL_FAMILIES:-psnr_motion vif adm speed float ssim cambi ciede}; do
+    VMAF_OPENCL_FP64=0 build/tests/checktwin/checktwin --backend opencl --opencl_device $VMAF_OPENCL_DEVICE \
+      --all-on-device --dir /tmp --clips build/clips --only $fam \
+      ${CL_TWIN_ARGS:---quick} > "$OUT/checktwin_nofp64_$fam.log" 2>&1
+    { echo "fp64-free forms:"; grep -E "^checktwin: [a-z_]+ " "$OUT/checktwin_nofp64_$fam.log"
+      grep -E "^FAIL|on the CPU" "$OUT/checktwin_nofp64_$fam.log" | head -3 | cut -c1-220; } | tee -a "$OUT/summary.txt"
+  done
+  for run in ${CL_GOLDEN_RUNS:-psnr psnr_hvs motion vmaf_v0.6.1 vmaf_v0.6.1neg vmaf_4k_v0.6.1 \
+             speed_chroma speed_temporal vif_opts adm_opts float_ssim float_ms_ssim ciede cambi \
+             vmaf_v1.0.16_3d0h vmaf_float_v0.6.1}; do
+    r=$(VMAF_OPENCL_FP64=0 VMAF_GOLDEN_RACE=motion3 VMAF_GOLDEN_EXTRA_ARGS="--backend opencl" \
+        build/tests/golden/golden_test build/tools/vmaf ../shared/data ../shared/models build/clips \
+        /tmp/golden_nofp64 $run 1 2>&1 | tail -1)
+    echo "golden $run --backend opencl VMAF_OPENCL_FP64=0 t1: $r"
+  done 2>&1 | tee -a "$OUT/summary.txt"
+  K4=/tmp/4k; mkdir -p $K4
+  [ -f $K4/jetty_3840x2160_420p_ref.yuv ] || python3 ../shared/tools/make-4k.py ../shared/data/clips $K4 120 > "$OUT/make4k.log" 2>&1
+  R=$K4/jetty_3840x2160_420p_ref.yuv; D=$K4/jetty_3840x2160_420p_dis.yuv
+  # the aom_ctc v7.0 set from memory: its two models' features and its extra features
+  AOM=psnr,ciede,float_ssim,float_ms_ssim,psnr_hvs,cambi
+  for spec in "vmaf_v0.6.1 none" "vmaf_v1.0.16_3d0h_2160 none" "vmaf_v0.6.1neg $AOM"; do
+    set -- $spec
+    for fp in 1 0; do
+      VMAF_OPENCL_FP64=$fp build/bench/bench_frames $R $D 3840 2160 --frames ${NOFP64_FRAMES:-120} \
+        --features $2 --model $1 --backend opencl --opencl_device $VMAF_OPENCL_DEVICE 2>&1 | tail -1 \
+        | sed "s/^/VMAF_OPENCL_FP64=$fp model $1 features $2: /"
+    done
+  done 2>&1 | tee -a "$OUT/summary.txt"
+  for fp in 1 0; do
+    s=$(date +%s%N)
+    VMAF_OPENCL_FP64=$fp build/tools/vmaf -r $R -d $D -w 3840 -h 2160 -p 420 -b 8 --backend opencl \
+      --aom_ctc v7.0 --frame_cnt 60 -q -o /tmp/aom_$fp.json --json 2> "$OUT/aom_$fp.log"
+    e=$(date +%s%N)
+    echo "CLI 4K, 60 frames, --aom_ctc v7.0, --backend opencl, VMAF_OPENCL_FP64=$fp: $(( (e - s) / 1000000 )) ms"
+    grep -i "cpu" "$OUT/aom_$fp.log" | head -3
+  done 2>&1 | tee -a "$OUT/summary.txt"
+  build/tools/vmaf -r $R -d $D -w 3840 -h 2160 -p 420 -b 8 --backend cpu --threads "$JOBS" \
+    --aom_ctc v7.0 --frame_cnt 60 -q -o /tmp/aom_cpu.json --json 2>/dev/null
+  for fp in 1 0; do
+    cmp <(grep -v '"fps"' /tmp/aom_$fp.json) <(grep -v '"fps"' /tmp/aom_cpu.json) > /dev/null \
+      && echo "CLI 4K --aom_ctc v7.0 opencl FP64=$fp: same bits as cpu" \
+      || echo "CLI 4K --aom_ctc v7.0 opencl FP64=$fp: DIFFERS from cpu"
   done 2>&1 | tee -a "$OUT/summary.txt"
 fi
 if [[ $what == *sanitize* ]]; then
