@@ -249,9 +249,8 @@ VMAF_DEVICE_FN int vmaf_adm_angle_close(int32_t o_h, int32_t o_v, int32_t t_h, i
 
 /*
  * vmaf_adm_enhanced() without fp64. A gain whose significand has at most 21 bits and which
- * lies in [2^-42, 2^20) (every gain with a short decimal form in the option's range [1, 100]:
- * 100, 1, 1.5, ...) is M 2^-s with the integer M = its 53-bit significand >> 32 < 2^21 and
- * 1 <= s <= 62. Then N = r M is exact in int64 (|N| < 2^31 2^21 = 2^52) and so is the double
+ * lies in [2^-42, 2^20) (the models' 100 and 1, and any gain of few binary places: 1.5, 2.75)
+ * is M 2^-s with the integer M = its 53-bit significand >> 32 < 2^21 and 1 <= s <= 62. Then N = r M is exact in int64 (|N| < 2^31 2^21 = 2^52) and so is the double
  * product: r * gain = N 2^-s, representable (|N| < 2^53), so the rounding leaves it. The clamp
  * bounds are integers and rint and trunc are monotone and keep integers, so rint(clamp(x)) =
  * clamp(rint(x)) (trunc alike), and since t is an integer, trunc(min(g, t)) = min(trunc(g), t)
@@ -300,19 +299,21 @@ VMAF_DEVICE_FN int32_t vmaf_adm_enhanced(int32_t o, int32_t r, int32_t t, vmaf_d
  * vmaf_adm_angle_close() without fp64, from the float conversions fd, fa, fb of the dot
  * product, |o|^2 and |t|^2 (which the double form converts the same way). The double form
  * tests d >= 0 and d^2 >= X with d = fd / 4096, X = cos2 A B, A = fa / 4096, B = fb / 4096.
- * cos2 is a float value c (vmaf_adm_cos2_1deg(); checked below), so c A and A B are products
- * of two 24-bit significands, exact in double, and both orders round the exact
- * P = c fa fb 2^-24 once: X = round53(P); d^2 = fd^2 2^-24 is exact; scaling by 2^24 changes
- * nothing (no value reaches 2^127 or falls below 2^-2), so the test is fd >= 0 and
- * fd^2 >= round53(c fa fb). When c fa fb <= 0 the second part holds. Otherwise the float
- * products Lf = fl(fd fd) and Rf = fl(fl(c fa) fb) (no overflow: both stay below 2^127) carry
- * relative errors of at most 2^-24 and (1 + 2^-24)^2 - 1. If Rf's bit pattern lies 4 or more
- * above Lf's (positive floats order as their bits, and a step is at least Lf 2^-24), then
- * Rf > Lf (1 + 2^-22), so P > fd^2 (1 + 2^-22)(1 - 2^-24) / (1 + 2^-24)^2 > fd^2 (1 + 2^-25)
- * and round53(P) >= P (1 - 2^-53) > fd^2: not close. Symmetrically, Lf's pattern 4 or more
- * above Rf's gives fd^2 > P (1 + 2^-25) >= round53(P): close. Between (|Lf / Rf - 1| below
- * about 2^-21, rare) and for a cos2 that is not a float, the double expression is evaluated on
- * the software double, in its order (x / 4096 written as the equal x * 2^-12).
+ * cos2 is a float c in [1/2, 1) (vmaf_adm_cos2_1deg(); checked below), so c A and A B are
+ * products of two 24-bit significands, exact in double, and both orders round the exact
+ * P = c fa fb 2^-24 once: X = round53(P); d^2 = fd^2 2^-24 is exact. Scaling by 2^24 changes
+ * nothing (|fd|, |fa|, |fb| are 0 or in [1, 2^63]: every value lies far inside double's
+ * normal range), so the test is fd >= 0 and fd^2 >= round53(c fa fb). When c fa fb <= 0 the
+ * second part holds. Otherwise the float products Lf = fl(fd fd) and Rf = fl(fl(c fa) fb)
+ * (normal, below 2^127) carry relative errors of at most 2^-24 and (1 + 2^-24)^2 - 1. If Rf's
+ * bit pattern lies 4 or more above Lf's (positive floats order as their bits, and a step is
+ * at least Lf 2^-24), then Rf > Lf (1 + 2^-22), so
+ * P > fd^2 (1 + 2^-22)(1 - 2^-24) / (1 + 2^-24)^2 > fd^2 (1 + 2^-25) and
+ * round53(P) >= P (1 - 2^-53) > fd^2: not close. Symmetrically, Lf's pattern 4 or more above
+ * Rf's gives fd^2 > P (1 + 2^-25) >= round53(P): close. In between (|Lf / Rf - 1| below about
+ * 2^-21, rare) and for any other cos2, the double expression is evaluated on the software
+ * double, in its order (x / 4096 written as the equal x * 2^-12). tests/extractors/
+ * test_adm_f64.c compares this with the double form near the boundary too.
  */
 VMAF_DEVICE_FN int vmaf_adm_angle_close_f(float fd, float fa, float fb, int scale0_vector,
                                           vmaf_double cos2)
@@ -320,8 +321,8 @@ VMAF_DEVICE_FN int vmaf_adm_angle_close_f(float fd, float fa, float fb, int scal
     if (!(fd >= 0.0f))
         return 0;
     const uint64_t cb = vmaf_dbits(cos2);
-    const int ce = (int)(cb >> 52); /* sign 0 and a float's normal exponent range */
-    if ((cb & 0x1FFFFFFFu) == 0 && ce >= 897 && ce <= 1150) {
+    /* a float (29 low zero bits) in [1/2, 1) (sign 0, biased exponent 1022) */
+    if ((cb & 0x1FFFFFFFu) == 0 && (cb >> 52) == 1022) {
         const float c = vmaf_dto_float(cos2); /* exact */
         const float lf = fd * fd;
         const float rf = c * fa * fb;
