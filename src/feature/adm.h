@@ -272,15 +272,15 @@ typedef struct VmafAdmRegion {
 /*
  * The border (int)(n * 0.1 - 0.5 - off) of a side of n >= 0 samples (off = 1 outer, none
  * inner), as the double expression gives it, is (n - 5 - 10 off) / 10 in C's int division
- * (truncation toward zero), for 0 <= n < 2^31. Proof: let v = n / 10 and x the double result before the
- * truncation. The double 0.1 is 0.1 (1 + 2^-54) exactly (3602879701896397 / 2^55), so
- * n * 0.1 = v (1 + 2^-54) before rounding. (a) n = 5 mod 10: v = m + 1/2 is a double
- * (v < 2^28), and v 2^-54 is under half an ulp of v (ulp(v) > v 2^-53), so the product
- * rounds to v; v - 0.5 and - 1 are then exact, and x = (n - 5 - 10 off) / 10, an integer.
- * (b) otherwise v - 0.5 - off lies at least 0.1 from every integer, and the three roundings
- * (each under 2^-24 for values below 2^28) move it less: x truncates to the same integer as
- * the exact value, which is what the integer division gives (both truncate toward zero).
- * Without fp64 the integer form is used (a literal would be single precision there).
+ * (truncation toward zero), for 0 <= n < 2^31. Proof: let v = n / 10 and x the double result
+ * before the truncation. The double 0.1 is 0.1 (1 + 2^-54) exactly (3602879701896397 / 2^55),
+ * so n * 0.1 = v (1 + 2^-54) before rounding. (a) n = 5 mod 10: v = m + 1/2 is a double (v <
+ * 2^28), and v 2^-54 is under half an ulp of v (ulp(v) > v 2^-53), so the product rounds to v;
+ * v - 0.5 and - 1 are then exact, and x = (n - 5 - 10 off) / 10, an integer. (b) otherwise v -
+ * 0.5 - off lies at least 0.1 from every integer, and 0.1's error v 2^-54 and the three roundings
+ * (each under 2^-24 for values below 2^28) move it less: x truncates to the same integer as the exact value, which is
+ * what the integer division gives (both truncate toward zero). Without fp64 the integer form is
+ * used (a literal would be single precision there).
  */
 #if VMAF_DOUBLE_SOFT
 #define VMAF_ADM_BORDER_OUTER(n) (((n) - 15) / 10)

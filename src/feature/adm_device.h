@@ -248,15 +248,16 @@ VMAF_DEVICE_FN int vmaf_adm_angle_close(int32_t o_h, int32_t o_v, int32_t t_h, i
 #else /* VMAF_DOUBLE_SOFT: the same results without fp64 */
 
 /*
- * vmaf_adm_enhanced() without fp64. A gain whose significand has at most 21 bits and which
- * lies in [2^-42, 2^20) (the models' 100 and 1, and any gain of few binary places: 1.5, 2.75)
- * is M 2^-s with the integer M = its 53-bit significand >> 32 < 2^21 and 1 <= s <= 62. Then N = r M is exact in int64 (|N| < 2^31 2^21 = 2^52) and so is the double
- * product: r * gain = N 2^-s, representable (|N| < 2^53), so the rounding leaves it. The clamp
- * bounds are integers and rint and trunc are monotone and keep integers, so rint(clamp(x)) =
- * clamp(rint(x)) (trunc alike), and since t is an integer, trunc(min(g, t)) = min(trunc(g), t)
- * (max alike): the result is the clamped integer rounding of N 2^-s (to nearest-even in vector
- * columns, toward zero in scalar ones) taken min/max with t, as the integers below compute
- * it. Any other gain takes the double expression on the software double.
+ * vmaf_adm_enhanced() without fp64. A gain whose significand has at most 21 bits and which lies
+ * in [2^-42, 2^20) (the models' 100 and 1, and any gain of few binary places: 1.5, 2.75) is M
+ * 2^-s with the integer M = its 53-bit significand >> 32 < 2^21 and 1 <= s <= 62. Then N = r M
+ * is exact in int64 (|N| < 2^31 2^21 = 2^52) and so is the double product: r * gain = N 2^-s,
+ * representable (|N| < 2^53), so the rounding leaves it. The clamp bounds are integers and rint
+ * and trunc are monotone and keep integers, so rint(clamp(x)) = clamp(rint(x)) (trunc alike),
+ * and since t is an integer, trunc(min(g, t)) = min(trunc(g), t) (max alike): the result is the
+ * clamped integer rounding of N 2^-s (to nearest-even in vector columns, toward zero in scalar
+ * ones) taken min/max with t, as the integers below compute it. Any other gain takes the double
+ * expression on the software double.
  */
 VMAF_DEVICE_FN int32_t vmaf_adm_enhanced(int32_t o, int32_t r, int32_t t, vmaf_double gain,
                                          int vector)
