@@ -278,9 +278,9 @@ typedef struct VmafAdmRegion {
  * 2^28), and v 2^-54 is under half an ulp of v (ulp(v) > v 2^-53), so the product rounds to v;
  * v - 0.5 and - 1 are then exact, and x = (n - 5 - 10 off) / 10, an integer. (b) otherwise v -
  * 0.5 - off lies at least 0.1 from every integer, and 0.1's error v 2^-54 and the three roundings
- * (each under 2^-24 for values below 2^28) move it less: x truncates to the same integer as the exact value, which is
- * what the integer division gives (both truncate toward zero). Without fp64 the integer form is
- * used (a literal would be single precision there).
+ * (each under 2^-24 for values below 2^28) move it less: x truncates to the same integer as
+ * the exact value, which is what the integer division gives (both truncate toward zero).
+ * Without fp64 the integer form is used (a literal would be single precision there).
  */
 #if VMAF_DOUBLE_SOFT
 #define VMAF_ADM_BORDER_OUTER(n) (((n) - 15) / 10)
