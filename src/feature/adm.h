@@ -55,6 +55,7 @@
 #define VMAF_FEATURE_ADM_H
 
 #include "dialect.h"
+#include "f64.h" /* VMAF_DOUBLE_SOFT: the kernels' forms without fp64 */
 #if !VMAF_DIALECT_OPENCL
 #include <stdbool.h>
 #include <stddef.h>
@@ -113,6 +114,10 @@ enum VmafAdmCsfMode {
 #define VMAF_ADM_DEFAULT_NOISE_WEIGHT 0.03125
 #define VMAF_ADM_DEFAULT_MIN_VAL 0.0
 
+/* Host only from here to the work buffers: no kernel reads the options, tables or scale
+ * factors (the host passes the kernels what they need), and a program built without fp64
+ * names no double. */
+#if !VMAF_DIALECT_OPENCL
 /* ------------------------------------------------------------------------------------- */
 /* Tables (adm_tables.c)                                                                 */
 
@@ -120,7 +125,6 @@ enum VmafAdmCsfMode {
 typedef struct VmafAdmWatsonParams {
     float a, k, f0, g[4];
 } VmafAdmWatsonParams;
-#if !VMAF_DIALECT_OPENCL
 extern const VmafAdmWatsonParams vmaf_adm_watson_luma;
 /** Basis function amplitudes A(lambda, theta) of the 7-9 biorthogonal wavelet. */
 extern const float vmaf_adm_watson_amplitude[6][4];
@@ -131,7 +135,6 @@ extern const float vmaf_adm_barten_param[6][5];
 extern const float vmaf_adm_barten_sa[4];
 extern const float vmaf_adm_barten_mtf_a[4];
 extern const float vmaf_adm_barten_mtf_b[4];
-#endif
 
 /** One tabulated blend CSF: weights [0 = H/V, 1 = D][scale] for a display geometry. */
 typedef struct VmafAdmBlendTable {
@@ -139,10 +142,8 @@ typedef struct VmafAdmBlendTable {
     double norm_view_dist;
     float weight[2][VMAF_ADM_SCALES];
 } VmafAdmBlendTable;
-#if !VMAF_DIALECT_OPENCL
 extern const VmafAdmBlendTable vmaf_adm_blend[];      /**< NULL-height terminated */
 extern const VmafAdmBlendTable vmaf_adm_blend_mae[];  /**< NULL-height terminated */
-#endif
 
 /* ------------------------------------------------------------------------------------- */
 /* Options and derived per-scale factors                                                 */
@@ -180,6 +181,7 @@ void vmaf_adm_csf_weights(const VmafAdmOptions *opt, unsigned scale, float *hv, 
 
 /** All per-scale factors for the options. */
 void vmaf_adm_scale_factors(const VmafAdmOptions *opt, VmafAdmScaleFactors f[VMAF_ADM_SCALES]);
+#endif /* !VMAF_DIALECT_OPENCL */
 
 /* ------------------------------------------------------------------------------------- */
 /* Work buffers                                                                          */
@@ -267,12 +269,33 @@ typedef struct VmafAdmRegion {
     int left, top, right, bottom;
 } VmafAdmRegion;
 
+/*
+ * The border (int)(n * 0.1 - 0.5 - off) of a side of n >= 0 samples (off = 1 outer, none
+ * inner), as the double expression gives it, is (n - 5 - 10 off) / 10 in C's int division
+ * (truncation toward zero), for 0 <= n < 2^31. Proof: let v = n / 10 and x the double result
+ * before the truncation. The double 0.1 is 0.1 (1 + 2^-54) exactly (3602879701896397 / 2^55),
+ * so n * 0.1 = v (1 + 2^-54) before rounding. (a) n = 5 mod 10: v = m + 1/2 is a double (v <
+ * 2^28), and v 2^-54 is under half an ulp of v (ulp(v) > v 2^-53), so the product rounds to v;
+ * v - 0.5 and - 1 are then exact, and x = (n - 5 - 10 off) / 10, an integer. (b) otherwise v -
+ * 0.5 - off lies at least 0.1 from every integer, and 0.1's error v 2^-54 and the three roundings
+ * (each under 2^-24 for values below 2^28) move it less: x truncates to the same integer as
+ * the exact value, which is what the integer division gives (both truncate toward zero).
+ * Without fp64 the integer form is used (a literal would be single precision there).
+ */
+#if VMAF_DOUBLE_SOFT
+#define VMAF_ADM_BORDER_OUTER(n) (((n) - 15) / 10)
+#define VMAF_ADM_BORDER_INNER(n) (((n) - 5) / 10)
+#else
+#define VMAF_ADM_BORDER_OUTER(n) ((int)((n) * VMAF_ADM_BORDER_FACTOR - 0.5 - 1))
+#define VMAF_ADM_BORDER_INNER(n) ((int)((n) * VMAF_ADM_BORDER_FACTOR - 0.5))
+#endif
+
 /** Region of decouple and CSF (one sample wider than the scored region for the 3x3 mask). */
 VMAF_DEVICE_FN VmafAdmRegion vmaf_adm_region_outer(int w, int h)
 {
     /* the reference computes right/bottom from the unclamped left/top */
-    const int left = (int)(w * VMAF_ADM_BORDER_FACTOR - 0.5 - 1);
-    const int top = (int)(h * VMAF_ADM_BORDER_FACTOR - 0.5 - 1);
+    const int left = VMAF_ADM_BORDER_OUTER(w);
+    const int top = VMAF_ADM_BORDER_OUTER(h);
     VmafAdmRegion r = { left, top, w - left + 2, h - top + 2 };
     if (r.left < 0) r.left = 0;
     if (r.right > w) r.right = w;
@@ -284,12 +307,14 @@ VMAF_DEVICE_FN VmafAdmRegion vmaf_adm_region_outer(int w, int h)
 /** Region that is scored. */
 VMAF_DEVICE_FN VmafAdmRegion vmaf_adm_region_inner(int w, int h)
 {
-    const int left = (int)(w * VMAF_ADM_BORDER_FACTOR - 0.5);
-    const int top = (int)(h * VMAF_ADM_BORDER_FACTOR - 0.5);
+    const int left = VMAF_ADM_BORDER_INNER(w);
+    const int top = VMAF_ADM_BORDER_INNER(h);
     const VmafAdmRegion r = { left, top, w - left, h - top };
     return r;
 }
 
+/* Host only (to the shift parameters): the stages' entry points. */
+#if !VMAF_DIALECT_OPENCL
 /** cos^2(1 degree) as the angle test uses it (a float, computed in double). */
 double vmaf_adm_cos2_1deg(void);
 
@@ -353,6 +378,7 @@ float vmaf_adm_den_finish_scale0(const uint64_t total[3], int w, int h,
 float vmaf_adm_den_finish_scale123(const uint64_t total[3], int w, int h,
                                    const VmafAdmScaleFactors *f, unsigned scale,
                                    double noise_weight);
+#endif /* !VMAF_DIALECT_OPENCL */
 
 /**
  * Shift counts and rounding terms of the masked sum of a w x h band (scale 0, or any of
@@ -371,6 +397,10 @@ typedef struct VmafAdmDenParams {
     uint64_t sq_round, cub_round, row_round;
 } VmafAdmDenParams;
 void vmaf_adm_den_params(int w, int h, unsigned scale, VmafAdmDenParams *p);
+
+/* Host only (to the integer helpers): the frame's scores, the layout, the state and the SIMD
+ * stages. */
+#if !VMAF_DIALECT_OPENCL
 
 /** A frame's integer totals, [scale][orientation H, V, D]. */
 typedef struct VmafAdmTotals {
@@ -457,18 +487,31 @@ void vmaf_adm_decouple_scale0_simd(const VmafAdmBands16 *ref, const VmafAdmBands
 void vmaf_adm_decouple_scale123_simd(const VmafAdmBands32 *ref, const VmafAdmBands32 *dis,
                                      const VmafAdmBands32 *r, const VmafAdmBands32 *a,
                                      int w, int h, size_t stride, double gain_limit);
+#endif /* !VMAF_DIALECT_OPENCL */
 
 /* ------------------------------------------------------------------------------------- */
 /* Integer helpers shared by the stages                                                  */
 
-/** 2^30 / |d| with the sign of d, for 1 <= |d| <= 32768 (exact: the quotient is at least
- *  2^-15 away from the next integer, far more than a double's rounding). */
+/*
+ * 2^30 / |d| with the sign of d, for 1 <= |d| <= 32768. The double quotient truncated is the
+ * integer quotient q = floor(2^30 / m), m = |d|: 2^30 = q m + r with 0 <= r < m; for r = 0
+ * the quotient q < 2^31 is exact, otherwise 2^30 / m lies at least 1/m >= 2^-15 from q and
+ * from q + 1, and its double rounding moves it at most 2^-23 (half an ulp below 2^30), so it
+ * truncates to q. Without fp64 the integer division gives q (VMAF_DOUBLE_SOFT; also in
+ * vmaf_adm_explained0()).
+ */
 VMAF_DEVICE_FN int32_t vmaf_adm_reciprocal(int32_t d)
 {
     const int32_t m = d < 0 ? -d : d;
+#if VMAF_DOUBLE_SOFT
+    const int32_t q = (int32_t)(1073741824u / (uint32_t)m);
+#else
     const int32_t q = (int32_t)(1073741824.0 / (double)m);
+#endif
     return d < 0 ? -q : q;
 }
+
+#if !VMAF_DIALECT_OPENCL
 
 /**
  * double -> uint32 as the reference's AVX-512 code converts it (vcvttsd2usi): truncation,
@@ -491,6 +534,7 @@ VMAF_DEVICE_FN uint16_t vmaf_adm_to_u16(double x)
         return 0;
     return (uint16_t)(uint32_t)(int32_t)x;
 }
+#endif /* !VMAF_DIALECT_OPENCL */
 
 #ifdef __cplusplus
 }

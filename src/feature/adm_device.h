@@ -195,6 +195,7 @@ VMAF_DEVICE_FN int vmaf_adm_vector_col(int j, int left, int right, int group)
     return j < right - (right - left) % group;
 }
 
+#if !VMAF_DOUBLE_SOFT
 /** v / 4096 after rounding v to float (the int64 -> float conversion rounds once). */
 VMAF_DEVICE_FN double vmaf_adm_over_4096(int64_t v)
 {
@@ -244,26 +245,152 @@ VMAF_DEVICE_FN int vmaf_adm_angle_close(int32_t o_h, int32_t o_v, int32_t t_h, i
     return (d >= 0.0) & (d * d >= cos2 * vmaf_adm_over_4096(o_sq) * vmaf_adm_over_4096(t_sq));
 }
 
+#else /* VMAF_DOUBLE_SOFT: the same results without fp64 */
+
+/*
+ * vmaf_adm_enhanced() without fp64. A gain whose significand has at most 21 bits and which lies
+ * in [2^-42, 2^20) (the models' 100 and 1, and any gain of few binary places: 1.5, 2.75) is M
+ * 2^-s with the integer M = its 53-bit significand >> 32 < 2^21 and 1 <= s <= 62. Then N = r M
+ * is exact in int64 (|N| < 2^31 2^21 = 2^52) and so is the double product: r * gain = N 2^-s,
+ * representable (|N| < 2^53), so the rounding leaves it. The clamp bounds are integers and rint
+ * and trunc are monotone and keep integers, so rint(clamp(x)) = clamp(rint(x)) (trunc alike),
+ * and since t is an integer, trunc(min(g, t)) = min(trunc(g), t) (max alike): the result is the
+ * clamped integer rounding of N 2^-s (to nearest-even in vector columns, toward zero in scalar
+ * ones) taken min/max with t, as the integers below compute it. Any other gain takes the double
+ * expression on the software double.
+ */
+VMAF_DEVICE_FN int32_t vmaf_adm_enhanced(int32_t o, int32_t r, int32_t t, vmaf_double gain,
+                                         int vector)
+{
+    const uint64_t b = vmaf_dbits(gain);
+    const int be = (int)(b >> 52); /* sign 0 and the biased exponent */
+    int64_t q;
+    if ((b & 0xFFFFFFFFu) == 0 && be >= 981 && be <= 1042) {
+        const int s = 1043 - be; /* gain = M 2^(be - 1075 + 32) */
+        const int64_t m = (int64_t)(((b & 0xFFFFFFFFFFFFFull) | 0x10000000000000ull) >> 32);
+        const int64_t n = (int64_t)r * m;
+        const uint64_t frac = (uint64_t)n & ((1ull << s) - 1u); /* n - floor(n 2^-s) 2^s */
+        q = n >> s;                                             /* floor */
+        if (vector) {
+            const uint64_t tie = 1ull << (s - 1); /* a half */
+            q += (int64_t)(frac > tie || (frac == tie && (q & 1)));
+        } else {
+            q += (int64_t)(n < 0 && frac != 0);
+        }
+        q = q < -2147483648LL ? -2147483648LL : (q > 2147483647LL ? 2147483647LL : q);
+    } else {
+        const vmaf_double lo = VMAF_DCONST(-2147483648.0, 0xc1e0000000000000);
+        const vmaf_double hi = VMAF_DCONST(2147483647.0, 0x41dfffffffc00000);
+        const vmaf_double g0 = vmaf_dmul(vmaf_dfrom_i32(r), gain);
+        const vmaf_double g1 = vmaf_dlt(g0, lo) ? lo : g0;
+        const vmaf_double g = vmaf_dlt(hi, g1) ? hi : g1;
+        if (vector) {
+            q = vmaf_dto_i32(vmaf_drint(g));
+        } else {
+            const vmaf_double td = vmaf_dfrom_i32(t);
+            const vmaf_double m = o > 0 ? (vmaf_dlt(g, td) ? g : td) : (vmaf_dlt(td, g) ? g : td);
+            return vmaf_dto_i32(m);
+        }
+    }
+    const int32_t gi = (int32_t)q;
+    return o > 0 ? (gi < t ? gi : t) : (gi > t ? gi : t);
+}
+
+/*
+ * vmaf_adm_angle_close() without fp64, from the float conversions fd, fa, fb of the dot
+ * product, |o|^2 and |t|^2 (which the double form converts the same way). The double form
+ * tests d >= 0 and d^2 >= X with d = fd / 4096, X = cos2 A B, A = fa / 4096, B = fb / 4096.
+ * cos2 is a float c in [1/2, 1) (vmaf_adm_cos2_1deg(); checked below), so c A and A B are
+ * products of two 24-bit significands, exact in double, and both orders round the exact
+ * P = c fa fb 2^-24 once: X = round53(P); d^2 = fd^2 2^-24 is exact. Scaling by 2^24 changes
+ * nothing (|fd|, |fa|, |fb| are 0 or in [1, 2^63]: every value lies far inside double's
+ * normal range), so the test is fd >= 0 and fd^2 >= round53(c fa fb). When c fa fb <= 0 the
+ * second part holds. Otherwise the float products Lf = fl(fd fd) and Rf = fl(fl(c fa) fb)
+ * (normal, below 2^127) carry relative errors of at most 2^-24 and (1 + 2^-24)^2 - 1. If Rf's
+ * bit pattern lies 4 or more above Lf's (positive floats order as their bits, and a step is
+ * at least Lf 2^-24), then Rf > Lf (1 + 2^-22), so
+ * P > fd^2 (1 + 2^-22)(1 - 2^-24) / (1 + 2^-24)^2 > fd^2 (1 + 2^-25) and
+ * round53(P) >= P (1 - 2^-53) > fd^2: not close. Symmetrically, Lf's pattern 4 or more above
+ * Rf's gives fd^2 > P (1 + 2^-25) >= round53(P): close. In between (|Lf / Rf - 1| below about
+ * 2^-21, rare) and for any other cos2, the double expression is evaluated on the software
+ * double, in its order (x / 4096 written as the equal x * 2^-12). tests/extractors/
+ * test_adm_f64.c compares this with the double form near the boundary too.
+ */
+VMAF_DEVICE_FN int vmaf_adm_angle_close_f(float fd, float fa, float fb, int scale0_vector,
+                                          vmaf_double cos2)
+{
+    if (!(fd >= 0.0f))
+        return 0;
+    const uint64_t cb = vmaf_dbits(cos2);
+    /* a float (29 low zero bits) in [1/2, 1) (sign 0, biased exponent 1022) */
+    if ((cb & 0x1FFFFFFFu) == 0 && (cb >> 52) == 1022) {
+        const float c = vmaf_dto_float(cos2); /* exact */
+        const float lf = fd * fd;
+        const float rf = c * fa * fb;
+        if (!(rf > 0.0f))
+            return 1;
+        const int32_t lb = (int32_t)vmaf_bits_of_float(lf), rb = (int32_t)vmaf_bits_of_float(rf);
+        if (lb - rb >= 4)
+            return 1;
+        if (rb - lb >= 4)
+            return 0;
+    }
+    const vmaf_double k = VMAF_DCONST(0.000244140625, 0x3f30000000000000); /* 2^-12 */
+    const vmaf_double d = vmaf_dmul(vmaf_dfrom_float(fd), k);
+    const vmaf_double a = vmaf_dmul(vmaf_dfrom_float(fa), k);
+    const vmaf_double bb = vmaf_dmul(vmaf_dfrom_float(fb), k);
+    const vmaf_double x =
+        scale0_vector ? vmaf_dmul(vmaf_dmul(a, bb), cos2) : vmaf_dmul(vmaf_dmul(cos2, a), bb);
+    return vmaf_dle(x, vmaf_dmul(d, d));
+}
+
+VMAF_DEVICE_FN int vmaf_adm_angle_close(int32_t o_h, int32_t o_v, int32_t t_h, int32_t t_v,
+                                        int scale0_vector, vmaf_double cos2)
+{
+    if (scale0_vector) {
+        const int32_t dot = (int32_t)((uint32_t)(o_h * t_h) + (uint32_t)(o_v * t_v));
+        const int32_t o_sq = (int32_t)((uint32_t)(o_h * o_h) + (uint32_t)(o_v * o_v));
+        const int32_t t_sq = (int32_t)((uint32_t)(t_h * t_h) + (uint32_t)(t_v * t_v));
+        return vmaf_adm_angle_close_f((float)dot, (float)o_sq, (float)t_sq, 1, cos2);
+    }
+    const int64_t dot = (int64_t)o_h * t_h + (int64_t)o_v * t_v;
+    const int64_t o_sq = (int64_t)o_h * o_h + (int64_t)o_v * o_v;
+    const int64_t t_sq = (int64_t)t_h * t_h + (int64_t)t_v * t_v;
+    return vmaf_adm_angle_close_f((float)dot, (float)o_sq, (float)t_sq, 0, cos2);
+}
+#endif /* VMAF_DOUBLE_SOFT */
+
 /** Scale 0: the explained part r of t given reference o (a = t - r in int16). Written
  *  without branches (o = 0 divides by 1 and then takes k = 1; the enhanced value is chosen
  *  by a bit mask, which keeps it from being sunk into a branch), so that the CPU's vector
  *  columns (adm_decouple.c) vectorize. */
-VMAF_DEVICE_FN int16_t vmaf_adm_explained0(int32_t o, int32_t t, int close, double gain, int vector)
+VMAF_DEVICE_FN int16_t vmaf_adm_explained0(int32_t o, int32_t t, int close, vmaf_double gain,
+                                            int vector)
 {
     const int32_t m = o < 0 ? -o : o;
+#if VMAF_DOUBLE_SOFT /* the integer quotient: equal (vmaf_adm_reciprocal(), 1 <= m <= 32768) */
+    const int32_t q = (int32_t)(1073741824u / (uint32_t)(m + (m == 0)));
+#else
     const int32_t q = (int32_t)(1073741824.0 / (double)(m + (m == 0)));
+#endif
     const int32_t recip = o < 0 ? -q : q;
     const int32_t kk = (int32_t)(((int64_t)recip * t + 16384) >> 15);
     const int32_t kc = kk < 0 ? 0 : (kk > 32768 ? 32768 : kk);
     const int32_t k = o == 0 ? 32768 : kc;
     const int32_t r = (k * o + 16384) >> 15;
+#if VMAF_DOUBLE_SOFT /* a branch: the enhanced value only where it is used */
+    if (close & (k > 0) & (o != 0))
+        return (int16_t)vmaf_adm_enhanced(o, r, t, gain, vector);
+    return (int16_t)r;
+#else
     const int32_t e = vmaf_adm_enhanced(o, r, t, gain, vector);
     const int32_t use = -(int32_t)(close & (k > 0) & (o != 0));
     return (int16_t)((e & use) | (r & ~use));
+#endif
 }
 
 /** Scales 1..3 (int64; |o| >= 2^15 reduced to 15 significant bits). */
-VMAF_DEVICE_FN int32_t vmaf_adm_explained123(int32_t o, int32_t t, int close, double gain,
+VMAF_DEVICE_FN int32_t vmaf_adm_explained123(int32_t o, int32_t t, int close, vmaf_double gain,
                                              int vector)
 {
     int64_t k = 32768;
@@ -658,7 +785,8 @@ VMAF_DEVICE_FN void vmaf_adm_dwt123_output(const VMAF_GLOBAL int32_t *ref,
 VMAF_DEVICE_FN void vmaf_adm_decouple0_pixel(const VMAF_GLOBAL int16_t *const ref[3],
                                              const VMAF_GLOBAL int16_t *const dis[3], size_t off,
                                              int vector,
-                                             double gain, double cos2, int16_t r[3], int16_t a[3])
+                                             vmaf_double gain, vmaf_double cos2, int16_t r[3],
+                                             int16_t a[3])
 {
     const int32_t oh = ref[0][off], ov = ref[1][off];
     const int32_t th = dis[0][off], tv = dis[1][off];
@@ -674,7 +802,8 @@ VMAF_DEVICE_FN void vmaf_adm_decouple0_pixel(const VMAF_GLOBAL int16_t *const re
 VMAF_DEVICE_FN void vmaf_adm_decouple123_pixel(const VMAF_GLOBAL int32_t *const ref[3],
                                                const VMAF_GLOBAL int32_t *const dis[3], size_t off,
                                                int vector,
-                                               double gain, double cos2, int32_t r[3], int32_t a[3])
+                                               vmaf_double gain, vmaf_double cos2, int32_t r[3],
+                                               int32_t a[3])
 {
     const int32_t oh = ref[0][off], ov = ref[1][off];
     const int32_t th = dis[0][off], tv = dis[1][off];

@@ -4,8 +4,10 @@
  * adm_kernels.h. What the CUDA kernels pass between the lanes of a warp (the DWTs' vertical
  * passes at the neighbours' columns) goes through __local memory here, the same values; the
  * sums are integers (uint64, wrapping like the CPU's), reduced in a block in any order and
- * added with one atomic per row and orientation. Decouple's arithmetic is double: cl_khr_fp64. */
-#pragma OPENCL EXTENSION cl_khr_fp64 : enable
+ * added with one atomic per row and orientation. Decouple's arithmetic is double where the
+ * device has it (feature/f64.h enables cl_khr_fp64); without it adm_device.h's integer and
+ * float forms, proven equal there, give the same results. */
+#define VMAF_OPENCL_FP64_FREE 1
 /* Two kernels are named as adm_device.h's element functions (CUDA C++ tells an extern "C"
  * kernel from an overload; OpenCL C has no overloading): the functions get other names in this
  * program, the kernels keep theirs, which the host glue looks up. */
