@@ -29,6 +29,7 @@
 #include <stdint.h>
 #endif
 
+#include "f64.h"
 #include "float_filter.h"
 
 #ifdef __cplusplus
@@ -40,6 +41,10 @@ enum {
     VMAF_FLOAT_ANSNR_DIS_WIDTH = 5,
 };
 
+/* Host and CUDA only down to the per-element arithmetic: the OpenCL kernels get the filter
+ * kernels through their arguments (the host copies these), and a program built without fp64
+ * names no double (the quotients below would be float ones there). */
+#if !VMAF_DIALECT_OPENCL
 /* The kernels as the reference writes them (double quotients rounded to float). */
 static VMAF_CONSTANT const float vmaf_float_ansnr_ref_kernel[3 * 3] = {
     1.0 / 16.0, 2.0 / 16.0, 1.0 / 16.0,
@@ -64,6 +69,7 @@ static inline double vmaf_float_stats_psnr_max(unsigned bpc)
 {
     return 6.0 * bpc + 12.0;
 }
+#endif
 
 /* ---- per-element arithmetic shared with the CUDA twins (host and device) --------------- */
 
@@ -126,16 +132,24 @@ VMAF_DEVICE_FN float vmaf_float_psnr_term(float r, float d)
  */
 #define VMAF_FLOAT_STATS_EXACT_UNITS (1ull << 53)
 
-/** A term in units of 2^-q (exact: the term is a multiple of 2^-q below 2^32 units). */
+/**
+ * A term in units of 2^-q (exact: the term is a multiple of 2^-q below 2^32 units), 0 <= q
+ * <= 63. In float, and equal to (uint64_t)((double)t * (double)(1ull << q)) wherever that is
+ * defined (its product below 2^64, not NaN): the factor 2^q is exact in float as in double;
+ * the exact product t 2^q is then below 2^64, far under FLT_MAX, and a float times a power of
+ * two that does not overflow is exact, so both products are that value and both conversions
+ * truncate it alike. Only a subnormal t could lose bits in float (flushed to zero where
+ * denormals are not kept), and then t 2^q < 2^-126 2^63 < 1 truncates to 0 either way.
+ */
 VMAF_DEVICE_FN uint64_t vmaf_float_stats_units(float t, int q)
 {
-    return (uint64_t)((double)t * (double)(1ull << q));
+    return (uint64_t)(t * (float)(1ull << q));
 }
 
 /** Units back to the double the CPU's sum holds (exact below 2^53 units). */
-VMAF_DEVICE_FN double vmaf_float_stats_from_units(uint64_t units, int q)
+VMAF_DEVICE_FN vmaf_double vmaf_float_stats_from_units(uint64_t units, int q)
 {
-    return (double)units / (double)(1ull << q);
+    return vmaf_ddiv(vmaf_dfrom_u64(units), vmaf_dfrom_u64(1ull << q));
 }
 
 /**
@@ -145,7 +159,7 @@ VMAF_DEVICE_FN double vmaf_float_stats_from_units(uint64_t units, int q)
  * the CPU's sum then continues serially, term by term in double, from that row.
  */
 VMAF_DEVICE_FN int vmaf_float_stats_finish(const VMAF_GLOBAL uint64_t *row_units, unsigned h,
-                                           int q, double *sum, unsigned *row)
+                                           int q, vmaf_double *sum, unsigned *row)
 {
     uint64_t total = 0;
     for (unsigned i = 0; i < h; i++) {

@@ -37,6 +37,10 @@ VMAF_DEVICE_FN_INLINE_HOST int vmaf_psnr_hvs_blocks(int n)
     return n >= PSNR_HVS_BLOCK ? (n - 1) / PSNR_HVS_STEP : 0;
 }
 
+/* Host and CUDA only to the end of psnr_hvs_mask_weight: the tables reach the OpenCL kernels
+ * through their arguments (the host fills them from these), and a program built without fp64
+ * names no double (the decimals below would be read as floats there). */
+#if !VMAF_DIALECT_OPENCL
 /** Scale applied (in double) to a CSF entry before squaring it into the masking weight. */
 #define PSNR_HVS_MASK_SCALE 0.3885746225901003
 
@@ -110,6 +114,7 @@ VMAF_DEVICE_FN_INLINE_HOST float psnr_hvs_mask_weight(float csf)
     const double scaled = (double)csf * PSNR_HVS_MASK_SCALE;
     return (float)(scaled * scaled);
 }
+#endif
 
 /** Halve, rounding toward zero (add the sign bit before the arithmetic shift). */
 VMAF_DEVICE_FN_INLINE_HOST int32_t psnr_hvs_half(int32_t v)

@@ -1,9 +1,10 @@
 #pragma OPENCL FP_CONTRACT OFF
 // float_psnr, float_moment and float_ansnr twins (float_stats.cu's OpenCL form; float_stats.h
 // has the arithmetic). psnr/moment: per-row integer unit sums (exact in any order), then one
-// work-item finishes each sum, serially in double in the CPU's order past 2^53 units.
+// work-item finishes each sum, serially in double in the CPU's order past 2^53 units (f64.h:
+// the device's double or the software one; the sums buffer holds binary64 either way).
 // ansnr: the filtered planes, then each row's float sums by one work-item, left to right.
-#pragma OPENCL EXTENSION cl_khr_fp64 : enable
+#define VMAF_OPENCL_FP64_FREE 1
 #include "feature/kernel.h"
 #include "feature/twins/kernel_args.h"
 #include "feature/float_stats.h"
@@ -65,18 +66,19 @@ static inline int stats_unit(const FloatStatsCudaArgs *a, unsigned m)
         for (unsigned i = vmaf_tid(0); i < a.h; i += vmaf_bdim(0)) total += rows[i];         \
         total = vmaf_block_sum_u64(part, total);                                             \
         if (vmaf_tid(0)) return;                                                             \
-        __global double *out = VMAF_PTR(double, a.sums) + m;                                 \
+        __global vmaf_double *out = VMAF_PTR(vmaf_double, a.sums) + m;                       \
         if (total < VMAF_FLOAT_STATS_EXACT_UNITS) {                                          \
             *out = vmaf_float_stats_from_units(total, q);                                    \
             return;                                                                          \
         }                                                                                    \
-        double sum;                                                                          \
+        vmaf_double sum;                                                                     \
         unsigned row;                                                                        \
         vmaf_float_stats_finish(rows, a.h, q, &sum, &row);                                   \
         const float scale = vmaf_fdiv(1.0f, vmaf_float_sample_divisor(a.bpc));               \
         for (unsigned i = row; i < a.h; i++)                                                 \
             for (unsigned j = 0; j < a.w; j++)                                               \
-                sum += stats_term_##bits(VMAF_ARENA_ARG & a, m, i, j, scale);                \
+                sum = vmaf_dadd(sum, vmaf_dfrom_float(stats_term_##bits(VMAF_ARENA_ARG & a,  \
+                                                                        m, i, j, scale)));   \
         *out = sum;                                                                          \
     }
 

@@ -2,9 +2,10 @@
 // psnr_hvs twin in OpenCL C: the kernels of feature/cuda/psnr_hvs.cu with the same names,
 // arguments and launches. The per-block arithmetic of psnr_hvs.c, one thread per 8x8 block,
 // writing each block's 64 terms where the CPU's serial sum would meet them, with the same
-// float/double choices and the same order inside every sum as the CPU (no contraction);
+// float choices and the same order inside every sum as the CPU (no contraction; its one
+// double expression has an exact float form, psnr_hvs_mask_amplitude);
 // then each plane's serial float sum, reproduced exactly (exact_sum.clh).
-#pragma OPENCL EXTENSION cl_khr_fp64 : enable
+#define VMAF_OPENCL_FP64_FREE 1
 
 #include "feature/kernel.h"
 #include "feature/twins/kernel_args.h"
@@ -46,6 +47,18 @@ static void psnr_hvs_fdct8x8(int *px)
     for (int i = 0; i < 8; i++) psnr_hvs_fdct8(&px[i * 8], 1, &tmp[i], 8);
 }
 
+// The CPU's (float)(sqrt((double)x) / 32.0) of the float x = energy * ratio (>= 0: a sum of
+// squares times non-negative weights, times a ratio of variances), in float with the same
+// bits, on every device (no fp64 needed):
+//  - y = sqrt((double)x), rounded to double, is 0, +inf or in [2^-75, 2^64] (x is a float,
+//    at least 2^-149 where not 0 and below 2^128), so y / 32.0 is exact (a power of two,
+//    far above double's subnormals);
+//  - rounding to float commutes with that scaling: y and y / 32 both lie inside float's
+//    normal range ([2^-126, 2^128)), where (float)(y * 2^-5) == (float)y * 2^-5, exactly;
+//  - (float)y, the double root rounded again to float, is the root of x correctly rounded
+//    to float (double rounding is innocuous for a square root when 53 >= 2 * 24 + 2; the
+//    argument of dialect.h's vmaf_fsqrt), which is what vmaf_fsqrt gives in every build.
+// So the result is vmaf_fsqrt(x) * 0.03125f, the product exact.
 static float psnr_hvs_mask_amplitude(const int *coef, float ratio, const __global float *mask)
 {
     float energy = 0.f;
@@ -53,7 +66,7 @@ static float psnr_hvs_mask_amplitude(const int *coef, float ratio, const __globa
         const int sq = coef[k] * coef[k];
         energy += (float)sq * mask[k];
     }
-    return (float)(sqrt((double)(energy * ratio)) / 32.0);
+    return vmaf_fsqrt(energy * ratio) * 0.03125f;
 }
 
 // the 8x8 samples at (x, y) of a plane of uint8_t (T = uchar) or uint16_t (T = ushort)
