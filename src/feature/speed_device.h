@@ -36,6 +36,22 @@ enum {
 /* VMAF_SPEED_EIGEN_EPS, a double (f64.h): compared with floats promoted to double */
 #define VMAF_SPEED_DEV_EPS VMAF_DCONST(1e-6, 0x3eb0c6f7a0b5ed8d)
 
+/*
+ * (double)x < VMAF_SPEED_DEV_EPS for a float x. Where the doubles are software (f64.h), its
+ * fp32 form x < 0x1.0c6f7cp-20f. The same answer: eps (0x3eb0c6f7a0b5ed8d) lies strictly
+ * between the adjacent floats 0x358637bd and 0x358637be (= 0x1.0c6f7cp-20), so a float is
+ * below eps exactly when it is at most 0x358637bd, i.e. below 0x358637be; a NaN is below
+ * neither.
+ */
+VMAF_DEVICE_FN int vmaf_speed_below_eps(float x)
+{
+#if VMAF_DOUBLE_SOFT
+    return x < 0x1.0c6f7cp-20f;
+#else
+    return x < VMAF_SPEED_DEV_EPS;
+#endif
+}
+
 /* The address space of the matrices the kernels keep in shared memory (the covariance being
  * tridiagonalised, the QR factors, a block's samples): OpenCL C must name __local; in CUDA
  * (__shared__ is not part of a pointer's type) and on the host it is the one flat space. The
@@ -394,9 +410,46 @@ VMAF_DEVICE_FN float vmaf_speed_wilkinson_shift(const float *diag, const float *
     return q + r * vmaf_fdiv(r, -half_gap + vmaf_speed_hypot(half_gap, r));
 }
 
-/** (float)(1.0 / sqrt((double)u)) of a float u (f64.h). */
+/*
+ * (float)(1.0 / sqrt((double)u)) of a float u (the Givens rotations' u = 1 + t^2, t in
+ * [-1, 1], so u in [1, 2] or a NaN). Where the doubles are software (f64.h), u in [1, 2]
+ * takes an fp32 form with an integer check, the rest the double expression on f64.h:
+ *   - the claim: for every float u in [1, 2] the double expression (two roundings to 53 bits,
+ *     one to 24) is 1/sqrt(u) correctly rounded to float. Checked exhaustively, all 2^23 + 1
+ *     floats of [1, 2], by tests/twins/test_speed_soft_f64.c (which also builds this function
+ *     with the software double and compares every one);
+ *   - the form: u = U 2^-23 with U an integer in [2^23, 2^24]; the result lies in
+ *     [2^-0.5, 1], a float R 2^-24 with R an integer in [2^23, 2^24]. An estimate
+ *     R = 2^24 / vmaf_fsqrt(u) (within 2 units: two correctly rounded fp32 operations) is
+ *     moved by one unit while 1/sqrt(u) is not between the midpoints (2R -+ 1) 2^-25 of R's
+ *     neighbours. 1/sqrt(u) > M 2^-25 exactly when U M^2 < 2^73, an integer comparison:
+ *     M^2 < 2^51 (M <= 2^25 + 1), U M^2 split at 2^32 so that every part fits 64 bits.
+ *     U M^2 = 2^73 is impossible (M is odd and above 1), so no midpoint is hit: the R found is
+ *     the correct rounding. (R = 2^24, the result 1, is only reached by u = 1, whose root is
+ *     exact; the midpoint above 1 is then never passed because 1/sqrt(u) <= 1.)
+ */
+VMAF_DEVICE_FN int vmaf_speed_rsqrt_above(uint32_t u_units, uint64_t m)
+{
+    /* 1/sqrt(u) > m 2^-25: U m^2 < 2^73 */
+    const uint64_t m2 = m * m;
+    const uint64_t lo = (uint64_t)u_units * (m2 & 0xffffffffu);
+    const uint64_t hi = (uint64_t)u_units * (m2 >> 32) + (lo >> 32); /* U m^2 >> 32 */
+    return hi < (UINT64_C(1) << 41);
+}
+
 VMAF_DEVICE_FN float vmaf_speed_rsqrt_via_double(float u)
 {
+#if VMAF_DOUBLE_SOFT
+    if (u >= 1.0f && u <= 2.0f) {
+        const uint32_t units = (uint32_t)(u * 8388608.0f); /* u 2^23, exact */
+        uint64_t r = (uint64_t)(vmaf_fdiv(1.0f, vmaf_fsqrt(u)) * 16777216.0f); /* 2^24 */
+        while (r > (UINT64_C(1) << 23) && !vmaf_speed_rsqrt_above(units, 2 * r - 1))
+            r--;
+        while (r < (UINT64_C(1) << 24) && vmaf_speed_rsqrt_above(units, 2 * r + 1))
+            r++;
+        return (float)r * 5.9604644775390625e-8f; /* 2^-24, exact */
+    }
+#endif
     return vmaf_dto_float(
         vmaf_ddiv(VMAF_DCONST(1.0, 0x3ff0000000000000), vmaf_dsqrt(vmaf_dfrom_float(u))));
 }
@@ -425,9 +478,8 @@ VMAF_DEVICE_FN void vmaf_speed_qr_sweep(float *diag, float *sub, int n)
 {
     float mu = vmaf_speed_wilkinson_shift(diag, sub, n);
     /* eps * |mu| > |diag[0]| + |sub[0]|, in double (the sum in float; f64.h) */
-    if (vmaf_dlt(vmaf_dfrom_float(vmaf_fabsf(diag[0]) + vmaf_fabsf(sub[0])),
-                 vmaf_dmul(VMAF_SPEED_DEV_EPS, vmaf_dfrom_float(vmaf_fabsf(mu)))))
-        mu = 0;
+    const vmaf_double scaled_mu = vmaf_dmul(VMAF_SPEED_DEV_EPS, vmaf_dfrom_float(vmaf_fabsf(mu)));
+    if (vmaf_dlt(vmaf_dfrom_float(vmaf_fabsf(diag[0]) + vmaf_fabsf(sub[0])), scaled_mu)) mu = 0;
 
     float x = diag[0] - mu;
     float z = sub[0];
@@ -575,9 +627,7 @@ VMAF_DEVICE_FN float vmaf_speed_dev_block_variance(const VMAF_SPEED_LOCAL float 
 VMAF_DEVICE_FN int vmaf_speed_dev_bad_pivot(const VMAF_SPEED_LOCAL float *r)
 {
     for (int i = 0; i < VMAF_SPEED_DEV_N; i++)
-        if (vmaf_dlt(vmaf_dfrom_float(vmaf_fabsf(r[i * VMAF_SPEED_DEV_N + i])),
-                     VMAF_SPEED_DEV_EPS))
-            return 1;
+        if (vmaf_speed_below_eps(vmaf_fabsf(r[i * VMAF_SPEED_DEV_N + i]))) return 1;
     return 0;
 }
 

@@ -195,7 +195,7 @@ static void speed_eigen(VMAF_ARENA_PARAM const SpeedCudaArgs *a, bool mine, __lo
         int irregular = 0;
         for (int i = 0; i < SPEED_N; i++) {
             result[SPEED_CUDA_RES_EIGEN + i] = diag[i];
-            if (vmaf_dlt(vmaf_dfrom_float(diag[i]), VMAF_SPEED_DEV_EPS)) irregular = 1;
+            if (vmaf_speed_below_eps(diag[i])) irregular = 1;
         }
         result[SPEED_CUDA_RES_STALLED] = (float)stalled;
         result[SPEED_CUDA_RES_IRREGULAR] = (float)irregular;
