@@ -11,6 +11,12 @@
  *
  * No libm call here may differ between glibc and CUDA: only +-*, /, sqrt (correctly rounded
  * on both), fma (exact on both), fabs, floor-free integer index arithmetic.
+ *
+ * The doubles are f64.h's (the plain double on the CPU, in CUDA and in OpenCL with fp64; the
+ * software binary64 in an OpenCL program built without it), written one f64.h function per C
+ * operation. Where the doubles are software, the double expressions rounded to float from
+ * float operands (square roots, 1/sqrt, halving, the eps comparisons) take fp32 forms instead,
+ * each with its proof of equality at the site; the covariance sums stay in double.
  */
 #ifndef VMAF_FEATURE_SPEED_DEVICE_H
 #define VMAF_FEATURE_SPEED_DEVICE_H
@@ -410,14 +416,23 @@ VMAF_DEVICE_FN float vmaf_speed_wilkinson_shift(const float *diag, const float *
     return q + r * vmaf_fdiv(r, -half_gap + vmaf_speed_hypot(half_gap, r));
 }
 
+/** Whether 1/sqrt(u) > m 2^-25, u = u_units 2^-23 (m odd, at most 2^25 + 1): U m^2 < 2^73. */
+VMAF_DEVICE_FN int vmaf_speed_rsqrt_above(uint32_t u_units, uint64_t m)
+{
+    const uint64_t m2 = m * m;
+    const uint64_t lo = (uint64_t)u_units * (m2 & 0xffffffffu);
+    const uint64_t hi = (uint64_t)u_units * (m2 >> 32) + (lo >> 32); /* U m^2 >> 32 */
+    return hi < (UINT64_C(1) << 41);
+}
+
 /*
  * (float)(1.0 / sqrt((double)u)) of a float u (the Givens rotations' u = 1 + t^2, t in
  * [-1, 1], so u in [1, 2] or a NaN). Where the doubles are software (f64.h), u in [1, 2]
  * takes an fp32 form with an integer check, the rest the double expression on f64.h:
  *   - the claim: for every float u in [1, 2] the double expression (two roundings to 53 bits,
  *     one to 24) is 1/sqrt(u) correctly rounded to float. Checked exhaustively, all 2^23 + 1
- *     floats of [1, 2], by tests/twins/test_speed_soft_f64.c (which also builds this function
- *     with the software double and compares every one);
+ *     floats of [1, 2], by tests/twins/test_speed_twin.c, whose speed_twin_soft build runs
+ *     this function with the software double against the host's double on every one;
  *   - the form: u = U 2^-23 with U an integer in [2^23, 2^24]; the result lies in
  *     [2^-0.5, 1], a float R 2^-24 with R an integer in [2^23, 2^24]. An estimate
  *     R = 2^24 / vmaf_fsqrt(u) (within 2 units: two correctly rounded fp32 operations) is
@@ -428,15 +443,6 @@ VMAF_DEVICE_FN float vmaf_speed_wilkinson_shift(const float *diag, const float *
  *     the correct rounding. (R = 2^24, the result 1, is only reached by u = 1, whose root is
  *     exact; the midpoint above 1 is then never passed because 1/sqrt(u) <= 1.)
  */
-VMAF_DEVICE_FN int vmaf_speed_rsqrt_above(uint32_t u_units, uint64_t m)
-{
-    /* 1/sqrt(u) > m 2^-25: U m^2 < 2^73 */
-    const uint64_t m2 = m * m;
-    const uint64_t lo = (uint64_t)u_units * (m2 & 0xffffffffu);
-    const uint64_t hi = (uint64_t)u_units * (m2 >> 32) + (lo >> 32); /* U m^2 >> 32 */
-    return hi < (UINT64_C(1) << 41);
-}
-
 VMAF_DEVICE_FN float vmaf_speed_rsqrt_via_double(float u)
 {
 #if VMAF_DOUBLE_SOFT
