@@ -11,11 +11,18 @@
  *
  * No libm call here may differ between glibc and CUDA: only +-*, /, sqrt (correctly rounded
  * on both), fma (exact on both), fabs, floor-free integer index arithmetic.
+ *
+ * The doubles are f64.h's (the plain double on the CPU, in CUDA and in OpenCL with fp64; the
+ * software binary64 in an OpenCL program built without it), written one f64.h function per C
+ * operation. Where the doubles are software, the double expressions rounded to float from
+ * float operands (square roots, 1/sqrt, halving, the eps comparisons) take fp32 forms instead,
+ * each with its proof of equality at the site; the covariance sums stay in double.
  */
 #ifndef VMAF_FEATURE_SPEED_DEVICE_H
 #define VMAF_FEATURE_SPEED_DEVICE_H
 
 #include "dialect.h"
+#include "f64.h"
 #if !VMAF_DIALECT_OPENCL
 #include <math.h>
 #include <stddef.h>
@@ -32,7 +39,24 @@ enum {
     VMAF_SPEED_DEV_DECIMATION = 16, /* VMAF_SPEED_DECIMATION */
     VMAF_SPEED_DEV_MAX_SWEEPS = 500, /* VMAF_SPEED_EIGEN_MAX_ITERS */
 };
-#define VMAF_SPEED_DEV_EPS 1e-6 /* VMAF_SPEED_EIGEN_EPS */
+/* VMAF_SPEED_EIGEN_EPS, a double (f64.h): compared with floats promoted to double */
+#define VMAF_SPEED_DEV_EPS VMAF_DCONST(1e-6, 0x3eb0c6f7a0b5ed8d)
+
+/*
+ * (double)x < VMAF_SPEED_DEV_EPS for a float x. Where the doubles are software (f64.h), its
+ * fp32 form x < 0x1.0c6f7cp-20f. The same answer: eps (0x3eb0c6f7a0b5ed8d) lies strictly
+ * between the adjacent floats 0x358637bd and 0x358637be (= 0x1.0c6f7cp-20), so a float is
+ * below eps exactly when it is at most 0x358637bd, i.e. below 0x358637be; a NaN is below
+ * neither.
+ */
+VMAF_DEVICE_FN int vmaf_speed_below_eps(float x)
+{
+#if VMAF_DOUBLE_SOFT
+    return x < 0x1.0c6f7cp-20f;
+#else
+    return x < VMAF_SPEED_DEV_EPS;
+#endif
+}
 
 /* The address space of the matrices the kernels keep in shared memory (the covariance being
  * tridiagonalised, the QR factors, a block's samples): OpenCL C must name __local; in CUDA
@@ -204,45 +228,51 @@ VMAF_DEVICE_FN void vmaf_speed_dev_pair(int p, int *xi, int *yi)
  * (double)img - (double)mean: fused multiply-adds over the 16-column groups of each row (and
  * the group of 8 after them, lanes 0..7), rows in order. lane 16 is the serial unfused tail.
  */
-VMAF_DEVICE_FN double vmaf_speed_dev_cov_lane(const VMAF_GLOBAL float *img, size_t stride,
-                                              unsigned sw, unsigned sh, int xi, int yi,
-                                              double mean_x, double mean_y, int lane)
+VMAF_DEVICE_FN vmaf_double vmaf_speed_dev_cov_lane(const VMAF_GLOBAL float *img, size_t stride,
+                                                   unsigned sw, unsigned sh, int xi, int yi,
+                                                   vmaf_double mean_x, vmaf_double mean_y,
+                                                   int lane)
 {
     const VMAF_GLOBAL float *px =
         img + (size_t)(xi / VMAF_SPEED_DEV_B) * stride + xi % VMAF_SPEED_DEV_B;
     const VMAF_GLOBAL float *py =
         img + (size_t)(yi / VMAF_SPEED_DEV_B) * stride + yi % VMAF_SPEED_DEV_B;
     const unsigned w16 = sw / 16 * 16, w8 = (sw - w16) >= 8 ? w16 + 8 : w16;
-    double acc = 0.0;
+    /* acc = fma((double)x - mean_x, (double)y - mean_y, acc) and, in the tail,
+     * acc += ((double)x - mean_x) * ((double)y - mean_y) (f64.h) */
+    vmaf_double acc = VMAF_DCONST(0.0, 0x0);
     if (lane < VMAF_SPEED_DEV_LANES) {
         for (unsigned i = 0; i < sh; i++) {
             const VMAF_GLOBAL float *rx = px + (size_t)i * stride, *ry = py + (size_t)i * stride;
             for (unsigned j = (unsigned)lane; j < w16; j += 16)
-                acc = fma((double)rx[j] - mean_x, (double)ry[j] - mean_y, acc);
+                acc = vmaf_dfma(vmaf_dsub(vmaf_dfrom_float(rx[j]), mean_x),
+                                vmaf_dsub(vmaf_dfrom_float(ry[j]), mean_y), acc);
             if (w16 + (unsigned)lane < w8)
-                acc = fma((double)rx[w16 + lane] - mean_x, (double)ry[w16 + lane] - mean_y, acc);
+                acc = vmaf_dfma(vmaf_dsub(vmaf_dfrom_float(rx[w16 + lane]), mean_x),
+                                vmaf_dsub(vmaf_dfrom_float(ry[w16 + lane]), mean_y), acc);
         }
     } else {
         for (unsigned i = 0; i < sh; i++) {
             const VMAF_GLOBAL float *rx = px + (size_t)i * stride, *ry = py + (size_t)i * stride;
             for (unsigned j = w8; j < sw; j++)
-                acc += ((double)rx[j] - mean_x) * ((double)ry[j] - mean_y);
+                acc = vmaf_dadd(acc, vmaf_dmul(vmaf_dsub(vmaf_dfrom_float(rx[j]), mean_x),
+                                               vmaf_dsub(vmaf_dfrom_float(ry[j]), mean_y)));
         }
     }
     return acc;
 }
 
 /** Fold the 16 lanes as the reference's reduction does (8+8, 4+4, 2+2, 1+1), add the tail. */
-VMAF_DEVICE_FN double vmaf_speed_fold_lanes(const double *lane, double tail)
+VMAF_DEVICE_FN vmaf_double vmaf_speed_fold_lanes(const vmaf_double *lane, vmaf_double tail)
 {
-    double halves[8], quarter[4], pair[2];
+    vmaf_double halves[8], quarter[4], pair[2];
     for (unsigned t = 0; t < 8; t++)
-        halves[t] = lane[t] + lane[t + 8];
+        halves[t] = vmaf_dadd(lane[t], lane[t + 8]);
     for (unsigned t = 0; t < 4; t++)
-        quarter[t] = halves[t + 4] + halves[t];
+        quarter[t] = vmaf_dadd(halves[t + 4], halves[t]);
     for (unsigned t = 0; t < 2; t++)
-        pair[t] = quarter[t + 2] + quarter[t];
-    return (pair[0] + pair[1]) + tail;
+        pair[t] = vmaf_dadd(quarter[t + 2], quarter[t]);
+    return vmaf_dadd(vmaf_dadd(pair[0], pair[1]), tail);
 }
 
 /* ---- eigenvalues (speed_linalg.c; the CPU runs these same functions) ---------------------- */
@@ -252,10 +282,31 @@ VMAF_DEVICE_FN int vmaf_speed_sign(float x)
     return x >= 0 ? 1 : -1;
 }
 
+/*
+ * (float)sqrt((double)x) of a float x. Where the doubles are software (f64.h), its fp32 form
+ * vmaf_fsqrt(x), the square root correctly rounded to binary32 (dialect.h, in every dialect
+ * and division mode). Bit for bit the same: x is exact in double; sqrt rounds the exact root
+ * once to 53 bits, the conversion rounds that to 24; for the square root of a p-bit operand
+ * rounded first to q >= 2p + 2 bits (53 >= 50) the second rounding is the exact root's
+ * correct rounding to p bits (Figueroa, "When is double rounding innocuous?", SIGNUM 1995:
+ * the argument of dialect.h's division via double). The root of a nonzero float is at least
+ * 2^-74.5, a normal float and a normal double, so no subnormal rounding enters. The special
+ * operands agree: +-0 and +inf are their own roots, a negative x or a NaN gives a NaN (quiet
+ * in both; NaN payloads are not compared, soft_f64.h).
+ */
+VMAF_DEVICE_FN float vmaf_speed_sqrt_via_double(float x)
+{
+#if VMAF_DOUBLE_SOFT
+    return vmaf_fsqrt(x);
+#else
+    return (float)sqrt((double)x);
+#endif
+}
+
 /** sqrt(x^2 + y^2) with the sum in float and the root rounded from double. */
 VMAF_DEVICE_FN float vmaf_speed_hypot(float x, float y)
 {
-    return (float)sqrt((double)(x * x + y * y));
+    return vmaf_speed_sqrt_via_double(x * x + y * y);
 }
 
 /** Euclidean norm of v[from, to) (stride) with the sum in float. */
@@ -264,7 +315,7 @@ VMAF_DEVICE_FN float vmaf_speed_norm(const VMAF_SPEED_LOCAL float *v, int from, 
     float sum = 0;
     for (int i = from; i < to; i++)
         sum += v[i * stride] * v[i * stride];
-    return (float)sqrt((double)sum);
+    return vmaf_speed_sqrt_via_double(sum);
 }
 
 /*
@@ -311,10 +362,12 @@ VMAF_DEVICE_FN float vmaf_speed_tridiag_wv(const VMAF_SPEED_LOCAL float *w,
     return wv;
 }
 
-/** -(tau/2) (w . v), in double. */
+/** -(tau/2) (w . v), in double: (float)(-0.5 * tau * wv) (f64.h). */
 VMAF_DEVICE_FN float vmaf_speed_tridiag_coef(float tau, float wv)
 {
-    return (float)(-0.5 * tau * wv);
+    return vmaf_dto_float(vmaf_dmul(vmaf_dmul(VMAF_DCONST(-0.5, 0xbfe0000000000000),
+                                              vmaf_dfrom_float(tau)),
+                                    vmaf_dfrom_float(wv)));
 }
 
 /** A[r][c] -= w[r] v[c] + v[r] w[c]. */
@@ -327,22 +380,84 @@ VMAF_DEVICE_FN float vmaf_speed_tridiag_update(float arc, const VMAF_SPEED_LOCAL
 /* Zero the subdiagonal entries that are negligible next to their diagonal neighbours. */
 VMAF_DEVICE_FN void vmaf_speed_deflate(const float *diag, float *sub, int n)
 {
+    /* |sub[i]| < eps * (|diag[i]| + |diag[i + 1]|), in double (the sum in float; f64.h) */
     for (int i = 0; i + 1 < n; i++)
-        if (vmaf_fabsf(sub[i]) <
-            VMAF_SPEED_DEV_EPS * (vmaf_fabsf(diag[i]) + vmaf_fabsf(diag[i + 1])))
+        if (vmaf_dlt(vmaf_dfrom_float(vmaf_fabsf(sub[i])),
+                     vmaf_dmul(VMAF_SPEED_DEV_EPS,
+                               vmaf_dfrom_float(vmaf_fabsf(diag[i]) + vmaf_fabsf(diag[i + 1])))))
             sub[i] = 0.0f;
+}
+
+/*
+ * (float)((d) / 2.0) of a float d. Where the doubles are software (f64.h), its fp32 form
+ * d * 0.5f. The same bits: d / 2 is exact in double (a float halved is far above double's
+ * subnormal range), so the C form is d / 2 rounded once to float, which is what the float
+ * product d * 0.5f is (IEEE multiplication, subnormal results rounded, not flushed, as every
+ * float operation of this header assumes); +-0, infinities and NaN halve alike.
+ */
+VMAF_DEVICE_FN float vmaf_speed_half_via_double(float d)
+{
+#if VMAF_DOUBLE_SOFT
+    return d * 0.5f;
+#else
+    return (float)(d / 2.0);
+#endif
 }
 
 /* Eigenvalue of the trailing 2x2 block closer to its last diagonal entry (Wilkinson). */
 VMAF_DEVICE_FN float vmaf_speed_wilkinson_shift(const float *diag, const float *sub, int n)
 {
     const float p = diag[n - 2], q = diag[n - 1], r = sub[n - 2];
-    const float half_gap = (float)((p - q) / 2.0);
+    const float half_gap = vmaf_speed_half_via_double(p - q);
     if (half_gap > 0)
         return q - r * vmaf_fdiv(r, half_gap + vmaf_speed_hypot(half_gap, r));
     if (half_gap == 0)
         return q - vmaf_fabsf(r);
     return q + r * vmaf_fdiv(r, -half_gap + vmaf_speed_hypot(half_gap, r));
+}
+
+/** Whether 1/sqrt(u) > m 2^-25, u = u_units 2^-23 (m odd, at most 2^25 + 1): U m^2 < 2^73. */
+VMAF_DEVICE_FN int vmaf_speed_rsqrt_above(uint32_t u_units, uint64_t m)
+{
+    const uint64_t m2 = m * m;
+    const uint64_t lo = (uint64_t)u_units * (m2 & 0xffffffffu);
+    const uint64_t hi = (uint64_t)u_units * (m2 >> 32) + (lo >> 32); /* U m^2 >> 32 */
+    return hi < (UINT64_C(1) << 41);
+}
+
+/*
+ * (float)(1.0 / sqrt((double)u)) of a float u (the Givens rotations' u = 1 + t^2, t in
+ * [-1, 1], so u in [1, 2] or a NaN). Where the doubles are software (f64.h), u in [1, 2]
+ * takes an fp32 form with an integer check, the rest the double expression on f64.h:
+ *   - the claim: for every float u in [1, 2] the double expression (two roundings to 53 bits,
+ *     one to 24) is 1/sqrt(u) correctly rounded to float. Checked exhaustively, all 2^23 + 1
+ *     floats of [1, 2], by tests/twins/test_speed_twin.c, whose speed_twin_soft build runs
+ *     this function with the software double against the host's double on every one;
+ *   - the form: u = U 2^-23 with U an integer in [2^23, 2^24]; the result lies in
+ *     [2^-0.5, 1], a float R 2^-24 with R an integer in [2^23, 2^24]. An estimate
+ *     R = 2^24 / vmaf_fsqrt(u) (within 2 units: two correctly rounded fp32 operations) is
+ *     moved by one unit while 1/sqrt(u) is not between the midpoints (2R -+ 1) 2^-25 of R's
+ *     neighbours. 1/sqrt(u) > M 2^-25 exactly when U M^2 < 2^73, an integer comparison:
+ *     M^2 < 2^51 (M <= 2^25 + 1), U M^2 split at 2^32 so that every part fits 64 bits.
+ *     U M^2 = 2^73 is impossible (M is odd and above 1), so no midpoint is hit: the R found is
+ *     the correct rounding. (R = 2^24, the result 1, is only reached by u = 1, whose root is
+ *     exact; the midpoint above 1 is then never passed because 1/sqrt(u) <= 1.)
+ */
+VMAF_DEVICE_FN float vmaf_speed_rsqrt_via_double(float u)
+{
+#if VMAF_DOUBLE_SOFT
+    if (u >= 1.0f && u <= 2.0f) {
+        const uint32_t units = (uint32_t)(u * 8388608.0f); /* u 2^23, exact */
+        uint64_t r = (uint64_t)(vmaf_fdiv(1.0f, vmaf_fsqrt(u)) * 16777216.0f); /* 2^24 */
+        while (r > (UINT64_C(1) << 23) && !vmaf_speed_rsqrt_above(units, 2 * r - 1))
+            r--;
+        while (r < (UINT64_C(1) << 24) && vmaf_speed_rsqrt_above(units, 2 * r + 1))
+            r++;
+        return (float)r * 5.9604644775390625e-8f; /* 2^-24, exact */
+    }
+#endif
+    return vmaf_dto_float(
+        vmaf_ddiv(VMAF_DCONST(1.0, 0x3ff0000000000000), vmaf_dsqrt(vmaf_dfrom_float(u))));
 }
 
 /* Rotation (c, s) with [c s; -s c]^T applied to (a, b) zeroing b. */
@@ -353,12 +468,12 @@ VMAF_DEVICE_FN void vmaf_speed_givens(float a, float b, float *c, float *s)
         *s = 0;
     } else if (vmaf_fabsf(b) > vmaf_fabsf(a)) {
         const float t = vmaf_fdiv(-a, b);
-        const float inv = (float)(1.0 / sqrt((double)(1 + t * t)));
+        const float inv = vmaf_speed_rsqrt_via_double(1 + t * t);
         *s = inv;
         *c = inv * t;
     } else {
         const float t = vmaf_fdiv(-b, a);
-        const float inv = (float)(1.0 / sqrt((double)(1 + t * t)));
+        const float inv = vmaf_speed_rsqrt_via_double(1 + t * t);
         *c = inv;
         *s = inv * t;
     }
@@ -368,8 +483,9 @@ VMAF_DEVICE_FN void vmaf_speed_givens(float a, float b, float *c, float *s)
 VMAF_DEVICE_FN void vmaf_speed_qr_sweep(float *diag, float *sub, int n)
 {
     float mu = vmaf_speed_wilkinson_shift(diag, sub, n);
-    if (VMAF_SPEED_DEV_EPS * vmaf_fabsf(mu) > vmaf_fabsf(diag[0]) + vmaf_fabsf(sub[0]))
-        mu = 0;
+    /* eps * |mu| > |diag[0]| + |sub[0]|, in double (the sum in float; f64.h) */
+    const vmaf_double scaled_mu = vmaf_dmul(VMAF_SPEED_DEV_EPS, vmaf_dfrom_float(vmaf_fabsf(mu)));
+    if (vmaf_dlt(vmaf_dfrom_float(vmaf_fabsf(diag[0]) + vmaf_fabsf(sub[0])), scaled_mu)) mu = 0;
 
     float x = diag[0] - mu;
     float z = sub[0];
@@ -517,7 +633,7 @@ VMAF_DEVICE_FN float vmaf_speed_dev_block_variance(const VMAF_SPEED_LOCAL float 
 VMAF_DEVICE_FN int vmaf_speed_dev_bad_pivot(const VMAF_SPEED_LOCAL float *r)
 {
     for (int i = 0; i < VMAF_SPEED_DEV_N; i++)
-        if (vmaf_fabsf(r[i * VMAF_SPEED_DEV_N + i]) < VMAF_SPEED_DEV_EPS) return 1;
+        if (vmaf_speed_below_eps(vmaf_fabsf(r[i * VMAF_SPEED_DEV_N + i]))) return 1;
     return 0;
 }
 

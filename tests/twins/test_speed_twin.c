@@ -6,6 +6,13 @@
  * final pair scores, on random frames with extremes, flat frames (singular), real clips, many
  * sizes from the smallest accepted, 8..16 bit, the golden runs' option sets and random ones.
  *
+ * Built twice: as the CPU and CUDA compile speed_device.h (speed_twin), and with
+ * -D VMAF_F64_SOFT_ON_HOST=1 (speed_twin_soft: its doubles in the software binary64 and its
+ * fp32 forms, as the OpenCL program builds without fp64) against the same CPU engine in plain
+ * double. The second also checks those fp32 forms against their double expressions directly:
+ * the Givens 1/sqrt on every float of [1, 2] (the exhaustive part of its proof), the float
+ * roots, halving, eps comparison and -(tau/2) wv on random and edge operands.
+ *
  * usage: test_speed_twin [clips_dir]
  */
 #include <math.h>
@@ -70,7 +77,7 @@ static void emulate_eigen(const float *cov, Emulated *o)
     o->irregular = 0;
     for (int i = 0; i < N; i++) {
         o->eig[i] = diag[i];
-        if (diag[i] < VMAF_SPEED_DEV_EPS) o->irregular = 1;
+        if (vmaf_speed_below_eps(diag[i])) o->irregular = 1;
     }
 }
 
@@ -148,12 +155,13 @@ static void emulate(const VmafSpeedEngine *e, const VmafSpeedSource *cpu_src, Em
     for (int p = 0; p < VMAF_SPEED_DEV_PAIRS; p++) {
         int xi, yi;
         vmaf_speed_dev_pair(p, &xi, &yi);
-        double lane[17];
+        vmaf_double lane[17];
         for (int l = 0; l <= 16; l++)
             lane[l] = vmaf_speed_dev_cov_lane(o->centred, d->down_w, d->sub_w, d->sub_h, xi, yi,
-                                              o->means[xi], o->means[yi], l);
-        const double count = (double)((size_t)d->sub_w * d->sub_h);
-        const float value = (float)(vmaf_speed_fold_lanes(lane, lane[16]) / count);
+                                              vmaf_dfrom_float(o->means[xi]),
+                                              vmaf_dfrom_float(o->means[yi]), l);
+        const vmaf_double count = vmaf_dfrom_u64((uint64_t)d->sub_w * d->sub_h);
+        const float value = vmaf_dto_float(vmaf_ddiv(vmaf_speed_fold_lanes(lane, lane[16]), count));
         o->cov[xi * N + yi] = value;
         o->cov[yi * N + xi] = value;
     }
@@ -463,11 +471,82 @@ static void clip_cases(const char *dir)
     }
 }
 
+static float float_of(uint32_t u)
+{
+    float f;
+    memcpy(&f, &u, sizeof(f));
+    return f;
+}
+
+static uint32_t bits_of_float(float f)
+{
+    uint32_t u;
+    memcpy(&u, &f, sizeof(u));
+    return u;
+}
+
+/* the same float, NaN as any NaN */
+static int same_float(float got, float want)
+{
+    return bits_of_float(got) == bits_of_float(want) || (isnan(got) && isnan(want));
+}
+
+/* a float operand: any bit pattern, near 1, subnormal, or a special */
+static float operand(void)
+{
+    static const uint32_t special[] = { 0x00000000u, 0x80000000u, 0x7f800000u, 0xff800000u,
+                                        0x7fc00000u, 0x00000001u, 0x007fffffu, 0x00800000u,
+                                        0x7f7fffffu, 0x3f800000u, 0x358637bdu, 0x358637beu };
+    switch (rng() % 5) {
+    case 0: return float_of(rng() << 16 ^ rng());
+    case 1: return float_of((rng() & 0x807fffffu) | (uint32_t)(120 + rng() % 16) << 23);
+    case 2: return float_of((rng() & 0x807fffffu) | (uint32_t)(rng() % 2) << 23);
+    case 3: return float_of(special[rng() % (sizeof(special) / sizeof(special[0]))]);
+    default: return (float)((int)(rng() % 2001) - 1000) / 64.0f;
+    }
+}
+
+/* speed_device.h's per-value forms against the double expressions they stand for (in the
+ * plain build, the same expressions; in the soft build, the fp32 forms and the software
+ * double). */
+static void value_checks(void)
+{
+    /* 1/sqrt of every float of [1, 2], then random ones (the other path) */
+    for (uint32_t u = 0x3f800000u; u <= 0x40000000u; u++) {
+        const float x = float_of(u);
+        const float want = (float)(1.0 / sqrt((double)x));
+        CHECK(same_float(vmaf_speed_rsqrt_via_double(x), want), "rsqrt %a: %a, not %a", x,
+              vmaf_speed_rsqrt_via_double(x), want);
+    }
+    for (int i = 0; i < 200000; i++) {
+        const float x = operand();
+        const float want = (float)(1.0 / sqrt((double)x));
+        CHECK(same_float(vmaf_speed_rsqrt_via_double(x), want), "rsqrt %a", x);
+    }
+    /* eps: every float within 2^16 of the threshold's, both signs, then random ones */
+    for (uint32_t u = 0x358637bdu - 65536; u <= 0x358637bdu + 65536; u++)
+        for (uint32_t sign = 0; sign < 2; sign++) {
+            const float x = float_of(u | sign << 31);
+            CHECK(vmaf_speed_below_eps(x) == (x < 1e-6), "eps %a", x);
+        }
+    for (int i = 0; i < 2000000; i++) {
+        const float x = operand(), y = operand();
+        CHECK(vmaf_speed_below_eps(x) == (x < 1e-6), "eps %a", x);
+        CHECK(same_float(vmaf_speed_sqrt_via_double(x), (float)sqrt((double)x)), "sqrt %a", x);
+        CHECK(same_float(vmaf_speed_half_via_double(x), (float)(x / 2.0)), "half %a", x);
+        CHECK(same_float(vmaf_speed_tridiag_coef(x, y), (float)(-0.5 * x * y)), "coef %a %a",
+              x, y);
+        CHECK(same_float(vmaf_speed_hypot(x, y), (float)sqrt((double)(x * x + y * y))),
+              "hypot %a %a", x, y);
+    }
+}
+
 int main(int argc, char **argv)
 {
     rng_state = 0x5eed5eedull;
     if (argc > 2) rng_state = strtoull(argv[2], NULL, 0);
     printf("seed 0x%llx\n", (unsigned long long)rng_state);
+    value_checks();
 
     /* the golden runs' option sets, and paths of the image kernel: crop, pad, copy */
     static const Options golden[] = {

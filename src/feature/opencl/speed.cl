@@ -1,4 +1,5 @@
 #pragma OPENCL FP_CONTRACT OFF
+#define VMAF_OPENCL_FP64_FREE 1
 // SpEED twins (speed_chroma, speed_temporal) in OpenCL C: the kernels of cuda/speed.cu, with
 // the same names, arguments, launches and per-element functions (feature/speed_device.h), so
 // the same bits. Only the thread mapping differs where OpenCL C 1.2 needs it:
@@ -11,7 +12,8 @@
 //   - a block's 25 samples sit in __local memory (the solve's functions read __local);
 //   - decompose's QR half loops over the entries (one per CUDA thread), so its work-group may
 //     be smaller than the CUDA block where the device takes fewer work-items per group.
-#pragma OPENCL EXTENSION cl_khr_fp64 : enable
+//   - the doubles are f64.h's vmaf_double (the device's double, or the software binary64
+//     where it is not used).
 
 #include "feature/kernel.h"
 #include "feature/twins/kernel_args.h"
@@ -105,7 +107,7 @@ VMAF_KERNEL(vmaf_speed_means, SpeedCudaArgs)
 // compute, lane 0 folds them after a barrier.
 VMAF_KERNEL(vmaf_speed_covariance, SpeedCudaArgs)
 {
-    VMAF_LOCAL double lane_values[SPEED_CUDA_THREADS];
+    VMAF_LOCAL vmaf_double lane_values[SPEED_CUDA_THREADS];
     const unsigned img = vmaf_bid(2);
     const int t = (int)vmaf_tid(0);
     const int warp = t / 32, lane = t % 32;
@@ -114,11 +116,11 @@ VMAF_KERNEL(vmaf_speed_covariance, SpeedCudaArgs)
     const __global float *centred = VMAF_PTR(const float, a.centred) + img * a.down_elems;
     __global float *small = VMAF_PTR(float, a.small) + img * a.small_elems;
     int xi = 0, yi = 0;
-    double v = 0.0;
+    vmaf_double v = VMAF_DCONST(0.0, 0x0);
     if (active) {
         vmaf_speed_dev_pair(p, &xi, &yi);
-        const double mean_x = small[SPEED_CUDA_SMALL_MEANS + xi];
-        const double mean_y = small[SPEED_CUDA_SMALL_MEANS + yi];
+        const vmaf_double mean_x = vmaf_dfrom_float(small[SPEED_CUDA_SMALL_MEANS + xi]);
+        const vmaf_double mean_y = vmaf_dfrom_float(small[SPEED_CUDA_SMALL_MEANS + yi]);
         if (lane <= VMAF_SPEED_DEV_LANES)
             v = vmaf_speed_dev_cov_lane(centred, a.down_w, a.sub_w, a.sub_h, xi, yi, mean_x,
                                         mean_y, lane);
@@ -126,12 +128,13 @@ VMAF_KERNEL(vmaf_speed_covariance, SpeedCudaArgs)
     lane_values[t] = v;
     VMAF_BARRIER();
     if (active && lane == 0) {
-        double lanes[VMAF_SPEED_DEV_LANES];
+        vmaf_double lanes[VMAF_SPEED_DEV_LANES];
         for (int k = 0; k < VMAF_SPEED_DEV_LANES; k++)
             lanes[k] = lane_values[t + k];
-        const double tail = lane_values[t + VMAF_SPEED_DEV_LANES];
-        const double count = (double)((size_t)a.sub_w * a.sub_h);
-        const float value = (float)(vmaf_speed_fold_lanes(lanes, tail) / count);
+        const vmaf_double tail = lane_values[t + VMAF_SPEED_DEV_LANES];
+        // (float)(fold / (double)count), the count an integer below 2^32
+        const vmaf_double count = vmaf_dfrom_u64((ulong)a.sub_w * a.sub_h);
+        const float value = vmaf_dto_float(vmaf_ddiv(vmaf_speed_fold_lanes(lanes, tail), count));
         small[SPEED_CUDA_SMALL_COV + xi * SPEED_N + yi] = value;
         small[SPEED_CUDA_SMALL_COV + yi * SPEED_N + xi] = value;
     }
@@ -192,7 +195,7 @@ static void speed_eigen(VMAF_ARENA_PARAM const SpeedCudaArgs *a, bool mine, __lo
         int irregular = 0;
         for (int i = 0; i < SPEED_N; i++) {
             result[SPEED_CUDA_RES_EIGEN + i] = diag[i];
-            if (diag[i] < VMAF_SPEED_DEV_EPS) irregular = 1;
+            if (vmaf_speed_below_eps(diag[i])) irregular = 1;
         }
         result[SPEED_CUDA_RES_STALLED] = (float)stalled;
         result[SPEED_CUDA_RES_IRREGULAR] = (float)irregular;
