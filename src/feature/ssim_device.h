@@ -63,25 +63,131 @@ enum {
 #endif
 
 /** Add the first n of v[0..32) by the tree (v[0] holds the result; n >= 1). */
-VMAF_DEVICE_FN double vmaf_ssim_tree(double *v, int n)
+VMAF_DEVICE_FN vmaf_double vmaf_ssim_tree(vmaf_double *v, int n)
 {
     for (int off = VMAF_SSIM_SEGMENT / 2; off >= 1; off /= 2)
         for (int j = 0; j < off; j++)
-            if (j + off < n) v[j] += v[j + off];
+            if (j + off < n) v[j] = vmaf_dadd(v[j], v[j + off]); /* v[j] += v[j + off] */
     return v[0];
 }
 
 /** The four summed terms of one output pixel (window outputs as in vmaf_ssim_pixel). */
 VMAF_DEVICE_FN void vmaf_ssim_terms(const VmafSsimConst *k, float mu1, float mu2, float xx,
-                                    float yy, float xy, double t[VMAF_SSIM_SUMS])
+                                    float yy, float xy, vmaf_double t[VMAF_SSIM_SUMS])
 {
-    double l, c, s;
+    vmaf_double l, c, s;
     vmaf_ssim_pixel(k, mu1, mu2, xx, yy, xy, &l, &c, &s);
-    t[0] = l * c * s;
+    t[0] = vmaf_dmul(vmaf_dmul(l, c), s); /* l * c * s */
     t[1] = l;
     t[2] = c;
     t[3] = s;
 }
+
+#if VMAF_DOUBLE_SOFT
+/*
+ * Sums of float terms in double where the double is software (f64.h): the window and
+ * decimation sums below, `acc = 0.0; acc += (double)t[i] for i = 0, 1, ...; (float)acc`.
+ *
+ * The fast form is an int64 fixed-point sum. Let E be the largest exponent field of the
+ * terms (1 for subnormals and zeros: the field of their scale) and the unit 2^(E - 150 - S),
+ * S = the caller's shift. A term m 2^(e - 150) (m its 24-bit significand, e its field or 1)
+ * is m 2^(e - E + S) units: an integer when e >= E - S, else exactly when m's low E - S - e
+ * bits are zero (checked per term). Every |t| < 2^(E - 126) = 2^(24 + S) units, so the
+ * partial sums of n terms are integers below n 2^(24 + S) <= 2^53 units (S = 25 for n <= 16,
+ * 22 for n <= 128): each is a double exactly, so every double addition of the C form is
+ * exact, its acc is the exact partial sum, the int64 holds the same value, and (float)acc is
+ * that value rounded once to float, which vmaf_ssim_fsum_float() does on the integer (round to
+ * nearest even at 24 bits, or at 2^-149 for a float subnormal; a zero sum is +0, as the C
+ * form's: from +0.0, x + -x and +0 + -0 are +0). A term off the grid (the terms span more
+ * than 49 bits for a window, 46 for a decimation), or a largest term of field > 240 (no
+ * overflow then: n <= 128 terms below 2^114 add up below 2^121), leaves the sum to the
+ * software double, addition by addition in the C order.
+ */
+enum {
+    VMAF_SSIM_FSUM_SHIFT_WINDOW = 25,   /**< S for at most 16 terms */
+    VMAF_SSIM_FSUM_SHIFT_DECIMATE = 22, /**< S for at most 128 terms */
+    VMAF_SSIM_FSUM_MAX_FIELD = 240,
+};
+
+typedef struct VmafSsimFsum {
+    int64_t acc; /**< the partial sum in units of 2^(-150 - shift) */
+    int shift;   /**< S - E: a term of field e is m 2^(e + shift) units */
+    int exact;   /**< every term so far was on the grid */
+} VmafSsimFsum;
+
+/** |t|'s bits: their maximum over the terms is the largest term's (its field is E). */
+VMAF_DEVICE_FN uint32_t vmaf_ssim_fsum_mag(float t)
+{
+    return vmaf_bits_of_float(t) & 0x7fffffffu;
+}
+
+VMAF_DEVICE_FN void vmaf_ssim_fsum_init(VmafSsimFsum *f, uint32_t max_mag, int s)
+{
+    const int e = (int)(max_mag >> 23);
+    f->acc = 0;
+    f->shift = s - (e > 0 ? e : 1);
+    f->exact = e <= VMAF_SSIM_FSUM_MAX_FIELD;
+}
+
+VMAF_DEVICE_FN void vmaf_ssim_fsum_add(VmafSsimFsum *f, float t)
+{
+    const uint32_t b = vmaf_bits_of_float(t);
+    const int field = (int)(b >> 23) & 0xff;
+    const uint32_t m = (b & 0x7fffffu) | (field ? 0x800000u : 0u);
+    const int sh = (field ? field : 1) + f->shift; /* <= S: m << sh < 2^(24 + S) */
+    uint64_t v;
+    if (sh >= 0) {
+        v = (uint64_t)m << sh;
+    } else {
+        const int d = sh < -31 ? 31 : -sh; /* m < 2^24: d >= 24 keeps nothing */
+        if (m & ((1u << d) - 1u)) f->exact = 0;
+        v = m >> d;
+    }
+    f->acc += (b >> 31) ? -(int64_t)v : (int64_t)v;
+}
+
+/** (float) of the sum: acc 2^(-150 - shift) rounded to nearest even float. */
+VMAF_DEVICE_FN float vmaf_ssim_fsum_float(const VmafSsimFsum *f)
+{
+    const uint64_t a = f->acc < 0 ? (uint64_t)0 - (uint64_t)f->acc : (uint64_t)f->acc;
+    if (!a) return 0.0f;
+    /* the lowest kept bit: 24 significant bits, but none below 2^-149 (bit 1 + shift) */
+    int p = 40 - vmaf_f64_impl_clz64(a);
+    if (p < 1 + f->shift) p = 1 + f->shift;
+    uint64_t q;
+    if (p > 0) {
+        const uint64_t rem = a & ((UINT64_C(1) << p) - 1u), tie = UINT64_C(1) << (p - 1);
+        q = a >> p;
+        if (rem > tie || (rem == tie && (q & 1u))) q++;
+    } else {
+        q = a << -p;
+    }
+    /* q <= 2^24 units of 2^(p - 150 - shift): field p - shift (- 1 for q's leading one, which
+     * a normal q carries into the field; a subnormal's q < 2^23 has field 0, and a carry to
+     * 2^23 or 2^24 gives the next field with a zero fraction) */
+    const uint32_t bits = ((uint32_t)(p - 1 - f->shift) << 23) + (uint32_t)q;
+    return vmaf_float_of_bits(bits | (f->acc < 0 ? 0x80000000u : 0u));
+}
+
+/** (float) of the double sum from 0.0 of t[0..n) (n <= 16), in index order. */
+VMAF_DEVICE_FN float vmaf_ssim_fsum_window(const float *t, int n)
+{
+    uint32_t mx = 0;
+    for (int i = 0; i < n; i++) {
+        const uint32_t m = vmaf_ssim_fsum_mag(t[i]);
+        mx = m > mx ? m : mx;
+    }
+    VmafSsimFsum f;
+    vmaf_ssim_fsum_init(&f, mx, VMAF_SSIM_FSUM_SHIFT_WINDOW);
+    for (int i = 0; i < n; i++)
+        vmaf_ssim_fsum_add(&f, t[i]);
+    if (f.exact) return vmaf_ssim_fsum_float(&f);
+    vmaf_double acc = VMAF_DCONST(0.0, 0x0);
+    for (int i = 0; i < n; i++)
+        acc = vmaf_dadd(acc, vmaf_dfrom_float(t[i]));
+    return vmaf_dto_float(acc);
+}
+#endif
 
 /** A plane the kernels read: samples (converted as float_filter.h does, offset 0) or floats. */
 typedef struct VmafSsimSource {
@@ -109,6 +215,38 @@ VMAF_DEVICE_FN float vmaf_ssim_decimate_at(const VmafSsimSource *src, int w, int
 {
     const int radius = kw / 2, last = radius - (kw % 2 == 0 ? 1 : 0);
     const int cy = y * f, cx = x * f;
+#if VMAF_DOUBLE_SOFT
+    /* the same products, sum and rounding by vmaf_ssim_fsum (the reflection is the identity
+     * inside the plane): the largest, the fixed-point sum, else the software double */
+    uint32_t mx = 0;
+    const VMAF_SSIM_LOCAL float *kv = k;
+    for (int v = -radius; v <= last; v++) {
+        const int sy = vmaf_ssim_reflect(cy + v, h);
+        for (int u = -radius; u <= last; u++, kv++) {
+            const uint32_t m = vmaf_ssim_fsum_mag(
+                vmaf_ssim_source_at(src, sy, vmaf_ssim_reflect(cx + u, w)) * *kv);
+            mx = m > mx ? m : mx;
+        }
+    }
+    VmafSsimFsum fs;
+    vmaf_ssim_fsum_init(&fs, mx, VMAF_SSIM_FSUM_SHIFT_DECIMATE);
+    kv = k;
+    for (int v = -radius; v <= last; v++) {
+        const int sy = vmaf_ssim_reflect(cy + v, h);
+        for (int u = -radius; u <= last; u++, kv++)
+            vmaf_ssim_fsum_add(&fs, vmaf_ssim_source_at(src, sy, vmaf_ssim_reflect(cx + u, w)) * *kv);
+    }
+    if (fs.exact) return vmaf_ssim_fsum_float(&fs);
+    vmaf_double acc = VMAF_DCONST(0.0, 0x0);
+    kv = k;
+    for (int v = -radius; v <= last; v++) {
+        const int sy = vmaf_ssim_reflect(cy + v, h);
+        for (int u = -radius; u <= last; u++, kv++)
+            acc = vmaf_dadd(acc, vmaf_dfrom_float(
+                                     vmaf_ssim_source_at(src, sy, vmaf_ssim_reflect(cx + u, w)) * *kv));
+    }
+    return vmaf_dto_float(acc);
+#else
     double acc = 0.0;
     const VMAF_SSIM_LOCAL float *kv = k;
     if (cy - radius >= 0 && cy + last < h && cx - radius >= 0 && cx + last < w) {
@@ -124,6 +262,7 @@ VMAF_DEVICE_FN float vmaf_ssim_decimate_at(const VmafSsimSource *src, int w, int
             acc += (double)(vmaf_ssim_source_at(src, sy, vmaf_ssim_reflect(cx + u, w)) * *kv);
     }
     return (float)acc;
+#endif
 }
 
 /* ---- the window tile ------------------------------------------------------------------ */
@@ -152,6 +291,18 @@ VMAF_DEVICE_FN void vmaf_ssim_tile_horizontal(VMAF_SSIM_LOCAL VmafSsimTile *t,
 {
     const int r = i / VMAF_SSIM_TILE_W, c = i % VMAF_SSIM_TILE_W;
     const VMAF_SSIM_LOCAL float *a = &t->in[0][r][c], *b = &t->in[1][r][c];
+#if VMAF_DOUBLE_SOFT
+    /* the same float products, each quantity's sum by vmaf_ssim_fsum_window */
+    for (int q = 0; q < 5; q++) {
+        float p[VMAF_SSIM_WINDOW];
+        for (int u = 0; u < VMAF_SSIM_WINDOW; u++) {
+            const float x = a[u], y = b[u];
+            const float v = q == 0 ? x : q == 1 ? y : q == 2 ? x * x : q == 3 ? y * y : x * y;
+            p[u] = v * g[u];
+        }
+        t->hpass[q][r][c] = vmaf_ssim_fsum_window(p, VMAF_SSIM_WINDOW);
+    }
+#else
     double acc[5] = { 0.0, 0.0, 0.0, 0.0, 0.0 };
     for (int u = 0; u < VMAF_SSIM_WINDOW; u++) {
         const float x = a[u], y = b[u];
@@ -163,20 +314,28 @@ VMAF_DEVICE_FN void vmaf_ssim_tile_horizontal(VMAF_SSIM_LOCAL VmafSsimTile *t,
         acc[4] += (double)(xy * g[u]);
     }
     for (int q = 0; q < 5; q++) t->hpass[q][r][c] = (float)acc[q];
+#endif
 }
 
 /** Vertical pass and terms of the output at tile row r, column c. */
 VMAF_DEVICE_FN void vmaf_ssim_tile_terms(const VMAF_SSIM_LOCAL VmafSsimTile *t,
                                          const VMAF_SSIM_LOCAL float *g,
                                          const VmafSsimConst *k, int r, int c,
-                                         double terms[VMAF_SSIM_SUMS])
+                                         vmaf_double terms[VMAF_SSIM_SUMS])
 {
     float o[5];
     for (int q = 0; q < 5; q++) {
+#if VMAF_DOUBLE_SOFT
+        float p[VMAF_SSIM_WINDOW];
+        for (int v = 0; v < VMAF_SSIM_WINDOW; v++)
+            p[v] = t->hpass[q][r + v][c] * g[v];
+        o[q] = vmaf_ssim_fsum_window(p, VMAF_SSIM_WINDOW);
+#else
         double acc = 0.0;
         for (int v = 0; v < VMAF_SSIM_WINDOW; v++)
             acc += (double)(t->hpass[q][r + v][c] * g[v]);
         o[q] = (float)acc;
+#endif
     }
     vmaf_ssim_terms(k, o[0], o[1], o[2], o[3], o[4], terms);
 }
@@ -184,22 +343,23 @@ VMAF_DEVICE_FN void vmaf_ssim_tile_terms(const VMAF_SSIM_LOCAL VmafSsimTile *t,
 /* ---- the reductions ------------------------------------------------------------------- */
 
 /** Row y's sum of quantity q from its segments (partials[q][y][seg], n_seg per row). */
-VMAF_DEVICE_FN double vmaf_ssim_row_sum(const VMAF_GLOBAL double *partials, int n_rows,
-                                        int n_seg, int q, int y)
+VMAF_DEVICE_FN vmaf_double vmaf_ssim_row_sum(const VMAF_GLOBAL vmaf_double *partials,
+                                             int n_rows, int n_seg, int q, int y)
 {
-    const VMAF_GLOBAL double *p = partials + ((size_t)q * n_rows + y) * n_seg;
-    double acc = 0.0;
+    const VMAF_GLOBAL vmaf_double *p = partials + ((size_t)q * n_rows + y) * n_seg;
+    vmaf_double acc = VMAF_DCONST(0.0, 0x0);
     for (int s = 0; s < n_seg; s++)
-        acc += p[s];
+        acc = vmaf_dadd(acc, p[s]);
     return acc;
 }
 
 /** Lane j's serial sum of the rows j, j + 32, ... of rows[0..n_rows). */
-VMAF_DEVICE_FN double vmaf_ssim_lane_sum(const VMAF_GLOBAL double *rows, int n_rows, int j)
+VMAF_DEVICE_FN vmaf_double vmaf_ssim_lane_sum(const VMAF_GLOBAL vmaf_double *rows, int n_rows,
+                                              int j)
 {
-    double acc = 0.0;
+    vmaf_double acc = VMAF_DCONST(0.0, 0x0);
     for (int y = j; y < n_rows; y += VMAF_SSIM_LANES)
-        acc += rows[y];
+        acc = vmaf_dadd(acc, rows[y]);
     return acc;
 }
 

@@ -16,6 +16,11 @@
  * its smallest accepted size (176x176). Also printed, not asserted: how many means differ
  * from the reference's single serial sum (expected 0; the order is ssim_device.h's).
  *
+ * Built twice: with the plain double (as the CPU and CUDA compile the kernels' code) and with
+ * -D VMAF_F64_SOFT_ON_HOST=1 (test_ssim_twin_soft: the doubles of ssim_device.h and
+ * vmaf_ssim_pixel are the software binary64 and the sums take their fp64-free forms, as in
+ * an OpenCL program built without fp64), each against the CPU extractors (plain double).
+ *
  * Usage: test_ssim_twin [CLIPS_DIR]  (real content only when given)
  */
 #include <errno.h>
@@ -37,6 +42,16 @@
 #include "test_util.h"
 
 static const char *clips_dir;
+
+/* a vmaf_double as the host's double (the same bits; f64.h's vmaf_double is one or the
+ * software binary64) */
+static double host_double(vmaf_double d)
+{
+    const uint64_t u = vmaf_dbits(d);
+    double x;
+    memcpy(&x, &u, sizeof(x));
+    return x;
+}
 static unsigned serial_compared, serial_differ;
 
 /* ---- pictures ----------------------------------------------------------------------------- */
@@ -135,14 +150,15 @@ static void emu_sums(const VmafSsimSource *ref, const VmafSsimSource *cmp, int w
     if (nw <= 0 || nh <= 0) return; /* the twin launches nothing; its sums stay 0 */
     const int n_seg = (nw + VMAF_SSIM_SEGMENT - 1) / VMAF_SSIM_SEGMENT;
     const int n_by = (nh + VMAF_SSIM_TILE_H - 1) / VMAF_SSIM_TILE_H;
-    double *partials = malloc((size_t)VMAF_SSIM_SUMS * nh * n_seg * sizeof(double));
-    double *rows = malloc((size_t)VMAF_SSIM_SUMS * nh * sizeof(double));
+    vmaf_double *partials = malloc((size_t)VMAF_SSIM_SUMS * nh * n_seg * sizeof(vmaf_double));
+    vmaf_double *rows = malloc((size_t)VMAF_SSIM_SUMS * nh * sizeof(vmaf_double));
     VmafSsimTile *tile = malloc(sizeof(*tile));
     if (!partials || !rows || !tile) {
         CHECK(0, "out of memory");
         goto done;
     }
-    for (size_t i = 0; i < (size_t)VMAF_SSIM_SUMS * nh * n_seg; i++) partials[i] = NAN;
+    for (size_t i = 0; i < (size_t)VMAF_SSIM_SUMS * nh * n_seg; i++)
+        partials[i] = vmaf_dof_bits(UINT64_C(0x7ff8000000000000)); /* NaN */
     float g[VMAF_SSIM_WINDOW];
     vmaf_ssim_window(g);
     const VmafSsimConst k = vmaf_ssim_const();
@@ -158,13 +174,13 @@ static void emu_sums(const VmafSsimSource *ref, const VmafSsimSource *cmp, int w
         const int n = nw - x0 < VMAF_SSIM_SEGMENT ? nw - x0 : VMAF_SSIM_SEGMENT;
         for (int warp = 0; warp < VMAF_SSIM_THREADS / 32; warp++)
             for (int r = warp; r < VMAF_SSIM_TILE_H && y0 + r < nh; r += VMAF_SSIM_THREADS / 32) {
-                double t[32][VMAF_SSIM_SUMS];
+                vmaf_double t[32][VMAF_SSIM_SUMS];
                 for (int lane = 0; lane < 32; lane++) {
-                    for (int q = 0; q < VMAF_SSIM_SUMS; q++) t[lane][q] = 0.0;
+                    for (int q = 0; q < VMAF_SSIM_SUMS; q++) t[lane][q] = VMAF_DCONST(0.0, 0x0);
                     if (lane < n) vmaf_ssim_tile_terms(tile, g, &k, r, lane, t[lane]);
                 }
                 for (int q = 0; q < VMAF_SSIM_SUMS; q++) {
-                    double v[32];
+                    vmaf_double v[32];
                     for (int lane = 0; lane < 32; lane++) v[lane] = t[lane][q];
                     partials[((size_t)q * nh + y0 + r) * n_seg + bx] = vmaf_ssim_tree(v, n);
                 }
@@ -176,10 +192,10 @@ static void emu_sums(const VmafSsimSource *ref, const VmafSsimSource *cmp, int w
             rows[(size_t)q * nh + yy] = vmaf_ssim_row_sum(partials, nh, n_seg, q, yy);
         }
     for (int q = 0; q < VMAF_SSIM_SUMS; q++) {
-        double lanes[VMAF_SSIM_LANES];
+        vmaf_double lanes[VMAF_SSIM_LANES];
         for (int j = 0; j < VMAF_SSIM_LANES; j++)
             lanes[j] = vmaf_ssim_lane_sum(rows + (size_t)q * nh, nh, j);
-        sums[q] = vmaf_ssim_tree(lanes, nh < VMAF_SSIM_LANES ? nh : VMAF_SSIM_LANES);
+        sums[q] = host_double(vmaf_ssim_tree(lanes, nh < VMAF_SSIM_LANES ? nh : VMAF_SSIM_LANES));
     }
 done:
     free(partials);
@@ -222,9 +238,9 @@ static void serial_means(const VmafSsimPlane *a, const VmafSsimPlane *b, VmafSsi
                 for (int v = 0; v < 11; v++) acc += (double)(hp[((size_t)q * h + y + v) * w + x] * g[v]);
                 o[q] = (float)acc;
             }
-            double t[4];
+            vmaf_double t[4];
             vmaf_ssim_terms(&k, o[0], o[1], o[2], o[3], o[4], t);
-            for (int q = 0; q < 4; q++) sums[q] += t[q];
+            for (int q = 0; q < 4; q++) sums[q] += host_double(t[q]);
         }
     free(hp);
     vmaf_ssim_means_from_sums(sums, nw, nh, m);
@@ -486,8 +502,9 @@ int main(int argc, char **argv)
             n++;
         }
     }
-    printf("ssim_twin: %u cases, %d checks, %d failures; means differing from the reference's "
+    printf("ssim_twin%s: %u cases, %d checks, %d failures; means differing from the reference's "
            "serial sum: %u of %u\n",
-           n, checks, failures, serial_differ, serial_compared);
+           VMAF_DOUBLE_SOFT ? " (software double)" : "", n, checks, failures, serial_differ,
+           serial_compared);
     return failures ? 1 : 0;
 }
