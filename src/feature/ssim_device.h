@@ -23,6 +23,12 @@
  * takes output rows (warp w: rows w, w + 8, ...): lane c makes output column x0 + c and the
  * warp adds the row's segment by the tree. Every output receives the products and sums of
  * ssim.h in its order, exactly as the CPU's row passes.
+ *
+ * The doubles are f64.h's vmaf_double. Where that is the software binary64 (an OpenCL device
+ * without fp64), the window and decimation sums of floats take the exact fixed-point form
+ * of vmaf_ssim_fsum (fp32 work per term, the software double only where the terms span too
+ * many bits), and the per-pixel terms and the reductions are the software double's
+ * operations in the C order; the C and CUDA code is the same as with the plain double.
  */
 #ifndef VMAF_FEATURE_SSIM_DEVICE_H
 #define VMAF_FEATURE_SSIM_DEVICE_H
@@ -88,31 +94,48 @@ VMAF_DEVICE_FN void vmaf_ssim_terms(const VmafSsimConst *k, float mu1, float mu2
  * Sums of float terms in double where the double is software (f64.h): the window and
  * decimation sums below, `acc = 0.0; acc += (double)t[i] for i = 0, 1, ...; (float)acc`.
  *
- * The fast form is an int64 fixed-point sum. Let E be the largest exponent field of the
- * terms (1 for subnormals and zeros: the field of their scale) and the unit 2^(E - 150 - S),
- * S = the caller's shift. A term m 2^(e - 150) (m its 24-bit significand, e its field or 1)
- * is m 2^(e - E + S) units: an integer when e >= E - S, else exactly when m's low E - S - e
- * bits are zero (checked per term). Every |t| < 2^(E - 126) = 2^(24 + S) units, so the
+ * The fast form is a fixed-point sum. Let E be the largest exponent field of the terms,
+ * E' = max(E, 23 + S) (S the caller's shift) and the unit 2^(E' - 150 - S). Every
+ * |t| < 2^(E' - 126) = 2^(24 + S) units, so if every term is an integer number of units, the
  * partial sums of n terms are integers below n 2^(24 + S) <= 2^53 units (S = 25 for n <= 16,
- * 22 for n <= 128): each is a double exactly, so every double addition of the C form is
- * exact, its acc is the exact partial sum, the int64 holds the same value, and (float)acc is
- * that value rounded once to float, which vmaf_ssim_fsum_float() does on the integer (round to
- * nearest even at 24 bits, or at 2^-149 for a float subnormal; a zero sum is +0, as the C
- * form's: from +0.0, x + -x and +0 + -0 are +0). A term off the grid (the terms span more
- * than 49 bits for a window, 46 for a decimation), or a largest term of field > 240 (no
- * overflow then: n <= 128 terms below 2^114 add up below 2^121), leaves the sum to the
- * software double, addition by addition in the C order.
+ * 22 for n <= 127): each is a double exactly, so every double addition of the C form is
+ * exact, its acc is the exact partial sum, and (float)acc is that sum rounded once to float,
+ * which vmaf_ssim_fsum_float() does on the integer (round to nearest even at 24 bits, or at
+ * 2^-149 for a float subnormal; a zero sum is +0, as the C form's: from +0.0, x + -x and
+ * +0 + -0 are +0).
+ *
+ * The per-term work is fp32 only (full rate on GPUs without fp64, which emulate 64-bit
+ * integers too): a term's count of units is y = t 2^(150 + S - E') (the factor is a power
+ * of two in [2^(S - 90), 2^127] as E' is in [23 + S, 240]: the product is exact unless it is
+ * below 2^-126, where it is no nonzero integer; y = 0 with t != 0 is caught). |y| < 2^(24 + S)
+ * <= 2^49 is cut into y32 + y16 + r16: y32 = (y + C) - C with C = 1.5 2^55 is y rounded to
+ * a multiple of 2^32 (y + C lies in (2^55, 2^56), whose ulp is 2^32; the subtraction is
+ * exact), and r32 = y - y32 is exact: y itself when |y| <= 2^31 (y32 = 0), else a multiple
+ * of y's ulp (>= 2^8) of size <= 2^31. Likewise y16 from r32 with 1.5 2^39 (a multiple of
+ * 2^16) and r16 = r32 - y16, |r16| <= 2^15. y is an integer exactly when r16 is, which
+ * 1.5 2^23 tests the same way. The parts are added in three floats, each exactly: multiples
+ * of 2^32 below 2^54, of 2^16 below 2^38, integers below 2^22 (n <= 127). (IEEE float,
+ * round to nearest even, no contraction or reassociation: OpenCL's default without
+ * -cl-fast-relaxed-math or -cl-mad-enable, which the backend never passes, and the project's
+ * C flags.)
+ *
+ * A term off the grid (the terms span more than 49 bits for a window, 46 for a
+ * decimation), or a largest term of field > 240 (inf, NaN, or sums past float; no overflow
+ * below: n <= 127 terms below 2^114), leaves the sum to the software double, addition by
+ * addition in the C order. No step branches.
  */
 enum {
     VMAF_SSIM_FSUM_SHIFT_WINDOW = 25,   /**< S for at most 16 terms */
-    VMAF_SSIM_FSUM_SHIFT_DECIMATE = 22, /**< S for at most 128 terms */
+    VMAF_SSIM_FSUM_SHIFT_DECIMATE = 22, /**< S for at most 127 terms */
     VMAF_SSIM_FSUM_MAX_FIELD = 240,
 };
 
 typedef struct VmafSsimFsum {
-    int64_t acc; /**< the partial sum in units of 2^(-150 - shift) */
-    int shift;   /**< S - E: a term of field e is m 2^(e + shift) units */
-    int exact;   /**< every term so far was on the grid */
+    float scale;       /**< 2^(150 + S - E'): a term times scale is its count of units */
+    float s32, s16, s; /**< the sum in units: multiples of 2^32, of 2^16, and the rest */
+    int finite;        /**< E <= 240 (else the sum is left to the software double) */
+    int shift;         /**< S - E': the unit is 2^(-150 - shift) */
+    int exact;         /**< every term so far was on the grid */
 } VmafSsimFsum;
 
 /** |t|'s bits: their maximum over the terms is the largest term's (its field is E). */
@@ -123,55 +146,66 @@ VMAF_DEVICE_FN uint32_t vmaf_ssim_fsum_mag(float t)
 
 VMAF_DEVICE_FN void vmaf_ssim_fsum_init(VmafSsimFsum *f, uint32_t max_mag, int s)
 {
-    const int e = (int)(max_mag >> 23);
-    f->acc = 0;
-    f->shift = s - (e > 0 ? e : 1);
-    f->exact = e <= VMAF_SSIM_FSUM_MAX_FIELD;
+    const int e = (int)(max_mag >> 23), ep = e > 23 + s ? e : 23 + s;
+    f->scale = vmaf_float_of_bits((uint32_t)(127 + 150 + s - ep) << 23);
+    f->s32 = 0.0f;
+    f->s16 = 0.0f;
+    f->s = 0.0f;
+    f->finite = e <= VMAF_SSIM_FSUM_MAX_FIELD;
+    f->shift = s - ep;
+    f->exact = f->finite;
+}
+
+/** t's count of units cut into p[0] + p[1] + p[2] (multiples of 2^32, of 2^16, and the
+ * rest); 1 when it is an integer. */
+VMAF_DEVICE_FN int vmaf_ssim_fsum_split(const VmafSsimFsum *f, float t, float p[3])
+{
+    const float c32 = 54043195528445952.0f, c16 = 824633720832.0f, c0 = 12582912.0f;
+    const float y = f->finite ? t * f->scale : 0.0f; /* inf and NaN are not used */
+    const float y32 = (y + c32) - c32, r32 = y - y32;
+    const float y16 = (r32 + c16) - c16, r16 = r32 - y16;
+    p[0] = y32;
+    p[1] = y16;
+    p[2] = r16;
+    return (((r16 + c0) - c0) == r16) & ((y != 0.0f) | (t == 0.0f));
 }
 
 VMAF_DEVICE_FN void vmaf_ssim_fsum_add(VmafSsimFsum *f, float t)
 {
-    const uint32_t b = vmaf_bits_of_float(t);
-    const int field = (int)(b >> 23) & 0xff;
-    const uint32_t m = (b & 0x7fffffu) | (field ? 0x800000u : 0u);
-    const int sh = (field ? field : 1) + f->shift; /* <= S: m << sh < 2^(24 + S) */
-    uint64_t v;
-    if (sh >= 0) {
-        v = (uint64_t)m << sh;
-    } else {
-        const int d = sh < -31 ? 31 : -sh; /* m < 2^24: d >= 24 keeps nothing */
-        if (m & ((1u << d) - 1u)) f->exact = 0;
-        v = m >> d;
-    }
-    f->acc += (b >> 31) ? -(int64_t)v : (int64_t)v;
+    float p[3];
+    f->exact &= vmaf_ssim_fsum_split(f, t, p);
+    f->s32 += p[0];
+    f->s16 += p[1];
+    f->s += p[2];
 }
 
 /** (float) of the sum: acc 2^(-150 - shift) rounded to nearest even float. */
 VMAF_DEVICE_FN float vmaf_ssim_fsum_float(const VmafSsimFsum *f)
 {
-    const uint64_t a = f->acc < 0 ? (uint64_t)0 - (uint64_t)f->acc : (uint64_t)f->acc;
-    if (!a) return 0.0f;
-    /* the lowest kept bit: 24 significant bits, but none below 2^-149 (bit 1 + shift) */
+    const int64_t acc = (int64_t)f->s32 + (int64_t)f->s16 + (int64_t)f->s; /* exact integers */
+    const uint64_t neg = acc < 0 ? ~UINT64_C(0) : UINT64_C(0);
+    const uint64_t a = ((uint64_t)acc ^ neg) - neg; /* |acc| */
+    /* p: the lowest kept bit, for 24 significant bits but none below 2^-149 (bit 1 + shift);
+     * a != 0 has at most 53 bits, so -24 < p <= 29 */
+    const int lo = 1 + f->shift;
     int p = 40 - vmaf_f64_impl_clz64(a);
-    if (p < 1 + f->shift) p = 1 + f->shift;
-    uint64_t q;
-    if (p > 0) {
-        const uint64_t rem = a & ((UINT64_C(1) << p) - 1u), tie = UINT64_C(1) << (p - 1);
-        q = a >> p;
-        if (rem > tie || (rem == tie && (q & 1u))) q++;
-    } else {
-        q = a << -p;
-    }
-    /* q <= 2^24 units of 2^(p - 150 - shift): field p - shift (- 1 for q's leading one, which
-     * a normal q carries into the field; a subnormal's q < 2^23 has field 0, and a carry to
-     * 2^23 or 2^24 gives the next field with a zero fraction) */
+    p = p > lo ? p : lo;
+    /* rounded to nearest even at bit up = max(p, 0) of x = a 2^(up - p): the bias is half an
+     * ulp less one, plus one when the kept part is odd (a tie then goes up, to even) */
+    const int up = p > 0 ? p : 0;
+    const uint64_t x = a << (up - p), hulp = (UINT64_C(1) << up) >> 1;
+    const uint64_t q = (x + (hulp ? hulp - 1u + ((x >> up) & 1u) : 0u)) >> up;
+    /* q <= 2^24 units of 2^(p - 150 - shift): field p - shift, less the 1 that a normal q's
+     * leading bit carries into the field; a subnormal's q < 2^23 has field 0, and a carry to
+     * 2^23 or 2^24 gives the next field with a zero fraction */
     const uint32_t bits = ((uint32_t)(p - 1 - f->shift) << 23) + (uint32_t)q;
-    return vmaf_float_of_bits(bits | (f->acc < 0 ? 0x80000000u : 0u));
+    return vmaf_float_of_bits(a ? bits | ((uint32_t)neg & 0x80000000u) : 0u);
 }
 
 /** (float) of the double sum from 0.0 of t[0..n) (n <= 16), in index order. */
 VMAF_DEVICE_FN float vmaf_ssim_fsum_window(const float *t, int n)
 {
+    enum { N = 16 };
     uint32_t mx = 0;
     for (int i = 0; i < n; i++) {
         const uint32_t m = vmaf_ssim_fsum_mag(t[i]);
@@ -179,8 +213,22 @@ VMAF_DEVICE_FN float vmaf_ssim_fsum_window(const float *t, int n)
     }
     VmafSsimFsum f;
     vmaf_ssim_fsum_init(&f, mx, VMAF_SSIM_FSUM_SHIFT_WINDOW);
-    for (int i = 0; i < n; i++)
-        vmaf_ssim_fsum_add(&f, t[i]);
+    /* the terms' parts side by side (independent work per term), then added (exact) */
+    float p[3][N];
+    int ok[N];
+    for (int i = 0; i < N; i++) { /* zeros past n: whole vectors where the compiler makes them */
+        float q[3];
+        ok[i] = vmaf_ssim_fsum_split(&f, i < n ? t[i] : 0.0f, q);
+        p[0][i] = q[0];
+        p[1][i] = q[1];
+        p[2][i] = q[2];
+    }
+    for (int i = 0; i < N; i++) {
+        f.s32 += p[0][i];
+        f.s16 += p[1][i];
+        f.s += p[2][i];
+        f.exact &= ok[i];
+    }
     if (f.exact) return vmaf_ssim_fsum_float(&f);
     vmaf_double acc = VMAF_DCONST(0.0, 0x0);
     for (int i = 0; i < n; i++)
@@ -216,15 +264,17 @@ VMAF_DEVICE_FN float vmaf_ssim_decimate_at(const VmafSsimSource *src, int w, int
     const int radius = kw / 2, last = radius - (kw % 2 == 0 ? 1 : 0);
     const int cy = y * f, cx = x * f;
 #if VMAF_DOUBLE_SOFT
-    /* the same products, sum and rounding by vmaf_ssim_fsum (the reflection is the identity
-     * inside the plane): the largest, the fixed-point sum, else the software double */
+    /* the same products, sum and rounding by vmaf_ssim_fsum: the largest term, the
+     * fixed-point sum, else the software double (inside the plane the reflection is the
+     * identity, and is skipped as above) */
+    const int inside = cy - radius >= 0 && cy + last < h && cx - radius >= 0 && cx + last < w;
     uint32_t mx = 0;
     const VMAF_SSIM_LOCAL float *kv = k;
     for (int v = -radius; v <= last; v++) {
-        const int sy = vmaf_ssim_reflect(cy + v, h);
+        const int sy = inside ? cy + v : vmaf_ssim_reflect(cy + v, h);
         for (int u = -radius; u <= last; u++, kv++) {
-            const uint32_t m = vmaf_ssim_fsum_mag(
-                vmaf_ssim_source_at(src, sy, vmaf_ssim_reflect(cx + u, w)) * *kv);
+            const int sx = inside ? cx + u : vmaf_ssim_reflect(cx + u, w);
+            const uint32_t m = vmaf_ssim_fsum_mag(vmaf_ssim_source_at(src, sy, sx) * *kv);
             mx = m > mx ? m : mx;
         }
     }
@@ -232,9 +282,11 @@ VMAF_DEVICE_FN float vmaf_ssim_decimate_at(const VmafSsimSource *src, int w, int
     vmaf_ssim_fsum_init(&fs, mx, VMAF_SSIM_FSUM_SHIFT_DECIMATE);
     kv = k;
     for (int v = -radius; v <= last; v++) {
-        const int sy = vmaf_ssim_reflect(cy + v, h);
-        for (int u = -radius; u <= last; u++, kv++)
-            vmaf_ssim_fsum_add(&fs, vmaf_ssim_source_at(src, sy, vmaf_ssim_reflect(cx + u, w)) * *kv);
+        const int sy = inside ? cy + v : vmaf_ssim_reflect(cy + v, h);
+        for (int u = -radius; u <= last; u++, kv++) {
+            const int sx = inside ? cx + u : vmaf_ssim_reflect(cx + u, w);
+            vmaf_ssim_fsum_add(&fs, vmaf_ssim_source_at(src, sy, sx) * *kv);
+        }
     }
     if (fs.exact) return vmaf_ssim_fsum_float(&fs);
     vmaf_double acc = VMAF_DCONST(0.0, 0x0);

@@ -54,6 +54,132 @@ static double host_double(vmaf_double d)
 }
 static unsigned serial_compared, serial_differ;
 
+/* ---- the fp64-free sums of floats (software double build only) ---------------------------- */
+
+#if VMAF_DOUBLE_SOFT
+static uint32_t float_bits(float f)
+{
+    uint32_t u;
+    memcpy(&u, &f, sizeof(u));
+    return u;
+}
+
+static float float_of(uint32_t u)
+{
+    float f;
+    memcpy(&f, &u, sizeof(f));
+    return f;
+}
+
+/* a term: any finite float, window-like products, or a float 2^e with random bits */
+static float fsum_term(int kind, int e0)
+{
+    static const float g[6] = { 0.266012f, 0.213006f, 0.109361f, 0.036001f, 0.007599f, 0.001028f };
+    const float sign = rng() & 1 ? -1.0f : 1.0f;
+    switch (kind) {
+    case 0: { /* any finite bits */
+        uint32_t u = (uint32_t)rng();
+        if (((u >> 23) & 0xff) == 0xff) u &= ~(1u << 30);
+        return float_of(u);
+    }
+    case 1: { /* a sample of 8..16 bits (scaled as float_filter.h does), squared or not, times a tap */
+        const unsigned bpc = 8 + (unsigned)(rng() % 9);
+        const float x = (float)(rng() % (1u << bpc)) / (float)(1u << (bpc - 8));
+        const float y = rng() % 3 ? x : x * x;
+        return y * g[rng() % 6];
+    }
+    case 2: /* near 2^e0, a random 24-bit significand, e0 spread by a few */
+        return sign * ldexpf(1.0f + (float)(rng() % (1u << 23)) / 8388608.0f,
+                             e0 - (int)(rng() % 8));
+    default: /* a power of two far below 2^e0: the grid's edge (span 40..60 bits) */
+        return sign * ldexpf(1.0f, e0 - 40 - (int)(rng() % 21));
+    }
+}
+
+/* the sum as the C form makes it (host double) */
+static float fsum_double(const float *t, int n)
+{
+    double acc = 0.0;
+    for (int i = 0; i < n; i++) acc += (double)t[i];
+    return (float)acc;
+}
+
+/* the fixed-point form alone with shift s; 0 when it leaves the sum to the software double */
+static int fsum_fixed(const float *t, int n, int s, float *out)
+{
+    uint32_t mx = 0;
+    for (int i = 0; i < n; i++) {
+        const uint32_t m = vmaf_ssim_fsum_mag(t[i]);
+        mx = m > mx ? m : mx;
+    }
+    VmafSsimFsum f;
+    vmaf_ssim_fsum_init(&f, mx, s);
+    for (int i = 0; i < n; i++) vmaf_ssim_fsum_add(&f, t[i]);
+    *out = vmaf_ssim_fsum_float(&f);
+    return f.exact;
+}
+
+/* vmaf_ssim_fsum_window and the fixed-point sum of a decimation against the C form, bit for
+ * bit, on random terms of every kind, ties made on purpose, cancellations to 0, huge and
+ * non-finite terms; both forms (fixed point, software double) must be exercised */
+static void test_fsum(void)
+{
+    unsigned long n_fixed[2] = { 0, 0 }, n_cases[2] = { 0, 0 };
+    for (unsigned it = 0; it < 400000; it++) {
+        const int dec = it % 4 == 3; /* a decimation: up to 100 terms, S = 22 */
+        const int n = dec ? 1 + (int)(rng() % 100) : 1 + (int)(rng() % 16);
+        const int kind = (int)(it / 4 % 5);
+        const int e0 = (int)(rng() % 200) - 120;
+        float t[100];
+        for (int i = 0; i < n; i++) t[i] = fsum_term(kind == 4 ? (i ? 3 : 2) : kind, e0);
+        switch (it % 7) {
+        case 1: /* a tie: big + half its ulp, or off it by small terms of either sign */
+            if (n >= 4) {
+                const float big = t[0];
+                const int e = (int)((float_bits(big) >> 23) & 0xff) - 127;
+                t[1] = ldexpf(1.0f, e - 24) * (rng() & 1 ? 1.0f : -1.0f);
+                for (int i = 2; i < 4; i++)
+                    t[i] = (rng() % 3) ? 0.0f
+                                       : ldexpf(rng() & 1 ? 1.0f : -1.0f, e - 25 - (int)(rng() % 30));
+                for (int i = 4; i < n; i++) t[i] = 0.0f * (rng() & 1 ? -1.0f : 1.0f);
+            }
+            break;
+        case 2: /* cancellation to 0 (-0 terms too), or to a last term of any size */
+            for (int i = 0; i + 1 < n; i += 2) t[i + 1] = -t[i];
+            if (n % 2) t[n - 1] = rng() % 3 ? fsum_term(0, e0) : rng() & 1 ? -0.0f : 0.0f;
+            break;
+        case 3: /* huge, infinite or NaN */
+            if (it % 21 == 3) t[rng() % n] = float_of(0x7f800000u | (uint32_t)(rng() % 3 == 0) << 22);
+            else t[rng() % n] = float_of(0x7b000000u | (uint32_t)(rng() % 0x4000000u));
+            break;
+        }
+        const float want = fsum_double(t, n);
+        float got;
+        int fixed;
+        if (dec) {
+            fixed = fsum_fixed(t, n, VMAF_SSIM_FSUM_SHIFT_DECIMATE, &got);
+            if (!fixed) got = want; /* the software double: checked through the windows */
+        } else {
+            fixed = fsum_fixed(t, n, VMAF_SSIM_FSUM_SHIFT_WINDOW, &got);
+            const float full = vmaf_ssim_fsum_window(t, n);
+            CHECK(!fixed || float_bits(full) == float_bits(got), "fsum: window form != fixed");
+            got = full;
+        }
+        n_cases[dec]++;
+        n_fixed[dec] += fixed != 0;
+        CHECK(float_bits(got) == float_bits(want) || (want != want && got != got),
+              "fsum (%s, kind %d, n %d, %s): %a, want %a", dec ? "decimation" : "window", kind, n,
+              fixed ? "fixed point" : "software double", got, want);
+    }
+    for (int d = 0; d < 2; d++)
+        CHECK(n_fixed[d] > n_cases[d] / 4 && n_fixed[d] < n_cases[d],
+              "fsum: %lu of %lu %s sums in fixed point (both forms must be tried)", n_fixed[d],
+              n_cases[d], d ? "decimation" : "window");
+    printf("fsum: %lu window sums (%lu in fixed point), %lu decimation sums (%lu)\n", n_cases[0],
+           n_fixed[0], n_cases[1], n_fixed[1]);
+}
+#endif
+
 /* ---- pictures ----------------------------------------------------------------------------- */
 
 enum Pattern { P_RANDOM, P_EXTREME, P_FLAT_MAX, P_FLAT_ZERO, P_NOISE, P_RAMP, P_COUNT };
@@ -461,6 +587,9 @@ int main(int argc, char **argv)
 {
     clips_dir = argc > 1 ? argv[1] : NULL;
     rng_state = 0x55117a1bull;
+#if VMAF_DOUBLE_SOFT
+    test_fsum();
+#endif
     static const unsigned sizes[][2] = { { 1, 1 }, { 3, 3 }, { 10, 10 }, { 11, 11 }, { 12, 11 },
                                          { 11, 45 }, { 42, 42 }, { 43, 43 }, { 44, 75 },
                                          { 75, 44 }, { 97, 53 }, { 176, 176 }, { 177, 183 },
