@@ -49,6 +49,7 @@
 #define VMAF_FEATURE_SSIM_H
 
 #include "dialect.h"
+#include "f64.h"
 #if !VMAF_DIALECT_OPENCL
 #include <math.h>
 #include <stddef.h>
@@ -116,6 +117,8 @@ VMAF_DEVICE_FN int vmaf_ssim_reflect(int i, int n)
     return i < 0 ? 0 : i >= n ? n - 1 : i;
 }
 
+/* float_ssim's scale: host only (its init chooses it; no kernel reads these). */
+#if !VMAF_DIALECT_OPENCL
 /** The reference's _round: half away from zero on the fraction, via int truncation. */
 VMAF_DEVICE_FN int vmaf_ssim_round(float a)
 {
@@ -130,6 +133,7 @@ VMAF_DEVICE_FN int vmaf_ssim_scale(int option, int w, int h)
     const int r = vmaf_ssim_round(vmaf_fdiv((float)(w < h ? w : h), 256.0f));
     return r > 1 ? r : 1;
 }
+#endif
 
 /** The stabilising constants (float, as the reference folds them). */
 typedef struct VmafSsimConst {
@@ -150,24 +154,46 @@ VMAF_DEVICE_FN VmafSsimConst vmaf_ssim_const(void)
 /**
  * The SSIM terms of one pixel from its five window outputs (see the top of this file).
  * xx, yy and xy are the filtered squares and product before the means are removed.
+ *
+ * The doubles are f64.h's (the C/CUDA expressions unchanged, one function per operation),
+ * except for two sites with a cheaper form that is provably the same:
+ *   - the clamps `0.0 > s1` compare a float widened to double (exact) with 0: the same
+ *     comparison as `0.0f > s1` for every float (-0 and NaN compare false either way);
+ *   - where doubles are software, (float)sqrt((double)p) of the float p = s1 s2 is
+ *     vmaf_fsqrt(p): the double square root of a float rounded again to float is the
+ *     correctly rounded float root (dialect.h, Figueroa's double-rounding theorem: 53 >=
+ *     2 * 24 + 2), which vmaf_fsqrt gives in every division mode.
  */
 VMAF_DEVICE_FN void vmaf_ssim_pixel(const VmafSsimConst *k, float mu1, float mu2, float xx,
-                                    float yy, float xy, double *l, double *c, double *s)
+                                    float yy, float xy, vmaf_double *l, vmaf_double *c,
+                                    vmaf_double *s)
 {
     float s1 = xx - mu1 * mu1;
     float s2 = yy - mu2 * mu2;
-    s1 = 0.0 > s1 ? 0.0f : s1; /* the reference's MAX(0.0, x): keeps -0 and NaN */
-    s2 = 0.0 > s2 ? 0.0f : s2;
+    s1 = 0.0f > s1 ? 0.0f : s1; /* the reference's MAX(0.0, x): keeps -0 and NaN */
+    s2 = 0.0f > s2 ? 0.0f : s2;
     const float s12 = xy - mu1 * mu2;
+#if VMAF_DOUBLE_SOFT
+    const float root = vmaf_fsqrt(s1 * s2);
+#else
     const float root = (float)sqrt((double)(s1 * s2));
+#endif
+    const vmaf_double two = VMAF_DCONST(2.0, 0x4000000000000000);
     const float l_den = mu1 * mu1 + mu2 * mu2 + k->c1;
-    *l = (2.0 * mu1 * mu2 + k->c1) / l_den;
+    /* (2.0 * mu1 * mu2 + c1) / l_den */
+    *l = vmaf_ddiv(vmaf_dadd(vmaf_dmul(vmaf_dmul(two, vmaf_dfrom_float(mu1)), vmaf_dfrom_float(mu2)),
+                             vmaf_dfrom_float(k->c1)),
+                   vmaf_dfrom_float(l_den));
     const float c_den = s1 + s2 + k->c2;
-    *c = (2.0 * root + k->c2) / c_den;
+    /* (2.0 * root + c2) / c_den */
+    *c = vmaf_ddiv(vmaf_dadd(vmaf_dmul(two, vmaf_dfrom_float(root)), vmaf_dfrom_float(k->c2)),
+                   vmaf_dfrom_float(c_den));
     const float s12c = (s12 < 0.0f && root <= 0.0f) ? 0.0f : s12;
-    *s = (float)vmaf_fdiv(s12c + k->c3, root + k->c3);
+    *s = vmaf_dfrom_float(vmaf_fdiv(s12c + k->c3, root + k->c3));
 }
 
+/* The dB form and its limit: host only (the scores are written there). */
+#if !VMAF_DIALECT_OPENCL
 /** -10 log10(1 - score), at most max_db (min as the reference writes it). */
 VMAF_DEVICE_FN double vmaf_ssim_to_db(double score, double max_db)
 {
@@ -183,6 +209,7 @@ VMAF_DEVICE_FN double vmaf_ssim_max_db(int clip_db, unsigned bpc, unsigned w, un
     const double mse = 0.5 / (w * h);
     return ceil(10. * log10(peak * peak / mse));
 }
+#endif
 
 #if VMAF_DIALECT_C
 #include <stdbool.h>

@@ -16,6 +16,11 @@
  * its smallest accepted size (176x176). Also printed, not asserted: how many means differ
  * from the reference's single serial sum (expected 0; the order is ssim_device.h's).
  *
+ * Built twice: with the plain double (as the CPU and CUDA compile the kernels' code) and with
+ * -D VMAF_F64_SOFT_ON_HOST=1 (test_ssim_twin_soft: the doubles of ssim_device.h and
+ * vmaf_ssim_pixel are the software binary64 and the sums take their fp64-free forms, as in
+ * an OpenCL program built without fp64), each against the CPU extractors (plain double).
+ *
  * Usage: test_ssim_twin [CLIPS_DIR]  (real content only when given)
  */
 #include <errno.h>
@@ -37,7 +42,143 @@
 #include "test_util.h"
 
 static const char *clips_dir;
+
+/* a vmaf_double as the host's double (the same bits; f64.h's vmaf_double is one or the
+ * software binary64) */
+static double host_double(vmaf_double d)
+{
+    const uint64_t u = vmaf_dbits(d);
+    double x;
+    memcpy(&x, &u, sizeof(x));
+    return x;
+}
 static unsigned serial_compared, serial_differ;
+
+/* ---- the fp64-free sums of floats (software double build only) ---------------------------- */
+
+#if VMAF_DOUBLE_SOFT
+static uint32_t float_bits(float f)
+{
+    uint32_t u;
+    memcpy(&u, &f, sizeof(u));
+    return u;
+}
+
+static float float_of(uint32_t u)
+{
+    float f;
+    memcpy(&f, &u, sizeof(f));
+    return f;
+}
+
+/* a term: any finite float, window-like products, or a float 2^e with random bits */
+static float fsum_term(int kind, int e0)
+{
+    static const float g[6] = { 0.266012f, 0.213006f, 0.109361f, 0.036001f, 0.007599f, 0.001028f };
+    const float sign = rng() & 1 ? -1.0f : 1.0f;
+    switch (kind) {
+    case 0: { /* any finite bits */
+        uint32_t u = (uint32_t)rng();
+        if (((u >> 23) & 0xff) == 0xff) u &= ~(1u << 30);
+        return float_of(u);
+    }
+    case 1: { /* a sample of 8..16 bits (scaled as float_filter.h does), squared or not, times a tap */
+        const unsigned bpc = 8 + (unsigned)(rng() % 9);
+        const float x = (float)(rng() % (1u << bpc)) / (float)(1u << (bpc - 8));
+        const float y = rng() % 3 ? x : x * x;
+        return y * g[rng() % 6];
+    }
+    case 2: /* near 2^e0, a random 24-bit significand, e0 spread by a few */
+        return sign * ldexpf(1.0f + (float)(rng() % (1u << 23)) / 8388608.0f,
+                             e0 - (int)(rng() % 8));
+    default: /* a power of two far below 2^e0: the grid's edge (span 40..60 bits) */
+        return sign * ldexpf(1.0f, e0 - 40 - (int)(rng() % 21));
+    }
+}
+
+/* the sum as the C form makes it (host double) */
+static float fsum_double(const float *t, int n)
+{
+    double acc = 0.0;
+    for (int i = 0; i < n; i++) acc += (double)t[i];
+    return (float)acc;
+}
+
+/* the fixed-point form alone with shift s; 0 when it leaves the sum to the software double */
+static int fsum_fixed(const float *t, int n, int s, float *out)
+{
+    uint32_t mx = 0;
+    for (int i = 0; i < n; i++) {
+        const uint32_t m = vmaf_ssim_fsum_mag(t[i]);
+        mx = m > mx ? m : mx;
+    }
+    VmafSsimFsum f;
+    vmaf_ssim_fsum_init(&f, mx, s);
+    for (int i = 0; i < n; i++) vmaf_ssim_fsum_add(&f, t[i]);
+    *out = vmaf_ssim_fsum_float(&f);
+    return f.exact;
+}
+
+/* vmaf_ssim_fsum_window and the fixed-point sum of a decimation against the C form, bit for
+ * bit, on random terms of every kind, ties made on purpose, cancellations to 0, huge and
+ * non-finite terms; both forms (fixed point, software double) must be exercised */
+static void test_fsum(void)
+{
+    unsigned long n_fixed[2] = { 0, 0 }, n_cases[2] = { 0, 0 };
+    for (unsigned it = 0; it < 400000; it++) {
+        const int dec = it % 4 == 3; /* a decimation: up to 100 terms, S = 22 */
+        const int n = dec ? 1 + (int)(rng() % 100) : 1 + (int)(rng() % 16);
+        const int kind = (int)(it / 4 % 5);
+        const int e0 = (int)(rng() % 200) - 120;
+        float t[100];
+        for (int i = 0; i < n; i++) t[i] = fsum_term(kind == 4 ? (i ? 3 : 2) : kind, e0);
+        switch (it % 7) {
+        case 1: /* a tie: big + half its ulp, or off it by small terms of either sign */
+            if (n >= 4) {
+                const float big = t[0];
+                const int e = (int)((float_bits(big) >> 23) & 0xff) - 127;
+                t[1] = ldexpf(1.0f, e - 24) * (rng() & 1 ? 1.0f : -1.0f);
+                for (int i = 2; i < 4; i++)
+                    t[i] = (rng() % 3) ? 0.0f
+                                       : ldexpf(rng() & 1 ? 1.0f : -1.0f, e - 25 - (int)(rng() % 30));
+                for (int i = 4; i < n; i++) t[i] = 0.0f * (rng() & 1 ? -1.0f : 1.0f);
+            }
+            break;
+        case 2: /* cancellation to 0 (-0 terms too), or to a last term of any size */
+            for (int i = 0; i + 1 < n; i += 2) t[i + 1] = -t[i];
+            if (n % 2) t[n - 1] = rng() % 3 ? fsum_term(0, e0) : rng() & 1 ? -0.0f : 0.0f;
+            break;
+        case 3: /* huge, infinite or NaN */
+            if (it % 21 == 3) t[rng() % n] = float_of(0x7f800000u | (uint32_t)(rng() % 3 == 0) << 22);
+            else t[rng() % n] = float_of(0x7b000000u | (uint32_t)(rng() % 0x4000000u));
+            break;
+        }
+        const float want = fsum_double(t, n);
+        float got;
+        int fixed;
+        if (dec) {
+            fixed = fsum_fixed(t, n, VMAF_SSIM_FSUM_SHIFT_DECIMATE, &got);
+            if (!fixed) got = want; /* the software double: checked through the windows */
+        } else {
+            fixed = fsum_fixed(t, n, VMAF_SSIM_FSUM_SHIFT_WINDOW, &got);
+            const float full = vmaf_ssim_fsum_window(t, n);
+            CHECK(!fixed || float_bits(full) == float_bits(got), "fsum: window form != fixed");
+            got = full;
+        }
+        n_cases[dec]++;
+        n_fixed[dec] += fixed != 0;
+        CHECK(float_bits(got) == float_bits(want) || (want != want && got != got),
+              "fsum (%s, kind %d, n %d, %s): %a, want %a", dec ? "decimation" : "window", kind, n,
+              fixed ? "fixed point" : "software double", got, want);
+    }
+    for (int d = 0; d < 2; d++)
+        CHECK(n_fixed[d] > n_cases[d] / 4 && n_fixed[d] < n_cases[d],
+              "fsum: %lu of %lu %s sums in fixed point (both forms must be tried)", n_fixed[d],
+              n_cases[d], d ? "decimation" : "window");
+    printf("fsum: %lu window sums (%lu in fixed point), %lu decimation sums (%lu)\n", n_cases[0],
+           n_fixed[0], n_cases[1], n_fixed[1]);
+}
+#endif
 
 /* ---- pictures ----------------------------------------------------------------------------- */
 
@@ -135,14 +276,15 @@ static void emu_sums(const VmafSsimSource *ref, const VmafSsimSource *cmp, int w
     if (nw <= 0 || nh <= 0) return; /* the twin launches nothing; its sums stay 0 */
     const int n_seg = (nw + VMAF_SSIM_SEGMENT - 1) / VMAF_SSIM_SEGMENT;
     const int n_by = (nh + VMAF_SSIM_TILE_H - 1) / VMAF_SSIM_TILE_H;
-    double *partials = malloc((size_t)VMAF_SSIM_SUMS * nh * n_seg * sizeof(double));
-    double *rows = malloc((size_t)VMAF_SSIM_SUMS * nh * sizeof(double));
+    vmaf_double *partials = malloc((size_t)VMAF_SSIM_SUMS * nh * n_seg * sizeof(vmaf_double));
+    vmaf_double *rows = malloc((size_t)VMAF_SSIM_SUMS * nh * sizeof(vmaf_double));
     VmafSsimTile *tile = malloc(sizeof(*tile));
     if (!partials || !rows || !tile) {
         CHECK(0, "out of memory");
         goto done;
     }
-    for (size_t i = 0; i < (size_t)VMAF_SSIM_SUMS * nh * n_seg; i++) partials[i] = NAN;
+    for (size_t i = 0; i < (size_t)VMAF_SSIM_SUMS * nh * n_seg; i++)
+        partials[i] = vmaf_dof_bits(UINT64_C(0x7ff8000000000000)); /* NaN */
     float g[VMAF_SSIM_WINDOW];
     vmaf_ssim_window(g);
     const VmafSsimConst k = vmaf_ssim_const();
@@ -158,13 +300,13 @@ static void emu_sums(const VmafSsimSource *ref, const VmafSsimSource *cmp, int w
         const int n = nw - x0 < VMAF_SSIM_SEGMENT ? nw - x0 : VMAF_SSIM_SEGMENT;
         for (int warp = 0; warp < VMAF_SSIM_THREADS / 32; warp++)
             for (int r = warp; r < VMAF_SSIM_TILE_H && y0 + r < nh; r += VMAF_SSIM_THREADS / 32) {
-                double t[32][VMAF_SSIM_SUMS];
+                vmaf_double t[32][VMAF_SSIM_SUMS];
                 for (int lane = 0; lane < 32; lane++) {
-                    for (int q = 0; q < VMAF_SSIM_SUMS; q++) t[lane][q] = 0.0;
+                    for (int q = 0; q < VMAF_SSIM_SUMS; q++) t[lane][q] = VMAF_DCONST(0.0, 0x0);
                     if (lane < n) vmaf_ssim_tile_terms(tile, g, &k, r, lane, t[lane]);
                 }
                 for (int q = 0; q < VMAF_SSIM_SUMS; q++) {
-                    double v[32];
+                    vmaf_double v[32];
                     for (int lane = 0; lane < 32; lane++) v[lane] = t[lane][q];
                     partials[((size_t)q * nh + y0 + r) * n_seg + bx] = vmaf_ssim_tree(v, n);
                 }
@@ -176,10 +318,10 @@ static void emu_sums(const VmafSsimSource *ref, const VmafSsimSource *cmp, int w
             rows[(size_t)q * nh + yy] = vmaf_ssim_row_sum(partials, nh, n_seg, q, yy);
         }
     for (int q = 0; q < VMAF_SSIM_SUMS; q++) {
-        double lanes[VMAF_SSIM_LANES];
+        vmaf_double lanes[VMAF_SSIM_LANES];
         for (int j = 0; j < VMAF_SSIM_LANES; j++)
             lanes[j] = vmaf_ssim_lane_sum(rows + (size_t)q * nh, nh, j);
-        sums[q] = vmaf_ssim_tree(lanes, nh < VMAF_SSIM_LANES ? nh : VMAF_SSIM_LANES);
+        sums[q] = host_double(vmaf_ssim_tree(lanes, nh < VMAF_SSIM_LANES ? nh : VMAF_SSIM_LANES));
     }
 done:
     free(partials);
@@ -222,9 +364,9 @@ static void serial_means(const VmafSsimPlane *a, const VmafSsimPlane *b, VmafSsi
                 for (int v = 0; v < 11; v++) acc += (double)(hp[((size_t)q * h + y + v) * w + x] * g[v]);
                 o[q] = (float)acc;
             }
-            double t[4];
+            vmaf_double t[4];
             vmaf_ssim_terms(&k, o[0], o[1], o[2], o[3], o[4], t);
-            for (int q = 0; q < 4; q++) sums[q] += t[q];
+            for (int q = 0; q < 4; q++) sums[q] += host_double(t[q]);
         }
     free(hp);
     vmaf_ssim_means_from_sums(sums, nw, nh, m);
@@ -445,6 +587,9 @@ int main(int argc, char **argv)
 {
     clips_dir = argc > 1 ? argv[1] : NULL;
     rng_state = 0x55117a1bull;
+#if VMAF_DOUBLE_SOFT
+    test_fsum();
+#endif
     static const unsigned sizes[][2] = { { 1, 1 }, { 3, 3 }, { 10, 10 }, { 11, 11 }, { 12, 11 },
                                          { 11, 45 }, { 42, 42 }, { 43, 43 }, { 44, 75 },
                                          { 75, 44 }, { 97, 53 }, { 176, 176 }, { 177, 183 },
@@ -486,8 +631,9 @@ int main(int argc, char **argv)
             n++;
         }
     }
-    printf("ssim_twin: %u cases, %d checks, %d failures; means differing from the reference's "
+    printf("ssim_twin%s: %u cases, %d checks, %d failures; means differing from the reference's "
            "serial sum: %u of %u\n",
-           n, checks, failures, serial_differ, serial_compared);
+           VMAF_DOUBLE_SOFT ? " (software double)" : "", n, checks, failures, serial_differ,
+           serial_compared);
     return failures ? 1 : 0;
 }

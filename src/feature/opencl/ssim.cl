@@ -1,4 +1,5 @@
 #pragma OPENCL FP_CONTRACT OFF
+#define VMAF_OPENCL_FP64_FREE 1
 // float_ssim / float_ms_ssim twins in OpenCL C: the kernels of feature/cuda/ssim.cu with the
 // same names, arguments and launches. Per plane pair: (decimate) one thread per output of the
 // decimated planes; (tile) one work-group per 32 x 32 window outputs: the inputs, the
@@ -6,8 +7,8 @@
 // vmaf_ssim_tree(); (rows) one thread per (sum, row) adding the row's segments; (plane) one
 // group of 32 threads per sum: lanes of rows, then the tree. The warp shuffles of the CUDA
 // form become __local arrays read by one thread, which adds them in the tree's order
-// (ssim_device.h: the shuffle tree and vmaf_ssim_tree() are one order).
-#pragma OPENCL EXTENSION cl_khr_fp64 : enable
+// (ssim_device.h: the shuffle tree and vmaf_ssim_tree() are one order). The doubles are
+// f64.h's vmaf_double: the device's, or the software binary64 where it has none.
 
 #include "feature/kernel.h"
 #include "feature/twins/kernel_args.h"
@@ -22,7 +23,7 @@ enum {
 typedef union SsimTileMem {
     VmafSsimTile tile;
     struct {
-        double terms[SSIM_WARPS][VMAF_SSIM_SUMS][VMAF_SSIM_SEGMENT];
+        vmaf_double terms[SSIM_WARPS][VMAF_SSIM_SUMS][VMAF_SSIM_SEGMENT];
     } row;
 } SsimTileMem;
 
@@ -42,10 +43,10 @@ static VmafSsimSource ssim_source(VMAF_ARENA_PARAM const SsimCudaArgs *a, int p)
 }
 
 /* v[0..n) (n >= 1, at most 32) added by the tree, from __local memory */
-static double ssim_tree_local(const __local double *v, int n)
+static vmaf_double ssim_tree_local(const __local vmaf_double *v, int n)
 {
-    double p[VMAF_SSIM_SEGMENT];
-    for (int j = 0; j < VMAF_SSIM_SEGMENT; j++) p[j] = j < n ? v[j] : 0.0;
+    vmaf_double p[VMAF_SSIM_SEGMENT];
+    for (int j = 0; j < VMAF_SSIM_SEGMENT; j++) p[j] = j < n ? v[j] : VMAF_DCONST(0.0, 0x0);
     return vmaf_ssim_tree(p, n);
 }
 
@@ -90,12 +91,13 @@ VMAF_KERNEL(vmaf_ssim_tile, SsimCudaArgs)
     const VmafSsimConst k = vmaf_ssim_const();
     const int warp = tid / VMAF_SSIM_SEGMENT, lane = tid % VMAF_SSIM_SEGMENT;
     const int n = min(VMAF_SSIM_SEGMENT, nw - x0);
-    __global double *partials = VMAF_PTR(double, a.partials);
+    __global vmaf_double *partials = VMAF_PTR(vmaf_double, a.partials);
     // every thread runs every round (the barriers); a group's row past the plane only idles
     for (int r0 = 0; r0 < VMAF_SSIM_TILE_H; r0 += SSIM_WARPS) {
         const int r = r0 + warp;
         const int active = y0 + r < nh;
-        double t[VMAF_SSIM_SUMS] = { 0.0, 0.0, 0.0, 0.0 };
+        vmaf_double t[VMAF_SSIM_SUMS];
+        for (int q = 0; q < VMAF_SSIM_SUMS; q++) t[q] = VMAF_DCONST(0.0, 0x0);
         if (active && lane < n) vmaf_ssim_tile_terms(&mem.tile, g, &k, r, lane, t);
         for (int q = 0; q < VMAF_SSIM_SUMS; q++) mem.row.terms[warp][q][lane] = t[q];
         VMAF_BARRIER();
@@ -114,18 +116,19 @@ VMAF_KERNEL(vmaf_ssim_rows, SsimCudaArgs)
     const int nh = a.h - (VMAF_SSIM_WINDOW - 1);
     const int y = (int)(vmaf_bid(0) * VMAF_SSIM_ROW_THREADS + vmaf_tid(0)), q = (int)vmaf_bid(1);
     if (y >= nh) return;
-    VMAF_PTR(double, a.rows)[(size_t)q * nh + y] =
-        vmaf_ssim_row_sum(VMAF_PTR(const double, a.partials), nh, a.n_seg, q, y);
+    VMAF_PTR(vmaf_double, a.rows)[(size_t)q * nh + y] =
+        vmaf_ssim_row_sum(VMAF_PTR(const vmaf_double, a.partials), nh, a.n_seg, q, y);
 }
 
 // grid 1, block 32 x VMAF_SSIM_SUMS: threads 32 q .. 32 q + 31 sum quantity q
 VMAF_KERNEL(vmaf_ssim_plane, SsimCudaArgs)
 {
-    VMAF_LOCAL double lanes[VMAF_SSIM_SUMS][VMAF_SSIM_LANES];
+    VMAF_LOCAL vmaf_double lanes[VMAF_SSIM_SUMS][VMAF_SSIM_LANES];
     const int nh = a.h - (VMAF_SSIM_WINDOW - 1);
     const int q = (int)vmaf_tid(0) / VMAF_SSIM_LANES, lane = (int)vmaf_tid(0) % VMAF_SSIM_LANES;
-    lanes[q][lane] = vmaf_ssim_lane_sum(VMAF_PTR(const double, a.rows) + (size_t)q * nh, nh, lane);
+    lanes[q][lane] =
+        vmaf_ssim_lane_sum(VMAF_PTR(const vmaf_double, a.rows) + (size_t)q * nh, nh, lane);
     VMAF_BARRIER();
     if (lane == 0)
-        VMAF_PTR(double, a.sums)[q] = ssim_tree_local(lanes[q], min((int)VMAF_SSIM_LANES, nh));
+        VMAF_PTR(vmaf_double, a.sums)[q] = ssim_tree_local(lanes[q], min((int)VMAF_SSIM_LANES, nh));
 }
