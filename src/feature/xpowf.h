@@ -60,6 +60,10 @@
  *      halves (each product below 2^56), shifted by y's exponent: two floors, < 2 units; an
  *      operand that would pass 2^62 means |t| >= 128 - 2^-15 (not decided). So
  *      |t_A - t*| <= |y| 1.012 x 2^-55 + 2 x 2^-55 < 65.2 u.
+ *   4b. First, t at 2^23 from the same products (two floors: error < 2^-22; the double path's
+ *      t lies within 2^-35 of t* for any |y| < 2^8 and |t*| <= 2^8 x 150 by step 5): at or
+ *      above 129, the double path's t exceeds its overflow threshold (~128): inf; at or below
+ *      -151, it is below -150: 0 (each with the result's sign).
  *   5. The double path's error. Writing Y0 = |k + log2 c|, each fma, product, sum or rounding
  *      of its log2 adds u times its result: |l_d - l*| <= u (4 Y0 + 4 A4 |r*| + 1.5 r*^2 +
  *      0.01) <= u (4 Y0 + 0.2) (the r^2 and r^4 terms contribute < 0.01 u). With Y0 <= |k| +
@@ -79,11 +83,12 @@
  *      midpoints are doubles): fl(Tm Q_d) then lies on the same side of each, strictly, so its
  *      float is M_A's nearest float (the nearest midpoints across the binade boundary at 1 lie
  *      2^37 units away), scaled by 2^floor(j/32) exactly, with the sign of the double path.
- *   Not decided (0): |y| >= 2^8, |t| >= 125, or a margin missed (about 1 call in 2^16 of those
- *   that reach M). tests/extractors/test_xpowf_f64.c compares the fixed path and the software
- *   binary64 build with the plain double steps bit for bit and checks every bound above on its
- *   inputs (observed: |t_A - t_d| <= 1745 x 2^-55, |M_A - M_d| <= 281927 x 2^-62);
- *   tests/opencl/test_opencl_xpowf.c runs the header as OpenCL C without fp64 against them.
+ *   Not decided (0): |y| >= 2^8, t in [125, 129) or (-151, -125], or a margin missed (about
+ *   1 call in 2^17 of those that reach M). tests/extractors/test_xpowf_f64.c compares the fixed
+ *   path and the software binary64 build with the plain double steps bit for bit and checks
+ *   every bound above on its inputs (observed: |t_A - t_d| <= 1978 x 2^-55, |M_A - M_d| <=
+ *   328854 x 2^-62, all 2^32 x for y = 7); tests/opencl/test_opencl_xpowf.c runs the header
+ *   as OpenCL C without fp64 against them.
  */
 #ifndef VMAF_FEATURE_XPOWF_H
 #define VMAF_FEATURE_XPOWF_H
@@ -383,6 +388,14 @@ VMAF_DEVICE_FN int vmaf_xpowf_fixed(uint32_t ix, uint32_t iy, int negative, floa
     const int s = 150 - (ey ? ey : 1); /* >= 16 */
     const int64_t a = ys * vmaf_xpowf_asr(l, 32);             /* |a| < 2^55 */
     const int64_t b = ys * (int64_t)((uint64_t)l & 0xffffffffu); /* |b| < 2^56 */
+    /* 4b. far beyond the range: t 2^23 (two floors, < 2 units) */
+    const int64_t tc = vmaf_xpowf_asr(a, s < 63 ? s : 63) +
+                       vmaf_xpowf_asr(b, s + 32 < 63 ? s + 32 : 63);
+    if (tc >= INT64_C(129) << 23 || tc <= -(INT64_C(151) << 23)) {
+        const uint32_t inf_or_zero = tc > 0 ? 0x7f800000u : 0u;
+        *out = vmaf_xpowf_from_bits(inf_or_zero | (negative ? 0x80000000u : 0u));
+        return 1;
+    }
     int64_t t;
     if (s >= 32) {
         t = vmaf_xpowf_asr(a, s - 32 < 63 ? s - 32 : 63) + vmaf_xpowf_asr(b, s < 63 ? s : 63);
