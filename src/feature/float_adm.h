@@ -67,6 +67,7 @@
 #include <string.h>
 #endif
 
+#include "f64.h"
 #include "float_filter.h"
 #include "xpowf.h"
 
@@ -81,18 +82,21 @@ enum {
 };
 
 /* Constants the reference writes as double literals (rounded to float where it stores a
- * float). */
+ * float); the two of the masking are doubles of the kernels too (f64.h). */
 #define VMAF_FLOAT_ADM_BORDER_FACTOR 0.1
-#define VMAF_FLOAT_ADM_ONE_BY_30 0.0333333351
-#define VMAF_FLOAT_ADM_ONE_BY_15 0.0666666701
+#define VMAF_FLOAT_ADM_ONE_BY_30 VMAF_DCONST(0.0333333351, 0x3fa11111203e01fc)
+#define VMAF_FLOAT_ADM_ONE_BY_15 VMAF_DCONST(0.0666666701, 0x3fb111111fd00e7d)
 #define VMAF_FLOAT_ADM_EPS 1e-30f
 /** Luminance (cd/m^2) the Barten CSF is evaluated at. */
 #define VMAF_FLOAT_ADM_LUMINANCE 100.0
 
+/* The db2 taps as floats: each decimal's nearest float, which is also the float nearest its
+ * double (the reference writes them as double literals stored in floats; test_float_adm_f64
+ * checks both roundings agree). */
 #define VMAF_FLOAT_ADM_DWT_LO_TAPS                                                        \
-    0.482962913144690, 0.836516303737469, 0.224143868041857, -0.129409522550921
+    0.482962913144690f, 0.836516303737469f, 0.224143868041857f, -0.129409522550921f
 #define VMAF_FLOAT_ADM_DWT_HI_TAPS                                                        \
-    -0.129409522550921, -0.224143868041857, 0.836516303737469, -0.482962913144690
+    -0.129409522550921f, -0.224143868041857f, 0.836516303737469f, -0.482962913144690f
 static VMAF_CONSTANT const float vmaf_float_adm_dwt_lo[VMAF_FLOAT_ADM_TAPS] = {
     VMAF_FLOAT_ADM_DWT_LO_TAPS
 };
@@ -115,6 +119,9 @@ enum VmafFloatAdmCsfMode {
 #define VMAF_FLOAT_ADM_DEFAULT_P_NORM 3.0
 #define VMAF_FLOAT_ADM_DEFAULT_DLM_WEIGHT 0.5
 
+/* The options and the run's parameters: host only (no kernel reads them; a program built
+ * without fp64 names no double). */
+#if !VMAF_DIALECT_OPENCL
 /** The extractor options (names and aliases in float_adm.c's option table). */
 typedef struct VmafFloatAdmOptions {
     bool debug;                 /**< also write adm, adm_num/den and per scale */
@@ -150,6 +157,7 @@ typedef struct VmafFloatAdmParams {
 
 /** The CSF weights of every scale for the options, as the reference evaluates them. */
 void vmaf_float_adm_params(const VmafFloatAdmOptions *opt, VmafFloatAdmParams *p);
+#endif
 
 /** Mantissa (23-bit field) of RCPSS(1 + k/2048), the x86 reciprocal approximation. */
 VMAF_DEVICE_FN uint32_t vmaf_float_adm_rcp_mantissa(uint32_t k)
@@ -215,6 +223,7 @@ typedef struct VmafFloatAdmScale {
     float num, den, aim_num;
 } VmafFloatAdmScale;
 
+#if !VMAF_DIALECT_OPENCL
 /**
  * The four scales of float planes ref and dis of the workspace's size (stride in floats),
  * computed by the build `impl` (float_filter.h). With skip_scale0, scale 0 gives num 0,
@@ -223,6 +232,7 @@ typedef struct VmafFloatAdmScale {
 int vmaf_float_adm_scales(enum VmafFloatImpl impl, VmafFloatAdmWorkspace *ws,
                           const VmafFloatAdmParams *p, const float *ref, const float *dis,
                           ptrdiff_t stride, VmafFloatAdmScale out[VMAF_FLOAT_ADM_SCALES]);
+#endif
 
 /* ---- the stages (float_adm_tools.c), for the unit test and the GPU twin ---- */
 
@@ -276,22 +286,60 @@ VMAF_DEVICE_FN void vmaf_float_adm_dwt_at(const float win[4][4], int lo_only, fl
     out[3] = vmaf_float_adm_taps4(H, hi[0], hi[1], hi[2], hi[3]);
 }
 
+/**
+ * r enhanced by the gain limit egl where the angles agree: r > 0 becomes (float)min(r egl, t),
+ * r < 0 (float)max(r egl, t), in double (the second test sees the first's result).
+ *
+ * Where doubles are software and egl is a float (the default 100 and every option with at
+ * most 24 significant bits), in fp32: r egl (two floats) is exact in double, so the double
+ * path rounds once, (float)min(r egl, t) = min(RN(r egl), t) (rounding to nearest is monotone
+ * and t is a float), and RN(r egl) is the fp32 product r * egl; (double)r > 0.0 is r > 0.0f.
+ * Otherwise the double steps on f64.h.
+ */
+VMAF_DEVICE_FN float vmaf_float_adm_enhance(float r, float t, vmaf_double gain_limit)
+{
+#if VMAF_DOUBLE_SOFT
+    const uint64_t gb = vmaf_dbits(gain_limit);
+    const int ge = (int)(gb >> 52 & 0x7ff) - 1023;
+    if (!(gb & UINT64_C(0x1fffffff)) && !(gb >> 63) && ge >= -126 && ge <= 127) {
+        /* egl's bits as a float's: sign 0, exponent rebiased, the top 23 fraction bits */
+        const float egl = vmaf_float_of_bits((uint32_t)(ge + 127) << 23 |
+                                             (uint32_t)(gb >> 29 & 0x7fffff));
+        if (r > 0.0f) {
+            const float g = r * egl;
+            r = g < t ? g : t;
+        }
+        if (r < 0.0f) {
+            const float g = r * egl;
+            r = g > t ? g : t;
+        }
+        return r;
+    }
+#endif
+    const vmaf_double zero = VMAF_DCONST(0.0, 0x0000000000000000);
+    if (vmaf_dlt(zero, vmaf_dfrom_float(r))) { /* r > 0.0 */
+        const vmaf_double g = vmaf_dmul(vmaf_dfrom_float(r), gain_limit);
+        const vmaf_double td = vmaf_dfrom_float(t);
+        r = vmaf_dto_float(vmaf_dlt(g, td) ? g : td);
+    }
+    if (vmaf_dlt(vmaf_dfrom_float(r), zero)) { /* r < 0.0 */
+        const vmaf_double g = vmaf_dmul(vmaf_dfrom_float(r), gain_limit);
+        const vmaf_double td = vmaf_dfrom_float(t);
+        r = vmaf_dto_float(vmaf_dlt(td, g) ? g : td); /* g > t */
+    }
+    return r;
+}
+
 /** The restored part of one band sample (reference o, distorted t), enhanced where the
  * angles agree. */
 VMAF_DEVICE_FN float vmaf_float_adm_restore(const VMAF_GLOBAL uint32_t *rcp, float o, float t,
-                                            bool angle_flag, double gain_limit)
+                                            bool angle_flag, vmaf_double gain_limit)
 {
     float k = t * vmaf_float_adm_rcp(rcp, o + VMAF_FLOAT_ADM_EPS);
     k = k < 0.0f ? 0.0f : (k > 1.0f ? 1.0f : k);
     float r = k * o;
-    if (angle_flag && r > 0.0) {
-        const double g = r * gain_limit;
-        r = (float)(g < t ? g : t);
-    }
-    if (angle_flag && r < 0.0) {
-        const double g = r * gain_limit;
-        r = (float)(g > t ? g : t);
-    }
+    if (angle_flag)
+        r = vmaf_float_adm_enhance(r, t, gain_limit);
     return r;
 }
 
@@ -305,10 +353,89 @@ VMAF_DEVICE_FN bool vmaf_float_adm_angle_flag(float oh, float ov, float th, floa
     return ot_dp >= 0.0f && ot_dp * ot_dp >= cos_1deg_sq * o_mag_sq * t_mag_sq;
 }
 
-/** The masking value of a CSF value. */
+/* The masking constants as float pairs, exactly: 0.0333333351 (as a double) = ONE_BY_30_HI +
+ * ONE_BY_30_LO and 0.0666666701 = ONE_BY_15_HI + ONE_BY_15_LO (test_float_adm_f64 checks). */
+#define VMAF_FLOAT_ADM_ONE_BY_30_HI 0x1.111112p-5f
+#define VMAF_FLOAT_ADM_ONE_BY_30_LO 0x1.f00fep-36f
+#define VMAF_FLOAT_ADM_ONE_BY_15_HI 0x1.111112p-4f
+#define VMAF_FLOAT_ADM_ONE_BY_15_LO -0x1.7f8c18p-35f
+
+/* a b + c rounded once, in fp32 (OpenCL's fma of floats; C's fmaf) */
+#if VMAF_DIALECT_OPENCL
+#define VMAF_FLOAT_ADM_FMAF(a, b, c) fma((float)(a), (float)(b), (float)(c))
+#else
+#define VMAF_FLOAT_ADM_FMAF(a, b, c) fmaf(a, b, c)
+#endif
+
+/**
+ * (float)(d x) for x = |c| >= 0 and the double d = hi + lo of a pair above, as
+ * fma(hi, x, lo x) in fp32 where x is in [2^-60, FLT_MAX]: test_float_adm_f64 compares the two
+ * on every float of [1, 4); across that range every operation and result is a normal float
+ * (lo x >= 2^-96, the result >= 2^-65), so both forms scale exactly with x's exponent and the
+ * binades checked stand for all. Below 2^-60, inf and NaN: the double steps (f64.h).
+ */
+VMAF_DEVICE_FN float vmaf_float_adm_scaled(vmaf_double d, float hi, float lo, float x)
+{
+#if VMAF_DOUBLE_SOFT
+    if (x >= 0x1p-60f && x <= 0x1.fffffep127f)
+        return VMAF_FLOAT_ADM_FMAF(hi, x, lo * x);
+#else
+    (void)hi;
+    (void)lo;
+#endif
+    return vmaf_dto_float(vmaf_dmul(d, vmaf_dfrom_float(x)));
+}
+
+/** The masking value of a CSF value: (float)(0.0333333351 |c|), the product in double. */
 VMAF_DEVICE_FN float vmaf_float_adm_mask_value(float c)
 {
-    return (float)(VMAF_FLOAT_ADM_ONE_BY_30 * vmaf_fabsf(c));
+    return vmaf_float_adm_scaled(VMAF_FLOAT_ADM_ONE_BY_30, VMAF_FLOAT_ADM_ONE_BY_30_HI,
+                                 VMAF_FLOAT_ADM_ONE_BY_30_LO, vmaf_fabsf(c));
+}
+
+/**
+ * (float)(s + 0.0666666701 x), the product and the sum in double (the threshold's centre).
+ *
+ * Where doubles are software, for s and x each 0 or in [2^-60, 2^100], in fp32 (every value
+ * below a normal float or 0). x = 0: s + x (IEEE's signed zeros, as the double sum's). s = 0:
+ * the double sum is the product, whose float vmaf_float_adm_scaled gives. Otherwise, with
+ * d = H + L exactly (ONE_BY_15_HI, _LO) and V = s + d x:
+ *   p = H x, e = fma(H, x, -p) (H x = p + e exactly), q = L x; (a, b) = TwoSum(s, p) (s + p =
+ *   a + b exactly); c = e + q; dd = b + c; f = a + dd; res = dd - (f - a) (Fast2Sum, |dd| <=
+ *   |a|: a + dd = f + res exactly). With u = 2^-24 each rounding: a + dd - V = u1 L x +
+ *   u2 (e + q) + u3 (b + c), |L x| <= 1.41 2^-31 |H x|, |e| <= 2^-24 |p|, |b| <= 2^-24 |a|:
+ *   |a + dd - V| <= 3.05 x 2^-48 V. The double path's W = fl(s + fl(d x)) has |W - V| <= 2^-52
+ *   V. So |W - (f + res)| <= 2^-46.2 |f|, and where |res| < h (1 - 2^-19), h half the gap
+ *   between f and its neighbour on res's side (2^(e_f - 24), halved below a power of two),
+ *   W lies strictly inside f's rounding interval (2^-19 h >= 2^-44 |f|): the result is f.
+ * Otherwise (and where doubles are hardware) the double steps (f64.h).
+ */
+VMAF_DEVICE_FN float vmaf_float_adm_add_centre(float s, float x)
+{
+#if VMAF_DOUBLE_SOFT
+    if ((s == 0.0f || (s >= 0x1p-60f && s <= 0x1p100f)) &&
+        (x == 0.0f || (x >= 0x1p-60f && x <= 0x1p100f))) {
+        if (x == 0.0f)
+            return s + x;
+        if (s == 0.0f)
+            return vmaf_float_adm_scaled(VMAF_FLOAT_ADM_ONE_BY_15, VMAF_FLOAT_ADM_ONE_BY_15_HI,
+                                         VMAF_FLOAT_ADM_ONE_BY_15_LO, x);
+        const float hi = VMAF_FLOAT_ADM_ONE_BY_15_HI, lo = VMAF_FLOAT_ADM_ONE_BY_15_LO;
+        const float p = hi * x, e = VMAF_FLOAT_ADM_FMAF(hi, x, -p), q = lo * x;
+        const float a = s + p, v = a - s, b = (s - (a - v)) + (p - v);
+        const float dd = b + (e + q);
+        const float f = a + dd, res = dd - (f - a);
+        const uint32_t fb = vmaf_bits_of_float(f);
+        float h = vmaf_float_of_bits((fb & 0x7f800000u) - (24u << 23)); /* 2^(e_f - 24) */
+        if (res < 0.0f && !(fb & 0x007fffffu))
+            h *= 0.5f;
+        if (vmaf_fabsf(res) < h - h * 0x1p-19f)
+            return f;
+    }
+#endif
+    return vmaf_dto_float(vmaf_dadd(vmaf_dfrom_float(s),
+                                    vmaf_dmul(VMAF_FLOAT_ADM_ONE_BY_15,
+                                              vmaf_dfrom_float(x))));
 }
 
 /**
@@ -337,7 +464,7 @@ VMAF_DEVICE_FN float vmaf_float_adm_threshold(const VMAF_GLOBAL float *const mas
         sum += m0[cols[1]];
         sum += m0[cols[2]];
         sum += m1[cols[0]];
-        sum = (float)(sum + VMAF_FLOAT_ADM_ONE_BY_15 * vmaf_fabsf(centre));
+        sum = vmaf_float_adm_add_centre(sum, vmaf_fabsf(centre));
         sum += m1[cols[2]];
         sum += m2[cols[0]];
         sum += m2[cols[1]];
@@ -403,12 +530,14 @@ VMAF_DEVICE_FN int vmaf_float_adm_visit_at(VmafFloatAdmVisit v, int k)
 /** (float)(cos^2 1 degree), the angle test's constant. */
 float vmaf_float_adm_cos_1deg_sq(void);
 
+#if !VMAF_DIALECT_OPENCL
 /**
  * A scale's value from the three bands' float sums: powf(sum, 1/p) + the noise floor
- * powf((float)(area_w area_h noise_weight), 1/p), added H + V + D.
+ * powf((float)(area_w area_h noise_weight), 1/p), added H + V + D (on the host).
  */
 float vmaf_float_adm_band_value(const float total[3], int area_w, int area_h,
                                 double noise_weight, double p_norm);
+#endif
 
 /**
  * One DWT level of a w x h float image (stride in floats) into ceil(w/2) x ceil(h/2)

@@ -81,7 +81,8 @@ void checktwin_float(CheckEnv *env)
         }
     }
     /* adm_p_norm != 3: every masked and denominator term through vmaf_xpowf on the device
-     * (3.00000001 rounds to 3.0f but is not the x * x * x case) */
+     * (3.00000001 rounds to 3.0f but is not the x * x * x case); a gain limit that is no float
+     * (1.1: the enhancement's double steps where doubles are software, float_adm.h) */
     static const char *const pnorm_opts[][2] = {
         { "float_adm=adm_p_norm=1:debug=true", NULL },
         { "float_adm=adm_p_norm=1.5:adm_skip_scale0=true", NULL },
@@ -90,6 +91,7 @@ void checktwin_float(CheckEnv *env)
         { "float_adm=adm_p_norm=4:adm_noise_weight=0.5", NULL },
         { "float_adm=adm_p_norm=20:adm_csf_mode=2:debug=true", NULL },
         { "float_adm=adm_p_norm=3.00000001:debug=true", NULL },
+        { "float_adm=adm_enhn_gain_limit=1.1:adm_p_norm=2:debug=true", NULL },
     };
     enum { N_PNORM = sizeof(pnorm_opts) / sizeof(pnorm_opts[0]) };
     for (unsigned p = 0; p < N_PNORM; p++) {

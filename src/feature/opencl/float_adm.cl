@@ -1,5 +1,5 @@
 #pragma OPENCL FP_CONTRACT OFF
-#pragma OPENCL EXTENSION cl_khr_fp64 : enable
+#define VMAF_OPENCL_FP64_FREE 1
 // float_adm twin, OpenCL C (feature/cuda/float_adm.cu, the same kernels and arguments). Per
 // scale: the DWT level (one work-item per band sample, its 4 x 4 window); decouple + CSF over
 // the outer region (RCPSS emulated from the CPU's table); the terms of the masked sums (DLM,
