@@ -81,7 +81,8 @@ extern "C" {
  * test_ciede_cxx.cc compares the two compilations), the software binary64 in an OpenCL
  * program built without fp64. Every double constant is VMAF_DCONST, the folded ones (a
  * quotient or product of literals in the formulas) as the double C folds them to, which
- * tests/extractors/test_xmath.c checks against the expressions. */
+ * tests/extractors/test_xmath_soft.c checks against the expressions (and both forms of every
+ * function against each other). */
 #ifndef M_PI
 #define M_PI 3.14159265358979323846
 #endif

@@ -15,7 +15,8 @@
  * The operations are written on f64.h's vmaf_double, one function per C operation in the C
  * order (vmaf_dfma for fma, constants as VMAF_DCONST): the plain double operators in C, CUDA
  * and OpenCL with fp64, the software binary64 in an OpenCL program built without it, with the
- * same bits (tests/extractors/test_xmath.c runs both forms on the host and compares them).
+ * same bits (tests/extractors/test_xmath_soft.c runs both forms on the host and compares
+ * them).
  *
  * Domains (the ones the callers use; tests/extractors/test_xmath.c checks them against the
  * host's libm):
@@ -447,10 +448,17 @@ VMAF_DEVICE_FN VmafXmDd vmaf_xm_dd_div(VmafXmDd a, VmafXmDd b)
 #define VMAF_XM_PI4 VMAF_DCONST(0x1.921fb54442d18p-1, 0x3fe921fb54442d18)
 #define VMAF_XM_PI34 VMAF_DCONST(0x1.2d97c7f3321d2p1, 0x4002d97c7f3321d2)
 
+/* The series' coefficients -1/7, 1/9, ..., 1/17 in double: the doubles C folds -1.0 / 7,
+ * 1.0 / 9, ... to (tests/extractors/test_xmath_soft.c checks). */
+#define VMAF_XM_Q7 VMAF_DCONST(-0.14285714285714285, 0xbfc2492492492492)
+#define VMAF_XM_Q9 VMAF_DCONST(0.1111111111111111, 0x3fbc71c71c71c71c)
+#define VMAF_XM_Q11 VMAF_DCONST(-0.09090909090909091, 0xbfb745d1745d1746)
+#define VMAF_XM_Q13 VMAF_DCONST(0.07692307692307693, 0x3fb3b13b13b13b14)
+#define VMAF_XM_Q15 VMAF_DCONST(-0.06666666666666667, 0xbfb1111111111111)
+#define VMAF_XM_Q17 VMAF_DCONST(0.058823529411764705, 0x3fae1e1e1e1e1e1e)
+
 /* atan(u) for u = uh + ul in [0, 1], double-double: atan(i/64) + atan(t), t = (u - i/64) /
- * (1 + u i/64), |t| <= 1/128, by its series to t^17 (truncation below 2^-105 relative). The
- * series' coefficients -1/7 .. 1/17 are the doubles nearest them (what C makes of -1.0 / 7
- * and so on, tests/extractors/test_xmath.c checks). */
+ * (1 + u i/64), |t| <= 1/128, by its series to t^17 (truncation below 2^-105 relative). */
 VMAF_DEVICE_FN VmafXmDd vmaf_xm_atan_dd(VmafXmDd u)
 {
     const int i = vmaf_dto_i32(vmaf_dadd(vmaf_dmul(u.hi, VMAF_DCONST(64.0, 0x4050000000000000)),
@@ -461,14 +469,15 @@ VMAF_DEVICE_FN VmafXmDd vmaf_xm_atan_dd(VmafXmDd u)
                                       vmaf_xm_dd_mul(u, vmaf_xm_dd(xi, VMAF_XM_ZERO)));
     const VmafXmDd t = vmaf_xm_dd_div(n, d);
     const VmafXmDd t2 = vmaf_xm_dd_mul(t, t);
-    /* q = -1/3 + t2/5 - t2^2/7 + ...: the first two terms in double-double, the rest in double */
+    /* q = -1/3 + t2/5 - t2^2/7 + ...: the first two terms in double-double, the rest in double:
+     * rest = s * s * (Q7 + s * (Q9 + s * (Q11 + s * (Q13 + s * (Q15 + s * Q17))))) */
     const vmaf_double s = t2.hi;
-    vmaf_double poly = vmaf_dmul(s, VMAF_DCONST(0.058823529411764705, 0x3fae1e1e1e1e1e1e));
-    poly = vmaf_dmul(s, vmaf_dadd(VMAF_DCONST(-0.06666666666666667, 0xbfb1111111111111), poly));
-    poly = vmaf_dmul(s, vmaf_dadd(VMAF_DCONST(0.07692307692307693, 0x3fb3b13b13b13b14), poly));
-    poly = vmaf_dmul(s, vmaf_dadd(VMAF_DCONST(-0.09090909090909091, 0xbfb745d1745d1746), poly));
-    poly = vmaf_dmul(s, vmaf_dadd(VMAF_DCONST(0.1111111111111111, 0x3fbc71c71c71c71c), poly));
-    poly = vmaf_dadd(VMAF_DCONST(-0.14285714285714285, 0xbfc2492492492492), poly);
+    vmaf_double poly = vmaf_dmul(s, VMAF_XM_Q17);
+    poly = vmaf_dmul(s, vmaf_dadd(VMAF_XM_Q15, poly));
+    poly = vmaf_dmul(s, vmaf_dadd(VMAF_XM_Q13, poly));
+    poly = vmaf_dmul(s, vmaf_dadd(VMAF_XM_Q11, poly));
+    poly = vmaf_dmul(s, vmaf_dadd(VMAF_XM_Q9, poly));
+    poly = vmaf_dadd(VMAF_XM_Q7, poly);
     const vmaf_double rest = vmaf_dmul(vmaf_dmul(s, s), poly);
     const VmafXmDd third = vmaf_xm_dd(VMAF_DCONST(-0x1.5555555555555p-2, 0xbfd5555555555555),
                                       VMAF_DCONST(-0x1.5555555555555p-56, 0xbc75555555555555));
