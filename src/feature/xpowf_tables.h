@@ -2,24 +2,59 @@
 #ifndef VMAF_FEATURE_XPOWF_TABLES_H
 #define VMAF_FEATURE_XPOWF_TABLES_H
 
-/* 1/c and log2(c) per subinterval of log2's range */
+/* 1/c and log2(c) per subinterval of log2's range (f64.h's constants) */
 #define VMAF_XPOWF_LOG2_TABLE \
-    0x1.661ec79f8f3bep+0, -0x1.efec65b963019p-2, \
-    0x1.571ed4aaf883dp+0, -0x1.b0b6832d4fca4p-2, \
-    0x1.49539f0f010bp+0, -0x1.7418b0a1fb77bp-2, \
-    0x1.3c995b0b80385p+0, -0x1.39de91a6dcf7bp-2, \
-    0x1.30d190c8864a5p+0, -0x1.01d9bf3f2b631p-2, \
-    0x1.25e227b0b8eap+0, -0x1.97c1d1b3b7afp-3, \
-    0x1.1bb4a4a1a343fp+0, -0x1.2f9e393af3c9fp-3, \
-    0x1.12358f08ae5bap+0, -0x1.960cbbf788d5cp-4, \
-    0x1.0953f419900a7p+0, -0x1.a6f9db6475fcep-5, \
-    0x1p+0, 0x0p+0, \
-    0x1.e608cfd9a47acp-1, 0x1.338ca9f24f53dp-4, \
-    0x1.ca4b31f026aap-1, 0x1.476a9543891bap-3, \
-    0x1.b2036576afce6p-1, 0x1.e840b4ac4e4d2p-3, \
-    0x1.9c2d163a1aa2dp-1, 0x1.40645f0c6651cp-2, \
-    0x1.886e6037841edp-1, 0x1.88e9c2c1b9ff8p-2, \
-    0x1.767dcf5534862p-1, 0x1.ce0a44eb17bccp-2,
+    VMAF_DCONST_INIT(0x1.661ec79f8f3bep+0, 0x3ff661ec79f8f3be), \
+    VMAF_DCONST_INIT(-0x1.efec65b963019p-2, 0xbfdefec65b963019), \
+    VMAF_DCONST_INIT(0x1.571ed4aaf883dp+0, 0x3ff571ed4aaf883d), \
+    VMAF_DCONST_INIT(-0x1.b0b6832d4fca4p-2, 0xbfdb0b6832d4fca4), \
+    VMAF_DCONST_INIT(0x1.49539f0f010bp+0, 0x3ff49539f0f010b0), \
+    VMAF_DCONST_INIT(-0x1.7418b0a1fb77bp-2, 0xbfd7418b0a1fb77b), \
+    VMAF_DCONST_INIT(0x1.3c995b0b80385p+0, 0x3ff3c995b0b80385), \
+    VMAF_DCONST_INIT(-0x1.39de91a6dcf7bp-2, 0xbfd39de91a6dcf7b), \
+    VMAF_DCONST_INIT(0x1.30d190c8864a5p+0, 0x3ff30d190c8864a5), \
+    VMAF_DCONST_INIT(-0x1.01d9bf3f2b631p-2, 0xbfd01d9bf3f2b631), \
+    VMAF_DCONST_INIT(0x1.25e227b0b8eap+0, 0x3ff25e227b0b8ea0), \
+    VMAF_DCONST_INIT(-0x1.97c1d1b3b7afp-3, 0xbfc97c1d1b3b7af0), \
+    VMAF_DCONST_INIT(0x1.1bb4a4a1a343fp+0, 0x3ff1bb4a4a1a343f), \
+    VMAF_DCONST_INIT(-0x1.2f9e393af3c9fp-3, 0xbfc2f9e393af3c9f), \
+    VMAF_DCONST_INIT(0x1.12358f08ae5bap+0, 0x3ff12358f08ae5ba), \
+    VMAF_DCONST_INIT(-0x1.960cbbf788d5cp-4, 0xbfb960cbbf788d5c), \
+    VMAF_DCONST_INIT(0x1.0953f419900a7p+0, 0x3ff0953f419900a7), \
+    VMAF_DCONST_INIT(-0x1.a6f9db6475fcep-5, 0xbfaa6f9db6475fce), \
+    VMAF_DCONST_INIT(0x1p+0, 0x3ff0000000000000), \
+    VMAF_DCONST_INIT(0x0p+0, 0x0000000000000000), \
+    VMAF_DCONST_INIT(0x1.e608cfd9a47acp-1, 0x3fee608cfd9a47ac), \
+    VMAF_DCONST_INIT(0x1.338ca9f24f53dp-4, 0x3fb338ca9f24f53d), \
+    VMAF_DCONST_INIT(0x1.ca4b31f026aap-1, 0x3feca4b31f026aa0), \
+    VMAF_DCONST_INIT(0x1.476a9543891bap-3, 0x3fc476a9543891ba), \
+    VMAF_DCONST_INIT(0x1.b2036576afce6p-1, 0x3feb2036576afce6), \
+    VMAF_DCONST_INIT(0x1.e840b4ac4e4d2p-3, 0x3fce840b4ac4e4d2), \
+    VMAF_DCONST_INIT(0x1.9c2d163a1aa2dp-1, 0x3fe9c2d163a1aa2d), \
+    VMAF_DCONST_INIT(0x1.40645f0c6651cp-2, 0x3fd40645f0c6651c), \
+    VMAF_DCONST_INIT(0x1.886e6037841edp-1, 0x3fe886e6037841ed), \
+    VMAF_DCONST_INIT(0x1.88e9c2c1b9ff8p-2, 0x3fd88e9c2c1b9ff8), \
+    VMAF_DCONST_INIT(0x1.767dcf5534862p-1, 0x3fe767dcf5534862), \
+    VMAF_DCONST_INIT(0x1.ce0a44eb17bccp-2, 0x3fdce0a44eb17bcc),
+
+/* the same, 1/c 2^53 and log2(c) 2^62 (exact integers) */
+#define VMAF_XPOWF_LOG2_FIXED_TABLE \
+    INT64_C(0x2cc3d8f3f1e77c), INT64_C(-0x1efec65b96301900), \
+    INT64_C(0x2ae3da955f107a), INT64_C(-0x1b0b6832d4fca400), \
+    INT64_C(0x292a73e1e02160), INT64_C(-0x17418b0a1fb77b00), \
+    INT64_C(0x27932b6170070a), INT64_C(-0x139de91a6dcf7b00), \
+    INT64_C(0x261a321910c94a), INT64_C(-0x101d9bf3f2b63100), \
+    INT64_C(0x24bc44f6171d40), INT64_C(-0xcbe0e8d9dbd7800), \
+    INT64_C(0x2376949434687e), INT64_C(-0x97cf1c9d79e4f80), \
+    INT64_C(0x2246b1e115cb74), INT64_C(-0x65832efde235700), \
+    INT64_C(0x212a7e8332014e), INT64_C(-0x34df3b6c8ebf9c0), \
+    INT64_C(0x20000000000000), INT64_C(0x0), \
+    INT64_C(0x1e608cfd9a47ac), INT64_C(0x4ce32a7c93d4f40), \
+    INT64_C(0x1ca4b31f026aa0), INT64_C(0xa3b54aa1c48dd00), \
+    INT64_C(0x1b2036576afce6), INT64_C(0xf4205a562726900), \
+    INT64_C(0x19c2d163a1aa2d), INT64_C(0x140645f0c6651c00), \
+    INT64_C(0x1886e6037841ed), INT64_C(0x188e9c2c1b9ff800), \
+    INT64_C(0x1767dcf5534862), INT64_C(0x1ce0a44eb17bcc00),
 
 /* bits of 2^(i/32) less i << 47 */
 #define VMAF_XPOWF_EXP2_TABLE \
