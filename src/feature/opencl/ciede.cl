@@ -1,4 +1,5 @@
 #pragma OPENCL FP_CONTRACT OFF
+#define VMAF_OPENCL_FP64_FREE 1
 // ciede twin (ciede.cu's OpenCL form): the per-pixel CIEDE2000 differences (ciede_device.h,
 // the CPU's own functions), then their double sum in the CPU's row-major order, by one
 // work-group that gives the serial loop's bits (seq_sum.clh; adding the exact zeros of equal
