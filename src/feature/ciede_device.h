@@ -66,7 +66,10 @@ VMAF_DEVICE_FN float vmaf_ciede_pixel(const VmafCiedePlanes *ref, const VmafCied
     const float du = vmaf_ciede_chroma_at(dis, 1, bpc, layout, i, j);
     const float dv = vmaf_ciede_chroma_at(dis, 2, bpc, layout, i, j);
     if (ry == dy && ru == du && rv == dv) return 0.0f;
-    return vmaf_ciede2000(vmaf_ciede_lab(ry, ru, rv, bpc), vmaf_ciede_lab(dy, du, dv, bpc));
+    return vmaf_ciede2000(vmaf_ciede_lab(vmaf_dfrom_float(ry), vmaf_dfrom_float(ru),
+                                         vmaf_dfrom_float(rv), bpc),
+                          vmaf_ciede_lab(vmaf_dfrom_float(dy), vmaf_dfrom_float(du),
+                                         vmaf_dfrom_float(dv), bpc));
 }
 
 #if VMAF_DIALECT_C

@@ -48,6 +48,13 @@
  *    additions per element), and walks a crossing segment with plain double additions until
  *    the sum leaves the binade (seq_sum_walk).
  *
+ * 7. Without fp64. The doubles here are f64.h's vmaf_double. On the software binary64 (an
+ *    OpenCL program built without fp64) a segment's map comes from the integer rule instead of
+ *    the chains of 6. (seq_sum_segment_map: seq_sum_segment_map_exact, saturated where the
+ *    chains would leave the binade, i.e. the value 6. proves the chains give), no double
+ *    addition at all; the walk and the loop's fallback add in the software double, whose
+ *    additions are the IEEE ones.
+ *
  * Blocking (cuda/seq_sum.cuh, and vmaf_seq_sum_emulate in the same order): chunks of
  * SEQ_SUM_CHUNK = SEQ_SUM_THREADS x SEQ_SUM_K elements; thread t owns the contiguous segment
  * [t K, t K + K) of a chunk and computes its map (seq_sum_segment_map), a warp scan and a scan
@@ -68,7 +75,7 @@
 #include <string.h>
 #endif
 
-#include "bitcast.h"
+#include "f64.h"
 
 /* Block shape (compile-time; tests/checktwin/seq_sum_gpu_test.cu may be built with others):
  * SEQ_SUM_THREADS a multiple of 32 up to 1024, SEQ_SUM_K a multiple of 4 (float4 loads). */
@@ -107,9 +114,9 @@ VMAF_DEVICE_FN SeqSumState seq_sum_zero(void)
 }
 
 /** The state of a double; 0 if s is not +0 or a positive normal finite number. */
-VMAF_DEVICE_FN int seq_sum_state_of(double s, SeqSumState *st)
+VMAF_DEVICE_FN int seq_sum_state_of(vmaf_double s, SeqSumState *st)
 {
-    const uint64_t b = vmaf_bits_of_double(s);
+    const uint64_t b = vmaf_dbits(s);
     const int e = (int)(b >> 52); /* includes the sign bit */
     if (!b) {
         *st = seq_sum_zero();
@@ -122,10 +129,10 @@ VMAF_DEVICE_FN int seq_sum_state_of(double s, SeqSumState *st)
 }
 
 /** The double of a state (exact). */
-VMAF_DEVICE_FN double seq_sum_value(SeqSumState st)
+VMAF_DEVICE_FN vmaf_double seq_sum_value(SeqSumState st)
 {
-    if (st.exp == SEQ_SUM_ZERO_EXP) return 0.;
-    return vmaf_double_of_bits((uint64_t)st.exp << 52 | (st.units - (UINT64_C(1) << 52)));
+    if (st.exp == SEQ_SUM_ZERO_EXP) return VMAF_DCONST(0.0, 0x0000000000000000);
+    return vmaf_dof_bits((uint64_t)st.exp << 52 | (st.units - (UINT64_C(1) << 52)));
 }
 
 VMAF_DEVICE_FN SeqSumMap seq_sum_identity(void)
@@ -232,11 +239,22 @@ VMAF_DEVICE_FN SeqSumMap seq_sum_segment_map_exact(const float *v, int first, in
  * exact map's value where that is below 2^52 - p, and SEQ_SUM_TOP otherwise: a value that
  * large crosses from every state of parity p anyway, so the composition and the crossing
  * test treat both the same. *bad is set if a live element is invalid (the map is then
- * meaningless).
+ * meaningless). On the software double the same value comes from the integer rule (7. in the
+ * header comment).
  */
 VMAF_DEVICE_FN SeqSumMap seq_sum_segment_map(const float *v, int first, int count, int exp,
                                              int *bad)
 {
+#if VMAF_DOUBLE_SOFT
+    SeqSumMap m = seq_sum_segment_map_exact(v, first, count, exp);
+    int invalid = 0;
+    for (int j = 0; j < SEQ_SUM_K; j++)
+        invalid |= j >= first && j < count && seq_sum_bad_float(v[j]);
+    *bad = invalid;
+    for (int p = 0; p < 2; p++)
+        if (m.r[p] >= (UINT64_C(1) << 52) - (uint64_t)p) m.r[p] = SEQ_SUM_TOP;
+    return m;
+#else
     const uint64_t start0 = seq_sum_start_bits(exp, 0);
 #if defined(SEQ_SUM_TEST_MUTANT) && SEQ_SUM_TEST_MUTANT == 1 /* tests: ties ignore parity */
     const uint64_t start1 = start0;
@@ -278,6 +296,7 @@ VMAF_DEVICE_FN SeqSumMap seq_sum_segment_map(const float *v, int first, int coun
     m.r[0] = b0 >= top ? SEQ_SUM_TOP : b0 - start0;
     m.r[1] = b1 >= top ? SEQ_SUM_TOP : b1 - start1;
     return m;
+#endif
 }
 
 /**
@@ -290,11 +309,11 @@ VMAF_DEVICE_FN SeqSumMap seq_sum_segment_map(const float *v, int first, int coun
 VMAF_DEVICE_FN int seq_sum_walk(const float *v, int first, int count, SeqSumState *st)
 {
     const uint64_t top = seq_sum_top_bits(st->exp);
-    double s = seq_sum_value(*st);
+    vmaf_double s = seq_sum_value(*st);
     for (int j = first; j < count; j++) {
         if (seq_sum_bad_float(v[j])) return -1;
-        s += (double)v[j];
-        if (vmaf_bits_of_double(s) >= top) return seq_sum_state_of(s, st) ? j : -1;
+        s = vmaf_dadd(s, vmaf_dfrom_float(v[j])); /* s += (double)v[j] */
+        if (vmaf_dbits(s) >= top) return seq_sum_state_of(s, st) ? j : -1;
     }
     return -1;
 }
@@ -304,6 +323,12 @@ VMAF_DEVICE_FN int seq_sum_walk(const float *v, int first, int count, SeqSumStat
 
 /* Plain static inline: under nvcc these are host functions; OpenCL C has no host side. */
 #if !VMAF_DIALECT_OPENCL
+
+/** A state's value as the host's double (vmaf_double may be the software one in host tests). */
+static inline double seq_sum_host_value(SeqSumState st)
+{
+    return vmaf_double_of_bits(vmaf_dbits(seq_sum_value(st)));
+}
 
 /** The definition: the loop, from s over x[from..n). */
 static inline double vmaf_seq_sum_serial(const float *x, size_t from, size_t n, double s)
@@ -349,7 +374,7 @@ static inline double vmaf_seq_sum_emulate(const float *x, size_t n, SeqSumMap *s
             }
             if (bad) {
                 stats->fallbacks++;
-                return vmaf_seq_sum_serial(x, base + (size_t)pos, n, seq_sum_value(st));
+                return vmaf_seq_sum_serial(x, base + (size_t)pos, n, seq_sum_host_value(st));
             }
             SeqSumMap warp_excl[SEQ_SUM_WARPS], total = seq_sum_identity();
             for (int w = 0; w < SEQ_SUM_WARPS; w++) {
@@ -390,13 +415,13 @@ static inline double vmaf_seq_sum_emulate(const float *x, size_t n, SeqSumMap *s
             const int j = seq_sum_walk(x + seg, first, count, &at);
             if (j < 0) { /* cannot happen either; the kernel then takes the loop */
                 stats->errors++;
-                return vmaf_seq_sum_serial(x, base + (size_t)pos, n, seq_sum_value(st));
+                return vmaf_seq_sum_serial(x, base + (size_t)pos, n, seq_sum_host_value(st));
             }
             st = at;
             pos = walker * SEQ_SUM_K + j + 1;
         }
     }
-    return seq_sum_value(st);
+    return seq_sum_host_value(st);
 }
 
 #endif /* !VMAF_DIALECT_OPENCL */

@@ -12,6 +12,11 @@
  * Every multiply-add the library's FMA build fuses is an explicit fma() here, every other
  * operation is a single rounded double operation (the build has -ffp-contract=off and
  * --fmad=false), so the result does not depend on the compiler either.
+ * The operations are written on f64.h's vmaf_double, one function per C operation in the C
+ * order (vmaf_dfma for fma, constants as VMAF_DCONST): the plain double operators in C, CUDA
+ * and OpenCL with fp64, the software binary64 in an OpenCL program built without it, with the
+ * same bits (tests/extractors/test_xmath_soft.c runs both forms on the host and compares
+ * them).
  *
  * Domains (the ones the callers use; tests/extractors/test_xmath.c checks them against the
  * host's libm):
@@ -38,14 +43,13 @@
 #ifndef VMAF_FEATURE_XMATH_H
 #define VMAF_FEATURE_XMATH_H
 
-#include "dialect.h"
+#include "f64.h"
 #if !VMAF_DIALECT_OPENCL
 #include <math.h>
 #include <stdint.h>
 #include <string.h>
 #endif
 
-#include "bitcast.h"
 #include "xmath_tables.h"
 
 #ifdef __cplusplus
@@ -80,294 +84,302 @@ static __device__ const uint64_t vmaf_xm_sincos_tab_d[440] = VMAF_XM_SINCOS_TAB;
 #define VMAF_XM_ATAN_TAB_ vmaf_xm_atan_tab_h
 #endif
 
-
-
-/* The fused multiply-add a * b + c, rounded once. */
-VMAF_DEVICE_FN double vmaf_xm_fma(double a, double b, double c)
-{
-#if defined(__CUDA_ARCH__)
-    return __fma_rn(a, b, c);
-#elif defined(__GNUC__)
-    return __builtin_fma(a, b, c);
-#else
-    return fma(a, b, c);
-#endif
-}
+/* The constants 0, 1, +inf and the quiet NaN of C's NAN (0x7ff8000000000000). */
+#define VMAF_XM_ZERO VMAF_DCONST(0.0, 0x0000000000000000)
+#define VMAF_XM_ONE VMAF_DCONST(1.0, 0x3ff0000000000000)
+#define VMAF_XM_INF vmaf_dof_bits(0x7ff0000000000000ull)
+#define VMAF_XM_NAN vmaf_dof_bits(0x7ff8000000000000ull)
 
 /* exp's constants: 128 / ln2, -ln2 / 128 in two parts, 1.5 2^52, exp(r)'s coefficients. */
-#define VMAF_XM_INVLN2N 0x1.71547652b82fep7
-#define VMAF_XM_NEGLN2HIN (-0x1.62e42fefa0000p-8)
-#define VMAF_XM_NEGLN2LON (-0x1.cf79abc9e3b3ap-47)
-#define VMAF_XM_SHIFT 0x1.8p52
-#define VMAF_XM_C2 0x1.ffffffffffdbdp-2
-#define VMAF_XM_C3 0x1.555555555543cp-3
-#define VMAF_XM_C4 0x1.55555cf172b91p-5
-#define VMAF_XM_C5 0x1.1111167a4d017p-7
+#define VMAF_XM_INVLN2N VMAF_DCONST(0x1.71547652b82fep7, 0x40671547652b82fe)
+#define VMAF_XM_NEGLN2HIN VMAF_DCONST(-0x1.62e42fefa0000p-8, 0xbf762e42fefa0000)
+#define VMAF_XM_NEGLN2LON VMAF_DCONST(-0x1.cf79abc9e3b3ap-47, 0xbd0cf79abc9e3b3a)
+#define VMAF_XM_SHIFT VMAF_DCONST(0x1.8p52, 0x4338000000000000)
+#define VMAF_XM_C2 VMAF_DCONST(0x1.ffffffffffdbdp-2, 0x3fdffffffffffdbd)
+#define VMAF_XM_C3 VMAF_DCONST(0x1.555555555543cp-3, 0x3fc555555555543c)
+#define VMAF_XM_C4 VMAF_DCONST(0x1.55555cf172b91p-5, 0x3fa55555cf172b91)
+#define VMAF_XM_C5 VMAF_DCONST(0x1.1111167a4d017p-7, 0x3f81111167a4d017)
 
 /* log's ln2 in two parts and polynomial (A0 = -1/2; the others scaled as the library keeps
  * them). */
-#define VMAF_XM_LN2HI 0x1.62e42fefa3800p-1
-#define VMAF_XM_LN2LO 0x1.ef35793c76730p-45
-#define VMAF_XM_A0 (-0x1p-1)
-#define VMAF_XM_A1 (-0x1.5555555555560p-1)
-#define VMAF_XM_A2 0x1.0000000000006p-1
-#define VMAF_XM_A3 0x1.999999959554ep-1
-#define VMAF_XM_A4 (-0x1.555555529a47ap-1)
-#define VMAF_XM_A5 (-0x1.2495b9b4845e9p0)
-#define VMAF_XM_A6 0x1.0002b8b263fc3p0
+#define VMAF_XM_LN2HI VMAF_DCONST(0x1.62e42fefa3800p-1, 0x3fe62e42fefa3800)
+#define VMAF_XM_LN2LO VMAF_DCONST(0x1.ef35793c76730p-45, 0x3d2ef35793c76730)
+#define VMAF_XM_A0 VMAF_DCONST(-0x1p-1, 0xbfe0000000000000)
+#define VMAF_XM_A1 VMAF_DCONST(-0x1.5555555555560p-1, 0xbfe5555555555560)
+#define VMAF_XM_A2 VMAF_DCONST(0x1.0000000000006p-1, 0x3fe0000000000006)
+#define VMAF_XM_A3 VMAF_DCONST(0x1.999999959554ep-1, 0x3fe999999959554e)
+#define VMAF_XM_A4 VMAF_DCONST(-0x1.555555529a47ap-1, 0xbfe555555529a47a)
+#define VMAF_XM_A5 VMAF_DCONST(-0x1.2495b9b4845e9p0, 0xbff2495b9b4845e9)
+#define VMAF_XM_A6 VMAF_DCONST(0x1.0002b8b263fc3p0, 0x3ff0002b8b263fc3)
 
 /* scale (1 + tmp) where the exponent of scale (bits sbits, k = (int32_t)ki) may have
  * overflowed: |x| in [512, 1024) (glibc's specialcase, its FMA build's operations). */
-VMAF_DEVICE_FN double vmaf_xm_exp_special(double tmp, uint64_t sbits, uint64_t ki)
+VMAF_DEVICE_FN vmaf_double vmaf_xm_exp_special(vmaf_double tmp, uint64_t sbits, uint64_t ki)
 {
     if ((ki & 0x80000000u) == 0) {
-        const double scale = vmaf_double_of_bits(sbits - (1009ull << 52));
-        return vmaf_xm_fma(scale, tmp, scale) * 0x1p1009;
+        const vmaf_double scale = vmaf_dof_bits(sbits - (1009ull << 52));
+        return vmaf_dmul(vmaf_dfma(scale, tmp, scale), VMAF_DCONST(0x1p1009, 0x7f00000000000000));
     }
-    const double scale = vmaf_double_of_bits(sbits + (1022ull << 52));
-    const double st = scale * tmp;
-    double y = scale + st;
-    if (y < 1.0) { /* a subnormal result: round once to its precision */
-        double lo = scale - y + st;
-        const double hi = 1.0 + y;
-        lo = 1.0 - hi + y + lo;
-        y = (hi + lo) - 1.0;
-        if (y == 0.0) y = 0.0;
+    const vmaf_double scale = vmaf_dof_bits(sbits + (1022ull << 52));
+    const vmaf_double st = vmaf_dmul(scale, tmp);
+    vmaf_double y = vmaf_dadd(scale, st);
+    if (vmaf_dlt(y, VMAF_XM_ONE)) { /* a subnormal result: round once to its precision */
+        vmaf_double lo = vmaf_dadd(vmaf_dsub(scale, y), st);
+        const vmaf_double hi = vmaf_dadd(VMAF_XM_ONE, y);
+        lo = vmaf_dadd(vmaf_dadd(vmaf_dsub(VMAF_XM_ONE, hi), y), lo);
+        y = vmaf_dsub(vmaf_dadd(hi, lo), VMAF_XM_ONE);
+        if (vmaf_deq(y, VMAF_XM_ZERO)) y = VMAF_XM_ZERO;
     }
-    return 0x1p-1022 * y;
+    return vmaf_dmul(VMAF_DCONST(0x1p-1022, 0x0010000000000000), y);
 }
 
 /* exp(x + xtail) (0 < |xtail| < 2^-15 |x| or xtail = 0). */
-VMAF_DEVICE_FN double vmaf_xm_exp_inline(double x, double xtail)
+VMAF_DEVICE_FN vmaf_double vmaf_xm_exp_inline(vmaf_double x, vmaf_double xtail)
 {
-    uint32_t abstop = (uint32_t)(vmaf_bits_of_double(x) >> 52) & 0x7ff;
+    uint32_t abstop = (uint32_t)(vmaf_dbits(x) >> 52) & 0x7ff;
     if (abstop - 0x3c9u >= 0x408u - 0x3c9u) {
-        if (abstop - 0x3c9u >= 0x80000000u) return 1.0 + x; /* |x| < 2^-54 */
-        if (abstop >= 0x409u) return (vmaf_bits_of_double(x) >> 63) ? 0.0 : INFINITY;
+        if (abstop - 0x3c9u >= 0x80000000u) return vmaf_dadd(VMAF_XM_ONE, x); /* |x| < 2^-54 */
+        if (abstop >= 0x409u) return (vmaf_dbits(x) >> 63) ? VMAF_XM_ZERO : VMAF_XM_INF;
         abstop = 0; /* |x| in [512, 1024) */
     }
-    const double kshift = vmaf_xm_fma(x, VMAF_XM_INVLN2N, VMAF_XM_SHIFT);
-    const uint64_t ki = vmaf_bits_of_double(kshift);
-    const double kd = kshift - VMAF_XM_SHIFT;
-    double r = vmaf_xm_fma(kd, VMAF_XM_NEGLN2LON, vmaf_xm_fma(kd, VMAF_XM_NEGLN2HIN, x));
-    r = r + xtail;
+    const vmaf_double kshift = vmaf_dfma(x, VMAF_XM_INVLN2N, VMAF_XM_SHIFT);
+    const uint64_t ki = vmaf_dbits(kshift);
+    const vmaf_double kd = vmaf_dsub(kshift, VMAF_XM_SHIFT);
+    vmaf_double r =
+        vmaf_dfma(kd, VMAF_XM_NEGLN2LON, vmaf_dfma(kd, VMAF_XM_NEGLN2HIN, x));
+    r = vmaf_dadd(r, xtail);
     const unsigned idx = 2u * (unsigned)(ki % 128u);
-    const double tail = vmaf_double_of_bits(VMAF_XM_EXP_TAB_[idx]);
+    const vmaf_double tail = vmaf_dof_bits(VMAF_XM_EXP_TAB_[idx]);
     const uint64_t sbits = VMAF_XM_EXP_TAB_[idx + 1] + (ki << 45);
-    const double r2 = r * r;
-    const double p23 = vmaf_xm_fma(r, VMAF_XM_C3, VMAF_XM_C2);
-    const double p45 = vmaf_xm_fma(r, VMAF_XM_C5, VMAF_XM_C4);
-    const double tmp = vmaf_xm_fma(r2 * r2, p45, vmaf_xm_fma(r2, p23, r + tail));
+    const vmaf_double r2 = vmaf_dmul(r, r);
+    const vmaf_double p23 = vmaf_dfma(r, VMAF_XM_C3, VMAF_XM_C2);
+    const vmaf_double p45 = vmaf_dfma(r, VMAF_XM_C5, VMAF_XM_C4);
+    const vmaf_double tmp =
+        vmaf_dfma(vmaf_dmul(r2, r2), p45, vmaf_dfma(r2, p23, vmaf_dadd(r, tail)));
     if (abstop == 0) return vmaf_xm_exp_special(tmp, sbits, ki);
-    const double scale = vmaf_double_of_bits(sbits);
-    return vmaf_xm_fma(scale, tmp, scale);
+    const vmaf_double scale = vmaf_dof_bits(sbits);
+    return vmaf_dfma(scale, tmp, scale);
 }
 
 /** e^x as glibc's exp for finite x (NaN for NaN). */
-VMAF_DEVICE_FN double vmaf_xm_exp(double x)
+VMAF_DEVICE_FN vmaf_double vmaf_xm_exp(vmaf_double x)
 {
-    if (!(x == x)) return x;
-    if (fabs(x) > 0x1.fffffffffffffp1023) return x < 0 ? 0.0 : x;
-    return vmaf_xm_exp_inline(x, 0.0);
+    if (!vmaf_deq(x, x)) return x;
+    if (vmaf_dlt(VMAF_DCONST(0x1.fffffffffffffp1023, 0x7fefffffffffffff), vmaf_dabs(x)))
+        return vmaf_dlt(x, VMAF_XM_ZERO) ? VMAF_XM_ZERO : x;
+    return vmaf_xm_exp_inline(x, VMAF_XM_ZERO);
 }
 
 /** x^y as glibc's pow, for x = +0 or positive normal and ordinary y (see the top). */
-VMAF_DEVICE_FN double vmaf_xm_pow(double x, double y)
+VMAF_DEVICE_FN vmaf_double vmaf_xm_pow(vmaf_double x, vmaf_double y)
 {
-    const uint64_t ix = vmaf_bits_of_double(x), iy = vmaf_bits_of_double(y);
+    const uint64_t ix = vmaf_dbits(x), iy = vmaf_dbits(y);
     const uint32_t topx = (uint32_t)(ix >> 52), topy = (uint32_t)(iy >> 52) & 0x7ff;
     uint64_t ixn = ix;
     if (topx - 1u >= 0x7feu || topy - 0x3beu >= 0x43eu - 0x3beu) {
         if (topy - 0x3beu >= 0x43eu - 0x3beu || (ix >> 63) || topx == 0x7ff)
-            return NAN; /* outside the supported domain */
-        if (ix == 0) return (iy >> 63) ? NAN : 0.0;
+            return VMAF_XM_NAN; /* outside the supported domain */
+        if (ix == 0) return (iy >> 63) ? VMAF_XM_NAN : VMAF_XM_ZERO;
         /* subnormal x: normalise, the exponent going negative */
-        ixn = (vmaf_bits_of_double(x * 0x1p52) & 0x7fffffffffffffffull) - (52ull << 52);
+        ixn = (vmaf_dbits(vmaf_dmul(x, VMAF_DCONST(0x1p52, 0x4330000000000000))) &
+               0x7fffffffffffffffull) -
+              (52ull << 52);
     }
     /* log x = k ln2 + log c + log1p(r), r = z/c - 1, in hi + lo */
     const uint64_t tmp = ixn - 0x3fe6955500000000ull;
     const unsigned i = (unsigned)((tmp >> 45) % 128u);
     const int k = (int)((int64_t)tmp >> 52);
     const uint64_t iz = ixn - (tmp & 0xfffull << 52);
-    const double z = vmaf_double_of_bits(iz), kd = (double)k;
-    const double invc = vmaf_double_of_bits(VMAF_XM_LOG_TAB_[i].invc);
-    const double logc = vmaf_double_of_bits(VMAF_XM_LOG_TAB_[i].logc);
-    const double logctail = vmaf_double_of_bits(VMAF_XM_LOG_TAB_[i].logctail);
-    const double r = vmaf_xm_fma(z, invc, -1.0);
-    const double t1 = vmaf_xm_fma(kd, VMAF_XM_LN2HI, logc);
-    const double t2 = t1 + r;
-    const double lo1 = vmaf_xm_fma(kd, VMAF_XM_LN2LO, logctail);
-    const double lo2 = t1 - t2 + r;
-    const double ar = VMAF_XM_A0 * r;
-    const double ar2 = r * ar;
-    const double ar3 = r * ar2;
-    const double hi = t2 + ar2;
-    const double lo3 = vmaf_xm_fma(ar, r, -ar2);
-    const double lo4 = t2 - hi + ar2;
-    const double q12 = vmaf_xm_fma(r, VMAF_XM_A2, VMAF_XM_A1);
-    const double q34 = vmaf_xm_fma(r, VMAF_XM_A4, VMAF_XM_A3);
-    const double q56 = vmaf_xm_fma(r, VMAF_XM_A6, VMAF_XM_A5);
-    const double q = vmaf_xm_fma(ar2, vmaf_xm_fma(q56, ar2, q34), q12);
-    const double lo = vmaf_xm_fma(ar3, q, lo1 + lo2 + lo3 + lo4);
-    const double lhi = hi + lo;
-    const double ltail = hi - lhi + lo;
+    const vmaf_double z = vmaf_dof_bits(iz), kd = vmaf_dfrom_i32(k);
+    const vmaf_double invc = vmaf_dof_bits(VMAF_XM_LOG_TAB_[i].invc);
+    const vmaf_double logc = vmaf_dof_bits(VMAF_XM_LOG_TAB_[i].logc);
+    const vmaf_double logctail = vmaf_dof_bits(VMAF_XM_LOG_TAB_[i].logctail);
+    const vmaf_double r = vmaf_dfma(z, invc, VMAF_DCONST(-1.0, 0xbff0000000000000));
+    const vmaf_double t1 = vmaf_dfma(kd, VMAF_XM_LN2HI, logc);
+    const vmaf_double t2 = vmaf_dadd(t1, r);
+    const vmaf_double lo1 = vmaf_dfma(kd, VMAF_XM_LN2LO, logctail);
+    const vmaf_double lo2 = vmaf_dadd(vmaf_dsub(t1, t2), r);
+    const vmaf_double ar = vmaf_dmul(VMAF_XM_A0, r);
+    const vmaf_double ar2 = vmaf_dmul(r, ar);
+    const vmaf_double ar3 = vmaf_dmul(r, ar2);
+    const vmaf_double hi = vmaf_dadd(t2, ar2);
+    const vmaf_double lo3 = vmaf_dfma(ar, r, vmaf_dneg(ar2));
+    const vmaf_double lo4 = vmaf_dadd(vmaf_dsub(t2, hi), ar2);
+    const vmaf_double q12 = vmaf_dfma(r, VMAF_XM_A2, VMAF_XM_A1);
+    const vmaf_double q34 = vmaf_dfma(r, VMAF_XM_A4, VMAF_XM_A3);
+    const vmaf_double q56 = vmaf_dfma(r, VMAF_XM_A6, VMAF_XM_A5);
+    const vmaf_double q = vmaf_dfma(ar2, vmaf_dfma(q56, ar2, q34), q12);
+    const vmaf_double lo =
+        vmaf_dfma(ar3, q, vmaf_dadd(vmaf_dadd(vmaf_dadd(lo1, lo2), lo3), lo4));
+    const vmaf_double lhi = vmaf_dadd(hi, lo);
+    const vmaf_double ltail = vmaf_dadd(vmaf_dsub(hi, lhi), lo);
     /* y log x in ehi + elo */
-    const double ehi = y * lhi;
-    const double elo = vmaf_xm_fma(y, ltail, vmaf_xm_fma(lhi, y, -ehi));
+    const vmaf_double ehi = vmaf_dmul(y, lhi);
+    const vmaf_double elo = vmaf_dfma(y, ltail, vmaf_dfma(lhi, y, vmaf_dneg(ehi)));
     return vmaf_xm_exp_inline(ehi, elo);
 }
 
 /* sin/cos constants: the table step's rounding constant 1.5 2^45, the reduction (2/pi, 1.5
  * 2^52, pi/2 in four parts; pi/2 in two), the Taylor and table polynomials. */
-#define VMAF_XM_BIG 0x1.8p45
-#define VMAF_XM_HPINV 0x1.45f306dc9c883p-1
-#define VMAF_XM_TOINT 0x1.8p52
-#define VMAF_XM_MP1 0x1.921fb58000000p0
-#define VMAF_XM_MP2 (-0x1.dde973c000000p-27)
-#define VMAF_XM_PP3 (-0x1.cb3b398000000p-55)
-#define VMAF_XM_PP4 (-0x1.d747f23e32ed7p-83)
-#define VMAF_XM_HP0 0x1.921fb54442d18p0
-#define VMAF_XM_HP1 0x1.1a62633145c07p-54
-#define VMAF_XM_S1 (-0x1.5555555555555p-3)
-#define VMAF_XM_S2 0x1.1111111110ecep-7
-#define VMAF_XM_S3 (-0x1.a01a019db08b8p-13)
-#define VMAF_XM_S4 0x1.71de27b9a7ed9p-19
-#define VMAF_XM_S5 (-0x1.addffc2fcdf59p-26)
-#define VMAF_XM_SN3 (-0x1.5555555555515p-3)
-#define VMAF_XM_SN5 0x1.11110e829872fp-7
-#define VMAF_XM_CS2 0x1p-1
-#define VMAF_XM_CS4 (-0x1.5555555555535p-5)
-#define VMAF_XM_CS6 0x1.6c16bedd9e239p-10
+#define VMAF_XM_BIG VMAF_DCONST(0x1.8p45, 0x42c8000000000000)
+#define VMAF_XM_HPINV VMAF_DCONST(0x1.45f306dc9c883p-1, 0x3fe45f306dc9c883)
+#define VMAF_XM_TOINT VMAF_DCONST(0x1.8p52, 0x4338000000000000)
+#define VMAF_XM_MP1 VMAF_DCONST(0x1.921fb58000000p0, 0x3ff921fb58000000)
+#define VMAF_XM_MP2 VMAF_DCONST(-0x1.dde973c000000p-27, 0xbe4dde973c000000)
+#define VMAF_XM_PP3 VMAF_DCONST(-0x1.cb3b398000000p-55, 0xbc8cb3b398000000)
+#define VMAF_XM_PP4 VMAF_DCONST(-0x1.d747f23e32ed7p-83, 0xbacd747f23e32ed7)
+#define VMAF_XM_HP0 VMAF_DCONST(0x1.921fb54442d18p0, 0x3ff921fb54442d18)
+#define VMAF_XM_HP1 VMAF_DCONST(0x1.1a62633145c07p-54, 0x3c91a62633145c07)
+#define VMAF_XM_S1 VMAF_DCONST(-0x1.5555555555555p-3, 0xbfc5555555555555)
+#define VMAF_XM_S2 VMAF_DCONST(0x1.1111111110ecep-7, 0x3f81111111110ece)
+#define VMAF_XM_S3 VMAF_DCONST(-0x1.a01a019db08b8p-13, 0xbf2a01a019db08b8)
+#define VMAF_XM_S4 VMAF_DCONST(0x1.71de27b9a7ed9p-19, 0x3ec71de27b9a7ed9)
+#define VMAF_XM_S5 VMAF_DCONST(-0x1.addffc2fcdf59p-26, 0xbe5addffc2fcdf59)
+#define VMAF_XM_SN3 VMAF_DCONST(-0x1.5555555555515p-3, 0xbfc5555555555515)
+#define VMAF_XM_SN5 VMAF_DCONST(0x1.11110e829872fp-7, 0x3f811110e829872f)
+#define VMAF_XM_CS2 VMAF_DCONST(0x1p-1, 0x3fe0000000000000)
+#define VMAF_XM_CS4 VMAF_DCONST(-0x1.5555555555535p-5, 0xbfa5555555555535)
+#define VMAF_XM_CS6 VMAF_DCONST(0x1.6c16bedd9e239p-10, 0x3f56c16bedd9e239)
 
-VMAF_DEVICE_FN double vmaf_xm_copysign(double x, double s)
+VMAF_DEVICE_FN vmaf_double vmaf_xm_copysign(vmaf_double x, vmaf_double s)
 {
-    return vmaf_double_of_bits((vmaf_bits_of_double(x) & 0x7fffffffffffffffull) |
-                          (vmaf_bits_of_double(s) & 0x8000000000000000ull));
+    return vmaf_dof_bits((vmaf_dbits(x) & 0x7fffffffffffffffull) |
+                         (vmaf_dbits(s) & 0x8000000000000000ull));
 }
 
 /* sin(x + dx) by the Taylor polynomial, |x| < 0.126. */
-VMAF_DEVICE_FN double vmaf_xm_taylor_sin(double x, double dx)
+VMAF_DEVICE_FN vmaf_double vmaf_xm_taylor_sin(vmaf_double x, vmaf_double dx)
 {
-    const double xx = x * x;
-    const double p = vmaf_xm_fma(
-        vmaf_xm_fma(vmaf_xm_fma(vmaf_xm_fma(VMAF_XM_S5, xx, VMAF_XM_S4), xx, VMAF_XM_S3), xx,
-                    VMAF_XM_S2),
+    const vmaf_double xx = vmaf_dmul(x, x);
+    const vmaf_double p = vmaf_dfma(
+        vmaf_dfma(vmaf_dfma(vmaf_dfma(VMAF_XM_S5, xx, VMAF_XM_S4), xx, VMAF_XM_S3), xx,
+                  VMAF_XM_S2),
         xx, VMAF_XM_S1);
-    const double t = vmaf_xm_fma(xx, vmaf_xm_fma(p, x, -(0.5 * dx)), dx);
-    return x + t;
+    const vmaf_double t = vmaf_dfma(
+        xx, vmaf_dfma(p, x, vmaf_dneg(vmaf_dmul(VMAF_DCONST(0.5, 0x3fe0000000000000), dx))), dx);
+    return vmaf_dadd(x, t);
 }
 
 /* The table entries of X = |x| rounded to a multiple of 1/128: x becomes |x| - X. */
-VMAF_DEVICE_FN unsigned vmaf_xm_sincos_index(double ax, double *rest)
+VMAF_DEVICE_FN unsigned vmaf_xm_sincos_index(vmaf_double ax, vmaf_double *rest)
 {
-    const double u = VMAF_XM_BIG + ax;
-    *rest = ax - (u - VMAF_XM_BIG);
-    return (unsigned)(vmaf_bits_of_double(u) & 0xffffffffu) << 2;
+    const vmaf_double u = vmaf_dadd(VMAF_XM_BIG, ax);
+    *rest = vmaf_dsub(ax, vmaf_dsub(u, VMAF_XM_BIG));
+    return (unsigned)(vmaf_dbits(u) & 0xffffffffu) << 2;
 }
 
 /* sin(x + dx), |x| < 0.855469 (glibc's do_sin). */
-VMAF_DEVICE_FN double vmaf_xm_do_sin(double x, double dx)
+VMAF_DEVICE_FN vmaf_double vmaf_xm_do_sin(vmaf_double x, vmaf_double dx)
 {
-    const double xold = x;
-    if (fabs(x) < 0.126) return vmaf_xm_taylor_sin(x, dx);
-    if (x <= 0) dx = -dx;
-    const unsigned k = vmaf_xm_sincos_index(fabs(x), &x);
-    const double xx = x * x;
-    const double s = x + vmaf_xm_fma(x * xx, vmaf_xm_fma(xx, VMAF_XM_SN5, VMAF_XM_SN3), dx);
-    const double c = vmaf_xm_fma(
-        x, dx, xx * vmaf_xm_fma(xx, vmaf_xm_fma(xx, VMAF_XM_CS6, VMAF_XM_CS4), VMAF_XM_CS2));
-    const double sn = vmaf_double_of_bits(VMAF_XM_SINCOS_TAB_[k]);
-    const double ssn = vmaf_double_of_bits(VMAF_XM_SINCOS_TAB_[k + 1]);
-    const double cs = vmaf_double_of_bits(VMAF_XM_SINCOS_TAB_[k + 2]);
-    const double ccs = vmaf_double_of_bits(VMAF_XM_SINCOS_TAB_[k + 3]);
-    const double cor = vmaf_xm_fma(s, cs, vmaf_xm_fma(-c, sn, vmaf_xm_fma(s, ccs, ssn)));
-    return vmaf_xm_copysign(sn + cor, xold);
+    const vmaf_double xold = x;
+    if (vmaf_dlt(vmaf_dabs(x), VMAF_DCONST(0.126, 0x3fc020c49ba5e354)))
+        return vmaf_xm_taylor_sin(x, dx);
+    if (vmaf_dle(x, VMAF_XM_ZERO)) dx = vmaf_dneg(dx);
+    const unsigned k = vmaf_xm_sincos_index(vmaf_dabs(x), &x);
+    const vmaf_double xx = vmaf_dmul(x, x);
+    const vmaf_double s =
+        vmaf_dadd(x, vmaf_dfma(vmaf_dmul(x, xx), vmaf_dfma(xx, VMAF_XM_SN5, VMAF_XM_SN3), dx));
+    const vmaf_double c = vmaf_dfma(
+        x, dx,
+        vmaf_dmul(xx, vmaf_dfma(xx, vmaf_dfma(xx, VMAF_XM_CS6, VMAF_XM_CS4), VMAF_XM_CS2)));
+    const vmaf_double sn = vmaf_dof_bits(VMAF_XM_SINCOS_TAB_[k]);
+    const vmaf_double ssn = vmaf_dof_bits(VMAF_XM_SINCOS_TAB_[k + 1]);
+    const vmaf_double cs = vmaf_dof_bits(VMAF_XM_SINCOS_TAB_[k + 2]);
+    const vmaf_double ccs = vmaf_dof_bits(VMAF_XM_SINCOS_TAB_[k + 3]);
+    const vmaf_double cor =
+        vmaf_dfma(s, cs, vmaf_dfma(vmaf_dneg(c), sn, vmaf_dfma(s, ccs, ssn)));
+    return vmaf_xm_copysign(vmaf_dadd(sn, cor), xold);
 }
 
 /* cos(x + dx), |x| < 0.855469 (glibc's do_cos). */
-VMAF_DEVICE_FN double vmaf_xm_do_cos(double x, double dx)
+VMAF_DEVICE_FN vmaf_double vmaf_xm_do_cos(vmaf_double x, vmaf_double dx)
 {
-    if (x < 0) dx = -dx;
-    double r;
-    const unsigned k = vmaf_xm_sincos_index(fabs(x), &r);
-    x = r + dx;
-    const double xx = x * x;
-    const double s = vmaf_xm_fma(x * xx, vmaf_xm_fma(xx, VMAF_XM_SN5, VMAF_XM_SN3), x);
-    const double c =
-        xx * vmaf_xm_fma(xx, vmaf_xm_fma(xx, VMAF_XM_CS6, VMAF_XM_CS4), VMAF_XM_CS2);
-    const double sn = vmaf_double_of_bits(VMAF_XM_SINCOS_TAB_[k]);
-    const double ssn = vmaf_double_of_bits(VMAF_XM_SINCOS_TAB_[k + 1]);
-    const double cs = vmaf_double_of_bits(VMAF_XM_SINCOS_TAB_[k + 2]);
-    const double ccs = vmaf_double_of_bits(VMAF_XM_SINCOS_TAB_[k + 3]);
-    const double cor = vmaf_xm_fma(-s, sn, vmaf_xm_fma(-c, cs, vmaf_xm_fma(-s, ssn, ccs)));
-    return cs + cor;
+    if (vmaf_dlt(x, VMAF_XM_ZERO)) dx = vmaf_dneg(dx);
+    vmaf_double r;
+    const unsigned k = vmaf_xm_sincos_index(vmaf_dabs(x), &r);
+    x = vmaf_dadd(r, dx);
+    const vmaf_double xx = vmaf_dmul(x, x);
+    const vmaf_double s =
+        vmaf_dfma(vmaf_dmul(x, xx), vmaf_dfma(xx, VMAF_XM_SN5, VMAF_XM_SN3), x);
+    const vmaf_double c =
+        vmaf_dmul(xx, vmaf_dfma(xx, vmaf_dfma(xx, VMAF_XM_CS6, VMAF_XM_CS4), VMAF_XM_CS2));
+    const vmaf_double sn = vmaf_dof_bits(VMAF_XM_SINCOS_TAB_[k]);
+    const vmaf_double ssn = vmaf_dof_bits(VMAF_XM_SINCOS_TAB_[k + 1]);
+    const vmaf_double cs = vmaf_dof_bits(VMAF_XM_SINCOS_TAB_[k + 2]);
+    const vmaf_double ccs = vmaf_dof_bits(VMAF_XM_SINCOS_TAB_[k + 3]);
+    const vmaf_double cor = vmaf_dfma(
+        vmaf_dneg(s), sn,
+        vmaf_dfma(vmaf_dneg(c), cs, vmaf_dfma(vmaf_dneg(s), ssn, ccs)));
+    return vmaf_dadd(cs, cor);
 }
 
 /* x = n pi/2 + a + da, |x| < 105414350; returns n mod 4. */
-VMAF_DEVICE_FN unsigned vmaf_xm_reduce(double x, double *a, double *da)
+VMAF_DEVICE_FN unsigned vmaf_xm_reduce(vmaf_double x, vmaf_double *a, vmaf_double *da)
 {
-    const double t = vmaf_xm_fma(x, VMAF_XM_HPINV, VMAF_XM_TOINT);
-    const double xn = t - VMAF_XM_TOINT;
-    const unsigned n = (unsigned)(vmaf_bits_of_double(t) & 3u);
-    const double y = vmaf_xm_fma(-xn, VMAF_XM_MP2, vmaf_xm_fma(-xn, VMAF_XM_MP1, x));
-    const double t2 = vmaf_xm_fma(-xn, VMAF_XM_PP3, y);
-    double db = vmaf_xm_fma(-VMAF_XM_PP3, xn, y - t2);
-    const double b = vmaf_xm_fma(-xn, VMAF_XM_PP4, t2);
-    db = db + vmaf_xm_fma(-xn, VMAF_XM_PP4, t2 - b);
+    const vmaf_double t = vmaf_dfma(x, VMAF_XM_HPINV, VMAF_XM_TOINT);
+    const vmaf_double xn = vmaf_dsub(t, VMAF_XM_TOINT);
+    const unsigned n = (unsigned)(vmaf_dbits(t) & 3u);
+    const vmaf_double mxn = vmaf_dneg(xn);
+    const vmaf_double y = vmaf_dfma(mxn, VMAF_XM_MP2, vmaf_dfma(mxn, VMAF_XM_MP1, x));
+    const vmaf_double t2 = vmaf_dfma(mxn, VMAF_XM_PP3, y);
+    vmaf_double db = vmaf_dfma(vmaf_dneg(VMAF_XM_PP3), xn, vmaf_dsub(y, t2));
+    const vmaf_double b = vmaf_dfma(mxn, VMAF_XM_PP4, t2);
+    db = vmaf_dadd(db, vmaf_dfma(mxn, VMAF_XM_PP4, vmaf_dsub(t2, b)));
     *a = b;
     *da = db;
     return n;
 }
 
 /* sin (n even) or cos (n odd) of a + da, negated for n & 2. */
-VMAF_DEVICE_FN double vmaf_xm_do_sincos(double a, double da, unsigned n)
+VMAF_DEVICE_FN vmaf_double vmaf_xm_do_sincos(vmaf_double a, vmaf_double da, unsigned n)
 {
-    const double r = (n & 1) ? vmaf_xm_do_cos(a, da) : vmaf_xm_do_sin(a, da);
-    return (n & 2) ? -r : r;
+    const vmaf_double r = (n & 1) ? vmaf_xm_do_cos(a, da) : vmaf_xm_do_sin(a, da);
+    return (n & 2) ? vmaf_dneg(r) : r;
 }
 
 /** sin(x) as glibc's sin, for |x| < 105414350 (NaN beyond). */
-VMAF_DEVICE_FN double vmaf_xm_sin(double x)
+VMAF_DEVICE_FN vmaf_double vmaf_xm_sin(vmaf_double x)
 {
-    const uint32_t k = (uint32_t)(vmaf_bits_of_double(x) >> 32) & 0x7fffffffu;
+    const uint32_t k = (uint32_t)(vmaf_dbits(x) >> 32) & 0x7fffffffu;
     if (k < 0x3e500000u) return x;
-    if (k < 0x3feb6000u) return vmaf_xm_do_sin(x, 0.0);
+    if (k < 0x3feb6000u) return vmaf_xm_do_sin(x, VMAF_XM_ZERO);
     if (k < 0x400368fdu)
-        return vmaf_xm_copysign(vmaf_xm_do_cos(VMAF_XM_HP0 - fabs(x), VMAF_XM_HP1), x);
+        return vmaf_xm_copysign(vmaf_xm_do_cos(vmaf_dsub(VMAF_XM_HP0, vmaf_dabs(x)), VMAF_XM_HP1),
+                                x);
     if (k < 0x419921fbu) {
-        double a, da;
+        vmaf_double a, da;
         const unsigned n = vmaf_xm_reduce(x, &a, &da);
         return vmaf_xm_do_sincos(a, da, n);
     }
-    return NAN;
+    return VMAF_XM_NAN;
 }
 
 /** cos(x) as glibc's cos, for |x| < 105414350 (NaN beyond). */
-VMAF_DEVICE_FN double vmaf_xm_cos(double x)
+VMAF_DEVICE_FN vmaf_double vmaf_xm_cos(vmaf_double x)
 {
-    const uint32_t k = (uint32_t)(vmaf_bits_of_double(x) >> 32) & 0x7fffffffu;
-    if (k < 0x3e400000u) return 1.0;
-    if (k < 0x3feb6000u) return vmaf_xm_do_cos(x, 0.0);
+    const uint32_t k = (uint32_t)(vmaf_dbits(x) >> 32) & 0x7fffffffu;
+    if (k < 0x3e400000u) return VMAF_XM_ONE;
+    if (k < 0x3feb6000u) return vmaf_xm_do_cos(x, VMAF_XM_ZERO);
     if (k < 0x400368fdu) {
-        const double y = VMAF_XM_HP0 - fabs(x);
-        const double a = y + VMAF_XM_HP1;
-        const double da = (y - a) + VMAF_XM_HP1;
+        const vmaf_double y = vmaf_dsub(VMAF_XM_HP0, vmaf_dabs(x));
+        const vmaf_double a = vmaf_dadd(y, VMAF_XM_HP1);
+        const vmaf_double da = vmaf_dadd(vmaf_dsub(y, a), VMAF_XM_HP1);
         return vmaf_xm_do_sin(a, da);
     }
     if (k < 0x419921fbu) {
-        double a, da;
+        vmaf_double a, da;
         const unsigned n = vmaf_xm_reduce(x, &a, &da);
         return vmaf_xm_do_sincos(a, da, n + 1);
     }
-    return NAN;
+    return VMAF_XM_NAN;
 }
 
 /* Double-double arithmetic (values hi + lo, |lo| <= ulp(hi) / 2). */
 typedef struct VmafXmDd {
-    double hi, lo;
+    vmaf_double hi, lo;
 } VmafXmDd;
 
-VMAF_DEVICE_FN VmafXmDd vmaf_xm_dd(double hi, double lo)
+VMAF_DEVICE_FN VmafXmDd vmaf_xm_dd(vmaf_double hi, vmaf_double lo)
 {
     VmafXmDd r;
     r.hi = hi;
@@ -375,20 +387,20 @@ VMAF_DEVICE_FN VmafXmDd vmaf_xm_dd(double hi, double lo)
     return r;
 }
 
-VMAF_DEVICE_FN VmafXmDd vmaf_xm_dd_fast_sum(double a, double b) /* |a| >= |b| or a = 0 */
+VMAF_DEVICE_FN VmafXmDd vmaf_xm_dd_fast_sum(vmaf_double a, vmaf_double b) /* |a| >= |b| or a = 0 */
 {
     VmafXmDd r;
-    r.hi = a + b;
-    r.lo = b - (r.hi - a);
+    r.hi = vmaf_dadd(a, b);
+    r.lo = vmaf_dsub(b, vmaf_dsub(r.hi, a));
     return r;
 }
 
-VMAF_DEVICE_FN VmafXmDd vmaf_xm_dd_sum(double a, double b)
+VMAF_DEVICE_FN VmafXmDd vmaf_xm_dd_sum(vmaf_double a, vmaf_double b)
 {
     VmafXmDd r;
-    r.hi = a + b;
-    const double bb = r.hi - a;
-    r.lo = (a - (r.hi - bb)) + (b - bb);
+    r.hi = vmaf_dadd(a, b);
+    const vmaf_double bb = vmaf_dsub(r.hi, a);
+    r.lo = vmaf_dadd(vmaf_dsub(a, vmaf_dsub(r.hi, bb)), vmaf_dsub(b, bb));
     return r;
 }
 
@@ -396,106 +408,132 @@ VMAF_DEVICE_FN VmafXmDd vmaf_xm_dd_add(VmafXmDd a, VmafXmDd b)
 {
     VmafXmDd s = vmaf_xm_dd_sum(a.hi, b.hi);
     const VmafXmDd t = vmaf_xm_dd_sum(a.lo, b.lo);
-    s = vmaf_xm_dd_fast_sum(s.hi, s.lo + t.hi);
-    return vmaf_xm_dd_fast_sum(s.hi, s.lo + t.lo);
+    s = vmaf_xm_dd_fast_sum(s.hi, vmaf_dadd(s.lo, t.hi));
+    return vmaf_xm_dd_fast_sum(s.hi, vmaf_dadd(s.lo, t.lo));
 }
 
 VMAF_DEVICE_FN VmafXmDd vmaf_xm_dd_neg(VmafXmDd a)
 {
-    a.hi = -a.hi;
-    a.lo = -a.lo;
+    a.hi = vmaf_dneg(a.hi);
+    a.lo = vmaf_dneg(a.lo);
     return a;
 }
 
 VMAF_DEVICE_FN VmafXmDd vmaf_xm_dd_mul(VmafXmDd a, VmafXmDd b)
 {
-    const double p = a.hi * b.hi;
-    const double e = vmaf_xm_fma(a.hi, b.hi, -p);
-    return vmaf_xm_dd_fast_sum(p, e + (a.hi * b.lo + a.lo * b.hi));
+    const vmaf_double p = vmaf_dmul(a.hi, b.hi);
+    const vmaf_double e = vmaf_dfma(a.hi, b.hi, vmaf_dneg(p));
+    return vmaf_xm_dd_fast_sum(
+        p, vmaf_dadd(e, vmaf_dadd(vmaf_dmul(a.hi, b.lo), vmaf_dmul(a.lo, b.hi))));
 }
 
 VMAF_DEVICE_FN VmafXmDd vmaf_xm_dd_div(VmafXmDd a, VmafXmDd b)
 {
-    const double q1 = a.hi / b.hi;
-    const VmafXmDd r = vmaf_xm_dd_add(a, vmaf_xm_dd_neg(vmaf_xm_dd_mul(vmaf_xm_dd(q1, 0.0), b)));
-    const double q2 = r.hi / b.hi;
-    const VmafXmDd r2 =
-        vmaf_xm_dd_add(r, vmaf_xm_dd_neg(vmaf_xm_dd_mul(vmaf_xm_dd(q2, 0.0), b)));
-    const double q3 = r2.hi / b.hi;
+    const vmaf_double q1 = vmaf_ddiv(a.hi, b.hi);
+    const VmafXmDd r = vmaf_xm_dd_add(
+        a, vmaf_xm_dd_neg(vmaf_xm_dd_mul(vmaf_xm_dd(q1, VMAF_XM_ZERO), b)));
+    const vmaf_double q2 = vmaf_ddiv(r.hi, b.hi);
+    const VmafXmDd r2 = vmaf_xm_dd_add(
+        r, vmaf_xm_dd_neg(vmaf_xm_dd_mul(vmaf_xm_dd(q2, VMAF_XM_ZERO), b)));
+    const vmaf_double q3 = vmaf_ddiv(r2.hi, b.hi);
     const VmafXmDd q = vmaf_xm_dd_fast_sum(q1, q2);
-    return vmaf_xm_dd_add(q, vmaf_xm_dd(q3, 0.0));
+    return vmaf_xm_dd_add(q, vmaf_xm_dd(q3, VMAF_XM_ZERO));
 }
 
 /* pi/2 and pi in double-double; glibc's rounded multiples of pi/4. */
-#define VMAF_XM_PI2_HI 0x1.921fb54442d18p0
-#define VMAF_XM_PI2_LO 0x1.1a62633145c07p-54
-#define VMAF_XM_PI_HI 0x1.921fb54442d18p1
-#define VMAF_XM_PI_LO 0x1.1a62633145c07p-53
-#define VMAF_XM_PI4 0x1.921fb54442d18p-1
-#define VMAF_XM_PI34 0x1.2d97c7f3321d2p1
+#define VMAF_XM_PI2_HI VMAF_DCONST(0x1.921fb54442d18p0, 0x3ff921fb54442d18)
+#define VMAF_XM_PI2_LO VMAF_DCONST(0x1.1a62633145c07p-54, 0x3c91a62633145c07)
+#define VMAF_XM_PI_HI VMAF_DCONST(0x1.921fb54442d18p1, 0x400921fb54442d18)
+#define VMAF_XM_PI_LO VMAF_DCONST(0x1.1a62633145c07p-53, 0x3ca1a62633145c07)
+#define VMAF_XM_PI4 VMAF_DCONST(0x1.921fb54442d18p-1, 0x3fe921fb54442d18)
+#define VMAF_XM_PI34 VMAF_DCONST(0x1.2d97c7f3321d2p1, 0x4002d97c7f3321d2)
+
+/* The series' coefficients -1/7, 1/9, ..., 1/17 in double: the doubles C folds -1.0 / 7,
+ * 1.0 / 9, ... to (tests/extractors/test_xmath_soft.c checks). */
+#define VMAF_XM_Q7 VMAF_DCONST(-0.14285714285714285, 0xbfc2492492492492)
+#define VMAF_XM_Q9 VMAF_DCONST(0.1111111111111111, 0x3fbc71c71c71c71c)
+#define VMAF_XM_Q11 VMAF_DCONST(-0.09090909090909091, 0xbfb745d1745d1746)
+#define VMAF_XM_Q13 VMAF_DCONST(0.07692307692307693, 0x3fb3b13b13b13b14)
+#define VMAF_XM_Q15 VMAF_DCONST(-0.06666666666666667, 0xbfb1111111111111)
+#define VMAF_XM_Q17 VMAF_DCONST(0.058823529411764705, 0x3fae1e1e1e1e1e1e)
 
 /* atan(u) for u = uh + ul in [0, 1], double-double: atan(i/64) + atan(t), t = (u - i/64) /
  * (1 + u i/64), |t| <= 1/128, by its series to t^17 (truncation below 2^-105 relative). */
 VMAF_DEVICE_FN VmafXmDd vmaf_xm_atan_dd(VmafXmDd u)
 {
-    const int i = (int)(u.hi * 64.0 + 0.5);
-    const double xi = (double)i * 0x1p-6;
-    const VmafXmDd n = vmaf_xm_dd_sum(u.hi - xi, u.lo); /* u.hi - xi is exact */
-    const VmafXmDd d = vmaf_xm_dd_add(vmaf_xm_dd(1.0, 0.0),
-                                      vmaf_xm_dd_mul(u, vmaf_xm_dd(xi, 0.0)));
+    const int i = vmaf_dto_i32(vmaf_dadd(vmaf_dmul(u.hi, VMAF_DCONST(64.0, 0x4050000000000000)),
+                                         VMAF_DCONST(0.5, 0x3fe0000000000000)));
+    const vmaf_double xi = vmaf_dmul(vmaf_dfrom_i32(i), VMAF_DCONST(0x1p-6, 0x3f90000000000000));
+    const VmafXmDd n = vmaf_xm_dd_sum(vmaf_dsub(u.hi, xi), u.lo); /* u.hi - xi is exact */
+    const VmafXmDd d = vmaf_xm_dd_add(vmaf_xm_dd(VMAF_XM_ONE, VMAF_XM_ZERO),
+                                      vmaf_xm_dd_mul(u, vmaf_xm_dd(xi, VMAF_XM_ZERO)));
     const VmafXmDd t = vmaf_xm_dd_div(n, d);
     const VmafXmDd t2 = vmaf_xm_dd_mul(t, t);
-    /* q = -1/3 + t2/5 - t2^2/7 + ...: the first two terms in double-double, the rest in double */
-    const double s = t2.hi;
-    const double rest =
-        s * s * (-1.0 / 7 + s * (1.0 / 9 + s * (-1.0 / 11 + s * (1.0 / 13 + s * (-1.0 / 15 +
-                                                                            s * (1.0 / 17))))));
-    const VmafXmDd third = { -0x1.5555555555555p-2, -0x1.5555555555555p-56 }; /* -1/3 */
-    const VmafXmDd fifth = { 0x1.999999999999ap-3, -0x1.999999999999ap-57 };   /* 1/5 */
-    VmafXmDd q = vmaf_xm_dd_add(vmaf_xm_dd_mul(t2, fifth), vmaf_xm_dd(rest, 0.0));
+    /* q = -1/3 + t2/5 - t2^2/7 + ...: the first two terms in double-double, the rest in double:
+     * rest = s * s * (Q7 + s * (Q9 + s * (Q11 + s * (Q13 + s * (Q15 + s * Q17))))) */
+    const vmaf_double s = t2.hi;
+    vmaf_double poly = vmaf_dmul(s, VMAF_XM_Q17);
+    poly = vmaf_dmul(s, vmaf_dadd(VMAF_XM_Q15, poly));
+    poly = vmaf_dmul(s, vmaf_dadd(VMAF_XM_Q13, poly));
+    poly = vmaf_dmul(s, vmaf_dadd(VMAF_XM_Q11, poly));
+    poly = vmaf_dmul(s, vmaf_dadd(VMAF_XM_Q9, poly));
+    poly = vmaf_dadd(VMAF_XM_Q7, poly);
+    const vmaf_double rest = vmaf_dmul(vmaf_dmul(s, s), poly);
+    const VmafXmDd third = vmaf_xm_dd(VMAF_DCONST(-0x1.5555555555555p-2, 0xbfd5555555555555),
+                                      VMAF_DCONST(-0x1.5555555555555p-56, 0xbc75555555555555));
+    const VmafXmDd fifth = vmaf_xm_dd(VMAF_DCONST(0x1.999999999999ap-3, 0x3fc999999999999a),
+                                      VMAF_DCONST(-0x1.999999999999ap-57, 0xbc6999999999999a));
+    VmafXmDd q = vmaf_xm_dd_add(vmaf_xm_dd_mul(t2, fifth), vmaf_xm_dd(rest, VMAF_XM_ZERO));
     q = vmaf_xm_dd_add(third, q);
     const VmafXmDd at = vmaf_xm_dd_add(t, vmaf_xm_dd_mul(vmaf_xm_dd_mul(t, t2), q));
-    const VmafXmDd ai = { vmaf_double_of_bits(VMAF_XM_ATAN_TAB_[2 * i]),
-                          vmaf_double_of_bits(VMAF_XM_ATAN_TAB_[2 * i + 1]) };
+    const VmafXmDd ai = vmaf_xm_dd(vmaf_dof_bits(VMAF_XM_ATAN_TAB_[2 * i]),
+                                   vmaf_dof_bits(VMAF_XM_ATAN_TAB_[2 * i + 1]));
     return vmaf_xm_dd_add(ai, at);
 }
 
 /** atan2(y, x): glibc's special and extreme cases, otherwise correctly rounded (see top). */
-VMAF_DEVICE_FN double vmaf_xm_atan2(double y, double x)
+VMAF_DEVICE_FN vmaf_double vmaf_xm_atan2(vmaf_double y, vmaf_double x)
 {
-    const uint64_t ix = vmaf_bits_of_double(x), iy = vmaf_bits_of_double(y);
+    const uint64_t ix = vmaf_dbits(x), iy = vmaf_dbits(y);
     const uint32_t ux = (uint32_t)(ix >> 32), uy = (uint32_t)(iy >> 32);
-    if (x != x) return x + y;
-    if (y != y) return y + y;
-    if (y == 0) return (ux & 0x80000000u) ? vmaf_xm_copysign(VMAF_XM_PI_HI, y) : y;
-    if (x == 0) return vmaf_xm_copysign(VMAF_XM_PI2_HI, y);
+    if (!vmaf_deq(x, x)) return vmaf_dadd(x, y);
+    if (!vmaf_deq(y, y)) return vmaf_dadd(y, y);
+    if (vmaf_deq(y, VMAF_XM_ZERO))
+        return (ux & 0x80000000u) ? vmaf_xm_copysign(VMAF_XM_PI_HI, y) : y;
+    if (vmaf_deq(x, VMAF_XM_ZERO)) return vmaf_xm_copysign(VMAF_XM_PI2_HI, y);
     const int xinf = (ix & 0x7fffffffffffffffull) == 0x7ff0000000000000ull;
     const int yinf = (iy & 0x7fffffffffffffffull) == 0x7ff0000000000000ull;
     if (xinf) {
-        double r;
+        vmaf_double r;
         if (yinf) r = (ux & 0x80000000u) ? VMAF_XM_PI34 : VMAF_XM_PI4;
-        else r = (ux & 0x80000000u) ? VMAF_XM_PI_HI : 0.0;
+        else r = (ux & 0x80000000u) ? VMAF_XM_PI_HI : VMAF_XM_ZERO;
         return vmaf_xm_copysign(r, y);
     }
     if (yinf) return vmaf_xm_copysign(VMAF_XM_PI2_HI, y);
-    const double ax = fabs(x), ay = fabs(y);
+    const vmaf_double ax = vmaf_dabs(x), ay = vmaf_dabs(y);
     const int de = (int)(uy & 0x7ff00000u) - (int)(ux & 0x7ff00000u);
-    if (de >= 59768832) return y > 0 ? VMAF_XM_PI2_HI : -VMAF_XM_PI2_HI;
+    if (de >= 59768832)
+        return vmaf_dlt(VMAF_XM_ZERO, y) ? VMAF_XM_PI2_HI : vmaf_dneg(VMAF_XM_PI2_HI);
     if (de <= -59768832) {
-        if (x > 0) return vmaf_xm_copysign(ay / ax, y);
-        return y > 0 ? VMAF_XM_PI_HI : -VMAF_XM_PI_HI;
+        if (vmaf_dlt(VMAF_XM_ZERO, x)) return vmaf_xm_copysign(vmaf_ddiv(ay, ax), y);
+        return vmaf_dlt(VMAF_XM_ZERO, y) ? VMAF_XM_PI_HI : vmaf_dneg(VMAF_XM_PI_HI);
     }
-    if (ax < 0x1p-500 || ay < 0x1p-500 || ax > 0x1p500 || ay > 0x1p500)
-        return NAN; /* not needed by the callers (operands from floats) */
-    const int swap = !(ay < ax);
-    const double num = swap ? ax : ay, den = swap ? ay : ax;
+    if (vmaf_dlt(ax, VMAF_DCONST(0x1p-500, 0x20b0000000000000)) ||
+        vmaf_dlt(ay, VMAF_DCONST(0x1p-500, 0x20b0000000000000)) ||
+        vmaf_dlt(VMAF_DCONST(0x1p500, 0x5f30000000000000), ax) ||
+        vmaf_dlt(VMAF_DCONST(0x1p500, 0x5f30000000000000), ay))
+        return VMAF_XM_NAN; /* not needed by the callers (operands from floats) */
+    const int swap = !vmaf_dlt(ay, ax);
+    const vmaf_double num = swap ? ax : ay, den = swap ? ay : ax;
     VmafXmDd u;
-    u.hi = num / den;
-    u.lo = vmaf_xm_fma(-u.hi, den, num) / den;
+    u.hi = vmaf_ddiv(num, den);
+    u.lo = vmaf_ddiv(vmaf_dfma(vmaf_dneg(u.hi), den, num), den);
     VmafXmDd a = vmaf_xm_atan_dd(u);
-    if (swap) a = vmaf_xm_dd_add(vmaf_xm_dd(VMAF_XM_PI2_HI, VMAF_XM_PI2_LO), vmaf_xm_dd_neg(a));
-    if (x < 0) a = vmaf_xm_dd_add(vmaf_xm_dd(VMAF_XM_PI_HI, VMAF_XM_PI_LO), vmaf_xm_dd_neg(a));
-    return vmaf_xm_copysign(a.hi + a.lo, y);
+    if (swap)
+        a = vmaf_xm_dd_add(vmaf_xm_dd(VMAF_XM_PI2_HI, VMAF_XM_PI2_LO), vmaf_xm_dd_neg(a));
+    if (vmaf_dlt(x, VMAF_XM_ZERO))
+        a = vmaf_xm_dd_add(vmaf_xm_dd(VMAF_XM_PI_HI, VMAF_XM_PI_LO), vmaf_xm_dd_neg(a));
+    return vmaf_xm_copysign(vmaf_dadd(a.hi, a.lo), y);
 }
 
 #ifdef __cplusplus

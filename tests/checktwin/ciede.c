@@ -75,4 +75,15 @@ void checktwin_ciede(CheckEnv *env)
             checktwin_case(env, &c);
         }
     }
+    /* the rate: real 1080p frames with the codec's distortion (few equal pixels, whose
+     * difference is skipped), 8 frames: small enough for a CPU OpenCL device computing its
+     * doubles in software */
+    const CheckClip *jetty = checktwin_clip("jetty_1920x1080_420p");
+    if (env->bench && jetty) {
+        const CheckCase c = { .w = jetty->w, .h = jetty->h, .bpc = jetty->bpc, .frames = 8,
+                              .subsample = 1, .fmt = jetty->fmt, .graph = true,
+                              .features = alone, .clip = jetty, .distortion = DIST_CODEC,
+                              .source = SRC_PINNED };
+        checktwin_bench(env, &c);
+    }
 }

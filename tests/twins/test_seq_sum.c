@@ -15,7 +15,9 @@
  *
  * tests/checktwin/seq_sum_gpu_test.cu includes this file (SEQ_SUM_TEST_NO_MAIN) to feed the
  * GPU the same arrays. Built with -DSEQ_SUM_TEST_MUTANT=1 or 2 (ctest seq_sum_mutant*) the
- * header breaks the tie rule, and this test must fail.
+ * header breaks the tie rule, and this test must fail. Built with -D VMAF_F64_SOFT_ON_HOST=1
+ * (ctest seq_sum_soft) the header's doubles are the software binary64, as in an OpenCL program
+ * without fp64: segment maps by the integer rule, the walk in software additions.
  */
 #include <math.h>
 #include <stdint.h>
@@ -204,6 +206,18 @@ static uint64_t dbits(double d)
     return u;
 }
 
+/* The host's doubles in and out of the header's vmaf_double (the software binary64 in the
+ * build with VMAF_F64_SOFT_ON_HOST, f64.h). */
+static vmaf_double ss_vd(double d)
+{
+    return vmaf_dof_bits(dbits(d));
+}
+
+static double ss_hd(vmaf_double d)
+{
+    return vmaf_double_of_bits(vmaf_dbits(d));
+}
+
 /* A random state: a positive normal double of exponent field 1023 + [-180, 180). */
 static double ss_state_value(SsRng *r)
 {
@@ -239,7 +253,7 @@ static void test_elements(SsRng *r, unsigned cases)
         const double s = ss_state_value(r);
         const float x = ss_probe(r, s);
         SeqSumState st;
-        if (!seq_sum_state_of(s, &st) || x != x || x < 0.f || isinf(x)) continue;
+        if (!seq_sum_state_of(ss_vd(s), &st) || x != x || x < 0.f || isinf(x)) continue;
         const SeqSumMap m = seq_sum_elem(vmaf_bits_of_float(x), st.exp);
         const uint64_t end = seq_sum_apply(m, st.units);
         const double real = s + (double)x;
@@ -250,8 +264,8 @@ static void test_elements(SsRng *r, unsigned cases)
                  (unsigned long long)st.units, (unsigned long long)m.r[st.units & 1]);
         if (stays && end < SEQ_SUM_TOP) {
             SeqSumState after = { end, st.exp };
-            CHECK(dbits(seq_sum_value(after)) == dbits(real), "s %a x %a: %a, not %a", s,
-                     (double)x, seq_sum_value(after), real);
+            CHECK(dbits(ss_hd(seq_sum_value(after))) == dbits(real), "s %a x %a: %a, not %a", s,
+                     (double)x, ss_hd(seq_sum_value(after)), real);
         }
     }
     /* s = +0: nonzero elements cross, zeros stay */
@@ -273,7 +287,7 @@ static void test_segments(SsRng *r, unsigned cases)
         const int kind = (int)ss_below(r, SS_BAD); /* valid kinds */
         double s = ss_below(r, 16) ? ss_state_value(r) : 0.;
         SeqSumState st = seq_sum_zero();
-        seq_sum_state_of(s, &st);
+        seq_sum_state_of(ss_vd(s), &st);
         if (ss_below(r, 2)) {
             for (int j = 0; j < SEQ_SUM_K; j++) v[j] = ss_probe(r, s != 0. ? s : 1.);
         } else {

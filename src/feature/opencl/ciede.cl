@@ -1,9 +1,10 @@
 #pragma OPENCL FP_CONTRACT OFF
+#define VMAF_OPENCL_FP64_FREE 1
 // ciede twin (ciede.cu's OpenCL form): the per-pixel CIEDE2000 differences (ciede_device.h,
 // the CPU's own functions), then their double sum in the CPU's row-major order, by one
 // work-group that gives the serial loop's bits (seq_sum.clh; adding the exact zeros of equal
-// pixels changes nothing, as on the CPU, where they are skipped).
-#pragma OPENCL EXTENSION cl_khr_fp64 : enable
+// pixels changes nothing, as on the CPU, where they are skipped). Its doubles are f64.h's
+// vmaf_double: the device's double, or the software binary64 where that is not used.
 #include "feature/kernel.h"
 #include "feature/twins/kernel_args.h"
 #include "feature/ciede_device.h"
@@ -38,5 +39,5 @@ VMAF_KERNEL(vmaf_ciede_sum, CiedeCudaArgs)
 {
     VMAF_LOCAL SeqSumLocal seq;
     vmaf_seq_sum_block(&seq, VMAF_PTR(const float, a.diff), (ulong)a.w * a.h,
-                       VMAF_PTR(double, a.sum));
+                       VMAF_PTR(vmaf_double, a.sum));
 }
