@@ -164,6 +164,18 @@ VMAF_DEVICE_FN_INLINE_DEVICE int vif_dev_bit_length(uint64_t v)
 #endif
 }
 
+/* The same of a 32-bit value (0 for 0). */
+VMAF_DEVICE_FN_INLINE_DEVICE int vif_dev_bit_length32(uint32_t v)
+{
+#if defined(__CUDA_ARCH__)
+    return 32 - __clz((int)v);
+#elif VMAF_DIALECT_OPENCL
+    return 32 - (int)clz((uint)v);
+#else
+    return v ? 32 - __builtin_clz(v) : 0;
+#endif
+}
+
 /*
  * The log2 table, packed. The CPU's table (vmaf_vif_log2_table_fill: round(2048 log2 i) for
  * i in [2^15, 2^16)) is a staircase whose steps are 1 high and more than 8 wide (its slope
@@ -499,24 +511,27 @@ VMAF_DEVICE_FN_INLINE_DEVICE void vif_dev_stat_horizontal(const VIF_DEV_SHARED u
  *   integer: a 2^53 = Q M would need odd(M) | c, but odd(M) >= M / n_k > 2^34 > c. Hence
  *   rho 2^52 is never a tie, and RNE(rho 2^52) = (Q + 1) >> 1 (Q odd: the fraction of
  *   rho 2^52 is above a half; even: below). Q is found by long division in three digits of
- *   17, 18 and 18 bits: each digit d ~ r 2^b / M estimated in fp32 (below), the remainder
- *   r' = r 2^b - d M formed exactly in 64-bit two's complement (it is small, below), the
- *   digits' errors left in the remainders and so absorbed by the next digit; the last
- *   remainder R = a 2^53 - Q' M fixes Q' to Q. The estimate: w = fp32 2^18 / M from
- *   mf = fp32(M) 2^-53 in [1/2, 1], y0 = 48/17 - 32/17 mf (relative error at most 1/17 +
- *   2^-21), and three Newton steps y += y (1 - mf y) in fp32 (1 - mf y exact by Sterbenz;
- *   error e -> e^2 + 2^-23 each): |y mf - 1| < 2^-22, so with the conversions of M and r and
- *   the product (each at most 2^-23 or 2^-24 in any rounding mode) the estimate
- *   v~ = fp32(r) w' has |v~ / v - 1| < 1.2 2^-21, v = r 2^b / M. Rounded to the nearest
- *   integer, |v - d| <= 1.2 2^-21 |v| + 1/2: for the first digit (v < 2^18) below 0.65, so
- *   |r1| < 0.65 M; then |v| < 0.65 2^18 and |r2|, |r3| < 0.6 M, far inside int64, and one
- *   step (Q' - 1 where R < 0) makes R in [0, M) (the loops repeat it; never needed).
- *   None of this fp32 arithmetic reaches a result: it only chooses digits that the exact
- *   remainders then check. (vif_dev_quot)
+ *   17, 18 and 18 bits: each digit d ~ v = r 2^b / M estimated in fp32 (below), the
+ *   remainder r' = r 2^b - d M formed exactly in 64-bit two's complement (it is small,
+ *   below), the digits' errors left in the remainders and so absorbed by the next digit; the
+ *   last remainder R = a 2^53 - Q' M fixes Q' to Q. The estimate: mf = floor(M / 2^29) 2^-23
+ *   in [1, 2) (relative error below 2^-23), y0 = 24/17 - 8/17 mf (|1 - mf y0| <= 1/17 +
+ *   2^-23), three Newton steps y += y (1 - mf y) in fp32 (1 - mf y exact by Sterbenz; each
+ *   step e -> e^2 + 2^-23 + O(e 2^-24): 0.059, 0.0035, 1.3e-5, 1.2e-7), so y 2^-34 is
+ *   2^18 / M within a relative 2^-22. The remainder's top bits rr = floor(r / 2^31) (a / 2^32
+ *   for the first digit; |rr| < 2^22) are exact in fp32, and drop less than 2^31 2^18 / M
+ *   <= 1/8 of v; the product's rounding adds 2^-24. Rounded to the nearest integer,
+ *   |v - d| <= 1/2 + 1/8 + 1.3 2^-22 |v|: for the first digit (v < 2^18) below 0.71, so
+ *   |r1| < 0.71 M; then |v| < 0.71 2^18 and |r2|, |r3| < 0.69 M, far inside int64, and one
+ *   step (Q' - 1 where R < 0) makes R in [0, M) (the loops repeat it; never needed). None of
+ *   this fp32 arithmetic reaches a result: it only chooses digits that the exact remainders
+ *   then check; no conversion instruction either (vif_dev_float_of_i22, vif_dev_rint_f22:
+ *   float additions that round as the proof needs, round to nearest). (vif_dev_quot)
  * t, q. A product S v of S <= 2^53 and v < 2^31 (< 2^84) in two 32 x 32 -> 64-bit products,
- *   as H 2^32 + L (H < 2^53, L < 2^32), rounded to its top 53 bits: shift s = bitlen(H) - 21
- *   (0..32), T = floor(S v / 2^s) rounded up when the rest rem = L mod 2^s has
- *   2 rem + (T & 1) > 2^s (above half, or a tie with T odd: RNE). (vif_dev_mul_round)
+ *   as H 2^32 + L (H < 2^53, L < 2^32), rounded to its top 53 bits: shift
+ *   s = bitlen(S v) - 53 (0..32; l - 1 or l for v of l bits), T = floor(S v / 2^s) rounded
+ *   up when the rest rem = L mod 2^s has 2 rem + (T & 1) > 2^s (above half, or a tie with T
+ *   odd: RNE). (vif_dev_mul_round)
  * u, sv. t = T 2^f with f <= -7 (t < 2^45 and T >= 2^52). With ti = floor(t) and
  *   fr = t's fraction in units of 2^f: u > 0 iff y > t iff y > ti. Then if fr = 0, u = y - ti
  *   exactly; else u = RNE(y - t) with y - t in (n, n + 1), n = y - ti - 1 < 2^31, whose
@@ -526,7 +541,8 @@ VMAF_DEVICE_FN_INLINE_DEVICE void vif_dev_stat_horizontal(const VIF_DEV_SHARED u
  *   so (int32)u = n + (fr <= 2^(E-53-f)).
  * g'. g and egl positive: g < egl iff g's bit pattern is below egl's.
  * p. G'^2 (G' = g' significand) through (G' 2^11)^2 = hi 2^64 + lo: the top 53 bits of hi
- *   (shift 10 or 11) rounded to nearest even with lo != 0 as sticky. (vif_dev_sq_round)
+ *   (shift 10 or 11) rounded to nearest even with lo != 0 (2^21 does not divide G') as
+ *   sticky. (vif_dev_sq_round)
  * gain. q = S 2^f' with q < 2^45 (g' <= egl <= 100, x < 2^31): (int64)q = floor(q).
  * tests/twins/test_vif_twin.c, built with VMAF_F64_SOFT_ON_HOST (where this form is the
  * host's), compares each step with the double operation (quotients, products with exact
@@ -534,42 +550,53 @@ VMAF_DEVICE_FN_INLINE_DEVICE void vif_dev_stat_horizontal(const VIF_DEV_SHARED u
  * (y at the rounding threshold of u, limits equal to g and beside it), then runs the whole
  * twin so against the CPU extractor.
  *
- * Cost: vif_dev_quot is about 40 integer and 16 fp32 operations (no integer division), each
- * product or square a few 32 x 32 -> 64-bit multiplications and a rounding.
+ * Cost: vif_dev_quot is about 50 integer and 16 fp32 operations (no integer division, no
+ * conversion), each product or square a few 32 x 32 -> 64-bit multiplications and a
+ * rounding.
  */
 #define VIF_DEV_EPS_SIG UINT64_C(0x1b7cdfd9d7bdbb) /* eps = VIF_DEV_EPS_SIG 2^-70 */
 
-#if VMAF_DIALECT_OPENCL
-#define vif_dev_rint_i32(v) convert_int_rte(v)
-#else
-#define vif_dev_rint_i32(v) ((int32_t)rintf(v))
-#endif
+/* The float of an integer |i| < 2^22, exactly: 1.5 2^23 + i has the bit pattern
+ * 0x4b400000 + i (floats in [2^23, 2^24) are the integers, one apart), then 1.5 2^23 off
+ * (exact). No conversion instruction (a quarter-rate unit on GPUs). */
+VMAF_DEVICE_FN_INLINE_DEVICE float vif_dev_float_of_i22(int32_t i)
+{
+    return vmaf_float_of_bits((uint32_t)(0x4b400000 + i)) - 12582912.0f;
+}
 
-/* g = c / (x + eps) = G 2^(*eg - 52), G in [2^52, 2^53) (above). */
-VMAF_DEVICE_FN_INLINE_DEVICE uint64_t vif_dev_quot(uint32_t x, uint32_t c, int *eg)
+/* RNE(v) for |v| < 2^22: v + 1.5 2^23 rounded to an integer by the float addition. */
+VMAF_DEVICE_FN_INLINE_DEVICE int32_t vif_dev_rint_f22(float v)
+{
+    return (int32_t)vmaf_bits_of_float(v + 12582912.0f) - 0x4b400000;
+}
+
+/* g = c / (x + eps) = G 2^(*eg - 52), G in [2^52, 2^53) (above); l = bitlen(c). */
+VMAF_DEVICE_FN_INLINE_DEVICE uint64_t vif_dev_quot(uint32_t x, uint32_t c, int l, int *eg)
 {
     /* D = m 2^(k-52) */
-    const int k = vif_dev_bit_length(x) - 1;
+    const int k = vif_dev_bit_length32(x) - 1;
     const uint64_t m = ((uint64_t)x << (52 - k)) + (((VIF_DEV_EPS_SIG >> (17 + k)) + 1) >> 1);
     /* rho = a / m in (1, 2) */
-    const int l = vif_dev_bit_length(c);
     uint64_t a = (uint64_t)c << (53 - l);
     int e = l - k - 1;
     if (a < m)
         a <<= 1, e--;
-    /* w ~ 2^18 / m */
-    const float mf = (float)m * 0x1p-53f;
-    float y = 2.8235294f - 1.8823529f * mf;
+    /* y ~ 1 / mf, mf = floor(m / 2^29) 2^-23 in [1, 2) (its bit pattern: m's top 24 bits
+     * under the exponent of 1) */
+    const float mf = vmaf_float_of_bits((uint32_t)(m >> 29) + 0x3f000000u);
+    float y = 1.4117647f - 0.47058824f * mf;
     VMAF_UNROLL
     for (int i = 0; i < 3; i++)
         y = y + y * (1.0f - mf * y);
-    const float w = y * 0x1p-35f, w17 = y * 0x1p-36f;
-    /* Q = floor(a 2^53 / m) in digits of 17, 18, 18 bits; the remainders modulo 2^64 */
-    const int32_t d1 = vif_dev_rint_i32((float)a * w17);
+    /* Q = floor(a 2^53 / m) in digits of 17, 18, 18 bits, each from the top bits of the
+     * remainder (r >> 31 times ~2^18 2^31 / m = y 2^-3; a >> 32 times 2^17 2^32 / m, the
+     * same); the remainders modulo 2^64 */
+    const float w = y * 0.125f;
+    const int32_t d1 = vif_dev_rint_f22(vif_dev_float_of_i22((int32_t)(a >> 32)) * w);
     uint64_t r = (a << 17) - (uint64_t)(int64_t)d1 * m;
-    const int32_t d2 = vif_dev_rint_i32((float)(int64_t)r * w);
+    const int32_t d2 = vif_dev_rint_f22(vif_dev_float_of_i22((int32_t)((int64_t)r >> 31)) * w);
     r = (r << 18) - (uint64_t)(int64_t)d2 * m;
-    const int32_t d3 = vif_dev_rint_i32((float)(int64_t)r * w);
+    const int32_t d3 = vif_dev_rint_f22(vif_dev_float_of_i22((int32_t)((int64_t)r >> 31)) * w);
     r = (r << 18) - (uint64_t)(int64_t)d3 * m;
     uint64_t q = ((uint64_t)(int64_t)d1 << 36) + ((uint64_t)(int64_t)d2 << 18) +
                  (uint64_t)(int64_t)d3;
@@ -584,13 +611,15 @@ VMAF_DEVICE_FN_INLINE_DEVICE uint64_t vif_dev_quot(uint32_t x, uint32_t c, int *
     return g;
 }
 
-/* RNE(s v) = T 2^*shift for s <= 2^53, v < 2^31, s v >= 2^52 (above). */
-VMAF_DEVICE_FN_INLINE_DEVICE uint64_t vif_dev_mul_round(uint64_t s, uint32_t v, int *shift)
+/* RNE(s v) = T 2^*shift for s in [2^52, 2^53], v in [2^(l-1), 2^l), l <= 31 (above). */
+VMAF_DEVICE_FN_INLINE_DEVICE uint64_t vif_dev_mul_round(uint64_t s, uint32_t v, int l,
+                                                        int *shift)
 {
     const uint64_t lo = (s & 0xffffffffu) * v;
     const uint64_t hi = (s >> 32) * v + (lo >> 32);
     const uint64_t l32 = lo & 0xffffffffu;
-    const int sh = vif_dev_bit_length(hi) - 21;
+    /* s v in [2^(51+l), 2^(53+l)]: bitlen(s v) - 53 is l - 1, or l from 2^(52+l) on */
+    const int sh = l - 1 + (int)((hi >> (20 + l)) != 0);
     const uint64_t t = hi << (32 - sh) | l32 >> sh;
     const uint64_t rem = l32 & ((UINT64_C(1) << sh) - 1);
     *shift = sh;
@@ -601,22 +630,25 @@ VMAF_DEVICE_FN_INLINE_DEVICE uint64_t vif_dev_mul_round(uint64_t s, uint32_t v, 
 VMAF_DEVICE_FN_INLINE_DEVICE uint64_t vif_dev_sq_round(uint64_t g, int *shift)
 {
     const uint64_t gs = g << 11;
-    const uint64_t hi = vmaf_f64_impl_mul_hi(gs, gs), lo = gs * gs;
+    const uint64_t hi = vmaf_f64_impl_mul_hi(gs, gs);
+    /* the low half, g^2 2^22 mod 2^64, is 0 iff 2^21 divides g */
+    const uint64_t sticky = (g & 0x1fffff) != 0;
     const int sh = 10 + (int)(hi >> 63);
     const uint64_t p = hi >> sh, rem = hi & ((UINT64_C(1) << sh) - 1);
     *shift = sh + 42; /* g^2 = (hi 2^64 + lo) 2^-22 */
-    return p + (2 * rem + ((p & 1) | (lo != 0)) > (UINT64_C(1) << sh));
+    return p + (2 * rem + ((p & 1) | sticky) > (UINT64_C(1) << sh));
 }
 
 /* sv and gain of a pixel with x >= 2^17, y > 0, c > 0 (above); egl: the limit's bits. */
 VMAF_DEVICE_FN_INLINE_DEVICE void vif_dev_pixel_int(uint32_t x, uint32_t y, uint32_t c,
                                                     uint64_t egl, uint32_t *sv, int64_t *gain)
 {
+    const int l = vif_dev_bit_length32(c);
     int eg;
-    uint64_t g = vif_dev_quot(x, c, &eg);
+    uint64_t g = vif_dev_quot(x, c, l, &eg);
     /* t = tt 2^f, -f = nf >= 7 */
     int s;
-    const uint64_t tt = vif_dev_mul_round(g, c, &s);
+    const uint64_t tt = vif_dev_mul_round(g, c, l, &s);
     const int nf = 52 - eg - s;
     const int sh = nf < 63 ? nf : 63;
     const uint64_t ti = tt >> sh, fr = tt & ((UINT64_C(1) << sh) - 1);
@@ -626,7 +658,7 @@ VMAF_DEVICE_FN_INLINE_DEVICE void vif_dev_pixel_int(uint32_t x, uint32_t y, uint
             v = y - (uint32_t)ti;
         } else {
             const uint32_t n = y - (uint32_t)ti - 1;
-            const int z = 10 - vmaf_f64_impl_clz64(n) + nf; /* E - 53 - f, E = bitlen(n) - 1 */
+            const int z = vif_dev_bit_length32(n) - 54 + nf; /* E - 53 - f, E = bitlen(n) - 1 */
             v = n + (z >= 0 && fr <= (UINT64_C(1) << z));
         }
     }
@@ -639,7 +671,7 @@ VMAF_DEVICE_FN_INLINE_DEVICE void vif_dev_pixel_int(uint32_t x, uint32_t y, uint
     /* p = ps 2^(sp + 2 eg - 104), q = qs 2^fq, gain = floor(q) */
     int sp, sq;
     const uint64_t ps = vif_dev_sq_round(g, &sp);
-    const uint64_t qs = vif_dev_mul_round(ps, x, &sq);
+    const uint64_t qs = vif_dev_mul_round(ps, x, vif_dev_bit_length32(x), &sq);
     const int fq = sp + 2 * eg - 104 + sq;
     *gain = (int64_t)(fq >= 0 ? qs << fq : qs >> (-fq < 63 ? -fq : 63));
 }

@@ -497,7 +497,7 @@ static void test_pixel_steps(long n)
         /* g = c / (x + eps) */
         const int32_t x = log_uniform(18, 1 << 17), c = log_uniform(1, 1);
         int eg;
-        const uint64_t g = vif_dev_quot((uint32_t)x, (uint32_t)c, &eg);
+        const uint64_t g = vif_dev_quot((uint32_t)x, (uint32_t)c, vif_dev_bit_length32((uint32_t)c), &eg);
         const double eps = 65536 * 1.0e-10, want = c / (x + eps);
         bad_quot += (g >> 52) != 1 || sig_exp(g, eg - 52) != want;
         /* RNE(s v), s in [2^52, 2^53]; every other one an exact tie (v odd: s's low bits
@@ -523,7 +523,7 @@ static void test_pixel_steps(long n)
             }
         }
         int sh;
-        const uint64_t t = vif_dev_mul_round(sv, v, &sh);
+        const uint64_t t = vif_dev_mul_round(sv, v, vif_dev_bit_length32(v), &sh);
         bad_mul += sig_exp(t, sh) != (double)sv * (double)v;
         /* RNE(g^2); every other one a tie: g = odd 2^26 above sqrt(2) 2^52 (such a tie
          * always rounds down: odd^2 >> 1 is even) */
