@@ -502,7 +502,8 @@ VMAF_DEVICE_FN_INLINE_DEVICE void vif_dev_stat_horizontal(const VIF_DEV_SHARED u
  *   ulp(x) = 2^(k-52), and x + eps < 2^(k+1) - 1/2 stays in x's binade, so D = M 2^(k-52),
  *   M = x 2^(52-k) + n_k, n_k = RNE(eps 2^(52-k)) = RNE(Me / 2^(18+k)) (x's part even: the
  *   rounding of the sum is that of eps's part). Me is odd, so the shifted-out part is never
- *   exactly half: n_k = ((Me >> (17 + k)) + 1) >> 1, from 225180 (k = 17) to 27 (k = 30);
+ *   exactly half: n_k = ((Me >> (17 + k)) + 1) >> 1 (Me >> (17 + k) = (Me >> 34) >> (k - 17),
+ *   a 19-bit constant shifted), from 225180 (k = 17) to 27 (k = 30);
  *   n_k < 2^18 <= 2^(52-k), so M in [2^52, 2^53).
  * g. With l = bitlen(c), a = c 2^(53-l) in [2^52, 2^53) and c / D = (a / M) 2^(l-k-1); a != M
  *   (a has at least 22 trailing zeros, M's lowest set bit is n_k's, below bit 18); if a < M,
@@ -555,6 +556,8 @@ VMAF_DEVICE_FN_INLINE_DEVICE void vif_dev_stat_horizontal(const VIF_DEV_SHARED u
  * rounding.
  */
 #define VIF_DEV_EPS_SIG UINT64_C(0x1b7cdfd9d7bdbb) /* eps = VIF_DEV_EPS_SIG 2^-70 */
+#define VIF_DEV_EPS_TOP 0x6df37u /* VIF_DEV_EPS_SIG >> 34: Me >> (17 + k) = this >> (k - 17) */
+typedef char vif_dev_eps_check[(VIF_DEV_EPS_SIG >> 34) == VIF_DEV_EPS_TOP ? 1 : -1];
 
 /* The float of an integer |i| < 2^22, exactly: 1.5 2^23 + i has the bit pattern
  * 0x4b400000 + i (floats in [2^23, 2^24) are the integers, one apart), then 1.5 2^23 off
@@ -575,7 +578,8 @@ VMAF_DEVICE_FN_INLINE_DEVICE uint64_t vif_dev_quot(uint32_t x, uint32_t c, int l
 {
     /* D = m 2^(k-52) */
     const int k = vif_dev_bit_length32(x) - 1;
-    const uint64_t m = ((uint64_t)x << (52 - k)) + (((VIF_DEV_EPS_SIG >> (17 + k)) + 1) >> 1);
+    const uint32_t n = ((VIF_DEV_EPS_TOP >> (k - 17)) + 1) >> 1; /* n_k */
+    const uint64_t m = ((uint64_t)x << (52 - k)) + n;
     /* rho = a / m in (1, 2) */
     uint64_t a = (uint64_t)c << (53 - l);
     int e = l - k - 1;

@@ -491,6 +491,11 @@ static double sig_exp(uint64_t s, int e)
  * truncation). */
 static void test_pixel_steps(long n)
 {
+    /* eps's significand and exponent as vif_device.h takes them */
+    const uint64_t eps_bits = double_bits(65536 * 1.0e-10);
+    CHECK(((eps_bits & UINT64_C(0xfffffffffffff)) | UINT64_C(1) << 52) == VIF_DEV_EPS_SIG &&
+              (int)(eps_bits >> 52) - 1023 == -18,
+          "eps = 65536 * 1.0e-10 is not VIF_DEV_EPS_SIG 2^-70");
     rng_state = 0x57e9;
     long bad_quot = 0, bad_mul = 0, bad_sq = 0, ties_mul = 0, ties_sq = 0;
     for (long i = 0; i < n; i++) {
