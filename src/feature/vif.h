@@ -86,18 +86,24 @@ static VMAF_CONSTANT const uint16_t vmaf_vif_filter[VMAF_VIF_SCALES][VMAF_VIF_MA
     { 10904, 43728, 10904 },
 };
 
-/** The extractor options (names and aliases in vif.c's option table). */
+/** The extractor options (names and aliases in vif.c's option table). Host only, as the
+ *  functions below the sums: no kernel reads them, and a program built without fp64 names no
+ *  double (the kernels take the gain limit in VifCudaArgs). */
+#if !VMAF_DIALECT_OPENCL
 typedef struct VmafVifOptions {
     double enhn_gain_limit; /**< vif_enhn_gain_limit (egl), [1,100], default 100 */
     bool skip_scale0;       /**< vif_skip_scale0 (ssclz): scale 0 is not computed, scores 0 */
     bool debug;             /**< debug: also write integer_vif, num/den totals and per scale */
 } VmafVifOptions;
+#endif
 
 /** The integer sums of one scale (see the top of this file). */
 typedef struct VmafVifSums {
     int64_t num_log, den_log;
     int64_t num_non_log, den_non_log;
 } VmafVifSums;
+
+#if !VMAF_DIALECT_OPENCL
 
 /** The scale's numerator, rounded to float as the reference stores it. */
 static inline float vmaf_vif_num(const VmafVifSums *s)
@@ -164,6 +170,7 @@ int vmaf_vif_compute_with(enum VmafVifImpl impl, VmafVifWorkspace *ws, const voi
                           ptrdiff_t ref_stride, const void *dis, ptrdiff_t dis_stride,
                           double enhn_gain_limit, bool skip_scale0,
                           VmafVifSums sums[VMAF_VIF_SCALES]);
+#endif /* !VMAF_DIALECT_OPENCL */
 
 /* ---- for the CUDA twin: the extractor state and how the sums become scores ---- */
 #if VMAF_DIALECT_C

@@ -36,8 +36,14 @@
  * sums stay below 2^32; square sums below 2^48 (64-bit), except 8-bit samples at scale 0,
  * whose square sums stay below 2^32; the shifted vertical values fit 32 bits, the means 16.
  * The horizontal square sums (below 2^48) are formed in double precision, where every
- * partial sum of these integers is exact; the per-pixel log2 reads a packed 8 KiB copy of
- * the CPU's table (vif_dev_log2_pack), so that it stays in L1.
+ * partial sum of these integers is exact (in a program whose doubles are software, f64.h's
+ * VMAF_DOUBLE_SOFT, in uint64: the same integers); the per-pixel log2 reads a packed 8 KiB
+ * copy of the CPU's table (vif_dev_log2_pack), so that it stays in L1.
+ *
+ * Without the device's double (VMAF_DOUBLE_SOFT: an OpenCL device without fp64, or
+ * VMAF_OPENCL_FP64=0) the per-pixel double operations of vif.h are decided in integers
+ * (vif_dev_pixel_int below: every rounding of the CPU's doubles reproduced, proof there);
+ * C, CUDA and OpenCL with fp64 keep the double form.
  */
 #ifndef VMAF_FEATURE_VIF_DEVICE_H
 #define VMAF_FEATURE_VIF_DEVICE_H
@@ -50,6 +56,7 @@
 #include <string.h>
 #endif
 
+#include "f64.h"
 #include "feature/vif.h"
 #include "reflect.h"
 
@@ -95,14 +102,15 @@ typedef struct VifCudaArgs {
     int sub_shift;                /* the subsampling's vertical shift */
     int stat;                     /* compute the statistic (0: skipped scale 0) */
     int sub;                      /* write the next scale, (w/2) x (h/2), rows packed */
-    double egl;                   /* vif_enhn_gain_limit */
+    vmaf_double egl;              /* vif_enhn_gain_limit */
     vmaf_devptr sub_ref, sub_dis; /* uint16 images of the next scale */
     vmaf_devptr log2_table;       /* uint16[VIF_DEV_LOG2_PACKED_LEN] (below) */
     vmaf_devptr sums;             /* the scale's VmafVifSums, zeroed before the launch */
     unsigned filter[17];          /* the scale's filter (vmaf_vif_filter[s]) */
     unsigned sub_filter[9];       /* the next scale's filter */
-    double filter_d[9];           /* the scale's filter up to its centre, as doubles (the
-                                   * filters are symmetric) */
+    vmaf_double filter_d[9];      /* the scale's filter up to its centre, as doubles (the
+                                   * filters are symmetric; unread where doubles are
+                                   * software) */
 } VifCudaArgs;
 
 enum {
@@ -123,6 +131,13 @@ typedef char vif_dev_tiling_check[((VIF_CUDA_TILE_H % VIF_DEV_ROWS == 0) &
                                       ? 1
                                       : -1];
 
+/* A vertical square sum as the horizontal pass reads it (below). */
+#if VMAF_DOUBLE_SOFT
+typedef uint32_t vif_dev_sq;
+#else
+typedef double vif_dev_sq;
+#endif
+
 /* Shared memory of one block. Every array has the widest filter's pitch; narrower filters
  * use the top-left part. */
 typedef struct VifDevTile {
@@ -130,9 +145,10 @@ typedef struct VifDevTile {
     /* vertical sums of the statistic: tile row r, margined column c */
     uint32_t mx[VIF_CUDA_TILE_H][VIF_DEV_TILE_COLS], my[VIF_CUDA_TILE_H][VIF_DEV_TILE_COLS];
     /* the square sums (integers below 2^32) as doubles: the horizontal pass sums them in
-     * double precision, exactly (every partial sum is an integer below 2^48) */
-    double xx[VIF_CUDA_TILE_H][VIF_DEV_TILE_COLS], yy[VIF_CUDA_TILE_H][VIF_DEV_TILE_COLS];
-    double xy[VIF_CUDA_TILE_H][VIF_DEV_TILE_COLS];
+     * double precision, exactly (every partial sum is an integer below 2^48); where doubles
+     * are software, as the integers */
+    vif_dev_sq xx[VIF_CUDA_TILE_H][VIF_DEV_TILE_COLS], yy[VIF_CUDA_TILE_H][VIF_DEV_TILE_COLS];
+    vif_dev_sq xy[VIF_CUDA_TILE_H][VIF_DEV_TILE_COLS];
     /* vertical pass of the subsampling at tile row 2k */
     uint32_t sx[VIF_CUDA_TILE_H / 2][VIF_DEV_TILE_COLS], sy[VIF_CUDA_TILE_H / 2][VIF_DEV_TILE_COLS];
 } VifDevTile;
@@ -145,6 +161,18 @@ VMAF_DEVICE_FN_INLINE_DEVICE int vif_dev_bit_length(uint64_t v)
     return 64 - (int)clz((ulong)v);
 #else
     return 64 - __builtin_clzll(v);
+#endif
+}
+
+/* The same of a 32-bit value (0 for 0). */
+VMAF_DEVICE_FN_INLINE_DEVICE int vif_dev_bit_length32(uint32_t v)
+{
+#if defined(__CUDA_ARCH__)
+    return 32 - __clz((int)v);
+#elif VMAF_DIALECT_OPENCL
+    return 32 - (int)clz((uint)v);
+#else
+    return v ? 32 - __builtin_clz(v) : 0;
 #endif
 }
 
@@ -215,6 +243,7 @@ VMAF_DEVICE_FN_INLINE_DEVICE uint64_t vif_dev_mad_wide(uint32_t a, uint32_t b, u
 #endif
 }
 
+#if !VMAF_DOUBLE_SOFT
 /* The integer v as a double: exact (one FP64 add on the device, not a conversion). */
 VMAF_DEVICE_FN_INLINE_DEVICE double vif_dev_u32_to_double(uint32_t v)
 {
@@ -235,6 +264,11 @@ VMAF_DEVICE_FN_INLINE_DEVICE double vif_dev_dmad(double a, double b, double acc)
     return acc + a * b;
 #endif
 }
+
+#define vif_dev_sq_of_u32 vif_dev_u32_to_double
+#else
+#define vif_dev_sq_of_u32(v) (v)
+#endif
 
 /* ------------------------------------------------------------------------------------- */
 /* Per element                                                                           */
@@ -402,35 +436,47 @@ VMAF_DEVICE_FN_INLINE_DEVICE VifDevSigma vif_dev_sigma(uint32_t mu_x, uint32_t m
  */
 VMAF_DEVICE_FN_INLINE_DEVICE void vif_dev_stat_horizontal(const VIF_DEV_SHARED uint32_t *mx,
                                                           const VIF_DEV_SHARED uint32_t *my,
-                                                          const VIF_DEV_SHARED double *xx,
-                                                          const VIF_DEV_SHARED double *yy,
-                                                          const VIF_DEV_SHARED double *xy,
+                                                          const VIF_DEV_SHARED vif_dev_sq *xx,
+                                                          const VIF_DEV_SHARED vif_dev_sq *yy,
+                                                          const VIF_DEV_SHARED vif_dev_sq *xy,
                                                           const uint32_t *f,
-                                                          const double *fd, int fw,
+                                                          const vmaf_double *fd, int fw,
                                                           VifDevSigma out[VIF_DEV_COLS])
 {
     uint32_t mu_x[VIF_DEV_COLS], mu_y[VIF_DEV_COLS];
     /* the square sums in double precision: integers below 2^48 at every step, so exact (on
-     * the device this moves them from the integer pipes to the FP64 one) */
+     * the device this moves them from the integer pipes to the FP64 one); where doubles are
+     * software, the same integers in uint64 (the coefficients are fd's, as integers) */
+#if VMAF_DOUBLE_SOFT
+    uint64_t exx[VIF_DEV_COLS], eyy[VIF_DEV_COLS], exy[VIF_DEV_COLS];
+    (void)fd;
+#else
     double exx[VIF_DEV_COLS], eyy[VIF_DEV_COLS], exy[VIF_DEV_COLS];
+#endif
     VMAF_UNROLL
     for (int c = 0; c < VIF_DEV_COLS; c++)
         mu_x[c] = mu_y[c] = 0, exx[c] = eyy[c] = exy[c] = 0;
     VMAF_UNROLL
     for (int k = 0; k < fw + VIF_DEV_COLS - 1; k++) {
         const uint32_t m1 = mx[k], m2 = my[k];
-        const double v1 = xx[k], v2 = yy[k], v3 = xy[k];
+        const vif_dev_sq v1 = xx[k], v2 = yy[k], v3 = xy[k];
         VMAF_UNROLL
         for (int c = 0; c < VIF_DEV_COLS; c++) {
             if (k - c < 0 || k - c >= fw)
                 continue;
             const uint32_t fk = f[k - c];
-            const double fdk = fd[k - c < fw - 1 - (k - c) ? k - c : fw - 1 - (k - c)];
             mu_x[c] += fk * m1;
             mu_y[c] += fk * m2;
+#if VMAF_DOUBLE_SOFT
+            exx[c] = vif_dev_mad_wide(fk, v1, exx[c]);
+            eyy[c] = vif_dev_mad_wide(fk, v2, eyy[c]);
+            exy[c] = vif_dev_mad_wide(fk, v3, exy[c]);
+#else
+            const double fdk = fd[k - c < fw - 1 - (k - c) ? k - c : fw - 1 - (k - c)];
             exx[c] = vif_dev_dmad(fdk, v1, exx[c]);
             eyy[c] = vif_dev_dmad(fdk, v2, eyy[c]);
             exy[c] = vif_dev_dmad(fdk, v3, exy[c]);
+#endif
         }
     }
     VMAF_UNROLL
@@ -439,10 +485,207 @@ VMAF_DEVICE_FN_INLINE_DEVICE void vif_dev_stat_horizontal(const VIF_DEV_SHARED u
                                (uint64_t)exy[c]);
 }
 
-/* The per-pixel sums of vif.h (the double operations in the CPU's order); table: the packed
- * log2 table. */
+#if VMAF_DOUBLE_SOFT
+/*
+ * The per-pixel doubles of vif.h decided in integers, where the device's double is not used.
+ * For x = sigma_xx in [2^17, 2^31), y = sigma_yy and c = sigma_xy in [1, 2^31), and the gain
+ * limit egl (a positive normal double, [1, 100] by the option's range), the CPU computes
+ *     D = x + eps,  g = c / D,  t = g * c,  u = y - t,  sv = u > 0 ? (int32)u : 0,
+ *     g' = g < egl ? g : egl,  p = g' * g',  q = p * x,  gain = (int64)q,
+ * each operation a binary64 one rounded to nearest even. Every result below is the exact
+ * value of the same operation on the same operands, rounded the same way; all values stay
+ * positive and normal, far from overflow, so only the rounding of a significand matters.
+ * A double is written S 2^e with an integer S of at most 54 bits.
+ *
+ * D. eps = 65536 * 1.0e-10 = Me 2^-70 with the odd 53-bit Me below (bits 0x3edb7cdfd9d7bdbb).
+ *   With k = bitlen(x) - 1 (17..30), x = (x 2^(52-k)) 2^(k-52), an even integer multiple of
+ *   ulp(x) = 2^(k-52), and x + eps < 2^(k+1) - 1/2 stays in x's binade, so D = M 2^(k-52),
+ *   M = x 2^(52-k) + n_k, n_k = RNE(eps 2^(52-k)) = RNE(Me / 2^(18+k)) (x's part even: the
+ *   rounding of the sum is that of eps's part). Me is odd, so the shifted-out part is never
+ *   exactly half: n_k = ((Me >> (17 + k)) + 1) >> 1 (Me >> (17 + k) = (Me >> 34) >> (k - 17),
+ *   a 19-bit constant shifted), from 225180 (k = 17) to 27 (k = 30);
+ *   n_k < 2^18 <= 2^(52-k), so M in [2^52, 2^53).
+ * g. With l = bitlen(c), a = c 2^(53-l) in [2^52, 2^53) and c / D = (a / M) 2^(l-k-1); a != M
+ *   (a has at least 22 trailing zeros, M's lowest set bit is n_k's, below bit 18); if a < M,
+ *   a is doubled and the exponent lowered, so that rho = a / M is in (1, 2) and
+ *   g = RNE(rho 2^52) 2^(eg-52). Let Q = floor(rho 2^53) in [2^53, 2^54). rho 2^53 is never an
+ *   integer: a 2^53 = Q M would need odd(M) | c, but odd(M) >= M / n_k > 2^34 > c. Hence
+ *   rho 2^52 is never a tie, and RNE(rho 2^52) = (Q + 1) >> 1 (Q odd: the fraction of
+ *   rho 2^52 is above a half; even: below). Q is found by long division in three digits of
+ *   17, 18 and 18 bits: each digit d ~ v = r 2^b / M estimated in fp32 (below), the
+ *   remainder r' = r 2^b - d M formed exactly in 64-bit two's complement (it is small,
+ *   below), the digits' errors left in the remainders and so absorbed by the next digit; the
+ *   last remainder R = a 2^53 - Q' M fixes Q' to Q. The estimate: mf = floor(M / 2^29) 2^-23
+ *   in [1, 2) (relative error below 2^-23), y0 = 24/17 - 8/17 mf (|1 - mf y0| <= 1/17 +
+ *   2^-23), three Newton steps y += y (1 - mf y) in fp32 (1 - mf y exact by Sterbenz; each
+ *   step e -> e^2 + 2^-23 + O(e 2^-24): 0.059, 0.0035, 1.3e-5, 1.2e-7), so y 2^-34 is
+ *   2^18 / M within a relative 2^-22. The remainder's top bits rr = floor(r / 2^31) (a / 2^32
+ *   for the first digit; |rr| < 2^22) are exact in fp32, and drop less than 2^31 2^18 / M
+ *   <= 1/8 of v; the product's rounding adds 2^-24. Rounded to the nearest integer,
+ *   |v - d| <= 1/2 + 1/8 + 1.3 2^-22 |v|: for the first digit (v < 2^18) below 0.71, so
+ *   |r1| < 0.71 M; then |v| < 0.71 2^18 and |r2|, |r3| < 0.69 M, far inside int64, and one
+ *   step (Q' - 1 where R < 0) makes R in [0, M) (the loops repeat it; never needed). None of
+ *   this fp32 arithmetic reaches a result: it only chooses digits that the exact remainders
+ *   then check; no conversion instruction either (vif_dev_float_of_i22, vif_dev_rint_f22:
+ *   float additions that round as the proof needs, round to nearest). (vif_dev_quot)
+ * t, q. A product S v of S <= 2^53 and v < 2^31 (< 2^84) in two 32 x 32 -> 64-bit products,
+ *   as H 2^32 + L (H < 2^53, L < 2^32), rounded to its top 53 bits: shift
+ *   s = bitlen(S v) - 53 (0..32; l - 1 or l for v of l bits), T = floor(S v / 2^s) rounded
+ *   up when the rest rem = L mod 2^s has 2 rem + (T & 1) > 2^s (above half, or a tie with T
+ *   odd: RNE). (vif_dev_mul_round)
+ * u, sv. t = T 2^f with f <= -7 (t < 2^45 and T >= 2^52). With ti = floor(t) and
+ *   fr = t's fraction in units of 2^f: u > 0 iff y > t iff y > ti. Then if fr = 0, u = y - ti
+ *   exactly; else u = RNE(y - t) with y - t in (n, n + 1), n = y - ti - 1 < 2^31, whose
+ *   doubles just below n + 1 are 2^(E-52) apart (E = bitlen(n) - 1, or -1 for n = 0: the
+ *   rounding to n + 1 is possible only above 1/2); RNE(y - t) is n + 1 (even significand,
+ *   so ties go there) iff n + 1 - (y - t) = fr 2^f <= 2^(E-53), and otherwise in [n, n + 1);
+ *   so (int32)u = n + (fr <= 2^(E-53-f)).
+ * g'. g and egl positive: g < egl iff g's bit pattern is below egl's.
+ * p. G'^2 (G' = g' significand) through (G' 2^11)^2 = hi 2^64 + lo: the top 53 bits of hi
+ *   (shift 10 or 11) rounded to nearest even with lo != 0 (2^21 does not divide G') as
+ *   sticky. (vif_dev_sq_round)
+ * gain. q = S 2^f' with q < 2^45 (g' <= egl <= 100, x < 2^31): (int64)q = floor(q).
+ * tests/twins/test_vif_twin.c, built with VMAF_F64_SOFT_ON_HOST (where this form is the
+ * host's), compares each step with the double operation (quotients, products with exact
+ * ties, squares) and sv and gain with the CPU's doubles on random and constructed operands
+ * (y at the rounding threshold of u, limits equal to g and beside it), then runs the whole
+ * twin so against the CPU extractor.
+ *
+ * Cost: no integer division and no conversion instruction. Compiled for sm_90 (nvcc, as a
+ * measure of the work), vif_dev_pixel_int is about 270 instructions, 24 of them fp32 and
+ * about 100 in vif_dev_quot; the double form about 35, 20 of them on the FP64 pipe.
+ */
+#define VIF_DEV_EPS_SIG UINT64_C(0x1b7cdfd9d7bdbb) /* eps = VIF_DEV_EPS_SIG 2^-70 */
+#define VIF_DEV_EPS_TOP 0x6df37u /* VIF_DEV_EPS_SIG >> 34: Me >> (17 + k) = this >> (k - 17) */
+typedef char vif_dev_eps_check[(VIF_DEV_EPS_SIG >> 34) == VIF_DEV_EPS_TOP ? 1 : -1];
+
+/* The float of an integer |i| < 2^22, exactly: 1.5 2^23 + i has the bit pattern
+ * 0x4b400000 + i (floats in [2^23, 2^24) are the integers, one apart), then 1.5 2^23 off
+ * (exact). No conversion instruction (a quarter-rate unit on GPUs). */
+VMAF_DEVICE_FN_INLINE_DEVICE float vif_dev_float_of_i22(int32_t i)
+{
+    return vmaf_float_of_bits((uint32_t)(0x4b400000 + i)) - 12582912.0f;
+}
+
+/* RNE(v) for |v| < 2^22: v + 1.5 2^23 rounded to an integer by the float addition. */
+VMAF_DEVICE_FN_INLINE_DEVICE int32_t vif_dev_rint_f22(float v)
+{
+    return (int32_t)vmaf_bits_of_float(v + 12582912.0f) - 0x4b400000;
+}
+
+/* g = c / (x + eps) = G 2^(*eg - 52), G in [2^52, 2^53) (above); l = bitlen(c). */
+VMAF_DEVICE_FN_INLINE_DEVICE uint64_t vif_dev_quot(uint32_t x, uint32_t c, int l, int *eg)
+{
+    /* D = m 2^(k-52) */
+    const int k = vif_dev_bit_length32(x) - 1;
+    const uint32_t n = ((VIF_DEV_EPS_TOP >> (k - 17)) + 1) >> 1; /* n_k */
+    const uint64_t m = ((uint64_t)x << (52 - k)) + n;
+    /* rho = a / m in (1, 2) */
+    uint64_t a = (uint64_t)c << (53 - l);
+    int e = l - k - 1;
+    if (a < m)
+        a <<= 1, e--;
+    /* y ~ 1 / mf, mf = floor(m / 2^29) 2^-23 in [1, 2) (its bit pattern: m's top 24 bits
+     * under the exponent of 1) */
+    const float mf = vmaf_float_of_bits((uint32_t)(m >> 29) + 0x3f000000u);
+    float y = 1.4117647f - 0.47058824f * mf;
+    VMAF_UNROLL
+    for (int i = 0; i < 3; i++)
+        y = y + y * (1.0f - mf * y);
+    /* Q = floor(a 2^53 / m) in digits of 17, 18, 18 bits, each from the top bits of the
+     * remainder (r >> 31 times ~2^18 2^31 / m = y 2^-3; a >> 32 times 2^17 2^32 / m, the
+     * same); the remainders modulo 2^64 */
+    const float w = y * 0.125f;
+    const int32_t d1 = vif_dev_rint_f22(vif_dev_float_of_i22((int32_t)(a >> 32)) * w);
+    uint64_t r = (a << 17) - (uint64_t)(int64_t)d1 * m;
+    const int32_t d2 = vif_dev_rint_f22(vif_dev_float_of_i22((int32_t)((int64_t)r >> 31)) * w);
+    r = (r << 18) - (uint64_t)(int64_t)d2 * m;
+    const int32_t d3 = vif_dev_rint_f22(vif_dev_float_of_i22((int32_t)((int64_t)r >> 31)) * w);
+    r = (r << 18) - (uint64_t)(int64_t)d3 * m;
+    uint64_t q = ((uint64_t)(int64_t)d1 << 36) + ((uint64_t)(int64_t)d2 << 18) +
+                 (uint64_t)(int64_t)d3;
+    while ((int64_t)r < 0)
+        q--, r += m;
+    while (r >= m)
+        q++, r -= m;
+    uint64_t g = (q + 1) >> 1;
+    if (g >> 53)
+        g >>= 1, e++;
+    *eg = e;
+    return g;
+}
+
+/* RNE(s v) = T 2^*shift for s in [2^52, 2^53], v in [2^(l-1), 2^l), l <= 31 (above). */
+VMAF_DEVICE_FN_INLINE_DEVICE uint64_t vif_dev_mul_round(uint64_t s, uint32_t v, int l,
+                                                        int *shift)
+{
+    const uint64_t lo = (s & 0xffffffffu) * v;
+    const uint64_t hi = (s >> 32) * v + (lo >> 32);
+    const uint64_t l32 = lo & 0xffffffffu;
+    /* s v in [2^(51+l), 2^(53+l)]: bitlen(s v) - 53 is l - 1, or l from 2^(52+l) on */
+    const int sh = l - 1 + (int)((hi >> (20 + l)) != 0);
+    const uint64_t t = hi << (32 - sh) | l32 >> sh;
+    const uint64_t rem = l32 & ((UINT64_C(1) << sh) - 1);
+    *shift = sh;
+    return t + (2 * rem + (t & 1) > (UINT64_C(1) << sh));
+}
+
+/* RNE(g^2) = P 2^*shift for g in [2^52, 2^53) (above). */
+VMAF_DEVICE_FN_INLINE_DEVICE uint64_t vif_dev_sq_round(uint64_t g, int *shift)
+{
+    const uint64_t gs = g << 11;
+    const uint64_t hi = vmaf_f64_impl_mul_hi(gs, gs);
+    /* the low half, g^2 2^22 mod 2^64, is 0 iff 2^21 divides g */
+    const uint64_t sticky = (g & 0x1fffff) != 0;
+    const int sh = 10 + (int)(hi >> 63);
+    const uint64_t p = hi >> sh, rem = hi & ((UINT64_C(1) << sh) - 1);
+    *shift = sh + 42; /* g^2 = (hi 2^64 + lo) 2^-22 */
+    return p + (2 * rem + ((p & 1) | sticky) > (UINT64_C(1) << sh));
+}
+
+/* sv and gain of a pixel with x >= 2^17, y > 0, c > 0 (above); egl: the limit's bits. */
+VMAF_DEVICE_FN_INLINE_DEVICE void vif_dev_pixel_int(uint32_t x, uint32_t y, uint32_t c,
+                                                    uint64_t egl, uint32_t *sv, int64_t *gain)
+{
+    const int l = vif_dev_bit_length32(c);
+    int eg;
+    uint64_t g = vif_dev_quot(x, c, l, &eg);
+    /* t = tt 2^f, -f = nf >= 7 */
+    int s;
+    const uint64_t tt = vif_dev_mul_round(g, c, l, &s);
+    const int nf = 52 - eg - s;
+    const int sh = nf < 63 ? nf : 63;
+    const uint64_t ti = tt >> sh, fr = tt & ((UINT64_C(1) << sh) - 1);
+    uint32_t v = 0;
+    if (y > ti) {
+        if (!fr) {
+            v = y - (uint32_t)ti;
+        } else {
+            const uint32_t n = y - (uint32_t)ti - 1;
+            const int z = vif_dev_bit_length32(n) - 54 + nf; /* E - 53 - f, E = bitlen(n) - 1 */
+            v = n + (z >= 0 && fr <= (UINT64_C(1) << z));
+        }
+    }
+    *sv = v;
+    /* g' = min(g, egl) */
+    if (((uint64_t)(eg + 1022) << 52) + g >= egl) {
+        g = (egl & UINT64_C(0x000fffffffffffff)) | UINT64_C(1) << 52;
+        eg = (int)(egl >> 52) - 1023;
+    }
+    /* p = ps 2^(sp + 2 eg - 104), q = qs 2^fq, gain = floor(q) */
+    int sp, sq;
+    const uint64_t ps = vif_dev_sq_round(g, &sp);
+    const uint64_t qs = vif_dev_mul_round(ps, x, vif_dev_bit_length32(x), &sq);
+    const int fq = sp + 2 * eg - 104 + sq;
+    *gain = (int64_t)(fq >= 0 ? qs << fq : qs >> (-fq < 63 ? -fq : 63));
+}
+#endif
+
+/* The per-pixel sums of vif.h (the double operations in the CPU's order, or where doubles
+ * are software their integer form above); table: the packed log2 table. */
 VMAF_DEVICE_FN_INLINE_DEVICE void vif_dev_stat_pixel(const VMAF_GLOBAL uint16_t *table,
-                                                     VifDevSigma s, double egl, VmafVifSums *acc)
+                                                     VifDevSigma s, vmaf_double egl,
+                                                     VmafVifSums *acc)
 {
     const int32_t nsq = VMAF_VIF_SIGMA_NSQ;
     if (s.xx < nsq) {
@@ -452,13 +695,20 @@ VMAF_DEVICE_FN_INLINE_DEVICE void vif_dev_stat_pixel(const VMAF_GLOBAL uint16_t 
     }
     acc->den_log += vif_dev_log2_packed(table, (uint32_t)(nsq + s.xx)) - 17 * VMAF_VIF_LOG2_ONE;
     if (s.xy > 0 && s.yy > 0) {
+#if VMAF_DOUBLE_SOFT
+        uint32_t sv;
+        int64_t gain;
+        vif_dev_pixel_int((uint32_t)s.xx, (uint32_t)s.yy, (uint32_t)s.xy, vmaf_dbits(egl), &sv,
+                          &gain);
+#else
         const double eps = 65536 * 1.0e-10;
         double g = s.xy / (s.xx + eps);
         const double sv_d = s.yy - g * s.xy;
         const uint32_t sv = sv_d > 0 ? (uint32_t)(int32_t)sv_d : 0;
         g = g < egl ? g : egl;
-        const uint32_t numer = sv + nsq;
         const int64_t gain = (int64_t)(g * g * s.xx);
+#endif
+        const uint32_t numer = sv + nsq;
         acc->num_log += vif_dev_log2_packed(table, (uint64_t)gain + numer) -
                         vif_dev_log2_packed(table, numer);
     }
@@ -542,9 +792,9 @@ VMAF_DEVICE_FN_INLINE_DEVICE void vif_dev_phase_vertical(VIF_DEV_SHARED VifDevTi
             for (int r = 0; r < VIF_DEV_ROWS; r++) {
                 t->mx[r0 + r][c] = v[r].mu_x;
                 t->my[r0 + r][c] = v[r].mu_y;
-                t->xx[r0 + r][c] = vif_dev_u32_to_double(v[r].xx);
-                t->yy[r0 + r][c] = vif_dev_u32_to_double(v[r].yy);
-                t->xy[r0 + r][c] = vif_dev_u32_to_double(v[r].xy);
+                t->xx[r0 + r][c] = vif_dev_sq_of_u32(v[r].xx);
+                t->yy[r0 + r][c] = vif_dev_sq_of_u32(v[r].yy);
+                t->xy[r0 + r][c] = vif_dev_sq_of_u32(v[r].xy);
             }
         }
     }
@@ -664,7 +914,11 @@ static inline int vif_dev_scale_args(VifCudaArgs *a, const VifDevPlan *p, int k,
     a->sub_shift = k ? 16 : (int)bpc;
     a->stat = !(k == 0 && o->skip_scale0);
     a->sub = next;
+#if VMAF_DOUBLE_SOFT /* host tests only (VMAF_F64_SOFT_ON_HOST) */
+    a->egl = vmaf_dof_bits(vmaf_bits_of_double(o->enhn_gain_limit));
+#else
     a->egl = o->enhn_gain_limit;
+#endif
     if (k == 0) {
         a->ref = in_ref;
         a->dis = in_dis;
@@ -683,7 +937,7 @@ static inline int vif_dev_scale_args(VifCudaArgs *a, const VifDevPlan *p, int k,
     for (int i = 0; i < vmaf_vif_filter_width[k]; i++)
         a->filter[i] = vmaf_vif_filter[k][i];
     for (int i = 0; i <= vmaf_vif_filter_width[k] / 2; i++)
-        a->filter_d[i] = vmaf_vif_filter[k][i];
+        a->filter_d[i] = vmaf_dfrom_u32(vmaf_vif_filter[k][i]);
     a->log2_table = log2_table;
     a->sums = sums + (size_t)k * sizeof(VmafVifSums);
     return a->stat || a->sub;

@@ -443,6 +443,215 @@ static void test_real(const char *dir, const uint16_t *table, int quick)
         real_case(dir, &clips[4], 5, 3840, 400, 10, DIST_CODEC, &option_sets[0], table);
 }
 
+/* ------------------------------------------------------------------------------------- */
+/* The integer form of the per-pixel doubles (built with VMAF_F64_SOFT_ON_HOST)            */
+#if VMAF_DOUBLE_SOFT
+#include <float.h>
+
+static uint64_t double_bits(double d)
+{
+    uint64_t u;
+    memcpy(&u, &d, sizeof(u));
+    return u;
+}
+
+/* vif.h's per-pixel doubles, as the CPU (vif_internal.h) writes them */
+static void pixel_double(int32_t sxx, int32_t syy, int32_t sxy, double egl, uint32_t *sv,
+                         int64_t *gain, double *t)
+{
+    const double eps = 65536 * 1.0e-10;
+    double g = sxy / (sxx + eps);
+    *t = g * sxy;
+    const double sv_d = syy - g * sxy;
+    *sv = sv_d > 0 ? (uint32_t)(int32_t)sv_d : 0;
+    g = g < egl ? g : egl;
+    *gain = (int64_t)(g * g * sxx);
+}
+
+static long pixel_cases;
+
+/* A value with a random bit length in [lo_bits, 31], at least lo. */
+static int32_t log_uniform(int lo_bits, int32_t lo)
+{
+    const int b = lo_bits + (int)(rng() % (unsigned)(32 - lo_bits));
+    const int32_t v = (int32_t)(((uint64_t)rng() << 32 | rng()) & ((UINT64_C(1) << b) - 1));
+    const int32_t top = b >= 31 ? 0 : (int32_t)1 << (b - 1);
+    const int32_t r = (v | top) & INT32_MAX;
+    return r < lo ? lo : r;
+}
+
+/* S 2^e as a double (S <= 2^53: exact) */
+static double sig_exp(uint64_t s, int e)
+{
+    return ldexp((double)s, e);
+}
+
+/* The steps of the integer form one by one against the double operation they stand for:
+ * sensitive to one ulp (the sums rarely are: a wrong last bit of g or t seldom moves a
+ * truncation). */
+static void test_pixel_steps(long n)
+{
+    /* eps's significand and exponent as vif_device.h takes them */
+    const uint64_t eps_bits = double_bits(65536 * 1.0e-10);
+    CHECK(((eps_bits & UINT64_C(0xfffffffffffff)) | UINT64_C(1) << 52) == VIF_DEV_EPS_SIG &&
+              (int)(eps_bits >> 52) - 1023 == -18,
+          "eps = 65536 * 1.0e-10 is not VIF_DEV_EPS_SIG 2^-70");
+    rng_state = 0x57e9;
+    long bad_quot = 0, bad_mul = 0, bad_sq = 0, ties_mul = 0, ties_sq = 0;
+    for (long i = 0; i < n; i++) {
+        /* g = c / (x + eps) */
+        const int32_t x = log_uniform(18, 1 << 17), c = log_uniform(1, 1);
+        int eg;
+        const uint64_t g = vif_dev_quot((uint32_t)x, (uint32_t)c, vif_dev_bit_length32((uint32_t)c), &eg);
+        const double eps = 65536 * 1.0e-10, want = c / (x + eps);
+        bad_quot += (g >> 52) != 1 || sig_exp(g, eg - 52) != want;
+        /* RNE(s v), s in [2^52, 2^53]; every other one an exact tie (v odd: s's low bits
+         * chosen so that s v has exactly half an ulp below its 53 bits) */
+        uint64_t sv = (UINT64_C(1) << 52) | (((uint64_t)rng() << 32 | rng()) >> 12);
+        const uint32_t v = (uint32_t)log_uniform(1, 1) | (uint32_t)(i & 1);
+        if ((i & 1) && v > 1) {
+            /* the bits dropped from s v: bitlen(s v) - 53 */
+            const unsigned __int128 prod = (unsigned __int128)sv * v;
+            int len = 0;
+            for (unsigned __int128 p2 = prod; p2; p2 >>= 1)
+                len++;
+            const int drop = len - 53;
+            if (drop > 0) {
+                uint32_t inv = v; /* v^-1 mod 2^32 (Newton: v odd) */
+                for (int it = 0; it < 5; it++)
+                    inv *= 2 - v * inv;
+                const uint64_t mask = (UINT64_C(1) << drop) - 1;
+                const uint64_t low = ((UINT64_C(1) << (drop - 1)) * (uint64_t)inv) & mask;
+                const uint64_t s2 = (sv & ~mask) | low;
+                if (s2 >> 52 == 1)
+                    sv = s2, ties_mul++;
+            }
+        }
+        int sh;
+        const uint64_t t = vif_dev_mul_round(sv, v, vif_dev_bit_length32(v), &sh);
+        bad_mul += sig_exp(t, sh) != (double)sv * (double)v;
+        /* RNE(g^2); every other one a tie: g = odd 2^26 above sqrt(2) 2^52 (such a tie
+         * always rounds down: odd^2 >> 1 is even) */
+        uint64_t gq = (UINT64_C(1) << 52) | (((uint64_t)rng() << 32 | rng()) >> 12);
+        if (i & 1) {
+            gq = ((UINT64_C(1) << 26) + 2 * (rng() % (1u << 25)) + 1) << 26;
+            ties_sq += gq >= UINT64_C(6369051672525773); /* > sqrt(2) 2^52 */
+        }
+        const uint64_t p = vif_dev_sq_round(gq, &sh);
+        const double gd = sig_exp(gq, -52);
+        bad_sq += sig_exp(p, sh - 104) != gd * gd;
+    }
+    CHECK(!bad_quot, "%ld of %ld quotients differ from the double c / (x + eps)", bad_quot, n);
+    CHECK(!bad_mul, "%ld of %ld products differ from the double s * v", bad_mul, n);
+    CHECK(!bad_sq, "%ld of %ld squares differ from the double g * g", bad_sq, n);
+    CHECK(ties_mul > n / 8 && ties_sq > n / 8, "too few ties: %ld products, %ld squares",
+          ties_mul, ties_sq);
+}
+
+static void pixel_case(int32_t x, int32_t y, int32_t c, double egl)
+{
+    uint32_t sv_want, sv;
+    int64_t gain_want, gain;
+    double t;
+    pixel_double(x, y, c, egl, &sv_want, &gain_want, &t);
+    vif_dev_pixel_int((uint32_t)x, (uint32_t)y, (uint32_t)c, double_bits(egl), &sv, &gain);
+    pixel_cases++;
+    CHECK(sv == sv_want && gain == gain_want,
+          "pixel x %" PRId32 " y %" PRId32 " c %" PRId32 " egl %.17g: int sv %" PRIu32
+          " gain %" PRId64 ", double sv %" PRIu32 " gain %" PRId64,
+          x, y, c, egl, sv, gain, sv_want, gain_want);
+}
+
+static void test_pixel_int(int quick)
+{
+    const long n = quick ? 200000 : 4000000;
+    const double egls[] = { 100.0, 1.0, 1.5, 37.25 };
+    test_pixel_steps(n);
+    rng_state = 0x51f;
+    /* random operands: uniform bit lengths, with the sigmas' typical relations */
+    for (long i = 0; i < n; i++) {
+        const int32_t x = log_uniform(18, 1 << 17);
+        int32_t y = log_uniform(1, 1), c = log_uniform(1, 1);
+        const unsigned kind = rng() % 6;
+        if (kind == 1) /* identical planes: sigma_xy = sigma_yy = sigma_xx */
+            c = y = x;
+        else if (kind == 2) /* sigma_xy^2 near sigma_xx sigma_yy: u near 0 */
+            c = (int32_t)fmin(sqrt((double)x * y) - (double)(rng() % 4), (double)INT32_MAX);
+        else if (kind == 3) /* small sigma_xy: g tiny, t with many fraction bits */
+            c = 1 + (int32_t)(rng() % 1000);
+        else if (kind == 4) /* gains above the limit */
+            c = (int32_t)fmin((double)x * (1.0 + rng() % 200), (double)INT32_MAX);
+        if (c < 1) c = 1;
+        const double egl = (rng() & 1) ? egls[rng() % 4] : 1.0 + (rng() % 99000) / 1000.0;
+        pixel_case(x, y, c, egl);
+    }
+    /* the binades' edges of sigma_xx, extreme operands */
+    for (int k = 17; k <= 30; k++) {
+        const int32_t xs[] = { (int32_t)1 << k, ((int32_t)1 << k) + 1,
+                               (int32_t)(((int64_t)1 << (k + 1)) - 1) };
+        const int32_t vs[] = { 1, 2, 3, 1 << 17, 65535, INT32_MAX, INT32_MAX - 1, 1 << 30 };
+        for (int a = 0; a < 3; a++)
+            for (int b = 0; b < 8; b++)
+                for (int d = 0; d < 8; d++)
+                    for (int e = 0; e < 4; e++)
+                        pixel_case(xs[a], vs[b], vs[d], egls[e]);
+    }
+    /* the truncation of u: y placed so that the threshold of the rounding of y - t to
+     * n + 1 (2^(E-53), E the exponent of n) lies just below or above t's fraction */
+    long placed = 0;
+    for (long i = 0; i < n; i++) {
+        int32_t x = log_uniform(18, 1 << 17), c = log_uniform(1, 1);
+        if (i & 1) {
+            /* t just above an integer: c^2 = m x + j with small m, j (t ~ m + (j - m eps) / x,
+             * a fraction that random operands almost never have) */
+            const int64_t m = 1 + rng() % 64;
+            const double c_lo = (double)m * 4096, c_hi = sqrt((double)m * 2147483647.0);
+            c = (int32_t)(c_lo + (c_hi - c_lo) * (rng() / 4294967296.0));
+            x = (int32_t)((int64_t)c * c / m);
+        }
+        const double eps = 65536 * 1.0e-10;
+        const double t = (c / (x + eps)) * c;
+        const double ti = floor(t), f0 = t - ti;
+        if (f0 == 0 || t >= (double)INT32_MAX - 2)
+            continue;
+        int e0;
+        frexp(f0, &e0); /* f0 in [2^(e0-1), 2^e0) */
+        for (int E = e0 + 52; E <= e0 + 53; E++) {
+            if (E < 0 || E > 29)
+                continue;
+            const double n_lo = ldexp(1.0, E), y = ti + 1 + n_lo + (rng() % 3);
+            if (y >= (double)INT32_MAX)
+                continue;
+            pixel_case(x, (int32_t)y, c, 100.0);
+            placed++;
+        }
+        /* and y around t itself: u near 0 and 1 */
+        for (int dy = -1; dy <= 2; dy++)
+            if (ti + dy >= 1)
+                pixel_case(x, (int32_t)(ti + dy), c, 100.0);
+    }
+    CHECK(placed > n / 4, "only %ld operands placed at the rounding threshold of u", placed);
+    /* the gain limit: at g, its neighbours, and limits whose square is a tie (significand
+     * odd 2^26) */
+    for (long i = 0; i < n / 4; i++) {
+        const int32_t x = log_uniform(18, 1 << 17);
+        const int32_t c = (int32_t)fmin((double)x * (1.0 + rng() % 120), (double)INT32_MAX);
+        const int32_t y = log_uniform(1, 1);
+        const double eps = 65536 * 1.0e-10, g = c / (x + eps);
+        if (g >= 1.0 && g <= 100.0) {
+            pixel_case(x, y, c, g);
+            pixel_case(x, y, c, nextafter(g, 0.0));
+            pixel_case(x, y, c, nextafter(g, 200.0));
+        }
+        const double tie = ldexp((double)((UINT64_C(1) << 26) + 2 * (rng() % (1u << 25)) + 1) *
+                                     67108864.0, -52) * ldexp(1.0, (int)(rng() % 6));
+        if (tie <= 100.0)
+            pixel_case(x, y, c, tie);
+    }
+    printf("test_vif_twin: %ld per-pixel operand sets in the integer form\n", pixel_cases);
+}
+#endif
+
 int main(int argc, char **argv)
 {
     const char *clips_dir = argc > 1 ? argv[1] : NULL;
@@ -467,6 +676,9 @@ int main(int argc, char **argv)
     full[100] -= 2;
     CHECK(!vif_dev_log2_pack(full, table), "log2 table: repacking");
 
+#if VMAF_DOUBLE_SOFT
+    test_pixel_int(quick);
+#endif
     test_synthetic(table, quick);
     if (clips_dir)
         test_real(clips_dir, table, quick);

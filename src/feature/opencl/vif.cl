@@ -4,8 +4,9 @@
  * as there. The block's sums are integers (int64 added modulo 2^64): reduced through __local
  * memory in a tree instead of the CUDA form's warp shuffles, any order giving the same bits;
  * thread 0 adds them to the scale's sums with 64-bit atomics. The args carry doubles (the
- * filter as doubles, the gain limit), and the per-pixel arithmetic is double: cl_khr_fp64. */
-#pragma OPENCL EXTENSION cl_khr_fp64 : enable
+ * filter as doubles, the gain limit; vmaf_double, f64.h), and the per-pixel arithmetic is
+ * double with the device's fp64, or its integer form without (vif_device.h). */
+#define VMAF_OPENCL_FP64_FREE 1
 #include "feature/kernel.h"
 #include "feature/twins/kernel_args.h"
 #include "feature/vif_device.h"

@@ -44,13 +44,7 @@ typedef struct PsnrHvsCudaArgs {
 
 /* vif: VifCudaArgs, its tile and block shape (VIF_CUDA_*), beside the per-thread work that
  * reads them and the host plan that fills them. */
-/* vif has no fp64-free form (its per-thread work is in double): not in a program built
- * without fp64. reflect.h first, unconditionally: cl_flatten inlines a file once, at its first
- * include, and other programs' headers need it */
-#include "feature/reflect.h"
-#if !VMAF_DOUBLE_SOFT
 #include "feature/vif_device.h"
-#endif
 
 /* adm: one thread per output element (DWT, decouple, CSF: ADM_CUDA_TX x ADM_CUDA_TY blocks),
  * one block per band row for the sums (ADM_CUDA_ROW_THREADS). Bands live in a per-slot copy
@@ -302,9 +296,7 @@ typedef struct CiedeCudaArgs {
 _Static_assert(sizeof(PsnrCudaArgs) <= VMAF_CUDA_MAX_KERNEL_ARGS, "PsnrCudaArgs too large");
 _Static_assert(sizeof(MotionCudaArgs) <= VMAF_CUDA_MAX_KERNEL_ARGS, "MotionCudaArgs too large");
 _Static_assert(sizeof(PsnrHvsCudaArgs) <= VMAF_CUDA_MAX_KERNEL_ARGS, "PsnrHvsCudaArgs too large");
-#if !VMAF_DOUBLE_SOFT
 _Static_assert(sizeof(VifCudaArgs) <= VMAF_CUDA_MAX_KERNEL_ARGS, "VifCudaArgs too large");
-#endif
 _Static_assert(sizeof(AdmDwt0CudaArgs) <= VMAF_CUDA_MAX_KERNEL_ARGS, "AdmDwt0CudaArgs too large");
 _Static_assert(sizeof(AdmDwt123CudaArgs) <= VMAF_CUDA_MAX_KERNEL_ARGS, "AdmDwt123CudaArgs too large");
 _Static_assert(sizeof(AdmCopyCudaArgs) <= VMAF_CUDA_MAX_KERNEL_ARGS, "AdmCopyCudaArgs too large");
