@@ -19,6 +19,18 @@ step() { echo "== $1 ($(date +%T))" | tee -a "$OUT/summary.txt"; }
 what=${*:-all}
 has() { [[ " $what " == *" $1 "* || $what == all ]]; }
 
+# NVIDIA's OpenCL through the carried ICD loader (.ocl/*.deb): unpacked, and the driver's
+# library registered as an ICD
+register_nvidia_opencl() {
+  for f in .ocl/*.deb; do [ -f "$f" ] && dpkg -x "$f" /; done; ldconfig 2>/dev/null
+  NV_CL=$(ls /usr/local/nvidia/lib64/libnvidia-opencl.so.1 2>/dev/null)
+  { echo "ls /usr/local/nvidia/lib64 | grep -i opencl: $(ls /usr/local/nvidia/lib64 2>/dev/null | grep -i opencl | tr '\n' ' ')"
+    echo "ICD loader: $(ldconfig -p | grep -c libOpenCL.so.1) libOpenCL.so.1 entries"; } | tee -a "$OUT/summary.txt"
+  if [ -n "$NV_CL" ]; then
+    mkdir -p /etc/OpenCL/vendors && echo "$NV_CL" > /etc/OpenCL/vendors/nvidia.icd
+  fi
+}
+
 if has build; then
   step build
   { cmake -S . -B build -DCMAKE_BUILD_TYPE=Release && cmake --build build -j "$JOBS"; } > "$OUT/build.log" 2>&1 \
@@ -137,13 +149,7 @@ if has opencl; then
   # NVIDIA's OpenCL through the carried ICD loader (.ocl/*.deb, see DEVELOPERS.md); every
   # extractor with an OpenCL twin on the device must give the CPU path's bits
   step "OpenCL: NVIDIA's driver, checktwin --backend opencl, golden runs, 4K side by side"
-  for f in .ocl/*.deb; do [ -f "$f" ] && dpkg -x "$f" /; done; ldconfig 2>/dev/null
-  NV_CL=$(ls /usr/local/nvidia/lib64/libnvidia-opencl.so.1 2>/dev/null)
-  { echo "ls /usr/local/nvidia/lib64 | grep -i opencl: $(ls /usr/local/nvidia/lib64 2>/dev/null | grep -i opencl | tr '\n' ' ')"
-    echo "ICD loader: $(ldconfig -p | grep -c libOpenCL.so.1) libOpenCL.so.1 entries"; } | tee -a "$OUT/summary.txt"
-  if [ -n "$NV_CL" ]; then
-    mkdir -p /etc/OpenCL/vendors && echo "$NV_CL" > /etc/OpenCL/vendors/nvidia.icd
-  fi
+  register_nvidia_opencl
   export VMAF_OPENCL_CACHE_DIR=/tmp/twinvmaf-cl-cache
   build/tools/vmaf --opencl_list 2>&1 | tee -a "$OUT/summary.txt"
   # the first OpenCL GPU (PoCL may be installed there too, as device 0)
@@ -204,6 +210,7 @@ if has opencl; then
 fi
 if has nofp64; then
   step "OpenCL with the fp64-free forms forced (VMAF_OPENCL_FP64=0) beside native fp64"
+  register_nvidia_opencl
   export VMAF_OPENCL_CACHE_DIR=/tmp/twinvmaf-cl-cache
   CLDEV=$(build/tools/vmaf --opencl_list 2>/dev/null | awk -F: '/, gpu, /{print $1; exit}')
   export VMAF_OPENCL_DEVICE=${CLDEV:-0}
