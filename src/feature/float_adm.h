@@ -397,7 +397,7 @@ VMAF_DEVICE_FN float vmaf_float_adm_mask_value(float c)
  * (float)(s + 0.0666666701 x), the product and the sum in double (the threshold's centre).
  *
  * Where doubles are software, for s and x each 0 or in [2^-60, 2^100], in fp32 (every value
- * below a normal float or 0). x = 0: s + x (IEEE's signed zeros, as the double sum's). s = 0:
+ * a normal float or 0 below). x = 0: s + x (IEEE's signed zeros, as the double sum's). s = 0:
  * the double sum is the product, whose float vmaf_float_adm_scaled gives. Otherwise, with
  * d = H + L exactly (ONE_BY_15_HI, _LO) and V = s + d x:
  *   p = H x, e = fma(H, x, -p) (H x = p + e exactly), q = L x; (a, b) = TwoSum(s, p) (s + p =
