@@ -248,7 +248,7 @@ if has nofp64; then
   for fp in 1 0; do
     s=$(date +%s%N)
     VMAF_OPENCL_FP64=$fp build/tools/vmaf -r $R -d $D -w 3840 -h 2160 -p 420 -b 8 --backend opencl \
-      --aom_ctc v7.0 --frame_cnt 60 -q -o /tmp/aom_$fp.json --json 2> "$OUT/aom_$fp.log"
+      --threads "$JOBS" --aom_ctc v7.0 --frame_cnt 60 -q -o /tmp/aom_$fp.json --json 2> "$OUT/aom_$fp.log"
     e=$(date +%s%N)
     echo "CLI 4K, 60 frames, --aom_ctc v7.0, --backend opencl, VMAF_OPENCL_FP64=$fp: $(( (e - s) / 1000000 )) ms"
     grep -i "cpu" "$OUT/aom_$fp.log" | head -3
