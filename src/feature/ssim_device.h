@@ -105,37 +105,37 @@ VMAF_DEVICE_FN void vmaf_ssim_terms(const VmafSsimConst *k, float mu1, float mu2
  * +0 + -0 are +0).
  *
  * The per-term work is fp32 only (full rate on GPUs without fp64, which emulate 64-bit
- * integers too): a term's count of units is y = t 2^(150 + S - E') (the factor is a power
- * of two in [2^(S - 90), 2^127] as E' is in [23 + S, 240]: the product is exact unless it is
- * below 2^-126, where it is no nonzero integer; y = 0 with t != 0 is caught). |y| < 2^(24 + S)
- * <= 2^49 is cut into y32 + y16 + r16: y32 = (y + C) - C with C = 1.5 2^55 is y rounded to
- * a multiple of 2^32 (y + C lies in (2^55, 2^56), whose ulp is 2^32; the subtraction is
- * exact), and r32 = y - y32 is exact: y itself when |y| <= 2^31 (y32 = 0), else a multiple
- * of y's ulp (>= 2^8) of size <= 2^31. Likewise y16 from r32 with 1.5 2^39 (a multiple of
- * 2^16) and r16 = r32 - y16, |r16| <= 2^15. y is an integer exactly when r16 is, which
- * 1.5 2^23 tests the same way. The parts are added in three floats, each exactly: multiples
- * of 2^32 below 2^54, of 2^16 below 2^38, integers below 2^22 (n <= 127). (IEEE float,
- * round to nearest even, no contraction or reassociation: OpenCL's default without
- * -cl-fast-relaxed-math or -cl-mad-enable, which the backend never passes, and the project's
- * C flags.)
+ * integers too), with neither compare nor branch: a term's count of units is
+ * y = t 2^(150 + S - E'), exact (E' <= 150 + S below: the factor is a power of two in
+ * [1, 2^127], and |y| < 2^(24 + S) <= 2^49 cannot overflow). y is cut into y32 + y16 + r16:
+ * y32 = (y + C) - C with C = 1.5 2^55 is y rounded to a multiple of 2^32 (y + C lies in
+ * (2^55, 2^56), whose ulp is 2^32; the subtraction is exact), and r32 = y - y32 is exact: y
+ * itself when |y| <= 2^31 (y32 = 0), else a multiple of y's ulp (>= 2^8) of size <= 2^31.
+ * Likewise y16 from r32 with 1.5 2^39 (a multiple of 2^16) and r16 = r32 - y16,
+ * |r16| <= 2^15. y is an integer exactly when r16 is: d = ((r16 + 1.5 2^23) - 1.5 2^23) - r16
+ * is r16's distance to the nearest integer, exactly, and the sum of the |d| is 0 exactly
+ * when every d is (a sum of floats >= 0 is 0 only if all are). The parts are added in three
+ * floats, each exactly: multiples of 2^32 below 2^54, of 2^16 below 2^38, integers below
+ * 2^22 (n <= 127). (IEEE float, round to nearest even, no contraction or reassociation:
+ * OpenCL's default without -cl-fast-relaxed-math or -cl-mad-enable, which the backend never
+ * passes, and the project's C flags.)
  *
  * A term off the grid (the terms span more than 49 bits for a window, 46 for a
- * decimation), or a largest term of field > 240 (inf, NaN, or sums past float; no overflow
- * below: n <= 127 terms below 2^114), leaves the sum to the software double, addition by
- * addition in the C order. No step branches.
+ * decimation), or a largest term of field E > 150 + S (2^49 or 2^46 and above: never an
+ * SSIM quantity; inf and NaN), leaves the sum to the software double, addition by addition
+ * in the C order.
  */
 enum {
     VMAF_SSIM_FSUM_SHIFT_WINDOW = 25,   /**< S for at most 16 terms */
     VMAF_SSIM_FSUM_SHIFT_DECIMATE = 22, /**< S for at most 127 terms */
-    VMAF_SSIM_FSUM_MAX_FIELD = 240,
 };
 
 typedef struct VmafSsimFsum {
     float scale;       /**< 2^(150 + S - E'): a term times scale is its count of units */
     float s32, s16, s; /**< the sum in units: multiples of 2^32, of 2^16, and the rest */
-    int finite;        /**< E <= 240 (else the sum is left to the software double) */
+    float off;         /**< the sum of the terms' distances to the grid (0: all on it) */
+    int finite;        /**< E <= 150 + S (else the sum is left to the software double) */
     int shift;         /**< S - E': the unit is 2^(-150 - shift) */
-    int exact;         /**< every term so far was on the grid */
 } VmafSsimFsum;
 
 /** |t|'s bits: their maximum over the terms is the largest term's (its field is E). */
@@ -151,14 +151,14 @@ VMAF_DEVICE_FN void vmaf_ssim_fsum_init(VmafSsimFsum *f, uint32_t max_mag, int s
     f->s32 = 0.0f;
     f->s16 = 0.0f;
     f->s = 0.0f;
-    f->finite = e <= VMAF_SSIM_FSUM_MAX_FIELD;
+    f->off = 0.0f;
+    f->finite = e <= 150 + s;
     f->shift = s - ep;
-    f->exact = f->finite;
 }
 
 /** t's count of units cut into p[0] + p[1] + p[2] (multiples of 2^32, of 2^16, and the
- * rest); 1 when it is an integer. */
-VMAF_DEVICE_FN int vmaf_ssim_fsum_split(const VmafSsimFsum *f, float t, float p[3])
+ * rest), and p[3] its distance to the nearest integer (>= 0). */
+VMAF_DEVICE_FN void vmaf_ssim_fsum_split(const VmafSsimFsum *f, float t, float p[4])
 {
     const float c32 = 54043195528445952.0f, c16 = 824633720832.0f, c0 = 12582912.0f;
     const float y = f->finite ? t * f->scale : 0.0f; /* inf and NaN are not used */
@@ -167,16 +167,23 @@ VMAF_DEVICE_FN int vmaf_ssim_fsum_split(const VmafSsimFsum *f, float t, float p[
     p[0] = y32;
     p[1] = y16;
     p[2] = r16;
-    return (((r16 + c0) - c0) == r16) & ((y != 0.0f) | (t == 0.0f));
+    p[3] = vmaf_fabsf(((r16 + c0) - c0) - r16);
 }
 
 VMAF_DEVICE_FN void vmaf_ssim_fsum_add(VmafSsimFsum *f, float t)
 {
-    float p[3];
-    f->exact &= vmaf_ssim_fsum_split(f, t, p);
+    float p[4];
+    vmaf_ssim_fsum_split(f, t, p);
     f->s32 += p[0];
     f->s16 += p[1];
     f->s += p[2];
+    f->off += p[3];
+}
+
+/** Whether the terms so far were all on the grid (and the sum is the fixed-point one's). */
+VMAF_DEVICE_FN int vmaf_ssim_fsum_exact(const VmafSsimFsum *f)
+{
+    return f->finite && f->off == 0.0f;
 }
 
 /** (float) of the sum: acc 2^(-150 - shift) rounded to nearest even float. */
@@ -214,22 +221,22 @@ VMAF_DEVICE_FN float vmaf_ssim_fsum_window(const float *t, int n)
     VmafSsimFsum f;
     vmaf_ssim_fsum_init(&f, mx, VMAF_SSIM_FSUM_SHIFT_WINDOW);
     /* the terms' parts side by side (independent work per term), then added (exact) */
-    float p[3][N];
-    int ok[N];
+    float p[4][N];
     for (int i = 0; i < N; i++) { /* zeros past n: whole vectors where the compiler makes them */
-        float q[3];
-        ok[i] = vmaf_ssim_fsum_split(&f, i < n ? t[i] : 0.0f, q);
+        float q[4];
+        vmaf_ssim_fsum_split(&f, i < n ? t[i] : 0.0f, q);
         p[0][i] = q[0];
         p[1][i] = q[1];
         p[2][i] = q[2];
+        p[3][i] = q[3];
     }
     for (int i = 0; i < N; i++) {
         f.s32 += p[0][i];
         f.s16 += p[1][i];
         f.s += p[2][i];
-        f.exact &= ok[i];
+        f.off += p[3][i];
     }
-    if (f.exact) return vmaf_ssim_fsum_float(&f);
+    if (vmaf_ssim_fsum_exact(&f)) return vmaf_ssim_fsum_float(&f);
     vmaf_double acc = VMAF_DCONST(0.0, 0x0);
     for (int i = 0; i < n; i++)
         acc = vmaf_dadd(acc, vmaf_dfrom_float(t[i]));
@@ -288,7 +295,7 @@ VMAF_DEVICE_FN float vmaf_ssim_decimate_at(const VmafSsimSource *src, int w, int
             vmaf_ssim_fsum_add(&fs, vmaf_ssim_source_at(src, sy, sx) * *kv);
         }
     }
-    if (fs.exact) return vmaf_ssim_fsum_float(&fs);
+    if (vmaf_ssim_fsum_exact(&fs)) return vmaf_ssim_fsum_float(&fs);
     vmaf_double acc = VMAF_DCONST(0.0, 0x0);
     kv = k;
     for (int v = -radius; v <= last; v++) {

@@ -116,7 +116,7 @@ static int fsum_fixed(const float *t, int n, int s, float *out)
     vmaf_ssim_fsum_init(&f, mx, s);
     for (int i = 0; i < n; i++) vmaf_ssim_fsum_add(&f, t[i]);
     *out = vmaf_ssim_fsum_float(&f);
-    return f.exact;
+    return vmaf_ssim_fsum_exact(&f);
 }
 
 /* vmaf_ssim_fsum_window and the fixed-point sum of a decimation against the C form, bit for
