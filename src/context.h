@@ -45,6 +45,8 @@ struct VmafContext {
     } *score_name;
     unsigned score_name_cnt, score_name_cap;
 
+    struct VmafLadder *ladder;  /* the ladder this context is a rung of (ladder.c) */
+
     VmafPicture prev_ref, prev_prev_ref;
     bool keep_history;          /* some CPU instance reads prev_ref (PREV_REF) */
     unsigned pic_cnt;
@@ -76,6 +78,13 @@ struct VmafContext {
  * client imports.
  */
 int vmaf_context_import_device(VmafContext *vmaf, const VmafDeviceKind *kind, void *state);
+
+/** vmaf_read_pictures() without the ladder check: what a ladder calls for each rung. */
+int vmaf_context_read_pictures(VmafContext *vmaf, VmafPicture *ref, VmafPicture *dist,
+                               unsigned index);
+
+/** A rung closed before its ladder: the ladder stops feeding it (ladder.c). */
+void vmaf_ladder_detach(struct VmafLadder *ladder, VmafContext *rung);
 
 /** VMAF_BACKEND / VMAF_OPENCL_DEVICE at vmaf_init (device_env.c): 0 or a negative errno. */
 int vmaf_context_attach_from_env(VmafContext *vmaf);

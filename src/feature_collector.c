@@ -18,6 +18,14 @@ struct VmafFeatureCollector {
     clock_t begin, end;
     enum VmafLogLevel log_level;
     bool threaded;
+    /* stores copied into other collectors (a ladder's shared extractors), see
+     * vmaf_feature_collector_forward() */
+    struct VmafCollectorForward {
+        unsigned src_ext;
+        VmafFeatureCollector *dst;
+        unsigned dst_ext;
+    } *fwd;
+    unsigned fwd_cnt, fwd_cap;
     bool segment;                 /* stores outside [keep_first, keep_last) are dropped */
     unsigned keep_first, keep_last;
     bool cpu_set;                 /* cpu seconds given (a merge), not measured */
@@ -76,6 +84,7 @@ void vmaf_feature_collector_destroy(VmafFeatureCollector *fc)
     free(fc->vec);
     for (unsigned i = 0; i < fc->agg_cnt; i++) free(fc->agg[i].name);
     free(fc->agg);
+    free(fc->fwd);
     pthread_mutex_destroy(&fc->lock);
     free(fc);
 }
@@ -168,8 +177,49 @@ int vmaf_feature_collector_append(VmafFeatureCollector *fc, const char *name, do
     if (!fc || !name) return -EINVAL;
     pthread_mutex_lock(&fc->lock);
     int err = append_locked(fc, name, value, index, order);
+    /* under this lock: a forward is never removed while a store is copied through it; the
+     * destinations forward nothing, so locks are only ever taken source first */
+    for (unsigned i = 0; !err && i < fc->fwd_cnt; i++) {
+        if (fc->fwd[i].src_ext != order.ext || order.phase != VMAF_STORE_PHASE_EXTRACT) continue;
+        VmafStoreOrder o = order;
+        o.ext = fc->fwd[i].dst_ext;
+        err = vmaf_feature_collector_append(fc->fwd[i].dst, name, value, index, o);
+    }
     pthread_mutex_unlock(&fc->lock);
     return err;
+}
+
+int vmaf_feature_collector_forward(VmafFeatureCollector *fc, unsigned src_ext,
+                                   VmafFeatureCollector *dst, unsigned dst_ext)
+{
+    if (!fc || !dst || fc == dst || dst->fwd_cnt) return -EINVAL;
+    int err = 0;
+    pthread_mutex_lock(&fc->lock);
+    if (fc->fwd_cnt == fc->fwd_cap) {
+        const unsigned cap = fc->fwd_cap ? 2 * fc->fwd_cap : 8;
+        struct VmafCollectorForward *f = realloc(fc->fwd, cap * sizeof(*f));
+        if (!f) {
+            err = -ENOMEM;
+            goto unlock;
+        }
+        fc->fwd = f;
+        fc->fwd_cap = cap;
+    }
+    fc->fwd[fc->fwd_cnt++] = (struct VmafCollectorForward){ src_ext, dst, dst_ext };
+unlock:
+    pthread_mutex_unlock(&fc->lock);
+    return err;
+}
+
+void vmaf_feature_collector_unforward(VmafFeatureCollector *fc, const VmafFeatureCollector *dst)
+{
+    if (!fc) return;
+    pthread_mutex_lock(&fc->lock);
+    unsigned n = 0;
+    for (unsigned i = 0; i < fc->fwd_cnt; i++)
+        if (fc->fwd[i].dst != dst) fc->fwd[n++] = fc->fwd[i];
+    fc->fwd_cnt = n;
+    pthread_mutex_unlock(&fc->lock);
 }
 
 int vmaf_feature_collector_append_late(VmafFeatureCollector *fc, const char *name,

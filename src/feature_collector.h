@@ -67,6 +67,17 @@ void vmaf_feature_collector_destroy(VmafFeatureCollector *fc);
 
 int vmaf_feature_collector_append(VmafFeatureCollector *fc, const char *name, double value,
                                   unsigned index, VmafStoreOrder order);
+/**
+ * Copy every later EXTRACT store of the extractor at position src_ext into dst, as if dst's
+ * extractor at position dst_ext had made it (same index and sequence: the same place in
+ * dst's output order). dst must forward nothing itself. A ladder's shared reference-only
+ * extractors reach their rungs this way (their flush runs in each rung).
+ */
+int vmaf_feature_collector_forward(VmafFeatureCollector *fc, unsigned src_ext,
+                                   VmafFeatureCollector *dst, unsigned dst_ext);
+/** Stop every forward into dst (returns once no store is being copied into it). */
+void vmaf_feature_collector_unforward(VmafFeatureCollector *fc, const VmafFeatureCollector *dst);
+
 /** A store in the LATE phase, ordered after everything before it. */
 int vmaf_feature_collector_append_late(VmafFeatureCollector *fc, const char *name,
                                        double value, unsigned index);

@@ -16,6 +16,7 @@ typedef struct VmafFeatureInstance {
     char *ident;           /* extractor name + option suffix: equal idents are duplicates */
     bool initialized, init_failed;
     bool on_gpu;           /* its CUDA twin runs it; the CPU instance keeps state and flushes */
+    bool shared;           /* a ladder's reference context runs it for this rung (ladder.c) */
 } VmafFeatureInstance;
 
 /**

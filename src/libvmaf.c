@@ -71,6 +71,7 @@ static void release_history(VmafContext *vmaf)
 VMAF_EXPORT int vmaf_close(VmafContext *vmaf)
 {
     if (!vmaf) return -EINVAL;
+    if (vmaf->ladder) vmaf_ladder_detach(vmaf->ladder, vmaf);
     vmaf_thread_pool_wait(vmaf->workers);
     vmaf_thread_pool_destroy(vmaf->workers);
     if (vmaf->device) vmaf->device_kind->destroy(vmaf->device);
@@ -368,7 +369,8 @@ static void extract_job(void *job_mem, void **worker_data)
     geo.worker_copy = true;
     for (unsigned i = 0; !err && i < vmaf->inst_cnt; i++) {
         const VmafFeatureInstance *reg = vmaf->inst[i];
-        if (reg->fex->flags & VMAF_FEATURE_EXTRACTOR_TEMPORAL || reg->on_gpu) continue;
+        if (reg->fex->flags & VMAF_FEATURE_EXTRACTOR_TEMPORAL || reg->on_gpu || reg->shared)
+            continue;
         if (!runs_at(vmaf, reg->fex, job->index)) continue;
         if (!wd->inst[i]) {
             err = vmaf_feature_instance_clone(&wd->inst[i], reg);
@@ -450,7 +452,7 @@ static int start(VmafContext *vmaf, const VmafPicture *ref)
     /* the previous references are kept for CPU extractors that read them (twins keep
      * theirs on the device), so that no pool picture is held for nothing */
     for (unsigned i = 0; i < vmaf->inst_cnt; i++)
-        vmaf->keep_history |= !vmaf->inst[i]->on_gpu &&
+        vmaf->keep_history |= !vmaf->inst[i]->on_gpu && !vmaf->inst[i]->shared &&
                               (vmaf->inst[i]->fex->flags & VMAF_FEATURE_EXTRACTOR_PREV_REF);
     return err;
 }
@@ -499,6 +501,18 @@ VMAF_EXPORT int vmaf_read_pictures(VmafContext *vmaf, VmafPicture *ref, VmafPict
                                    unsigned index)
 {
     if (!vmaf) return -EINVAL;
+    if (vmaf->ladder) { /* its pictures come through vmaf_ladder_read_pictures() */
+        vmaf_log(vmaf->cfg.log_level, VMAF_LOG_LEVEL_ERROR,
+                 "this context is a rung of a ladder: read its pictures through the ladder\n");
+        return -EINVAL;
+    }
+    return vmaf_context_read_pictures(vmaf, ref, dist, index);
+}
+
+int vmaf_context_read_pictures(VmafContext *vmaf, VmafPicture *ref, VmafPicture *dist,
+                               unsigned index)
+{
+    if (!vmaf) return -EINVAL;
     if (vmaf->flushed) return -EINVAL;
     if (!ref != !dist) return -EINVAL;
     if (!ref) return flush_context(vmaf);
@@ -543,7 +557,7 @@ VMAF_EXPORT int vmaf_read_pictures(VmafContext *vmaf, VmafPicture *ref, VmafPict
     };
     for (unsigned i = 0; i < vmaf->inst_cnt; i++) {
         VmafFeatureInstance *inst = vmaf->inst[i];
-        if (inst->on_gpu) continue;
+        if (inst->on_gpu || inst->shared) continue;
         if (vmaf->workers && !(inst->fex->flags & VMAF_FEATURE_EXTRACTOR_TEMPORAL)) continue;
         if (!runs_at(vmaf, inst->fex, index)) continue;
         err = run_instance(vmaf, inst, i, &frame);

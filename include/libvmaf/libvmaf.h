@@ -284,6 +284,54 @@ int vmaf_segment_merge_with_precision(const char *const *parts, unsigned n_parts
                                       const char *output_path, enum VmafOutputFormat fmt,
                                       int precision);
 
+/* ---- Ladders: one reference against several distorted streams, in one pass ---------------
+ *
+ * An encoding ladder (one source, many renditions), a CRF search (one sample, encode after
+ * encode): each distorted stream k is scored by its own context, its "rung", set up exactly
+ * as for a single pair (vmaf_init, features, models, an imported device state), and the
+ * rungs read their pictures together through the ladder. Each rung's scores, pooled values
+ * and output file are those the rung would give alone, bit for bit (its metric order too);
+ * what depends only on the reference is done once per frame for every rung that needs it:
+ * the extractors that read only the reference and finish from their per-frame scores
+ * (motion, motion_v2) run once for all rungs on the CPU path with equal options and
+ * n_subsample. A rung with a device state scores on it as alone.
+ *
+ * Memory grows linearly with the rungs: each holds what its single-pair context holds
+ * (collector, extractors, pictures in flight, device buffers); the shared extractors' state
+ * and one reference history exist once.
+ */
+typedef struct VmafLadder VmafLadder;
+
+/**
+ * Make a ladder of n >= 1 rungs (distinct contexts that have read no picture yet and score
+ * no segment). The ladder does not own them: close the ladder, then the rungs (a rung
+ * closed first leaves the ladder). A rung's pictures come only through the ladder after
+ * this (vmaf_read_pictures() on it gives -EINVAL); it is written, pooled and queried as any
+ * context.
+ */
+int vmaf_ladder_init(VmafLadder **ladder, VmafContext *const *rung, unsigned n);
+
+/**
+ * Score one frame: ref against dist[k] in rung k, for every rung still in the ladder.
+ * dist[k] with a NULL ref field means rung k's distorted ended before this index: the rung
+ * is flushed (as a single run ends where its shorter input does) and leaves the ladder,
+ * complete. A rung whose scoring fails leaves the ladder unflushed; the others go on.
+ * The ladder takes every picture it is given (ref and each dist[k]), on success and on
+ * failure. status (NULL, or n entries): per rung, 0 or the negative errno of its failure
+ * at this call (a rung already out: -ENOENT).
+ * ref and dist both NULL: flush every rung still in the ladder (vmaf_read_pictures()'
+ * flush), after which the rungs' scores are complete.
+ * Returns 0 when every rung that took part succeeded, else the first failure's errno.
+ */
+int vmaf_ladder_read_pictures(VmafLadder *ladder, VmafPicture *ref, VmafPicture *dist,
+                              int *status, unsigned index);
+
+/** Rungs still in the ladder (not out by a NULL picture or a failure). */
+unsigned vmaf_ladder_rungs_left(const VmafLadder *ladder);
+
+/** Free the ladder (its rungs stay, each with what it scored). */
+int vmaf_ladder_close(VmafLadder *ladder);
+
 #ifdef __cplusplus
 }
 #endif

@@ -40,6 +40,14 @@ enum VmafFeatureExtractorFlags {
      * 8-bit inputs unread when every registered extractor is so.
      */
     VMAF_FEATURE_EXTRACTOR_LUMA_ONLY = 1 << 3,
+    /**
+     * Reads only the reference pictures (frame.ref, prev_ref, prev_prev_ref), never
+     * frame.dist, and its scores depend on nothing else. With FLUSH_AT_MERGE and no
+     * counters, a ladder (several distorted against one reference) runs its extract once for
+     * every rung with equal options, and each rung's flush makes the rest from those scores,
+     * wherever that rung's distorted ends.
+     */
+    VMAF_FEATURE_EXTRACTOR_REF_ONLY = 1 << 4,
 };
 
 /** Most flush counters an extractor keeps (VmafFeatureExtractor.n_counters). */

@@ -471,7 +471,7 @@ const VmafFeatureExtractor vmaf_fex_motion = {
     .options = motion_options,
     .provided_features = provided_v1,
     .flags = VMAF_FEATURE_EXTRACTOR_PREV_REF | VMAF_FEATURE_EXTRACTOR_FLUSH_AT_MERGE |
-             VMAF_FEATURE_EXTRACTOR_LUMA_ONLY,
+             VMAF_FEATURE_EXTRACTOR_LUMA_ONLY | VMAF_FEATURE_EXTRACTOR_REF_ONLY,
     .init = motion_init,
     .extract = extract_v1,
     .flush = flush_v1,
@@ -485,7 +485,7 @@ const VmafFeatureExtractor vmaf_fex_motion_v2 = {
     .options = motion_options,
     .provided_features = provided_v2,
     .flags = VMAF_FEATURE_EXTRACTOR_PREV_REF | VMAF_FEATURE_EXTRACTOR_FLUSH_AT_MERGE |
-             VMAF_FEATURE_EXTRACTOR_LUMA_ONLY,
+             VMAF_FEATURE_EXTRACTOR_LUMA_ONLY | VMAF_FEATURE_EXTRACTOR_REF_ONLY,
     .init = motion_init,
     .extract = extract_v2,
     .flush = flush_v2,
