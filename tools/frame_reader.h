@@ -40,10 +40,13 @@ typedef struct FrameReader FrameReader;
  * Pools: the reader holds at most `depth` pictures of each input at once (frames read ahead of
  * the one the caller took last), so each context's pool must hold
  * frame_reader_pool_pictures(pool_ctx, n, depth, ctx) pictures (depth per input it serves)
- * beyond those the contexts keep and the caller holds. A picture shared by several contexts
+ * beyond those the contexts keep and the caller holds (tools/vmaf.c, setup_backend: what the
+ * context keeps, 2 (threads + 1) + 1 or 4 without threads, plus 2 * depth for its pair; the
+ * CUDA pinned pool's count is the library's). A picture shared by several contexts
  * (the reference, scored by every rung) goes back to its pool when the last of them releases
- * it: its pool must also cover what any of them keeps. A pool too small does not fail: a
- * fetch waits until a picture comes back.
+ * it: its pool must also cover every picture of it that some context still keeps. A pool too
+ * small does not fail: a fetch waits until a picture comes back, which never happens if the
+ * ones out wait for the frame being fetched.
  *
  * 0, or a negative errno (-EINVAL: n < 2 or an argument NULL; -ENOMEM).
  */
@@ -55,7 +58,8 @@ int frame_reader_start_multi(FrameReader **reader, VmafContext *const *pool_ctx,
  * The next frame of every input, in order. pics[i] / status[i] (n of each): 1 a picture was
  * read (the caller owns it), 0 that input ended (or max_frames was reached, or it ended or
  * failed at an earlier frame), negative errno: read error at this frame (the reader printed
- * the message; once, where several inputs fail with the same message in one frame).
+ * the message; in the parallel mode once where several inputs fail with the same message in
+ * one frame).
  */
 void frame_reader_next_multi(FrameReader *reader, VmafPicture *pics, int *status);
 
