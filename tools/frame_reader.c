@@ -10,46 +10,57 @@
 #include "frame_reader.h"
 #include "picture.h"
 
+/* One input's picture of one frame. The parallel mode also keeps the frame's reading state
+ * per input here: its tasks left, its first failing task and that task's message. */
 typedef struct Entry {
     VmafPicture pic;
     int status;
+    unsigned left;     /* tasks handed out or not yet, unfinished */
+    unsigned err_task; /* the first failing task in read order (UINT_MAX: none) */
+    char msg[512];     /* and that task's message */
 } Entry;
 
 typedef struct Side {
     FrameReader *r;
-    int which;            /* 0 ref, 1 dist */
+    unsigned which;       /* its input: 0 the reference, 1.. the distorted */
+    VmafContext *pool;    /* the context whose pool its pictures come from */
     VideoInput *in;
     Entry *ring;          /* depth entries, frame k at k % depth */
     unsigned long long produced;
     bool done;            /* the thread stopped after its last entry */
     pthread_t thread;
     bool started;
+    bool gone;            /* the caller got its last picture: 0 or an error was handed over */
+    /* parallel mode */
+    unsigned long long base;    /* file index of frame 0 (after skips) */
+    unsigned long long fail_at; /* first frame known to have failed (ULLONG_MAX: none): later
+                                 * frames are not read */
+    bool read_next;             /* frame `next` of the workers: whether this input has it */
 } Side;
 
 /*
- * Parallel mode (both inputs regular files read at an index): a frame is split into tasks,
+ * Parallel mode (every input a regular file read at an index): a frame is split into tasks,
  * a band of rows of one plane of one input each (~CHUNK_BYTES), and the workers take the
  * tasks of frame k in order, then those of k + 1, ..., at most `depth` frames ahead of the
  * caller. The first task of a frame waits until the worker that took it has fetched the
- * frame's two pool pictures (frames fetch in order: frame k never waits for a picture a
- * later frame holds). The worker that finishes the last task of one input's picture prepares
- * (pins) that picture, so the two inputs' are pinned in parallel; the frame is ready once
- * both are handed over. Errors are kept with the frame (per input, the first in read
- * order, as a reader in order would meet it) and printed when the caller reaches that frame.
+ * frame's pool pictures, one per input (frames fetch in order: frame k never waits for a
+ * picture a later frame holds). The worker that finishes the last task of one input's
+ * picture prepares (pins) that picture, so the inputs' are pinned in parallel; the frame is
+ * ready once every input's is handed over. Errors are kept with the frame (per input, the
+ * first in read order, as a reader in order would meet it) and printed when the caller
+ * reaches that frame; frames of that input fetched after the failure are not read, and
+ * those already under way are dropped when handed to the caller.
  */
 #define CHUNK_BYTES ((size_t)1 << 20)
 
 typedef struct Task {
-    unsigned char side, plane;
+    unsigned side, plane;
     unsigned y0, y1;
 } Task;
 
 typedef struct FrameSlot {
     bool ready;
-    unsigned left[2];     /* per input: tasks handed out or not yet, unfinished */
-    unsigned pending;     /* inputs not handed over yet */
-    unsigned err_task[2]; /* per input: its first failing task in read order (UINT_MAX: none) */
-    char msg[2][512];     /* and that task's message */
+    unsigned pending; /* inputs not handed over yet */
 } FrameSlot;
 
 typedef struct Parallel {
@@ -64,24 +75,23 @@ typedef struct Parallel {
     bool go;                       /* every worker is created: reading may start (thread
                                     * creation maps stacks, which waits for the workers'
                                     * page faults and pinning while they run) */
-    unsigned long long base[2];    /* file index of frame 0 of each input (after skips) */
     FrameSlot *slot;               /* [depth]: frame k at k % depth */
-    bool side_read[2];             /* frame `next`: whether each input has it (tasks run) */
     bool luma_only;                /* the tasks leave chroma unread */
 } Parallel;
 
 struct FrameReader {
-    VmafContext *vmaf;
     FILE *msg;                    /* where read errors are printed */
+    unsigned n;                   /* inputs */
     unsigned max_frames, depth;
     bool prepare_luma;            /* every extractor reads luma only: prepare (pin) just that */
     Parallel par;
     pthread_mutex_t lock;
     pthread_cond_t changed;
-    unsigned long long turn;      /* fetch ticket: 2k + side */
+    unsigned long long turn;      /* fetch ticket of the in-order mode: n k + input */
+    unsigned n_done;              /* in-order threads stopped */
     unsigned long long consumed;  /* frames handed to the caller */
     bool stop;
-    Side side[2];
+    Side *side;                   /* [n] */
     FrameReaderStats stats;       /* under lock */
 };
 
@@ -92,10 +102,15 @@ static double reader_now_ms(void)
     return t.tv_sec * 1e3 + t.tv_nsec / 1e6;
 }
 
-/* Tickets of a finished side are skipped. Call with the lock held. */
+static double since(double t0)
+{
+    return reader_now_ms() - t0;
+}
+
+/* Tickets of a finished input are skipped. Call with the lock held. */
 static void skip_finished_turns(FrameReader *r)
 {
-    while (r->side[r->turn & 1].done && !r->side[(r->turn + 1) & 1].done) r->turn++;
+    while (r->n_done < r->n && r->side[r->turn % r->n].done) r->turn++;
 }
 
 /* A picture read whole, before it goes to the caller: its samples were checked against the
@@ -110,16 +125,18 @@ static int hand_over(const FrameReader *r, VmafPicture *pic, char *msg, size_t m
     return err;
 }
 
+/* In-order mode: one input read frame after frame, its pictures fetched in ticket order. */
 static void *reader_main(void *arg)
 {
     Side *s = arg;
     FrameReader *r = s->r;
     for (unsigned long long k = 0;; k++) {
         Entry e = { .status = 0 };
+        const unsigned long long ticket = k * r->n + s->which;
         pthread_mutex_lock(&r->lock);
-        while (!r->stop && (k - r->consumed >= r->depth || r->turn != 2 * k + (unsigned)s->which)) {
+        while (!r->stop && (k - r->consumed >= r->depth || r->turn != ticket)) {
             skip_finished_turns(r);
-            if (r->turn == 2 * k + (unsigned)s->which && k - r->consumed < r->depth) break;
+            if (r->turn == ticket && k - r->consumed < r->depth) break;
             pthread_cond_wait(&r->changed, &r->lock);
         }
         const bool stop = r->stop;
@@ -127,7 +144,7 @@ static void *reader_main(void *arg)
         if (stop) break;
 
         if (!r->max_frames || k < r->max_frames) {
-            e.status = vmaf_fetch_preallocated_picture(r->vmaf, &e.pic);
+            e.status = vmaf_fetch_preallocated_picture(s->pool, &e.pic);
             if (e.status) fprintf(r->msg, "could not get a picture from the pool: %s\n",
                                   strerror(-e.status));
         }
@@ -146,9 +163,13 @@ static void *reader_main(void *arg)
             if (e.status != 1) vmaf_picture_unref(&e.pic);
         }
         pthread_mutex_lock(&r->lock);
-        s->ring[k % r->depth] = e;
+        s->ring[k % r->depth].pic = e.pic;
+        s->ring[k % r->depth].status = e.status;
         s->produced = k + 1;
-        if (e.status != 1) s->done = true;
+        if (e.status != 1) {
+            s->done = true;
+            r->n_done++;
+        }
         pthread_cond_broadcast(&r->changed);
         pthread_mutex_unlock(&r->lock);
         if (e.status != 1) break;
@@ -156,42 +177,14 @@ static void *reader_main(void *arg)
     return NULL;
 }
 
-static double since(double t0)
+/* Input i of frame k failed (its entry holds the status and message): later frames of it
+ * are not read. Lock held. */
+static void side_failed(Side *s, unsigned long long k)
 {
-    return reader_now_ms() - t0;
+    if (k < s->fail_at) s->fail_at = k;
 }
 
-/* The frame's pictures (frame `next`, lock not held, par->fetching set by the caller). */
-static void fetch_frame_pictures(FrameReader *r, unsigned long long k, FrameSlot *fs)
-{
-    Parallel *par = &r->par;
-    const bool want = !r->max_frames || k < r->max_frames;
-    for (int i = 0; i < 2; i++) memset(&r->side[i].ring[k % r->depth], 0, sizeof(Entry));
-    for (int i = 0; i < 2; i++) {
-        Entry *e = &r->side[i].ring[k % r->depth];
-        unsigned long long frames = 0;
-        video_input_frames_known(r->side[i].in, &frames);
-        par->side_read[i] = want && par->base[i] + k < frames;
-        if (!par->side_read[i]) continue; /* status 0: the input ended (or max_frames) */
-        e->status = vmaf_fetch_preallocated_picture(r->vmaf, &e->pic);
-        if (!e->status) {
-            e->status = 1;
-            continue;
-        }
-        snprintf(fs->msg[i], sizeof(fs->msg[i]), "could not get a picture from the pool: %s",
-                 strerror(-e->status));
-        fs->err_task[i] = 0;
-        for (int j = 0; j < i; j++) { /* no tasks for this frame: the error is its status */
-            Entry *o = &r->side[j].ring[k % r->depth];
-            if (o->status == 1) vmaf_picture_unref(&o->pic);
-            o->status = 0;
-        }
-        par->side_read[0] = par->side_read[1] = false;
-        break;
-    }
-}
-
-/* One input of the frame is handed over; the frame is ready once both are. Lock held. */
+/* One input of the frame is handed over; the frame is ready once every input is. Lock held. */
 static void side_handed_over(FrameReader *r, FrameSlot *fs)
 {
     if (!--fs->pending) {
@@ -200,23 +193,98 @@ static void side_handed_over(FrameReader *r, FrameSlot *fs)
     }
 }
 
-/* Input i of frame k is read: its picture is prepared (pinned) and handed over, by the
- * worker that finished its last task (the two inputs' in parallel). Lock held on entry and
- * exit, released around the preparation. */
-static void finish_side(FrameReader *r, unsigned long long k, FrameSlot *fs, int i)
+/*
+ * Frame k's first task (k = par->next): which inputs have the frame, their pool pictures
+ * (fetched in input order, with par->fetching set: no other worker starts a frame meanwhile)
+ * and their tasks counted; the inputs with nothing to read are handed over at once. Lock
+ * held on entry and exit, released around the fetches. false: no input has anything to read
+ * in frame k (the frame is ready).
+ */
+static bool start_frame(FrameReader *r, unsigned long long k, FrameSlot *fs)
 {
-    Entry *e = &r->side[i].ring[k % r->depth];
+    Parallel *par = &r->par;
+    const bool want = !r->max_frames || k < r->max_frames;
+    par->fetching = true;
+    *fs = (FrameSlot){ .pending = r->n };
+    for (unsigned i = 0; i < r->n; i++) {
+        Side *s = &r->side[i];
+        Entry *e = &s->ring[k % r->depth];
+        e->pic = (VmafPicture){ 0 };
+        e->status = 0;
+        e->left = 0;
+        e->err_task = UINT_MAX;
+        e->msg[0] = '\0';
+        unsigned long long frames = 0;
+        video_input_frames_known(s->in, &frames);
+        /* not read: status 0 (the input ended, max_frames, or an earlier frame failed) */
+        s->read_next = want && k < s->fail_at && s->base + k < frames;
+    }
+    pthread_mutex_unlock(&r->lock);
+    const double t0 = reader_now_ms();
+    for (unsigned i = 0; i < r->n; i++) {
+        Side *s = &r->side[i];
+        if (!s->read_next) continue;
+        Entry *e = &s->ring[k % r->depth];
+        e->status = vmaf_fetch_preallocated_picture(s->pool, &e->pic);
+        if (!e->status) {
+            e->status = 1;
+            continue;
+        }
+        snprintf(e->msg, sizeof(e->msg), "could not get a picture from the pool: %s",
+                 strerror(-e->status));
+        e->err_task = 0;
+        s->read_next = false; /* no tasks: the error is its status */
+    }
+    pthread_mutex_lock(&r->lock);
+    r->stats.fetch_ms += since(t0);
+    par->fetching = false;
+    pthread_cond_broadcast(&r->changed);
+    for (unsigned t = 0; t < par->n_tasks; t++) {
+        Side *s = &r->side[par->task[t].side];
+        s->ring[k % r->depth].left += s->read_next;
+    }
+    /* an input with nothing to read (its status, 0 or an error, says why) is done now,
+     * without releasing the lock: the frame's tasks are not handed out yet */
+    bool any = false;
+    for (unsigned i = 0; i < r->n; i++) {
+        Side *s = &r->side[i];
+        Entry *e = &s->ring[k % r->depth];
+        if (e->left) {
+            any = true;
+            continue;
+        }
+        if (e->pic.ref) vmaf_picture_unref(&e->pic);
+        if (e->status < 0) side_failed(s, k);
+        side_handed_over(r, fs);
+    }
+    return any;
+}
+
+/* Input i of frame k is read: its picture is prepared (pinned) and handed over, by the
+ * worker that finished its last task (the inputs' in parallel). Lock held on entry and
+ * exit, released around the preparation. */
+static void finish_side(FrameReader *r, unsigned long long k, FrameSlot *fs, unsigned i)
+{
+    Side *s = &r->side[i];
+    Entry *e = &s->ring[k % r->depth];
     pthread_mutex_unlock(&r->lock);
     const double t0 = reader_now_ms();
     if (e->status != 1) {
         if (e->pic.ref) vmaf_picture_unref(&e->pic);
-    } else if ((e->status = hand_over(r, &e->pic, fs->msg[i], sizeof(fs->msg[i]))) != 1) {
+    } else if ((e->status = hand_over(r, &e->pic, e->msg, sizeof(e->msg))) != 1) {
         vmaf_picture_unref(&e->pic);
-        fs->err_task[i] = 0;
+        e->err_task = 0;
     }
     pthread_mutex_lock(&r->lock);
     r->stats.prepare_ms += since(t0);
+    if (e->status < 0) side_failed(s, k);
     side_handed_over(r, fs);
+}
+
+/* Whether frame `next`'s task t reads an input that has the frame. Lock held. */
+static bool task_live(const FrameReader *r, unsigned t)
+{
+    return r->side[r->par.task[t].side].read_next;
 }
 
 static void *worker_main(void *arg)
@@ -230,37 +298,14 @@ static void *worker_main(void *arg)
         if (r->stop) break;
         const unsigned long long k = par->next;
         FrameSlot *fs = &par->slot[k % r->depth];
-        if (!par->next_task) { /* the frame's first task: its pictures, in frame order */
-            par->fetching = true;
-            *fs = (FrameSlot){ .err_task = { UINT_MAX, UINT_MAX } };
-            pthread_mutex_unlock(&r->lock);
-            const double t0 = reader_now_ms();
-            fetch_frame_pictures(r, k, fs);
-            pthread_mutex_lock(&r->lock);
-            r->stats.fetch_ms += since(t0);
-            par->fetching = false;
-            pthread_cond_broadcast(&r->changed);
-            fs->pending = 2;
-            for (unsigned t = 0; t < par->n_tasks; t++)
-                fs->left[par->task[t].side] += par->side_read[par->task[t].side];
-            /* an input with nothing to read (its status, 0 or an error, says why) is done
-             * now, without releasing the lock: the frame's tasks are not handed out yet */
-            for (int i = 0; i < 2; i++) {
-                if (fs->left[i]) continue;
-                Entry *e = &r->side[i].ring[k % r->depth];
-                if (e->pic.ref) vmaf_picture_unref(&e->pic);
-                side_handed_over(r, fs);
-            }
-            if (!fs->left[0] && !fs->left[1]) { /* nothing to read: ended, or the fetch failed */
-                par->next++;
-                continue;
-            }
+        if (!par->next_task && !start_frame(r, k, fs)) { /* ended, failed or no pictures */
+            par->next++;
+            continue;
         }
         /* the next task of frame k that reads an input having it */
-        while (!par->side_read[par->task[par->next_task].side]) par->next_task++;
+        while (!task_live(r, par->next_task)) par->next_task++;
         const unsigned t = par->next_task++;
-        while (par->next_task < par->n_tasks && !par->side_read[par->task[par->next_task].side])
-            par->next_task++;
+        while (par->next_task < par->n_tasks && !task_live(r, par->next_task)) par->next_task++;
         if (par->next_task == par->n_tasks) {
             par->next++;
             par->next_task = 0;
@@ -272,48 +317,52 @@ static void *worker_main(void *arg)
 
         const double t0 = reader_now_ms();
         char msg[512];
-        const int got = video_input_read_rows_at(side->in, par->base[task->side] + k, &e->pic,
-                                                 task->plane, task->y0, task->y1, msg,
-                                                 sizeof(msg));
+        const int got = video_input_read_rows_at(side->in, side->base + k, &e->pic, task->plane,
+                                                 task->y0, task->y1, msg, sizeof(msg));
         pthread_mutex_lock(&r->lock);
         r->stats.read_ms += since(t0);
-        if (got != 1 && t < fs->err_task[task->side]) { /* 0: the file shrank since open */
-            fs->err_task[task->side] = t;
-            if (got < 0) snprintf(fs->msg[task->side], sizeof(fs->msg[0]), "%s", msg);
-            else snprintf(fs->msg[task->side], sizeof(fs->msg[0]), "%s: truncated frame %llu",
-                          video_input_path(side->in), par->base[task->side] + k);
+        if (got != 1 && t < e->err_task) { /* 0: the file shrank since open */
+            e->err_task = t;
+            if (got < 0) snprintf(e->msg, sizeof(e->msg), "%s", msg);
+            else snprintf(e->msg, sizeof(e->msg), "%s: truncated frame %llu",
+                          video_input_path(side->in), side->base + k);
             e->status = got < 0 ? got : -EIO;
+            side_failed(side, k);
         }
-        if (!--fs->left[task->side]) finish_side(r, k, fs, task->side);
+        if (!--e->left) finish_side(r, k, fs, task->side);
     }
     pthread_mutex_unlock(&r->lock);
     return NULL;
 }
 
 /* The tasks of one frame: bands of ~CHUNK_BYTES of each plane read (luma only when
- * luma_only and both inputs are 8-bit: no chroma sample can be out of range there), the
- * reference's planes first. */
-static int plan_tasks(Parallel *par, VideoInput *ref, VideoInput *dist, bool luma_only)
+ * luma_only and every input is 8-bit: no chroma sample can be out of range there), input by
+ * input (the reference's planes first). */
+static int plan_tasks(FrameReader *r, bool luma_only)
 {
+    Parallel *par = &r->par;
     unsigned rows[3];
     size_t row_bytes[3];
-    VideoInfo a, b;
-    video_input_info(ref, &a);
-    video_input_info(dist, &b);
-    unsigned planes = video_input_plane_rows(ref, rows, row_bytes);
-    par->luma_only = luma_only && a.bpc == 8 && b.bpc == 8 && planes > 1;
-    if (par->luma_only) planes = 1;
+    bool all_8bit = true;
+    for (unsigned i = 0; i < r->n; i++) {
+        VideoInfo info;
+        video_input_info(r->side[i].in, &info);
+        all_8bit = all_8bit && info.bpc == 8;
+    }
+    par->luma_only = luma_only && all_8bit && video_input_plane_rows(r->side[0].in, rows,
+                                                                     row_bytes) > 1;
     unsigned n = 0;
     for (int pass = 0; pass < 2; pass++) {
-        for (unsigned side = 0; side < 2; side++) {
+        for (unsigned side = 0; side < r->n; side++) {
+            unsigned planes = video_input_plane_rows(r->side[side].in, rows, row_bytes);
+            if (par->luma_only) planes = 1;
             for (unsigned p = 0; p < planes; p++) {
                 if (!rows[p]) continue;
                 unsigned band = (unsigned)(CHUNK_BYTES / row_bytes[p]);
                 if (!band) band = 1;
                 for (unsigned y0 = 0; y0 < rows[p]; y0 += band) {
                     if (pass)
-                        par->task[n] = (Task){ .side = (unsigned char)side,
-                                               .plane = (unsigned char)p, .y0 = y0,
+                        par->task[n] = (Task){ .side = side, .plane = p, .y0 = y0,
                                                .y1 = rows[p] - y0 < band ? rows[p] : y0 + band };
                     n++;
                 }
@@ -332,12 +381,11 @@ static int plan_tasks(Parallel *par, VideoInput *ref, VideoInput *dist, bool lum
 static int start_parallel(FrameReader *r, unsigned n_workers, bool luma_only)
 {
     Parallel *par = &r->par;
-    par->base[0] = video_input_next_index(r->side[0].in);
-    par->base[1] = video_input_next_index(r->side[1].in);
+    for (unsigned i = 0; i < r->n; i++) r->side[i].base = video_input_next_index(r->side[i].in);
     par->slot = calloc(r->depth, sizeof(*par->slot));
     par->thread = calloc(n_workers, sizeof(*par->thread));
     if (!par->slot || !par->thread) return -ENOMEM;
-    int err = plan_tasks(par, r->side[0].in, r->side[1].in, luma_only);
+    int err = plan_tasks(r, luma_only);
     if (err) return err;
     par->n_workers = n_workers;
     for (unsigned i = 0; i < n_workers; i++) {
@@ -351,32 +399,43 @@ static int start_parallel(FrameReader *r, unsigned n_workers, bool luma_only)
     return 0;
 }
 
-int frame_reader_start(FrameReader **out, VmafContext *vmaf, VideoInput *ref, VideoInput *dist,
-                       unsigned max_frames, unsigned depth, unsigned workers, bool luma_only,
-                       FILE *msg)
+int frame_reader_start_multi(FrameReader **out, VmafContext *const *pool_ctx,
+                             VideoInput *const *in, unsigned n, unsigned max_frames,
+                             unsigned depth, unsigned workers, bool luma_only, FILE *msg)
 {
+    if (!out || !pool_ctx || !in || n < 2) return -EINVAL;
+    for (unsigned i = 0; i < n; i++)
+        if (!pool_ctx[i] || !in[i]) return -EINVAL;
     FrameReader *r = calloc(1, sizeof(*r));
     if (!r) return -ENOMEM;
-    r->vmaf = vmaf;
     r->msg = msg ? msg : stderr;
     r->max_frames = max_frames;
     r->depth = depth ? depth : 1;
     r->prepare_luma = luma_only;
     pthread_mutex_init(&r->lock, NULL);
     pthread_cond_init(&r->changed, NULL);
-    VideoInput *in[2] = { ref, dist };
-    for (int i = 0; i < 2; i++) {
+    r->side = calloc(n, sizeof(*r->side));
+    if (!r->side) {
+        frame_reader_stop(r);
+        return -ENOMEM;
+    }
+    r->n = n;
+    bool can_read_at = true;
+    for (unsigned i = 0; i < n; i++) {
         Side *s = &r->side[i];
         s->r = r;
         s->which = i;
+        s->pool = pool_ctx[i];
         s->in = in[i];
+        s->fail_at = ULLONG_MAX;
         s->ring = calloc(r->depth, sizeof(*s->ring));
         if (!s->ring) {
             frame_reader_stop(r);
             return -ENOMEM;
         }
+        can_read_at = can_read_at && video_input_can_read_at(in[i]);
     }
-    if (workers > 1 && video_input_can_read_at(ref) && video_input_can_read_at(dist)) {
+    if (workers > 1 && can_read_at) {
         const int err = start_parallel(r, workers, luma_only);
         if (err) {
             frame_reader_stop(r);
@@ -385,7 +444,7 @@ int frame_reader_start(FrameReader **out, VmafContext *vmaf, VideoInput *ref, Vi
         *out = r;
         return 0;
     }
-    for (int i = 0; i < 2; i++) {
+    for (unsigned i = 0; i < n; i++) {
         if (pthread_create(&r->side[i].thread, NULL, reader_main, &r->side[i])) {
             frame_reader_stop(r);
             return -ENOMEM;
@@ -396,48 +455,89 @@ int frame_reader_start(FrameReader **out, VmafContext *vmaf, VideoInput *ref, Vi
     return 0;
 }
 
-void frame_reader_next(FrameReader *r, VmafPicture *ref, int *ref_status, VmafPicture *dist,
-                       int *dist_status)
+int frame_reader_start(FrameReader **out, VmafContext *vmaf, VideoInput *ref, VideoInput *dist,
+                       unsigned max_frames, unsigned depth, unsigned workers, bool luma_only,
+                       FILE *msg)
+{
+    VmafContext *const pool_ctx[2] = { vmaf, vmaf };
+    VideoInput *const in[2] = { ref, dist };
+    return frame_reader_start_multi(out, pool_ctx, in, 2, max_frames, depth, workers, luma_only,
+                                    msg);
+}
+
+unsigned frame_reader_pool_pictures(VmafContext *const *pool_ctx, unsigned n, unsigned depth,
+                                    const VmafContext *ctx)
+{
+    unsigned inputs = 0;
+    for (unsigned i = 0; i < n; i++) inputs += pool_ctx[i] == ctx;
+    return inputs * (depth ? depth : 1);
+}
+
+/* Input i's picture of the frame the caller takes (lock held): an input that gave 0 or an
+ * error before gives 0 (a picture read ahead is released, an error of it is not printed);
+ * an error is printed unless an earlier input of this frame printed the same message (one
+ * cause, such as pinning on the device). */
+static void deliver(FrameReader *r, unsigned i, Entry *e, VmafPicture *pics, int *status,
+                    bool print)
+{
+    Side *s = &r->side[i];
+    pics[i] = e->pic;
+    status[i] = e->status;
+    e->pic = (VmafPicture){ 0 };
+    e->status = 0;
+    if (s->gone) {
+        if (status[i] == 1) vmaf_picture_unref(&pics[i]);
+        pics[i] = (VmafPicture){ 0 };
+        status[i] = 0;
+        return;
+    }
+    if (status[i] != 1) s->gone = true;
+    if (status[i] >= 0 || !print) return;
+    const unsigned slot = (unsigned)(r->consumed % r->depth);
+    for (unsigned j = 0; j < i; j++)
+        if (status[j] < 0 && !strcmp(r->side[j].ring[slot].msg, e->msg)) return;
+    fprintf(r->msg, "%s\n", e->msg);
+}
+
+void frame_reader_next_multi(FrameReader *r, VmafPicture *pics, int *status)
 {
     const unsigned long long k = r->consumed;
-    VmafPicture *pic[2] = { ref, dist };
-    int *status[2] = { ref_status, dist_status };
     pthread_mutex_lock(&r->lock);
     if (r->par.n_workers) {
         const double t0 = reader_now_ms();
         FrameSlot *fs = &r->par.slot[k % r->depth];
         while (!fs->ready) pthread_cond_wait(&r->changed, &r->lock);
         r->stats.wait_ms += since(t0);
-        for (int i = 0; i < 2; i++) {
-            Entry *e = &r->side[i].ring[k % r->depth];
-            *pic[i] = e->pic;
-            *status[i] = e->status;
-            memset(e, 0, sizeof(*e));
-            /* a failure of both inputs' same cause (pinning: the device) is said once */
-            if (*status[i] < 0 && !(i && *status[0] < 0 && !strcmp(fs->msg[0], fs->msg[1])))
-                fprintf(r->msg, "%s\n", fs->msg[i]);
-        }
+        for (unsigned i = 0; i < r->n; i++)
+            deliver(r, i, &r->side[i].ring[k % r->depth], pics, status, true);
         fs->ready = false;
-        r->consumed = k + 1;
-        pthread_cond_broadcast(&r->changed);
-        pthread_mutex_unlock(&r->lock);
-        return;
-    }
-    for (int i = 0; i < 2; i++) {
-        Side *s = &r->side[i];
-        while (s->produced <= k && !s->done) pthread_cond_wait(&r->changed, &r->lock);
-        if (s->produced > k) {
-            const Entry e = s->ring[k % r->depth];
-            *pic[i] = e.pic;
-            *status[i] = e.status;
-            memset(&s->ring[k % r->depth], 0, sizeof(Entry));
-        } else {
-            *status[i] = 0; /* ended earlier */
+    } else {
+        for (unsigned i = 0; i < r->n; i++) {
+            Side *s = &r->side[i];
+            while (s->produced <= k && !s->done) pthread_cond_wait(&r->changed, &r->lock);
+            if (s->produced > k) {
+                deliver(r, i, &s->ring[k % r->depth], pics, status, false);
+            } else { /* ended earlier */
+                pics[i] = (VmafPicture){ 0 };
+                status[i] = 0;
+            }
         }
     }
     r->consumed = k + 1;
     pthread_cond_broadcast(&r->changed);
     pthread_mutex_unlock(&r->lock);
+}
+
+void frame_reader_next(FrameReader *r, VmafPicture *ref, int *ref_status, VmafPicture *dist,
+                       int *dist_status)
+{
+    VmafPicture pics[2];
+    int status[2];
+    frame_reader_next_multi(r, pics, status);
+    *ref = pics[0];
+    *ref_status = status[0];
+    *dist = pics[1];
+    *dist_status = status[1];
 }
 
 void frame_reader_stats(FrameReader *r, FrameReaderStats *stats)
@@ -458,22 +558,23 @@ void frame_reader_stop(FrameReader *r)
     r->stop = true;
     pthread_cond_broadcast(&r->changed);
     pthread_mutex_unlock(&r->lock);
-    for (int i = 0; i < 2; i++)
+    for (unsigned i = 0; i < r->n; i++)
         if (r->side[i].started) pthread_join(r->side[i].thread, NULL);
     for (unsigned i = 0; i < r->par.started; i++) pthread_join(r->par.thread[i], NULL);
     free(r->par.thread);
     free(r->par.slot);
     free(r->par.task);
-    /* Every picture still in a ring goes back to the pool, whatever its status: in the
+    /* Every picture still in a ring goes back to its pool, whatever its status: in the
      * parallel mode a frame whose tasks were cut short by the stop can hold a picture with
-     * an error status (a task already failed; the side's last task, which releases it, never
-     * ran). The threads are joined: nothing else touches the rings now. */
-    for (int i = 0; i < 2; i++) {
+     * an error status (a task already failed; the input's last task, which releases it,
+     * never ran). The threads are joined: nothing else touches the rings now. */
+    for (unsigned i = 0; i < r->n; i++) {
         Side *s = &r->side[i];
         for (unsigned j = 0; s->ring && j < r->depth; j++)
             if (s->ring[j].pic.ref) vmaf_picture_unref(&s->ring[j].pic);
         free(s->ring);
     }
+    free(r->side);
     pthread_cond_destroy(&r->changed);
     pthread_mutex_destroy(&r->lock);
     free(r);

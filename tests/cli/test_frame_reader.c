@@ -7,7 +7,12 @@
  * shorter one; an out-of-range sample in both inputs of one frame gives both inputs' errors
  * (the first sample in read order of each), printed once when that frame is reached, with
  * the frames before it delivered intact; a prepare hook (the pinned pool's registration)
- * runs once per buffer, after its first fill.
+ * runs once per buffer, after its first fill. N inputs (3 and 5: a reference and the rungs
+ * of a ladder, each rung its own context and pool), in both modes: each input's pictures
+ * equal its file's frames and come from its context's pool, sized by
+ * frame_reader_pool_pictures; an input that ends, is cut short, has a sample out of range or
+ * whose pool fails gives 0 from then on while the others go on to their own end, each error
+ * printed once.
  */
 #include <errno.h>
 #include <pthread.h>
@@ -15,6 +20,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "libvmaf/libvmaf.h"
 
@@ -54,8 +60,8 @@ static size_t frame_samples(const Geo *g)
 
 /* n frames of a per-file, per-frame pattern; bad >= 0: that sample of frame bad_frame is
  * (1 << bpc) (out of range, 10 bit only) */
-static void write_file(const char *path, const Geo *g, unsigned n, int y4m, unsigned seed,
-                       long bad_frame, size_t bad)
+static void write_file_params(const char *path, const Geo *g, unsigned n, int y4m, unsigned seed,
+                              long bad_frame, size_t bad, bool frame_params)
 {
     FILE *f = fopen(path, "wb");
     if (!f) {
@@ -65,7 +71,7 @@ static void write_file(const char *path, const Geo *g, unsigned n, int y4m, unsi
     if (y4m) fprintf(f, "YUV4MPEG2 W%u H%u F25:1 C%s\n", g->w, g->h, fmt_tag(g));
     const size_t samples = frame_samples(g);
     for (unsigned k = 0; k < n; k++) {
-        if (y4m) fputs("FRAME\n", f);
+        if (y4m) fputs(frame_params ? "FRAME Ip\n" : "FRAME\n", f);
         for (size_t i = 0; i < samples; i++) {
             unsigned v = (unsigned)((i * 7 + k * 131 + seed * 29 + (i >> 9)) % (1u << g->bpc));
             if ((long)k == bad_frame && i == bad) v = 1u << g->bpc;
@@ -77,6 +83,12 @@ static void write_file(const char *path, const Geo *g, unsigned n, int y4m, unsi
         }
     }
     fclose(f);
+}
+
+static void write_file(const char *path, const Geo *g, unsigned n, int y4m, unsigned seed,
+                       long bad_frame, size_t bad)
+{
+    write_file_params(path, g, n, y4m, seed, bad_frame, bad, false);
 }
 
 static VideoInput *open_input(const char *path, const Geo *g, int y4m)
@@ -300,6 +312,285 @@ static void run_errors(const char *dir, unsigned workers)
     vmaf_close(vmaf);
 }
 
+/* ---- N inputs (frame_reader_start_multi): a reference and K distorted, rung k's context
+ * serving the distorted k + 1, rung 0's also the reference ---- */
+
+/* A context's pool: the buffers it allocated (a picture of input i must be one of its
+ * context's) and how often each was prepared; fail_alloc: its allocations fail. */
+typedef struct Pool {
+    pthread_mutex_t lock;
+    void *buf[64];
+    unsigned n_buf, prepared[64];
+    bool fail_alloc;
+} Pool;
+
+static int pool_alloc(void *cookie, size_t size, void **buf)
+{
+    Pool *p = cookie;
+    pthread_mutex_lock(&p->lock);
+    const bool fail = p->fail_alloc;
+    pthread_mutex_unlock(&p->lock);
+    if (fail) return -ENOMEM;
+    const int err = vmaf_picture_map(size, buf);
+    if (err) return err;
+    pthread_mutex_lock(&p->lock);
+    if (p->n_buf < 64) p->buf[p->n_buf++] = *buf;
+    pthread_mutex_unlock(&p->lock);
+    return 0;
+}
+
+static int pool_prepare(void *cookie, void *buf, size_t size)
+{
+    (void)size;
+    Pool *p = cookie;
+    pthread_mutex_lock(&p->lock);
+    for (unsigned i = 0; i < p->n_buf; i++)
+        if (p->buf[i] == buf) p->prepared[i]++;
+    pthread_mutex_unlock(&p->lock);
+    return 0;
+}
+
+/* How often pic's buffer was prepared, or -1 when p did not allocate it */
+static int pool_prepared(Pool *p, const VmafPicture *pic)
+{
+    const void *buf = ((const VmafPicturePrivate *)pic->priv)->buf;
+    pthread_mutex_lock(&p->lock);
+    int found = -1;
+    for (unsigned i = 0; i < p->n_buf; i++)
+        if (p->buf[i] == buf) found = (int)p->prepared[i];
+    pthread_mutex_unlock(&p->lock);
+    return found;
+}
+
+enum { ERR_NONE, ERR_RANGE, ERR_TRUNC, ERR_POOL, MAX_INPUTS = 5 };
+
+/* One input: frames in its file (after skip: frames - skip), err at frame err_frame (counted
+ * after skip): ERR_RANGE an out-of-range luma sample (10 bit), ERR_TRUNC the file cut in
+ * the middle of that frame once opened, ERR_POOL its context's allocations fail (frame 0, an
+ * input with a context of its own). params: Y4M FRAME lines with a parameter (not readable
+ * at an index: the in-order mode whatever the workers). */
+typedef struct Input {
+    unsigned frames;
+    int err;
+    unsigned err_frame;
+    bool params;
+} Input;
+
+typedef struct MultiCase {
+    Geo g;
+    int y4m;
+    unsigned n, skip, max_frames, workers, depth;
+    bool luma_only;
+    Input in[MAX_INPUTS];
+} MultiCase;
+
+/* What frame_reader_next_multi must give input i at frame k: 1, 0 or -1 (an error) */
+static int expected_status(const MultiCase *c, unsigned i, unsigned k)
+{
+    const Input *in = &c->in[i];
+    if (c->max_frames && k >= c->max_frames) return 0;
+    if (in->err && k >= in->err_frame) return k == in->err_frame ? -1 : 0;
+    return c->skip + k < in->frames ? 1 : 0;
+}
+
+/* Cut input p's file in the middle of its frame err_frame (after the skip) */
+static void truncate_in_frame(const char *path, const MultiCase *c, const Input *p)
+{
+    char head[128];
+    const size_t header = c->y4m ? (size_t)snprintf(head, sizeof(head),
+                                                    "YUV4MPEG2 W%u H%u F25:1 C%s\n", c->g.w,
+                                                    c->g.h, fmt_tag(&c->g))
+                                 : 0;
+    const size_t per_frame = frame_samples(&c->g) * (c->g.bpc > 8 ? 2 : 1) +
+                             (c->y4m ? (p->params ? 9 : 6) : 0); /* "FRAME Ip\n", "FRAME\n" */
+    EXPECT(!truncate(path, (off_t)(header + (c->skip + p->err_frame) * per_frame +
+                                   per_frame / 2)));
+}
+
+static void run_multi(const char *dir, const MultiCase *c)
+{
+    const unsigned n = c->n;
+    const char *ext = c->y4m ? "y4m" : "yuv";
+    char path[MAX_INPUTS][512], msg_path[512];
+    VideoInput *in[MAX_INPUTS], *check[MAX_INPUTS]; /* check: read in order, the expectation */
+    VmafPicture want[MAX_INPUTS];
+    bool parallel = c->workers > 1, all_8bit = c->g.bpc == 8;
+    unsigned errors = 0, frames_out = 0; /* errors the caller meets; frames until all ended */
+    for (unsigned i = 0; i < n; i++) {
+        const Input *p = &c->in[i];
+        snprintf(path[i], sizeof(path[i]), "%s/fm_%u.%s", dir, i, ext);
+        const long bad_frame = p->err == ERR_RANGE ? (long)(c->skip + p->err_frame) : -1;
+        write_file_params(path[i], &c->g, p->frames, c->y4m, 3 + i, bad_frame,
+                          (size_t)(c->g.h / 2) * c->g.w + 3, p->params);
+        /* ERR_TRUNC: the file cut in the middle of the frame: before it is opened where the
+         * input is read in order anyway (a truncated last frame), else once opened (a raw
+         * file's size must be whole frames, and a Y4M file read at an index must be made of
+         * whole frames: the reads meet a file that shrank) */
+        if (p->err == ERR_TRUNC && p->params) truncate_in_frame(path[i], c, p);
+        in[i] = open_input(path[i], &c->g, c->y4m);
+        check[i] = open_input(path[i], &c->g, c->y4m);
+        if (p->err == ERR_TRUNC && !p->params) truncate_in_frame(path[i], c, p);
+        parallel = parallel && !p->params;
+        char err[512];
+        EXPECT(video_input_skip(in[i], c->skip, err, sizeof(err)) == (int)c->skip);
+        EXPECT(video_input_skip(check[i], c->skip, err, sizeof(err)) == (int)c->skip);
+        if (vmaf_picture_alloc(&want[i], c->g.fmt, c->g.bpc, c->g.w, c->g.h)) exit(2);
+        unsigned last = 0; /* frames input i delivers or fails at */
+        for (unsigned k = 0; k < 64; k++)
+            if (expected_status(c, i, k)) last = k + 1;
+        if (last > frames_out) frames_out = last;
+        errors += last && expected_status(c, i, last - 1) < 0;
+    }
+    const bool skip_chroma = parallel && c->luma_only && all_8bit &&
+                             c->g.fmt != VMAF_PIX_FMT_YUV400P;
+
+    /* rung k's context: rung 0's serves inputs 0 and 1, rung k's input k + 1 */
+    VmafContext *ctx[MAX_INPUTS - 1] = { NULL }, *pool_ctx[MAX_INPUTS] = { NULL };
+    Pool pool[MAX_INPUTS - 1];
+    VmafPicture held[MAX_INPUTS - 1]; /* ERR_POOL: the buffer made at init, kept out */
+    bool holding[MAX_INPUTS - 1] = { false };
+    for (unsigned r = 0; r + 1 < n; r++) {
+        EXPECT(!vmaf_init(&ctx[r], (VmafConfiguration){ .log_level = VMAF_LOG_LEVEL_NONE }));
+        pool_ctx[r + 1] = ctx[r];
+    }
+    pool_ctx[0] = ctx[0];
+    for (unsigned r = 0; r + 1 < n; r++) {
+        pool[r] = (Pool){ .lock = PTHREAD_MUTEX_INITIALIZER, .n_buf = 0 };
+        /* exactly what the reader may hold (the caller's pictures are back before each call;
+         * its picture of a frame makes the fetch of frame + depth wait for it, no more) */
+        const unsigned need = frame_reader_pool_pictures(pool_ctx, n, c->depth, ctx[r]);
+        EXPECT(need == (r ? 1u : 2u) * c->depth);
+        const VmafPicturePoolConfig pc = {
+            .pic_cnt = need, .pix_fmt = c->g.fmt, .bpc = c->g.bpc, .w = c->g.w,
+            .h = c->g.h, .alloc = pool_alloc, .free = map_free, .alloc_zeroes = true,
+            .prepare = pool_prepare, .cookie = &pool[r], .memory = VMAF_PICTURE_MEMORY_HOST,
+        };
+        EXPECT(!vmaf_picture_pool_init(&ctx[r]->pic_pool, pc));
+        if (c->in[r + 1].err == ERR_POOL) {
+            EXPECT(!vmaf_fetch_preallocated_picture(ctx[r], &held[r]));
+            holding[r] = true;
+            pthread_mutex_lock(&pool[r].lock);
+            pool[r].fail_alloc = true;
+            pthread_mutex_unlock(&pool[r].lock);
+        }
+    }
+    EXPECT(frame_reader_pool_pictures(pool_ctx, n, c->depth, NULL) == 0);
+
+    snprintf(msg_path, sizeof(msg_path), "%s/fm_msg.txt", dir);
+    FILE *msg = fopen(msg_path, "w+");
+    FrameReader *reader;
+    EXPECT(!frame_reader_start_multi(&reader, pool_ctx, in, n, c->max_frames, c->depth,
+                                     c->workers, c->luma_only, msg));
+    unsigned k = 0;
+    for (; k < frames_out + 2; k++) { /* and two frames after every input ended */
+        VmafPicture pic[MAX_INPUTS];
+        int st[MAX_INPUTS];
+        frame_reader_next_multi(reader, pic, st);
+        for (unsigned i = 0; i < n; i++) {
+            const int e = expected_status(c, i, k);
+            EXPECT(e < 0 ? st[i] < 0 : st[i] == e);
+            if (e < 0 && c->in[i].err == ERR_POOL) EXPECT(st[i] == -ENOMEM);
+            if (e == 1) {
+                char err[512];
+                EXPECT(video_input_read(check[i], &want[i], err, sizeof(err)) == 1);
+            }
+            if (st[i] != 1) continue;
+            /* from its context's pool, prepared (once) */
+            EXPECT(pool_prepared(&pool[i ? i - 1 : 0], &pic[i]) == 1);
+            EXPECT(same_plane(&pic[i], &want[i], 0));
+            for (unsigned p = 1; p < 3 && pic[i].data[p]; p++)
+                EXPECT(skip_chroma ? zero_plane(&pic[i], p) : same_plane(&pic[i], &want[i], p));
+            EXPECT(vmaf_picture_range_checked(&pic[i]));
+            vmaf_picture_unref(&pic[i]);
+        }
+    }
+    FrameReaderStats stats;
+    frame_reader_stats(reader, &stats);
+    EXPECT(stats.workers == (parallel ? c->workers : 0) && stats.luma_only == skip_chroma);
+    EXPECT(parallel ? stats.tasks >= n : stats.tasks == 0);
+    frame_reader_stop(reader);
+
+    /* each error printed once, naming its input */
+    char text[4096] = "";
+    rewind(msg);
+    const size_t got = fread(text, 1, sizeof(text) - 1, msg);
+    text[got] = '\0';
+    fclose(msg);
+    unsigned lines = 0;
+    for (const char *p = text; *p; p++) lines += *p == '\n';
+    EXPECT(lines == errors);
+    for (unsigned i = 0; i < n; i++) {
+        const int e = c->in[i].err;
+        const bool met = e && expected_status(c, i, c->in[i].err_frame) < 0;
+        if (e == ERR_POOL) EXPECT(!met || strstr(text, "could not get a picture from the pool"));
+        else if (e) EXPECT((strstr(text, path[i]) != NULL) == met);
+        else EXPECT(!strstr(text, path[i]));
+    }
+    for (unsigned r = 0; r + 1 < n; r++) {
+        if (holding[r]) vmaf_picture_unref(&held[r]);
+        pthread_mutex_lock(&pool[r].lock);
+        /* at most once per buffer (a picture whose read failed is not prepared) */
+        EXPECT(pool[r].n_buf >= 1 && pool[r].n_buf <= frame_reader_pool_pictures(
+                                                          pool_ctx, n, c->depth, ctx[r]));
+        for (unsigned j = 0; j < pool[r].n_buf; j++) EXPECT(pool[r].prepared[j] <= 1);
+        pthread_mutex_unlock(&pool[r].lock);
+        vmaf_close(ctx[r]);
+    }
+    for (unsigned i = 0; i < n; i++) {
+        vmaf_picture_unref(&want[i]);
+        video_input_close(in[i]);
+        video_input_close(check[i]);
+    }
+    if (failures) {
+        fprintf(stderr, "  in the %u-input case %ux%u %u-bit fmt %d %s, skip %u, max %u, "
+                "%u workers, depth %u, luma_only %d; inputs:", n, c->g.w, c->g.h, c->g.bpc,
+                c->g.fmt, c->y4m ? "y4m" : "raw", c->skip, c->max_frames, c->workers, c->depth,
+                c->luma_only);
+        for (unsigned i = 0; i < n; i++)
+            fprintf(stderr, " %u frames err %d at %u%s;", c->in[i].frames, c->in[i].err,
+                    c->in[i].err_frame, c->in[i].params ? " (params)" : "");
+        fprintf(stderr, "\nprinted:\n%s", text);
+        exit(1);
+    }
+}
+
+/* The N-input cases, each in the in-order mode (1 worker) and the parallel one (2..8). */
+static void run_multi_cases(const char *dir)
+{
+    static const MultiCase cases[] = {
+        /* 3 inputs: the distorted 1 ends early, the distorted 2 is cut in frame 4 */
+        { .g = { 1100, 1000, 8, VMAF_PIX_FMT_YUV420P }, .n = 3, .depth = 2,
+          .in = { { 6 }, { 3 }, { 7, ERR_TRUNC, 4 } } },
+        /* 3 inputs, Y4M 10 bit: the distorted 1 longer than the reference, the distorted 2
+         * with a sample out of range in frame 2; luma_only reads chroma at 10 bit */
+        { .g = { 800, 700, 10, VMAF_PIX_FMT_YUV420P }, .y4m = 1, .n = 3, .depth = 3,
+          .luma_only = true, .in = { { 5 }, { 7 }, { 5, ERR_RANGE, 2 } } },
+        /* 5 inputs after a skip: one short, one out of range, one whose pool fails */
+        { .g = { 641, 361, 10, VMAF_PIX_FMT_YUV420P }, .n = 5, .skip = 1, .depth = 2,
+          .in = { { 7 }, { 7 }, { 3 }, { 7, ERR_RANGE, 3 }, { 7, ERR_POOL, 0 } } },
+        /* 5 inputs, Y4M 8 bit luma only: the reference cut in frame 1 (the distorted go on),
+         * the rest of different lengths, max_frames 6 */
+        { .g = { 1100, 1000, 8, VMAF_PIX_FMT_YUV420P }, .y4m = 1, .n = 5, .depth = 1,
+          .max_frames = 6, .luma_only = true,
+          .in = { { 4, ERR_TRUNC, 1 }, { 8 }, { 5 }, { 8 }, { 1 } } },
+        /* 5 inputs, odd 4:4:4: everything ends at once but one, raw; max_frames 2 before an
+         * error (never met) */
+        { .g = { 33, 17, 8, VMAF_PIX_FMT_YUV444P }, .n = 5, .depth = 4, .max_frames = 2,
+          .in = { { 4 }, { 4 }, { 4, ERR_TRUNC, 3 }, { 4 }, { 2 } } },
+        /* 3 inputs, one Y4M with FRAME parameters: in order whatever the workers */
+        { .g = { 96, 64, 8, VMAF_PIX_FMT_YUV422P }, .y4m = 1, .n = 3, .depth = 2,
+          .in = { { 5 }, { 5, ERR_TRUNC, 2, true }, { 3 } } },
+    };
+    for (unsigned i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        for (unsigned w = 0; w < 3; w++) {
+            MultiCase c = cases[i];
+            c.workers = w == 0 ? 1 : w == 1 ? 2 + i : 8;
+            if (w == 2) c.depth = 1 + (c.depth % 4);
+            run_multi(dir, &c);
+        }
+    }
+}
+
 int main(int argc, char **argv)
 {
     const char *dir = argc > 1 ? argv[1] : ".";
@@ -336,6 +627,7 @@ int main(int argc, char **argv)
         }
     }
     for (unsigned w = 2; w <= 8; w += 3) run_errors(dir, w);
+    run_multi_cases(dir);
     printf("frame_reader: %d checks, %d failed\n", checks, failures);
     return failures ? 1 : 0;
 }
