@@ -42,10 +42,10 @@ static void helpers(void)
             b = edges[i / 9];
         }
         const unsigned __int128 p = (unsigned __int128)a * b;
-        bad_mul += vmaf_f64_impl_mul_hi_portable(a, b) != (uint64_t)(p >> 64);
-        bad_mul += vmaf_f64_impl_mul_hi(a, b) != (uint64_t)(p >> 64);
+        bad_mul += vmaf_f64_mul_hi_portable(a, b) != (uint64_t)(p >> 64);
+        bad_mul += vmaf_f64_mul_hi(a, b) != (uint64_t)(p >> 64);
         const int want = a ? __builtin_clzll(a) : 64;
-        bad_clz += vmaf_f64_impl_clz64_portable(a) != want || vmaf_f64_impl_clz64(a) != want;
+        bad_clz += vmaf_f64_clz64_portable(a) != want || vmaf_f64_clz64(a) != want;
     }
     printf("helpers: 200000 multiply-high and leading-zero counts: %u / %u wrong\n", bad_mul,
            bad_clz);
