@@ -100,7 +100,7 @@ int main(int argc, char **argv)
         for (size_t j = 0; j < n; j++) soft_f64_reference(&cases[j], want[j]);
         for (size_t j = 0; j < n; j++) {
             const SoftF64Case *k = &cases[j];
-            const double a = d_of(k->a), b = d_of(k->b);
+            const double a = test_double_of_bits(k->a), b = test_double_of_bits(k->b);
             const double s = a + b, bb = s - a, p = a * b;
             ties_add += isfinite(a) && isfinite(b) && is_tie(s, (a - (s - bb)) + (b - bb));
             ties_mul += fabs(p) >= 0x1p-960 && is_tie(p, fma(a, b, -p));
