@@ -1,6 +1,7 @@
-/* Shared by the standalone unit tests of every folder: a counting CHECK, a seeded xorshift
- * generator, a reference reflection and the synthetic frame patterns. Also compiles as C++
- * (nvcc builds test files that include it into the device tests). */
+/* Shared by the standalone unit tests of every folder: a counting CHECK, the bit patterns of
+ * floats and doubles, a seeded xorshift generator and splitmix64, a reference reflection and
+ * the synthetic frame patterns. Also compiles as C++ (nvcc builds test files that include it
+ * into the device tests; test_splitmix64 runs in their kernels too). */
 #ifndef VMAF_TESTS_TEST_UTIL_H
 #define VMAF_TESTS_TEST_UTIL_H
 
@@ -14,7 +15,13 @@
 #include "libvmaf/libvmaf.h"
 #include "libvmaf/picture.h"
 
-static int failures, checks;
+/* The type of the counts below: int, or a wider one that a test defines before including this
+ * header where a run can pass 2^31 checks (the exhaustive modes). */
+#ifndef TEST_COUNT
+#define TEST_COUNT int
+#endif
+
+static TEST_COUNT failures, checks;
 
 /* How many failures CHECK prints; later ones are only counted. A test where one broken
  * stage fails thousands of checks defines a lower cap before including this header. */
@@ -44,6 +51,37 @@ static inline int read_pictures_or_release(VmafContext *v, VmafPicture *ref, Vma
     return err;
 }
 
+/* The bit pattern of a double or a float, and back (memcpy: no aliasing, the same in C and
+ * C++; the library's vmaf_bits_of_float etc. live in src/feature/bitcast.h, which not every
+ * test's include path reaches). */
+static inline uint64_t test_bits_of_double(double d)
+{
+    uint64_t u;
+    memcpy(&u, &d, sizeof(u));
+    return u;
+}
+
+static inline double test_double_of_bits(uint64_t u)
+{
+    double d;
+    memcpy(&d, &u, sizeof(d));
+    return d;
+}
+
+static inline uint32_t test_bits_of_float(float f)
+{
+    uint32_t u;
+    memcpy(&u, &f, sizeof(u));
+    return u;
+}
+
+static inline float test_float_of_bits(uint32_t u)
+{
+    float f;
+    memcpy(&f, &u, sizeof(f));
+    return f;
+}
+
 static uint64_t rng_state;
 
 /* xorshift64; seed by assigning rng_state (nonzero) */
@@ -53,6 +91,30 @@ static inline uint32_t rng(void)
     rng_state ^= rng_state >> 7;
     rng_state ^= rng_state << 17;
     return (uint32_t)(rng_state >> 16);
+}
+
+/* 64 random bits: two rng() draws, the first one the high half */
+static inline uint64_t rng64(void)
+{
+    const uint64_t hi = rng();
+    return hi << 32 | rng();
+}
+
+#if defined(__CUDACC__)
+#define TEST_HOST_DEVICE __host__ __device__
+#else
+#define TEST_HOST_DEVICE
+#endif
+
+/* splitmix64: steps *state (any seed) and returns its next output. Besides the tests that
+ * keep a generator state, the device tests draw the i-th operand as test_splitmix64 of a
+ * local copy of first + i, the same on the host and in their kernels. */
+TEST_HOST_DEVICE static inline uint64_t test_splitmix64(uint64_t *state)
+{
+    uint64_t z = (*state += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
 }
 
 /* Reflect until inside [0, n), without repeating the edge sample; n = 1 gives 0. Written as

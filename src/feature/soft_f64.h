@@ -12,6 +12,12 @@
  * nothing (one 64-bit register). vmaf_f64_from_bits / vmaf_f64_bits convert, VMAF_F64_INIT
  * initializes a constant.
  *
+ * Integer helpers, public for the other fp64-free forms (ssim_device.h, vif_device.h):
+ * vmaf_f64_clz64 (leading zeros of a uint64_t, 64 for 0) and vmaf_f64_mul_hi (the high 64 bits
+ * of a 64x64-bit product), each the dialect's instruction where there is one; their
+ * _portable forms are what the tests compare those with. Names vmaf_f64_impl_* are this
+ * header's own: nothing outside it calls them.
+ *
  * Results. Every operation is the IEEE 754 operation of the C/CUDA `double`, bit for bit, in
  * round-to-nearest-even: add, sub, mul, div, sqrt, fma (one rounding), the conversions, ldexp
  * (rounded once when the result is subnormal), rint; subnormal operands and results, signed
@@ -112,7 +118,7 @@ VMAF_DEVICE_FN uint64_t vmaf_f64_bits(vmaf_f64 x)
 
 /** Leading zeros of a 64-bit value, 64 for 0: the portable form (tests compare the others
  * with it), and the one the library uses (the dialect's instruction where there is one). */
-VMAF_DEVICE_FN int vmaf_f64_impl_clz64_portable(uint64_t x)
+VMAF_DEVICE_FN int vmaf_f64_clz64_portable(uint64_t x)
 {
     int n = 0;
     if (!x) return 64;
@@ -125,7 +131,7 @@ VMAF_DEVICE_FN int vmaf_f64_impl_clz64_portable(uint64_t x)
     return n;
 }
 
-VMAF_DEVICE_FN int vmaf_f64_impl_clz64(uint64_t x)
+VMAF_DEVICE_FN int vmaf_f64_clz64(uint64_t x)
 {
 #if defined(__CUDA_ARCH__)
     return __clzll((long long)x);
@@ -134,13 +140,13 @@ VMAF_DEVICE_FN int vmaf_f64_impl_clz64(uint64_t x)
 #elif defined(__GNUC__) && !defined(VMAF_SOFT_F64_PORTABLE)
     return x ? __builtin_clzll(x) : 64;
 #else
-    return vmaf_f64_impl_clz64_portable(x);
+    return vmaf_f64_clz64_portable(x);
 #endif
 }
 
 /** The high 64 bits of a * b: through 32-bit halves (what a device without a 64-bit
  * multiply-high runs, and the host's form), or the devices' own instructions. */
-VMAF_DEVICE_FN uint64_t vmaf_f64_impl_mul_hi_portable(uint64_t a, uint64_t b)
+VMAF_DEVICE_FN uint64_t vmaf_f64_mul_hi_portable(uint64_t a, uint64_t b)
 {
     const uint64_t a0 = (uint32_t)a, a1 = a >> 32, b0 = (uint32_t)b, b1 = b >> 32;
     const uint64_t p00 = a0 * b0, p01 = a0 * b1, p10 = a1 * b0, p11 = a1 * b1;
@@ -148,14 +154,14 @@ VMAF_DEVICE_FN uint64_t vmaf_f64_impl_mul_hi_portable(uint64_t a, uint64_t b)
     return p11 + (p01 >> 32) + (p10 >> 32) + (mid >> 32);
 }
 
-VMAF_DEVICE_FN uint64_t vmaf_f64_impl_mul_hi(uint64_t a, uint64_t b)
+VMAF_DEVICE_FN uint64_t vmaf_f64_mul_hi(uint64_t a, uint64_t b)
 {
 #if defined(__CUDA_ARCH__)
     return __umul64hi(a, b);
 #elif VMAF_DIALECT_OPENCL
     return mul_hi(a, b);
 #else
-    return vmaf_f64_impl_mul_hi_portable(a, b);
+    return vmaf_f64_mul_hi_portable(a, b);
 #endif
 }
 
@@ -210,7 +216,7 @@ VMAF_DEVICE_FN vmaf_f64 vmaf_f64_impl_round_pack(uint64_t sign, int exp, uint64_
 /** round_pack of a sig with its leading bit anywhere (or 0), exact when it fits. */
 VMAF_DEVICE_FN vmaf_f64 vmaf_f64_impl_norm_round_pack(uint64_t sign, int exp, uint64_t sig)
 {
-    const int shift = vmaf_f64_impl_clz64(sig) - 1;
+    const int shift = vmaf_f64_clz64(sig) - 1;
     if (shift < 0) return vmaf_f64_impl_round_pack(sign, exp + 1, vmaf_f64_impl_shift_right_jam(sig, 1));
     exp -= shift;
     if (shift >= 10 && exp >= 0 && exp < 0x7fd)
@@ -229,7 +235,7 @@ VMAF_DEVICE_FN vmaf_f64 vmaf_f64_impl_nan2(uint64_t a, uint64_t b)
 #define VMAF_F64_EXP(u) ((int)((u) >> 52) & 0x7ff)
 #define VMAF_F64_NORMALIZE(exp, sig)                                                      \
     do {                                                                                  \
-        const int vmaf_f64_shift_ = vmaf_f64_impl_clz64(sig) - 11;                        \
+        const int vmaf_f64_shift_ = vmaf_f64_clz64(sig) - 11;                        \
         (exp) = 1 - vmaf_f64_shift_;                                                      \
         (sig) <<= vmaf_f64_shift_;                                                        \
     } while (0)
@@ -339,7 +345,7 @@ VMAF_DEVICE_FN vmaf_f64 vmaf_f64_impl_sub_mags(uint64_t ua, uint64_t ub, uint64_
             sign ^= 1;
             d = -d;
         }
-        int shift = vmaf_f64_impl_clz64((uint64_t)d) - 11;
+        int shift = vmaf_f64_clz64((uint64_t)d) - 11;
         int exp = ea - shift;
         if (exp < 0) {
             shift = ea;
@@ -408,7 +414,7 @@ VMAF_DEVICE_FN vmaf_f64 vmaf_f64_mul(vmaf_f64 a, vmaf_f64 b)
     sa = (sa | UINT64_C(0x0010000000000000)) << 10;
     sb = (sb | UINT64_C(0x0010000000000000)) << 11;
     /* sa sb in [2^125, 2^127): its high half in [2^61, 2^63), the low half sticky */
-    uint64_t sig = vmaf_f64_impl_mul_hi(sa, sb) | (uint64_t)((sa * sb) != 0);
+    uint64_t sig = vmaf_f64_mul_hi(sa, sb) | (uint64_t)((sa * sb) != 0);
     if (sig < UINT64_C(0x4000000000000000)) {
         exp--;
         sig <<= 1;
@@ -536,7 +542,7 @@ VMAF_DEVICE_FN vmaf_f64 vmaf_f64_fma(vmaf_f64 a, vmaf_f64 b, vmaf_f64 c)
     fc |= UINT64_C(0x0010000000000000);
     /* product P = fa fb in [2^104, 2^106), held as P 2^20: leading bit at 124 or 125,
      * value P 2^(ep); c as fc 2^72: leading bit at 124, value 2^(ecs) */
-    const uint64_t pl = fa * fb, ph = vmaf_f64_impl_mul_hi(fa, fb);
+    const uint64_t pl = fa * fb, ph = vmaf_f64_mul_hi(fa, fb);
     uint64_t xh = ph << 20 | pl >> 44, xl = pl << 20;
     uint64_t yh = fc << 8, yl = 0;
     const int ep = ea + eb - 2150 - 20, ecs = ec - 1075 - 72;
@@ -563,7 +569,7 @@ VMAF_DEVICE_FN vmaf_f64 vmaf_f64_fma(vmaf_f64 a, vmaf_f64 b, vmaf_f64 c)
         if (!(zh | zl)) return vmaf_f64_from_bits(0); /* exact cancellation: +0 */
     }
     /* leading bit to bit 126 (bit 62 of the high word), the rest sticky */
-    const int lz = zh ? vmaf_f64_impl_clz64(zh) : 64 + vmaf_f64_impl_clz64(zl);
+    const int lz = zh ? vmaf_f64_clz64(zh) : 64 + vmaf_f64_clz64(zl);
     const int s = lz - 1; /* >= 0: the sum is below 2^127 */
     if (s >= 64) {
         zh = zl << (s - 64);
@@ -612,7 +618,7 @@ VMAF_DEVICE_FN vmaf_f64 vmaf_f64_from_f32_bits(uint32_t bits)
     }
     if (!e) {
         if (!f) return vmaf_f64_impl_pack(sign, 0, 0);
-        const int shift = vmaf_f64_impl_clz64(f) - 40; /* the leading bit to bit 23 */
+        const int shift = vmaf_f64_clz64(f) - 40; /* the leading bit to bit 23 */
         e = 1 - shift;
         f = (f << shift) & 0x7fffff;
     }

@@ -195,7 +195,7 @@ VMAF_DEVICE_FN float vmaf_ssim_fsum_float(const VmafSsimFsum *f)
     /* p: the lowest kept bit, for 24 significant bits but none below 2^-149 (bit 1 + shift);
      * a != 0 has at most 53 bits, so -24 < p <= 29 */
     const int lo = 1 + f->shift;
-    int p = 40 - vmaf_f64_impl_clz64(a);
+    int p = 40 - vmaf_f64_clz64(a);
     p = p > lo ? p : lo;
     /* rounded to nearest even at bit up = max(p, 0) of x = a 2^(up - p): the bias is half an
      * ulp less one, plus one when the kept part is odd (a tie then goes up, to even) */

@@ -634,7 +634,7 @@ VMAF_DEVICE_FN_INLINE_DEVICE uint64_t vif_dev_mul_round(uint64_t s, uint32_t v, 
 VMAF_DEVICE_FN_INLINE_DEVICE uint64_t vif_dev_sq_round(uint64_t g, int *shift)
 {
     const uint64_t gs = g << 11;
-    const uint64_t hi = vmaf_f64_impl_mul_hi(gs, gs);
+    const uint64_t hi = vmaf_f64_mul_hi(gs, gs);
     /* the low half, g^2 2^22 mod 2^64, is 0 iff 2^21 divides g */
     const uint64_t sticky = (g & 0x1fffff) != 0;
     const int sh = 10 + (int)(hi >> 63);

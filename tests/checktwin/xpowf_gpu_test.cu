@@ -7,8 +7,8 @@
 //                                           root (float)(1.0f / P); default: the ADM's set)
 // Built by CMake where nvcc is found (tests/checktwin/CMakeLists.txt) and run by ctest as
 // xpowf_gpu (skipped without a device). By hand, from the repository root:
-//   nvcc -O2 -std=c++17 -arch=sm_90 --fmad=false -Isrc -Xcompiler -ffp-contract=off,-pthread \
-//        -o xpowf_gpu_test tests/checktwin/xpowf_gpu_test.cu
+//   nvcc -O2 -std=c++17 -arch=sm_90 --fmad=false -Isrc -Iinclude -Itests \
+//        -Xcompiler -ffp-contract=off,-pthread -o xpowf_gpu_test tests/checktwin/xpowf_gpu_test.cu
 //
 // Exit 1 on any mismatch (printing the first ones), 77 without a CUDA device.
 #include <cuda_runtime.h>
@@ -20,6 +20,8 @@
 #include <string.h>
 
 #include "feature/xpowf.h"
+
+#include "test_util.h"
 
 #define CUDA_OK(call)                                                                    \
     do {                                                                                 \
@@ -34,15 +36,7 @@
 enum { CHUNK_BITS = 28 };
 static const uint64_t CHUNK = 1ull << CHUNK_BITS;
 
-__host__ __device__ static uint64_t mix(uint64_t z)
-{
-    z += 0x9e3779b97f4a7c15ull;
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return z ^ (z >> 31);
-}
-
-// pairs == 0: x = first + i, y fixed; else x and y from mix(first + i)
+// pairs == 0: x = first + i, y fixed; else x and y from splitmix64 seeded with first + i
 __host__ __device__ static void operands(uint64_t first, uint64_t i, float y, int pairs,
                                          float *px, float *py)
 {
@@ -51,7 +45,8 @@ __host__ __device__ static void operands(uint64_t first, uint64_t i, float y, in
         *py = y;
         return;
     }
-    const uint64_t r = mix(first + i);
+    uint64_t state = first + i;
+    const uint64_t r = test_splitmix64(&state);
     *px = vmaf_xpowf_from_bits((uint32_t)r);
     *py = vmaf_xpowf_from_bits((uint32_t)(r >> 32));
 }

@@ -28,7 +28,6 @@
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
-#include <string.h>
 
 #include "soft_f64_ops.h"
 #include "test_util.h"
@@ -59,40 +58,6 @@ static const uint64_t soft_f64_edges[] = {
 };
 #define SOFT_F64_EDGES (sizeof(soft_f64_edges) / sizeof(soft_f64_edges[0]))
 
-static inline uint64_t rng64(void)
-{
-    const uint64_t hi = rng();
-    return hi << 32 | rng();
-}
-
-static inline double d_of(uint64_t u)
-{
-    double d;
-    memcpy(&d, &u, sizeof(d));
-    return d;
-}
-
-static inline uint64_t u_of(double d)
-{
-    uint64_t u;
-    memcpy(&u, &d, sizeof(u));
-    return u;
-}
-
-static inline float f_of(uint32_t u)
-{
-    float f;
-    memcpy(&f, &u, sizeof(f));
-    return f;
-}
-
-static inline uint32_t uf_of(float f)
-{
-    uint32_t u;
-    memcpy(&u, &f, sizeof(u));
-    return u;
-}
-
 /* a random sign, random fraction, exponent field e */
 static inline uint64_t with_exp(uint64_t e)
 {
@@ -103,7 +68,7 @@ static inline uint64_t with_exp(uint64_t e)
  * double that holds m's bits) */
 static inline uint64_t scaled(uint64_t m, int e)
 {
-    return u_of(ldexp((double)m, e));
+    return test_bits_of_double(ldexp((double)m, e));
 }
 
 /* s odd with s^2 == r (mod 2^k), r == 1 (mod 8), 3 <= k <= 63 (Hensel, bit by bit) */
@@ -172,7 +137,7 @@ static inline int soft_f64_convert_operand(uint64_t *a)
     }
     case 1: { /* k + 0.5: rint, floor and ceil ties */
         const uint64_t k = rng64() >> (12 + rng() % 52);
-        *a = u_of(((double)(2 * k + 1)) / 2.0) ^ (uint64_t)(rng() & 1) << 63;
+        *a = test_bits_of_double(((double)(2 * k + 1)) / 2.0) ^ (uint64_t)(rng() & 1) << 63;
         return 1;
     }
     case 2: /* the int32/int64 limits and their neighbours */
@@ -237,8 +202,8 @@ static inline void soft_f64_case(uint64_t index, SoftF64Case *k)
         a = with_exp(rng() % 0x7ff);
         b = (a + (rng() % 9) - 4) ^ (uint64_t)(rng() & 1) << 63;
         if (rng() & 1) b = a + (rng64() >> (rng() % 63 + 1)); /* closer or farther */
-        const double p = d_of(a) * d_of(b);
-        c = (u_of(p) + (rng() % 5) - 2) ^ 0x8000000000000000ull;
+        const double p = test_double_of_bits(a) * test_double_of_bits(b);
+        c = (test_bits_of_double(p) + (rng() % 5) - 2) ^ 0x8000000000000000ull;
         break;
     }
     case 7: { /* a + b an exact tie: b = m ulp(a) / 2, m odd */
@@ -326,39 +291,40 @@ static inline void soft_f64_case(uint64_t index, SoftF64Case *k)
 /** The host's hardware results, in soft_f64_apply's layout. */
 static inline void soft_f64_reference(const SoftF64Case *k, uint64_t *out)
 {
-    const double a = d_of(k->a), b = d_of(k->b), c = d_of(k->c);
-    out[SOFT_F64_ADD] = u_of(a + b);
-    out[SOFT_F64_SUB] = u_of(a - b);
-    out[SOFT_F64_MUL] = u_of(a * b);
-    out[SOFT_F64_DIV] = u_of(a / b);
-    out[SOFT_F64_SQRT] = u_of(sqrt(a));
-    out[SOFT_F64_FMA] = u_of(fma(a, b, c));
+    const double a = test_double_of_bits(k->a), b = test_double_of_bits(k->b);
+    const double c = test_double_of_bits(k->c);
+    out[SOFT_F64_ADD] = test_bits_of_double(a + b);
+    out[SOFT_F64_SUB] = test_bits_of_double(a - b);
+    out[SOFT_F64_MUL] = test_bits_of_double(a * b);
+    out[SOFT_F64_DIV] = test_bits_of_double(a / b);
+    out[SOFT_F64_SQRT] = test_bits_of_double(sqrt(a));
+    out[SOFT_F64_FMA] = test_bits_of_double(fma(a, b, c));
     out[SOFT_F64_NEG] = k->a ^ 0x8000000000000000ull; /* -a: the sign bit, as IEEE says */
     out[SOFT_F64_ABS] = k->a & 0x7fffffffffffffffull;
     out[SOFT_F64_EQ] = a == b;
     out[SOFT_F64_LT] = a < b;
     out[SOFT_F64_LE] = a <= b;
-    out[SOFT_F64_FROM_I32] = u_of((double)(int32_t)(uint32_t)k->i);
-    out[SOFT_F64_FROM_U32] = u_of((double)(uint32_t)k->i);
-    out[SOFT_F64_FROM_I64] = u_of((double)(int64_t)k->i);
-    out[SOFT_F64_FROM_U64] = u_of((double)k->i);
-    out[SOFT_F64_FROM_F32] = u_of((double)f_of(k->f));
-    out[SOFT_F64_TO_F32] = uf_of((float)a);
+    out[SOFT_F64_FROM_I32] = test_bits_of_double((double)(int32_t)(uint32_t)k->i);
+    out[SOFT_F64_FROM_U32] = test_bits_of_double((double)(uint32_t)k->i);
+    out[SOFT_F64_FROM_I64] = test_bits_of_double((double)(int64_t)k->i);
+    out[SOFT_F64_FROM_U64] = test_bits_of_double((double)k->i);
+    out[SOFT_F64_FROM_F32] = test_bits_of_double((double)test_float_of_bits(k->f));
+    out[SOFT_F64_TO_F32] = test_bits_of_float((float)a);
     const double t = trunc(a);
     out[SOFT_F64_TO_I32] = t >= -2147483648.0 && t <= 2147483647.0
                                ? (uint64_t)(int64_t)(int32_t)a : (uint64_t)(int64_t)INT32_MIN;
     out[SOFT_F64_TO_I64] = t >= -9223372036854775808.0 && t < 9223372036854775808.0
                                ? (uint64_t)(int64_t)a : (uint64_t)INT64_MIN;
-    out[SOFT_F64_TRUNC] = u_of(t);
-    out[SOFT_F64_FLOOR] = u_of(floor(a));
-    out[SOFT_F64_CEIL] = u_of(ceil(a));
-    out[SOFT_F64_RINT] = u_of(rint(a));
-    out[SOFT_F64_LDEXP] = u_of(ldexp(a, k->n));
+    out[SOFT_F64_TRUNC] = test_bits_of_double(t);
+    out[SOFT_F64_FLOOR] = test_bits_of_double(floor(a));
+    out[SOFT_F64_CEIL] = test_bits_of_double(ceil(a));
+    out[SOFT_F64_RINT] = test_bits_of_double(rint(a));
+    out[SOFT_F64_LDEXP] = test_bits_of_double(ldexp(a, k->n));
     int e = 0;
-    out[SOFT_F64_FREXP] = u_of(frexp(a, &e));
+    out[SOFT_F64_FREXP] = test_bits_of_double(frexp(a, &e));
     out[SOFT_F64_FREXP_EXP] = isfinite(a) ? (uint64_t)(int64_t)e : 0; /* unspecified: ours 0 */
-    out[SOFT_F64_SQRT_B] = u_of(sqrt(b));
-    out[SOFT_F64_DIV_BA] = u_of(b / a);
+    out[SOFT_F64_SQRT_B] = test_bits_of_double(sqrt(b));
+    out[SOFT_F64_DIV_BA] = test_bits_of_double(b / a);
 }
 
 /** 0 when `got` passes for op against the hardware's `want`; 1 when it fails. *payload is

@@ -9,67 +9,44 @@
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
-#include <string.h>
 
 #include "feature/f64.h"
 
-static uint64_t rng_state = 0x9e3779b97f4a7c15ull;
-static uint64_t rnd(void)
-{
-    rng_state ^= rng_state << 13;
-    rng_state ^= rng_state >> 7;
-    rng_state ^= rng_state << 17;
-    return rng_state;
-}
-
-static uint64_t bits_of(double d)
-{
-    uint64_t u;
-    memcpy(&u, &d, sizeof(u));
-    return u;
-}
-
-static double of_bits(uint64_t u)
-{
-    double d;
-    memcpy(&d, &u, sizeof(d));
-    return d;
-}
+#define TEST_MAX_PRINTED 20
+#include "test_util.h"
 
 /* an operand: exponent anywhere, near 1, or a small integer */
 static double operand(void)
 {
-    switch (rnd() % 4) {
-    case 0: return of_bits(rnd());
-    case 1: return of_bits((rnd() & 0x800fffffffffffffull) | (uint64_t)(1013 + rnd() % 20) << 52);
-    case 2: return (double)(int64_t)(rnd() % 2001) - 1000.0;
-    default: return of_bits((rnd() & 0x800fffffffffffffull) | (uint64_t)(rnd() % 3) << 52);
+    switch (rng64() % 4) {
+    case 0: return test_double_of_bits(rng64());
+    case 1:
+        return test_double_of_bits((rng64() & 0x800fffffffffffffull) |
+                                   (uint64_t)(1013 + rng64() % 20) << 52);
+    case 2: return (double)(int64_t)(rng64() % 2001) - 1000.0;
+    default:
+        return test_double_of_bits((rng64() & 0x800fffffffffffffull) |
+                                   (uint64_t)(rng64() % 3) << 52);
     }
 }
 
-static vmaf_double in(double d) { return vmaf_dof_bits(bits_of(d)); }
-
-static unsigned fails;
-static unsigned long checks;
+static vmaf_double in(double d) { return vmaf_dof_bits(test_bits_of_double(d)); }
 
 static void same(const char *op, double a, double b, vmaf_double got, double want)
 {
-    const uint64_t g = vmaf_dbits(got), w = bits_of(want);
-    checks++;
-    if (g == w || (isnan(want) && isnan(of_bits(g)))) return;
-    if (fails++ < 20)
-        printf("FAIL: %s(%a, %a) = 0x%016" PRIx64 ", not 0x%016" PRIx64 "\n", op, a, b, g, w);
+    const uint64_t g = vmaf_dbits(got), w = test_bits_of_double(want);
+    CHECK(g == w || (isnan(want) && isnan(test_double_of_bits(g))),
+          "%s(%a, %a) = 0x%016" PRIx64 ", not 0x%016" PRIx64, op, a, b, g, w);
 }
 
 static void same_int(const char *op, double a, long long got, long long want)
 {
-    checks++;
-    if (got == want) return;
-    if (fails++ < 20) printf("FAIL: %s(%a) = %lld, not %lld\n", op, a, got, want);
+    CHECK(got == want, "%s(%a) = %lld, not %lld", op, a, got, want);
 }
 
 int main(void)
 {
+    rng_state = 0x9e3779b97f4a7c15ull;
     for (int i = 0; i < 200000; i++) {
         const double a = operand(), b = operand(), c = operand();
         same("add", a, b, vmaf_dadd(in(a), in(b)), a + b);
@@ -84,7 +61,7 @@ int main(void)
         same("trunc", a, 0, vmaf_dtrunc(in(a)), trunc(a));
         same("floor", a, 0, vmaf_dfloor(in(a)), floor(a));
         same("ceil", a, 0, vmaf_dceil(in(a)), ceil(a));
-        const int n = (int)(rnd() % 200) - 100;
+        const int n = (int)(rng64() % 200) - 100;
         same("ldexp", a, n, vmaf_dldexp(in(a), n), ldexp(a, n));
         int e1 = 0, e2 = 0;
         same("frexp", a, 0, vmaf_dfrexp(in(a), &e1), frexp(a, &e2));
@@ -96,10 +73,10 @@ int main(void)
         const float f = (float)a;
         same("from_float", f, 0, vmaf_dfrom_float(f), (double)f);
         const float got_f = vmaf_dto_float(in(a));
-        same_int("to_float", a, (long long)bits_of((double)got_f) * !isnan(f),
-                 (long long)bits_of((double)f) * !isnan(f));
-        const int32_t i32 = (int32_t)rnd();
-        const int64_t i64 = (int64_t)(rnd() >> (rnd() % 64));
+        same_int("to_float", a, (long long)test_bits_of_double((double)got_f) * !isnan(f),
+                 (long long)test_bits_of_double((double)f) * !isnan(f));
+        const int32_t i32 = (int32_t)rng64();
+        const int64_t i64 = (int64_t)(rng64() >> (rng64() % 64));
         same("from_i32", i32, 0, vmaf_dfrom_i32(i32), (double)i32);
         same("from_u32", (uint32_t)i32, 0, vmaf_dfrom_u32((uint32_t)i32), (double)(uint32_t)i32);
         same("from_i64", (double)i64, 0, vmaf_dfrom_i64(i64), (double)i64);
@@ -111,7 +88,7 @@ int main(void)
     /* constants: the literal (plain double) or the bit pattern (software double) */
     same("VMAF_DCONST", 0.1, 0, VMAF_DCONST(0.1, 0x3fb999999999999a), 0.1);
     same("VMAF_DCONST", -2.5e-300, 0, VMAF_DCONST(-2.5e-300, 0x81bac9a7b3b7302f), -2.5e-300);
-    printf("f64.h (%s double): %lu checks, %u failed\n", VMAF_DOUBLE_SOFT ? "software" : "plain",
-           checks, fails);
-    return fails != 0;
+    printf("f64.h (%s double): %d checks, %d failed\n", VMAF_DOUBLE_SOFT ? "software" : "plain",
+           checks, failures);
+    return failures != 0;
 }

@@ -42,10 +42,10 @@ static void helpers(void)
             b = edges[i / 9];
         }
         const unsigned __int128 p = (unsigned __int128)a * b;
-        bad_mul += vmaf_f64_impl_mul_hi_portable(a, b) != (uint64_t)(p >> 64);
-        bad_mul += vmaf_f64_impl_mul_hi(a, b) != (uint64_t)(p >> 64);
+        bad_mul += vmaf_f64_mul_hi_portable(a, b) != (uint64_t)(p >> 64);
+        bad_mul += vmaf_f64_mul_hi(a, b) != (uint64_t)(p >> 64);
         const int want = a ? __builtin_clzll(a) : 64;
-        bad_clz += vmaf_f64_impl_clz64_portable(a) != want || vmaf_f64_impl_clz64(a) != want;
+        bad_clz += vmaf_f64_clz64_portable(a) != want || vmaf_f64_clz64(a) != want;
     }
     printf("helpers: 200000 multiply-high and leading-zero counts: %u / %u wrong\n", bad_mul,
            bad_clz);
@@ -100,7 +100,7 @@ int main(int argc, char **argv)
         for (size_t j = 0; j < n; j++) soft_f64_reference(&cases[j], want[j]);
         for (size_t j = 0; j < n; j++) {
             const SoftF64Case *k = &cases[j];
-            const double a = d_of(k->a), b = d_of(k->b);
+            const double a = test_double_of_bits(k->a), b = test_double_of_bits(k->b);
             const double s = a + b, bb = s - a, p = a * b;
             ties_add += isfinite(a) && isfinite(b) && is_tie(s, (a - (s - bb)) + (b - bb));
             ties_mul += fabs(p) >= 0x1p-960 && is_tie(p, fma(a, b, -p));

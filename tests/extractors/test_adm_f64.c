@@ -15,6 +15,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#define TEST_MAX_PRINTED 20
+#define TEST_COUNT long long /* a large --count passes 2^31 checks */
+#include "test_util.h"
+
 #define SIDE_DECLS(side)                                                                       \
     int side##_angle(int32_t oh, int32_t ov, int32_t th, int32_t tv, int vector,               \
                      uint64_t cos2);                                                           \
@@ -26,50 +30,21 @@
 SIDE_DECLS(plain)
 SIDE_DECLS(soft)
 
-static uint64_t rng_state = 0x2545f4914f6cdd1dull;
-static uint64_t rnd(void)
-{
-    rng_state ^= rng_state << 13;
-    rng_state ^= rng_state >> 7;
-    rng_state ^= rng_state << 17;
-    return rng_state;
-}
+static double unit(void) { return (double)(rng64() >> 11) / 9007199254740992.0; }
 
-static double unit(void) { return (double)(rnd() >> 11) / 9007199254740992.0; }
-
-static uint64_t bits_of(double d)
-{
-    uint64_t u;
-    memcpy(&u, &d, sizeof(u));
-    return u;
-}
-
-static double of_bits(uint64_t u)
-{
-    double d;
-    memcpy(&d, &u, sizeof(d));
-    return d;
-}
-
-static unsigned long checks, fails;
-
-#define SAME(what, got, want, ...)                                                             \
+/* got (soft) == want (double), both printed on failure */
+#define SAME(what, got, want, fmt, ...)                                                        \
     do {                                                                                       \
-        checks++;                                                                              \
-        if ((got) != (want) && fails++ < 20) {                                                 \
-            printf("FAIL %s: soft %lld, double %lld: ", what, (long long)(got),                 \
-                   (long long)(want));                                                         \
-            printf(__VA_ARGS__);                                                               \
-            printf("\n");                                                                      \
-        }                                                                                      \
+        const long long got_ = (got), want_ = (want);                                          \
+        CHECK(got_ == want_, what ": soft %lld, double %lld: " fmt, got_, want_, __VA_ARGS__); \
     } while (0)
 
 /* a value of up to `bits` bits (magnitude 2^(0..bits)), either sign */
 static int32_t value(int bits)
 {
-    const int b = (int)(rnd() % (uint64_t)(bits + 1));
-    const int64_t m = b ? (int64_t)(rnd() & ((1ull << b) - 1)) : 0;
-    const int64_t v = rnd() & 1 ? -m : m;
+    const int b = (int)(rng64() % (uint64_t)(bits + 1));
+    const int64_t m = b ? (int64_t)(rng64() & ((1ull << b) - 1)) : 0;
+    const int64_t v = rng64() & 1 ? -m : m;
     return (int32_t)(v < INT32_MIN ? INT32_MIN : v > INT32_MAX ? INT32_MAX : v);
 }
 
@@ -95,16 +70,15 @@ static int deferred(int32_t oh, int32_t ov, int32_t th, int32_t tv, int vector, 
     }
     const float lf = fd * fd, rf = c * fa * fb;
     if (!(fd >= 0.0f) || !(rf > 0.0f)) return 0;
-    int32_t lb, rb;
-    memcpy(&lb, &lf, sizeof(lb));
-    memcpy(&rb, &rf, sizeof(rb));
+    const int32_t lb = (int32_t)test_bits_of_float(lf), rb = (int32_t)test_bits_of_float(rf);
     return lb - rb < 4 && rb - lb < 4;
 }
 
 static void test_angle(unsigned long n)
 {
     const float c = (float)(cos(M_PI / 180.0) * cos(M_PI / 180.0)); /* vmaf_adm_cos2_1deg() */
-    const uint64_t cos2[2] = { bits_of((double)c), bits_of(0.99969541350954794) /* no float */ };
+    const uint64_t cos2[2] = { test_bits_of_double((double)c),
+                               test_bits_of_double(0.99969541350954794) /* no float */ };
     const double theta = acos(sqrt((double)c));
     unsigned long near = 0, defer = 0;
     for (unsigned long i = 0; i < n; i++) {
@@ -113,11 +87,11 @@ static void test_angle(unsigned long n)
         const uint64_t cb = cos2[(i & 12) == 12];
         int32_t v[4];
         if (i % 3) { /* near the boundary: t is o turned by about 1 degree */
-            const double r1 = ldexp(1.0 + unit(), (int)(rnd() % (uint64_t)bits));
-            const double r2 = ldexp(1.0 + unit(), (int)(rnd() % (uint64_t)bits));
+            const double r1 = ldexp(1.0 + unit(), (int)(rng64() % (uint64_t)bits));
+            const double r2 = ldexp(1.0 + unit(), (int)(rng64() % (uint64_t)bits));
             const double phi = 2 * M_PI * unit();
-            const double jitter = ldexp(unit() - 0.5, -(int)(4 + rnd() % 40));
-            const double turn = (rnd() & 1 ? 1 : -1) * theta * (1 + jitter);
+            const double jitter = ldexp(unit() - 0.5, -(int)(4 + rng64() % 40));
+            const double turn = (rng64() & 1 ? 1 : -1) * theta * (1 + jitter);
             v[0] = clamp_to(nearbyint(r1 * cos(phi)), bits);
             v[1] = clamp_to(nearbyint(r1 * sin(phi)), bits);
             v[2] = clamp_to(nearbyint(r2 * cos(phi + turn)), bits);
@@ -130,7 +104,7 @@ static void test_angle(unsigned long n)
         SAME("angle", soft_angle(v[0], v[1], v[2], v[3], vector, cb),
              plain_angle(v[0], v[1], v[2], v[3], vector, cb),
              "o (%d, %d) t (%d, %d) vector %d cos2 %a", v[0], v[1], v[2], v[3], vector,
-             of_bits(cb));
+             test_double_of_bits(cb));
     }
     /* the extremes: int16 and int32 limits (wrapping dot products); not INT32_MIN, whose
      * square twice overflows the int64 sums of both forms (ADM's coefficients stay far
@@ -165,8 +139,8 @@ static double gain_of(unsigned long i)
     switch (i % 4) {
     case 0: return fixed[(i / 4) % nf];
     case 1: return 1.0 + 99.0 * unit(); /* a full significand */
-    case 2: return ldexp((double)(1 + rnd() % (1u << 21)), -(int)(rnd() % 24)); /* short */
-    default: return ldexp(1.0 + unit(), (int)(rnd() % 70) - 45);
+    case 2: return ldexp((double)(1 + rng64() % (1u << 21)), -(int)(rng64() % 24)); /* short */
+    default: return ldexp(1.0 + unit(), (int)(rng64() % 70) - 45);
     }
 }
 
@@ -174,14 +148,14 @@ static void test_enhanced(unsigned long n)
 {
     for (unsigned long i = 0; i < n; i++) {
         const double gain = gain_of(i);
-        const uint64_t g = bits_of(gain);
+        const uint64_t g = test_bits_of_double(gain);
         const int vector = (int)((i >> 2) & 1);
         int32_t r = value(i & 8 ? 16 : 31), t = value(31), o = value(31);
         if ((i & 48) == 16) { /* a rint tie: r odd, gain k + 1/2 */
             r |= 1;
         } else if ((i & 48) == 32) { /* t near gain * r */
             const double gr = gain * r;
-            if (fabs(gr) < 2147483647.0) t = (int32_t)gr + (int32_t)(rnd() % 3) - 1;
+            if (fabs(gr) < 2147483647.0) t = (int32_t)gr + (int32_t)(rng64() % 3) - 1;
         }
         SAME("enhanced", soft_enhanced(o, r, t, g, vector), plain_enhanced(o, r, t, g, vector),
              "o %d r %d t %d gain %a vector %d", o, r, t, gain, vector);
@@ -204,7 +178,7 @@ static void test_enhanced(unsigned long n)
             for (unsigned c = 0; c < sizeof(ts) / sizeof(ts[0]); c++)
                 for (int vector = 0; vector < 2; vector++)
                     for (int so = -1; so <= 1; so += 2) {
-                        const uint64_t g = bits_of(gains[a]);
+                        const uint64_t g = test_bits_of_double(gains[a]);
                         SAME("enhanced (edge)", soft_enhanced(so, rs[b], ts[c], g, vector),
                              plain_enhanced(so, rs[b], ts[c], g, vector),
                              "o %d r %d t %d gain %g vector %d", so, rs[b], ts[c], gains[a],
@@ -221,7 +195,7 @@ static void test_reciprocal_regions(void)
     }
     unsigned long sizes = 0;
     for (int w = 0; w <= (1 << 20); w++) {
-        const int h = (int)(rnd() % (1u << 20));
+        const int h = (int)(rng64() % (1u << 20));
         int a[8], b[8];
         soft_regions(w, h, a);
         plain_regions(w, h, b);
@@ -230,7 +204,7 @@ static void test_reciprocal_regions(void)
         sizes++;
     }
     for (int i = 0; i < 100000; i++) { /* up to 2^31 - 1 */
-        const int w = (int)(rnd() >> 33), h = (int)(rnd() % 10 * 10 + 5 + (rnd() >> 40));
+        const int w = (int)(rng64() >> 33), h = (int)(rng64() % 10 * 10 + 5 + (rng64() >> 40));
         int a[8], b[8];
         soft_regions(w, h, a);
         plain_regions(w, h, b);
@@ -245,9 +219,10 @@ int main(int argc, char **argv)
 {
     unsigned long n = 1ul << 21;
     if (argc == 3 && !strcmp(argv[1], "--count")) n = strtoul(argv[2], NULL, 10);
+    rng_state = 0x2545f4914f6cdd1dull;
     test_angle(n);
     test_enhanced(n);
     test_reciprocal_regions();
-    printf("%lu checks, %lu failed\n", checks, fails);
-    return fails != 0;
+    printf("%lld checks, %lld failed\n", checks, failures);
+    return failures != 0;
 }

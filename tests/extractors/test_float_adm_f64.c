@@ -21,6 +21,10 @@
 
 #include "feature/float_adm.h"
 
+#define TEST_MAX_PRINTED 20
+#define TEST_COUNT long long /* --exhaustive: 3.2e9 checks */
+#include "test_util.h"
+
 float test_fadm_soft_enhance(float r, float t, uint64_t gain_limit_bits);
 float test_fadm_soft_mask(float c);
 float test_fadm_soft_scaled15(float x);
@@ -28,56 +32,23 @@ float test_fadm_soft_add_centre(float s, float x);
 float test_fadm_soft_threshold(const float *const mask[3], const float *const csf[3],
                                ptrdiff_t stride, int w, int h, int i, int j);
 
-static uint64_t rng = 0x2545f4914f6cdd1dull;
-static uint64_t rnd(void)
-{
-    rng ^= rng << 13;
-    rng ^= rng >> 7;
-    rng ^= rng << 17;
-    return rng;
-}
-
-static float bits_float(uint32_t u)
-{
-    float f;
-    memcpy(&f, &u, sizeof(f));
-    return f;
-}
-
-static uint32_t float_bits(float f)
-{
-    uint32_t u;
-    memcpy(&u, &f, sizeof(u));
-    return u;
-}
-
-static uint64_t double_bits(double d)
-{
-    uint64_t u;
-    memcpy(&u, &d, sizeof(u));
-    return u;
-}
-
-static unsigned long checks, fails;
-
 static void same(const char *what, float want, float got, float a, float b)
 {
-    checks++;
-    if (float_bits(want) == float_bits(got) || (isnan(want) && isnan(got)))
-        return;
-    if (fails++ < 20)
-        fprintf(stderr, "%s(%a, %a): double %a [%08x], without fp64 %a [%08x]\n", what, a, b,
-                want, float_bits(want), got, float_bits(got));
+    CHECK(test_bits_of_float(want) == test_bits_of_float(got) || (isnan(want) && isnan(got)),
+          "%s(%a, %a): double %a [%08x], without fp64 %a [%08x]", what, a, b, want,
+          test_bits_of_float(want), got, test_bits_of_float(got));
 }
 
 /* any float: random bits, near 1, small integers, tiny */
 static float any_float(void)
 {
-    switch (rnd() % 4) {
-    case 0: return bits_float((uint32_t)rnd());
-    case 1: return bits_float(((uint32_t)rnd() & 0x807fffffu) | (uint32_t)(120 + rnd() % 14) << 23);
-    case 2: return (float)((int)(rnd() % 2001) - 1000) / 8.0f;
-    default: return bits_float((uint32_t)rnd() & 0x87ffffffu);
+    switch (rng64() % 4) {
+    case 0: return test_float_of_bits((uint32_t)rng64());
+    case 1:
+        return test_float_of_bits(((uint32_t)rng64() & 0x807fffffu) |
+                                  (uint32_t)(120 + rng64() % 14) << 23);
+    case 2: return (float)((int)(rng64() % 2001) - 1000) / 8.0f;
+    default: return test_float_of_bits((uint32_t)rng64() & 0x87ffffffu);
     }
 }
 
@@ -92,14 +63,12 @@ static void check_constants(void)
         same("db2 tap (float)(double)", (float)strtod(taps[k], NULL), header, (float)k, 0);
         same("db2 tap nearest float", strtof(taps[k], NULL), header, (float)k, 0);
     }
-    checks += 2;
-    if ((double)VMAF_FLOAT_ADM_ONE_BY_30_HI + (double)VMAF_FLOAT_ADM_ONE_BY_30_LO !=
-            VMAF_FLOAT_ADM_ONE_BY_30 ||
-        (double)VMAF_FLOAT_ADM_ONE_BY_15_HI + (double)VMAF_FLOAT_ADM_ONE_BY_15_LO !=
-            VMAF_FLOAT_ADM_ONE_BY_15) {
-        fails++;
-        fprintf(stderr, "a float pair does not sum to its double\n");
-    }
+    CHECK((double)VMAF_FLOAT_ADM_ONE_BY_30_HI + (double)VMAF_FLOAT_ADM_ONE_BY_30_LO ==
+              VMAF_FLOAT_ADM_ONE_BY_30,
+          "the float pair of ONE_BY_30 does not sum to its double");
+    CHECK((double)VMAF_FLOAT_ADM_ONE_BY_15_HI + (double)VMAF_FLOAT_ADM_ONE_BY_15_LO ==
+              VMAF_FLOAT_ADM_ONE_BY_15,
+          "the float pair of ONE_BY_15 does not sum to its double");
 }
 
 static void check_scaled(float x)
@@ -115,18 +84,19 @@ static void check_enhance(void)
     static const double gains[] = { 100.0, 1.0, 37.25, 99.99999237060547, 1.1, 42.0000001,
                                     3.0e-39, 1e300 };
     for (int n = 0; n < 1000000; n++) {
-        const double g = n % 10 < 8 ? gains[n % 8] : 1.0 + 99.0 * (double)(rnd() >> 11) * 0x1p-53;
+        const double g = n % 10 < 8 ? gains[n % 8] : 1.0 + 99.0 * (double)(rng64() >> 11) * 0x1p-53;
         float r = any_float(), t = any_float();
-        if (n % 3 == 0) t = r * (float)g * (1.0f + (float)((int)(rnd() % 5) - 2) * 0x1p-23f);
+        if (n % 3 == 0) t = r * (float)g * (1.0f + (float)((int)(rng64() % 5) - 2) * 0x1p-23f);
         const float want = vmaf_float_adm_enhance(r, t, g);
-        same("enhance", want, test_fadm_soft_enhance(r, t, double_bits(g)), r, t);
+        same("enhance", want, test_fadm_soft_enhance(r, t, test_bits_of_double(g)), r, t);
     }
 }
 
 /* a positive float 2^e m, e in [lo, hi) */
 static float positive(int lo, int hi)
 {
-    return ldexpf(1.0f + (float)(rnd() & 0x7fffff) * 0x1p-23f, lo + (int)(rnd() % (unsigned)(hi - lo)));
+    return ldexpf(1.0f + (float)(rng64() & 0x7fffff) * 0x1p-23f,
+                  lo + (int)(rng64() % (unsigned)(hi - lo)));
 }
 
 static void check_add_centre(void)
@@ -140,11 +110,11 @@ static void check_add_centre(void)
         case 3: s = any_float(), x = any_float(); break;
         case 4: /* s + 0.0666666701 x near a float of s's size */
             x = positive(-6, 10);
-            s = ldexpf(1.0f + (float)(rnd() & 0x7fffff) * 0x1p-23f, (int)(rnd() % 4)) *
+            s = ldexpf(1.0f + (float)(rng64() & 0x7fffff) * 0x1p-23f, (int)(rng64() % 4)) *
                 (float)(0.0666666701 * x);
             break;
         default: /* integers and halves: exact sums, ties of the float rounding */
-            s = (float)(rnd() % 100000) * 0.5f, x = (float)(rnd() % 1000000) * 0.25f; break;
+            s = (float)(rng64() % 100000) * 0.5f, x = (float)(rng64() % 1000000) * 0.25f; break;
         }
         const float want = vmaf_float_adm_add_centre(s, x);
         same("add_centre", want, test_fadm_soft_add_centre(s, x), s, x);
@@ -156,10 +126,10 @@ static void check_threshold(void)
     enum { W = 7, H = 5, S = 9 };
     float m[3][H * S], c[3][H * S];
     for (int rep = 0; rep < 20000; rep++) {
-        const int w = 1 + (int)(rnd() % W), h = 1 + (int)(rnd() % H);
+        const int w = 1 + (int)(rng64() % W), h = 1 + (int)(rng64() % H);
         for (int b = 0; b < 3; b++)
             for (int k = 0; k < H * S; k++) {
-                c[b][k] = rep % 4 ? (float)((int)(rnd() % 4001) - 2000) * 0x1p-7f : any_float();
+                c[b][k] = rep % 4 ? (float)((int)(rng64() % 4001) - 2000) * 0x1p-7f : any_float();
                 m[b][k] = vmaf_float_adm_mask_value(c[b][k]);
             }
         const float *const mp[3] = { m[0], m[1], m[2] }, *const cp[3] = { c[0], c[1], c[2] };
@@ -173,17 +143,19 @@ static void check_threshold(void)
 int main(int argc, char **argv)
 {
     const int exhaustive = argc > 1 && !strcmp(argv[1], "--exhaustive");
+    rng_state = 0x2545f4914f6cdd1dull;
     check_constants();
     /* [1, 4), or every float from 2^-60 to FLT_MAX */
     const uint32_t first = exhaustive ? 0x21800000u : 0x3f800000u;
     const uint32_t end = exhaustive ? 0x7f800000u : 0x40800000u;
     for (uint32_t u = first; u < end; u++)
-        check_scaled(bits_float(u));
+        check_scaled(test_float_of_bits(u));
     for (int n = 0; n < 2000000; n++)
         check_scaled(any_float());
     check_enhance();
     check_add_centre();
     check_threshold();
-    printf("float_adm without fp64: %lu checks, %lu differ from the double\n", checks, fails);
-    return fails != 0;
+    printf("float_adm without fp64: %lld checks, %lld differ from the double\n", checks,
+           failures);
+    return failures != 0;
 }

@@ -26,39 +26,6 @@
 static unsigned count = 20000;
 static long payloads;
 
-static uint64_t rnd64(void)
-{
-    return (uint64_t)rng() << 32 ^ rng();
-}
-
-static uint64_t bits_of(double d)
-{
-    uint64_t u;
-    memcpy(&u, &d, sizeof u);
-    return u;
-}
-
-static double of_bits(uint64_t u)
-{
-    double d;
-    memcpy(&d, &u, sizeof d);
-    return d;
-}
-
-static uint32_t fbits(float f)
-{
-    uint32_t u;
-    memcpy(&u, &f, sizeof u);
-    return u;
-}
-
-static float f_of(uint32_t u)
-{
-    float f;
-    memcpy(&f, &u, sizeof f);
-    return f;
-}
-
 static int is_nan_bits(uint64_t u)
 {
     return (u & 0x7fffffffffffffffull) > 0x7ff0000000000000ull;
@@ -74,7 +41,7 @@ static int same_d(uint64_t a, uint64_t b)
 
 static int same_f(float a, float b)
 {
-    if (fbits(a) == fbits(b)) return 1;
+    if (test_bits_of_float(a) == test_bits_of_float(b)) return 1;
     if (a != a && b != b) return payloads++, 1;
     return 0;
 }
@@ -82,7 +49,7 @@ static int same_f(float a, float b)
 /* a uniform double in [lo, hi) */
 static double uniform(double lo, double hi)
 {
-    return lo + (hi - lo) * ((double)(rnd64() >> 11) * 0x1p-53);
+    return lo + (hi - lo) * ((double)(rng64() >> 11) * 0x1p-53);
 }
 
 /* a double of any class: random bits, an exponent near 0, a small integer, subnormal, or one
@@ -97,11 +64,14 @@ static double any_double(void)
         0xbff0000000000000ull, 0x3fe0000000000000ull,
     };
     switch (rng() % 6) {
-    case 0: return of_bits(rnd64());
-    case 1: return of_bits((rnd64() & 0x800fffffffffffffull) | (uint64_t)(1003 + rng() % 40) << 52);
+    case 0: return test_double_of_bits(rng64());
+    case 1:
+        return test_double_of_bits((rng64() & 0x800fffffffffffffull) |
+                                   (uint64_t)(1003 + rng() % 40) << 52);
     case 2: return (double)(int32_t)(rng() % 4001) - 2000.0;
-    case 3: return of_bits((rnd64() & 0x800fffffffffffffull) | (uint64_t)(rng() % 3) << 52);
-    case 4: return of_bits(special[rng() % (sizeof special / sizeof special[0])]);
+    case 3:
+        return test_double_of_bits((rng64() & 0x800fffffffffffffull) | (uint64_t)(rng() % 3) << 52);
+    case 4: return test_double_of_bits(special[rng() % (sizeof special / sizeof special[0])]);
     default: return (double)(int32_t)rng() * 0x1p-20;
     }
 }
@@ -119,7 +89,9 @@ static void test_exp(void)
         case 2: x = uniform(-745.2, -708.0); break;       /* subnormal results */
         case 3: x = uniform(-1024.0, -512.0); break;      /* the special scale, negative */
         case 4: x = uniform(512.0, 709.8); break;         /* the special scale, positive */
-        case 5: x = of_bits((rnd64() >> 12) | (uint64_t)(rng() % 0x3ca) << 52); break; /* tiny */
+        case 5: /* tiny */
+            x = test_double_of_bits((rng64() >> 12) | (uint64_t)(rng() % 0x3ca) << 52);
+            break;
         case 6: { /* ciede's exp(-(t * t)), t a float */
             const float t = (float)uniform(-12.0, 12.0);
             x = -(double)(t * t);
@@ -129,8 +101,9 @@ static void test_exp(void)
         }
         if (i & 8) x = -x;
         n++;
-        const uint64_t a = plain_exp(bits_of(x)), b = soft_exp(bits_of(x));
-        if (!same_d(a, b) && bad++ < 5) printf("  exp(%a): %a, soft %a\n", x, of_bits(a), of_bits(b));
+        const uint64_t a = plain_exp(test_bits_of_double(x)), b = soft_exp(test_bits_of_double(x));
+        if (!same_d(a, b) && bad++ < 5)
+            printf("  exp(%a): %a, soft %a\n", x, test_double_of_bits(a), test_double_of_bits(b));
     }
     printf("exp: %ld inputs, %ld differ\n", n, bad);
     CHECK(bad == 0, "exp: %ld of %ld differ", bad, n);
@@ -146,10 +119,12 @@ static void test_pow(void)
     for (unsigned i = 0; i < 8 * count; i++) {
         double x, y;
         switch (i % 6) {
-        case 0: x = of_bits((rnd64() >> 12) | 0x3ff0000000000000ull) *
+        case 0: x = test_double_of_bits((rng64() >> 12) | 0x3ff0000000000000ull) *
                     ldexp(1.0, (int)(rng() % 11) - 8); break; /* ciede's range */
-        case 1: x = of_bits((rnd64() >> 12) | (uint64_t)(1 + rng() % 2046) << 52); break;
-        case 2: x = of_bits(rnd64() >> 12); break;                           /* subnormal */
+        case 1:
+            x = test_double_of_bits((rng64() >> 12) | (uint64_t)(1 + rng() % 2046) << 52);
+            break;
+        case 2: x = test_double_of_bits(rng64() >> 12); break;                /* subnormal */
         case 3: x = 1.0 + uniform(-0x1p-20, 0x1p-20); break;                 /* near 1 */
         case 4: x = (double)(float)uniform(0.0, 2048.0); break;              /* pow(c, 7) */
         default: x = any_double(); break;
@@ -157,15 +132,16 @@ static void test_pow(void)
         switch (i % 4) {
         case 0:
         case 1: y = ys[rng() % (sizeof ys / sizeof ys[0])]; break;
-        case 2: y = of_bits((rnd64() & 0x800fffffffffffffull) |
-                            (uint64_t)(0x3be + rng() % (0x43e - 0x3be)) << 52); break;
+        case 2: y = test_double_of_bits((rng64() & 0x800fffffffffffffull) |
+                                        (uint64_t)(0x3be + rng() % (0x43e - 0x3be)) << 52); break;
         default: y = (i & 16) ? any_double() : uniform(-50.0, 50.0); break;
         }
         n++;
-        const uint64_t a = plain_pow(bits_of(x), bits_of(y));
-        const uint64_t b = soft_pow(bits_of(x), bits_of(y));
+        const uint64_t a = plain_pow(test_bits_of_double(x), test_bits_of_double(y));
+        const uint64_t b = soft_pow(test_bits_of_double(x), test_bits_of_double(y));
         if (!same_d(a, b) && bad++ < 5)
-            printf("  pow(%a, %a): %a, soft %a\n", x, y, of_bits(a), of_bits(b));
+            printf("  pow(%a, %a): %a, soft %a\n", x, y, test_double_of_bits(a),
+                   test_double_of_bits(b));
     }
     /* the domain's edges */
     static const double xs[] = { 0.0, -0.0, 1.0, 0x1p-1074, 0x1p-1022, 0x1.fffffffffffffp1023,
@@ -173,8 +149,8 @@ static void test_pow(void)
     for (unsigned i = 0; i < sizeof xs / sizeof xs[0]; i++)
         for (unsigned j = 0; j < sizeof ys / sizeof ys[0]; j++) {
             n++;
-            const uint64_t a = plain_pow(bits_of(xs[i]), bits_of(ys[j]));
-            const uint64_t b = soft_pow(bits_of(xs[i]), bits_of(ys[j]));
+            const uint64_t a = plain_pow(test_bits_of_double(xs[i]), test_bits_of_double(ys[j]));
+            const uint64_t b = soft_pow(test_bits_of_double(xs[i]), test_bits_of_double(ys[j]));
             if (!same_d(a, b) && bad++ < 5) printf("  pow(%a, %a)\n", xs[i], ys[j]);
         }
     printf("pow: %ld inputs, %ld differ\n", n, bad);
@@ -189,7 +165,9 @@ static void test_sin_cos(void)
     for (unsigned i = 0; i < 8 * count; i++) {
         double x;
         switch (i % 7) {
-        case 0: x = of_bits((rnd64() >> 12) | (uint64_t)(rng() % 0x3e6) << 52); break; /* tiny */
+        case 0: /* tiny */
+            x = test_double_of_bits((rng64() >> 12) | (uint64_t)(rng() % 0x3e6) << 52);
+            break;
         case 1: x = uniform(0.0, 0.126); break;             /* Taylor */
         case 2: x = uniform(0.126, 0.855469); break;        /* table */
         case 3: x = uniform(0.855469, 2.426265); break;     /* pi/2 - |x| */
@@ -199,20 +177,27 @@ static void test_sin_cos(void)
         }
         if (i & 8) x = -x;
         n += 2;
-        uint64_t a = plain_sin(bits_of(x)), b = soft_sin(bits_of(x));
-        if (!same_d(a, b) && bad++ < 5) printf("  sin(%a): %a, soft %a\n", x, of_bits(a), of_bits(b));
-        a = plain_cos(bits_of(x)), b = soft_cos(bits_of(x));
-        if (!same_d(a, b) && bad++ < 5) printf("  cos(%a): %a, soft %a\n", x, of_bits(a), of_bits(b));
+        uint64_t a = plain_sin(test_bits_of_double(x)), b = soft_sin(test_bits_of_double(x));
+        if (!same_d(a, b) && bad++ < 5)
+            printf("  sin(%a): %a, soft %a\n", x, test_double_of_bits(a), test_double_of_bits(b));
+        a = plain_cos(test_bits_of_double(x)), b = soft_cos(test_bits_of_double(x));
+        if (!same_d(a, b) && bad++ < 5)
+            printf("  cos(%a): %a, soft %a\n", x, test_double_of_bits(a), test_double_of_bits(b));
     }
     /* the branch boundaries, each side */
     static const uint64_t tops[] = { 0x3e400000ull, 0x3e500000ull, 0x3feb6000ull, 0x400368fdull,
                                      0x419921fbull };
     for (unsigned k = 0; k < sizeof tops / sizeof tops[0]; k++)
         for (int d = -2; d <= 2; d++) {
-            const double x = of_bits((uint64_t)tops[k] << 32) + d * 1e-9 * of_bits((uint64_t)tops[k] << 32);
+            const double x = test_double_of_bits((uint64_t)tops[k] << 32) +
+                             d * 1e-9 * test_double_of_bits((uint64_t)tops[k] << 32);
             n += 2;
-            if (!same_d(plain_sin(bits_of(x)), soft_sin(bits_of(x))) && bad++ < 5) printf("  sin(%a)\n", x);
-            if (!same_d(plain_cos(bits_of(x)), soft_cos(bits_of(x))) && bad++ < 5) printf("  cos(%a)\n", x);
+            if (!same_d(plain_sin(test_bits_of_double(x)), soft_sin(test_bits_of_double(x))) &&
+                bad++ < 5)
+                printf("  sin(%a)\n", x);
+            if (!same_d(plain_cos(test_bits_of_double(x)), soft_cos(test_bits_of_double(x))) &&
+                bad++ < 5)
+                printf("  cos(%a)\n", x);
         }
     printf("sin/cos: %ld inputs, %ld differ\n", n, bad);
     CHECK(bad == 0, "sin/cos: %ld of %ld differ", bad, n);
@@ -236,7 +221,8 @@ static void test_atan2(void)
         case 0: y = random_float(), x = random_float(); break; /* ciede's operands */
         case 1: y = uniform(-4.0, 4.0), x = uniform(-4.0, 4.0); break;
         case 2: /* extreme ratios: exponents 50..70 apart */
-            y = of_bits((rnd64() & 0x800fffffffffffffull) | (uint64_t)(1023 + rng() % 8) << 52);
+            y = test_double_of_bits((rng64() & 0x800fffffffffffffull) |
+                                    (uint64_t)(1023 + rng() % 8) << 52);
             x = ldexp(uniform(-1.0, 1.0), (int)(rng() % 21) - 70 + (int)(rng() % 2) * 140);
             if (rng() & 1) { const double t = x; x = y; y = t; }
             break;
@@ -249,10 +235,11 @@ static void test_atan2(void)
         if (i % 32 == 0) y = (i & 64) ? -0.0 : 0.0;
         if (i % 32 == 1) x = (i & 64) ? -0.0 : 0.0;
         n++;
-        const uint64_t a = plain_atan2(bits_of(y), bits_of(x));
-        const uint64_t b = soft_atan2(bits_of(y), bits_of(x));
+        const uint64_t a = plain_atan2(test_bits_of_double(y), test_bits_of_double(x));
+        const uint64_t b = soft_atan2(test_bits_of_double(y), test_bits_of_double(x));
         if (!same_d(a, b) && bad++ < 5)
-            printf("  atan2(%a, %a): %a, soft %a\n", y, x, of_bits(a), of_bits(b));
+            printf("  atan2(%a, %a): %a, soft %a\n", y, x, test_double_of_bits(a),
+                   test_double_of_bits(b));
     }
     printf("atan2: %ld inputs, %ld differ\n", n, bad);
     CHECK(bad == 0, "atan2: %ld of %ld differ", bad, n);
@@ -267,8 +254,10 @@ static int same_lab(XmProbeLab p, XmProbeLab q)
 
 static XmProbeLab lab_both(double y, double u, double v, unsigned bpc, long *bad)
 {
-    const XmProbeLab p = plain_lab(bits_of(y), bits_of(u), bits_of(v), bpc);
-    const XmProbeLab q = soft_lab(bits_of(y), bits_of(u), bits_of(v), bpc);
+    const XmProbeLab p =
+        plain_lab(test_bits_of_double(y), test_bits_of_double(u), test_bits_of_double(v), bpc);
+    const XmProbeLab q =
+        soft_lab(test_bits_of_double(y), test_bits_of_double(u), test_bits_of_double(v), bpc);
     if (!same_lab(p, q) && (*bad)++ < 5) printf("  lab(%g, %g, %g) %u bits\n", y, u, v, bpc);
     return p;
 }
@@ -325,7 +314,8 @@ static void test_ciede(void)
         if (!same_f(plain_theta(h1), soft_theta(h1)) && bad++ < 5) printf("  theta(%a)\n", h1);
         if (!same_f(plain_rotation(c1, h1), soft_rotation(c1, h1)) && bad++ < 5)
             printf("  R_T(%a, %a)\n", c1, h1);
-        const float h = f_of(fbits(6.2832f) - rng() % 64u); /* the top of the range */
+        /* the top of the range */
+        const float h = test_float_of_bits(test_bits_of_float(6.2832f) - rng() % 64u);
         if (!same_f(plain_t(h), soft_t(h)) && bad++ < 5) printf("  T(%a)\n", h);
     }
     printf("ciede: %ld values, %ld differ\n", n, bad);
@@ -335,8 +325,8 @@ static void test_ciede(void)
 /* ---- the folded constants ----------------------------------------------------------- */
 
 #define CONST_IS(c, expr)                                                                      \
-    CHECK(bits_of(c) == bits_of(expr), "%s is %a, %s is %a", #c, (double)(c), #expr,         \
-          (double)(expr))
+    CHECK(test_bits_of_double(c) == test_bits_of_double(expr), "%s is %a, %s is %a", #c,       \
+          (double)(c), #expr, (double)(expr))
 
 static void test_constants(void)
 {
@@ -366,12 +356,16 @@ static void test_constants(void)
     CONST_IS(VMAF_CIEDE_INV_25, 1.0 / 25.0);
     CONST_IS(VMAF_CIEDE_INV_219, 1.0 / 219.0);
     CONST_IS(VMAF_CIEDE_INV_224, 1.0 / 224.0);
-    CHECK(fbits(0.65f) == fbits((float)0.65), "0.65f is (float)0.65");
+    CHECK(test_bits_of_float(0.65f) == test_bits_of_float((float)0.65), "0.65f is (float)0.65");
     /* the software double's form of 1. / (k d) (ciede.h, vmaf_ciede_inv_range) */
     for (unsigned s = 0; s <= 8; s++) {
         const double d = (double)(1 << s);
-        CHECK(bits_of(1. / (219. * d)) == bits_of(ldexp(1.0 / 219.0, -(int)s)), "219 2^%u", s);
-        CHECK(bits_of(1. / (224. * d)) == bits_of(ldexp(1.0 / 224.0, -(int)s)), "224 2^%u", s);
+        CHECK(test_bits_of_double(1. / (219. * d)) ==
+                  test_bits_of_double(ldexp(1.0 / 219.0, -(int)s)),
+              "219 2^%u", s);
+        CHECK(test_bits_of_double(1. / (224. * d)) ==
+                  test_bits_of_double(ldexp(1.0 / 224.0, -(int)s)),
+              "224 2^%u", s);
     }
 }
 

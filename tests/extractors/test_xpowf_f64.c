@@ -25,29 +25,9 @@
 
 #include "feature/xpowf.h"
 
+#include "test_util.h"
+
 float test_xpowf_soft(float x, float y, int fixed);
-
-static float bits_float(uint32_t u)
-{
-    float f;
-    memcpy(&f, &u, sizeof(f));
-    return f;
-}
-
-static uint32_t float_bits(float f)
-{
-    uint32_t u;
-    memcpy(&u, &f, sizeof(u));
-    return u;
-}
-
-static uint64_t splitmix(uint64_t *s)
-{
-    uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return z ^ (z >> 31);
-}
 
 typedef struct Stats {
     uint64_t compared, differ, undecided, bounded, margin_missed;
@@ -62,7 +42,7 @@ static void report(const char *what, float x, float y, uint32_t want, uint32_t g
 {
     if (print_budget-- > 0)
         fprintf(stderr, "%s: xpowf(%a [%08x], %a [%08x]): double %08x, got %08x\n", what, x,
-                float_bits(x), y, float_bits(y), want, got);
+                test_bits_of_float(x), y, test_bits_of_float(y), want, got);
 }
 
 /* The double path's t and M (fl(Tm Q_d)) for a positive normal x, as vmaf_xpowf_exp2 forms
@@ -72,9 +52,7 @@ static void double_t_m(uint32_t ix, float y, int64_t j, double *t, double *m)
     *t = vmaf_dmul(vmaf_dfrom_float(y), vmaf_xpowf_log2(ix));
     const double r = *t - (double)j / 32;
     const unsigned jm = (unsigned)((uint64_t)j % 32);
-    const uint64_t tb = vmaf_xpowf_host_exp2[jm] + ((uint64_t)jm << 47);
-    double tm;
-    memcpy(&tm, &tb, sizeof(tm));
+    const double tm = test_double_of_bits(vmaf_xpowf_host_exp2[jm] + ((uint64_t)jm << 47));
     const double z = fma(r, VMAF_XPOWF_C0, VMAF_XPOWF_C1);
     const double r2 = r * r;
     double q = fma(r, VMAF_XPOWF_C2, 1.0);
@@ -85,15 +63,15 @@ static void double_t_m(uint32_t ix, float y, int64_t j, double *t, double *m)
 /* The fixed path (with the double steps where it does not decide) against the double steps. */
 static void check_fixed(Stats *s, float x, float y)
 {
-    const uint32_t want = float_bits(vmaf_xpowf_with(x, y, 0));
-    const uint32_t got = float_bits(vmaf_xpowf_with(x, y, 1));
+    const uint32_t want = test_bits_of_float(vmaf_xpowf_with(x, y, 0));
+    const uint32_t got = test_bits_of_float(vmaf_xpowf_with(x, y, 1));
     s->compared++;
     if (want != got) {
         s->differ++;
         report("fixed", x, y, want, got);
     }
     /* the proof's bounds, for positive normal x and finite non-zero y */
-    const uint32_t ix = float_bits(x), iy = float_bits(y);
+    const uint32_t ix = test_bits_of_float(x), iy = test_bits_of_float(y);
     if (ix - 0x00800000u >= 0x7f800000u - 0x00800000u || vmaf_xpowf_zero_inf_nan(iy))
         return;
     VmafXpowfFixedTrace tr;
@@ -127,9 +105,9 @@ static void check_fixed(Stats *s, float x, float y)
 
 static void check_soft(Stats *s, float x, float y)
 {
-    const uint32_t want = float_bits(vmaf_xpowf_with(x, y, 0));
+    const uint32_t want = test_bits_of_float(vmaf_xpowf_with(x, y, 0));
     for (int fixed = 0; fixed < 2; fixed++) {
-        const uint32_t got = float_bits(test_xpowf_soft(x, y, fixed));
+        const uint32_t got = test_bits_of_float(test_xpowf_soft(x, y, fixed));
         s->compared++;
         if (want != got) {
             s->differ++;
@@ -177,7 +155,7 @@ static int check_pieces(void)
         for (int e = 0; e < 2; e++) {
             const uint32_t ix = e ? last : first;
             const uint32_t top = (ix - VMAF_XPOWF_LOG2_OFF) & 0xff800000u;
-            const long double z = bits_float(ix - top);
+            const long double z = test_float_of_bits(ix - top);
             const long double r = fabsl(z * (long double)vmaf_xpowf_host_log2[2 * i] - 1);
             if (r > max_r)
                 max_r = r;
@@ -189,9 +167,9 @@ static int check_pieces(void)
     }
     uint64_t seed = 0x5eed;
     for (int i = 0; i < 1000000; i++) {
-        uint64_t a = splitmix(&seed), b = splitmix(&seed);
-        if (i % 4 == 1) a >>= splitmix(&seed) % 64;
-        if (i % 4 == 2) b = ~(b >> (splitmix(&seed) % 64));
+        uint64_t a = test_splitmix64(&seed), b = test_splitmix64(&seed);
+        if (i % 4 == 1) a >>= test_splitmix64(&seed) % 64;
+        if (i % 4 == 2) b = ~(b >> (test_splitmix64(&seed) % 64));
         if (vmaf_xpowf_umulhi_portable(a, b) != (uint64_t)(((unsigned __int128)a * b) >> 64) ||
             vmaf_xpowf_mulhi_portable((int64_t)a, (int64_t)b) !=
                 (int64_t)(((__int128)(int64_t)a * (int64_t)b) >> 64)) {
@@ -234,7 +212,7 @@ int main(int argc, char **argv)
             }
             const uint64_t before = fx.differ, und = fx.undecided;
             for (uint64_t u = 0; u < (1ull << 32); u++)
-                check_fixed(&fx, bits_float((uint32_t)u), y);
+                check_fixed(&fx, test_float_of_bits((uint32_t)u), y);
             printf("y = %s: all 2^32 x, %llu differ, %llu left to the double steps\n", argv[a],
                    (unsigned long long)(fx.differ - before),
                    (unsigned long long)(fx.undecided - und));
@@ -248,40 +226,44 @@ int main(int argc, char **argv)
         const size_t n_special = sizeof(special_bits) / sizeof(special_bits[0]);
         for (size_t i = 0; i < n_special; i++)
             for (size_t j = 0; j < n_special; j++) {
-                check_fixed(&fx, bits_float(special_bits[i]), bits_float(special_bits[j]));
-                check_soft(&sf, bits_float(special_bits[i]), bits_float(special_bits[j]));
+                const float x = test_float_of_bits(special_bits[i]);
+                const float y = test_float_of_bits(special_bits[j]);
+                check_fixed(&fx, x, y);
+                check_soft(&sf, x, y);
             }
         for (size_t e = 0; e < sizeof(exponents) / sizeof(exponents[0]); e++) {
             float y;
             if (parse_exponent(exponents[e], &y) < 0)
                 return 2;
             for (uint64_t u = 0; u < (1ull << 32); u += 4099) {
-                check_fixed(&fx, bits_float((uint32_t)u), y);
+                check_fixed(&fx, test_float_of_bits((uint32_t)u), y);
                 if (u % (4099 * 64) == 0)
-                    check_soft(&sf, bits_float((uint32_t)u), y);
+                    check_soft(&sf, test_float_of_bits((uint32_t)u), y);
             }
             for (uint32_t u = 0x3f7f0000; u < 0x3f810000; u++) /* around 1 */
-                check_fixed(&fx, bits_float(u), y);
+                check_fixed(&fx, test_float_of_bits(u), y);
         }
         uint64_t seed = 0x7077f;
         for (int i = 0; i < 2000000; i++) {
-            const uint64_t r = splitmix(&seed);
-            const float x = bits_float((uint32_t)splitmix(&seed) & 0x7fffffffu);
-            const float y = (float)((double)(splitmix(&seed) >> 11) * 0x1p-53 * 64 - 32);
+            const uint64_t r = test_splitmix64(&seed);
+            const float rx = test_float_of_bits((uint32_t)r);
+            const float ry = test_float_of_bits((uint32_t)(r >> 32));
+            const float x = test_float_of_bits((uint32_t)test_splitmix64(&seed) & 0x7fffffffu);
+            const float y = (float)((double)(test_splitmix64(&seed) >> 11) * 0x1p-53 * 64 - 32);
             const float yi = (float)(int)(r % 61) - 30;
-            check_fixed(&fx, bits_float((uint32_t)r), bits_float((uint32_t)(r >> 32)));
+            check_fixed(&fx, rx, ry);
             check_fixed(&fx, x, y);   /* positive x, y in [-32, 32) */
             check_fixed(&fx, -x, yi); /* integer y on negative x */
             if (i % 16 == 0) {
-                check_soft(&sf, bits_float((uint32_t)r), bits_float((uint32_t)(r >> 32)));
+                check_soft(&sf, rx, ry);
                 check_soft(&sf, x, y);
                 check_soft(&sf, -x, yi);
             }
         }
         printf("soft binary64: %llu compared, %llu differ\n", (unsigned long long)sf.compared,
                (unsigned long long)sf.differ);
-        if (failed || sf.differ)
-            fx.differ++; /* fails the run */
+        CHECK(!failed, "%d integer pieces wrong", failed);
+        CHECK(!sf.differ, "the software binary64: %llu differ", (unsigned long long)sf.differ);
     }
     printf("fixed path: %llu compared, %llu differ; %llu left to the double steps (%llu of the "
            "%llu that reach M: near a float midpoint); max |dt| %lld x 2^-55 (bound 8000), max "
@@ -291,5 +273,7 @@ int main(int argc, char **argv)
            (unsigned long long)fx.bounded,
            (long long)fx.max_dt, (unsigned long long)fx.max_dm,
            (unsigned long long)fx.bound_failures);
-    return fx.differ || fx.bound_failures ? 1 : 0;
+    CHECK(!fx.differ && !fx.bound_failures, "the fixed path: %llu differ, %llu beyond a bound",
+          (unsigned long long)fx.differ, (unsigned long long)fx.bound_failures);
+    return failures != 0;
 }

@@ -29,7 +29,7 @@
 #define CHUNK ((size_t)1 << 24)
 
 /* mode 0: x = first + i (bits), y fixed; 1: (x, y) from mix(first + i); 2: x = (first + i) *
- * scale 2^-24 (the bench's ranges) */
+ * scale 2^-24 (the bench's ranges). mix(z) is test_util.h's test_splitmix64 of a copy of z. */
 static const char program_text[] =
     "#pragma OPENCL FP_CONTRACT OFF\n"
     "#include \"feature/xpowf.h\"\n"
@@ -54,21 +54,14 @@ static const char program_text[] =
     "    out[i] = as_uint(vmaf_xpowf(x, y));\n"
     "}\n";
 
-static uint64_t mix(uint64_t z)
-{
-    z += 0x9e3779b97f4a7c15ull;
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return z ^ (z >> 31);
-}
-
 static void operands(uint64_t first, uint64_t i, float y, int mode, float scale, float *px,
                      float *py)
 {
     *px = vmaf_xpowf_from_bits((uint32_t)(first + i));
     *py = y;
     if (mode == 1) {
-        const uint64_t r = mix(first + i);
+        uint64_t state = first + i;
+        const uint64_t r = test_splitmix64(&state); /* the program's mix(first + i) */
         *px = vmaf_xpowf_from_bits((uint32_t)r);
         *py = vmaf_xpowf_from_bits((uint32_t)(r >> 32));
     } else if (mode == 2) {

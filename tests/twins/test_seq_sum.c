@@ -27,16 +27,16 @@
 
 #include "feature/seq_sum_device.h"
 
+#define TEST_MAX_PRINTED 20
+#include "test_util.h"
+
 typedef struct SsRng {
     uint64_t s;
 } SsRng;
 
-static uint64_t ss_next(SsRng *r) /* splitmix64 */
+static uint64_t ss_next(SsRng *r)
 {
-    uint64_t z = (r->s += 0x9e3779b97f4a7c15ull);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return z ^ (z >> 31);
+    return test_splitmix64(&r->s);
 }
 
 static uint32_t ss_below(SsRng *r, uint32_t n) /* n >= 1 */
@@ -196,21 +196,11 @@ static size_t ss_length(SsRng *r, unsigned i)
 
 #include "test_twin_run.h"
 
-#define TEST_MAX_PRINTED 20
-#include "test_util.h"
-
-static uint64_t dbits(double d)
-{
-    uint64_t u;
-    memcpy(&u, &d, sizeof(u));
-    return u;
-}
-
 /* The host's doubles in and out of the header's vmaf_double (the software binary64 in the
  * build with VMAF_F64_SOFT_ON_HOST, f64.h). */
 static vmaf_double ss_vd(double d)
 {
-    return vmaf_dof_bits(dbits(d));
+    return vmaf_dof_bits(test_bits_of_double(d));
 }
 
 static double ss_hd(vmaf_double d)
@@ -224,9 +214,7 @@ static double ss_state_value(SsRng *r)
     const uint64_t exp = (uint64_t)(1023 - 180 + (int)ss_below(r, 360));
     const uint64_t frac = ss_next(r) & ((UINT64_C(1) << 52) - 1);
     const uint64_t b = exp << 52 | (ss_below(r, 4) ? frac : ss_below(r, 3) ? (UINT64_C(1) << 52) - 1 - ss_below(r, 8) : ss_below(r, 8));
-    double s;
-    memcpy(&s, &b, sizeof(s));
-    return s;
+    return test_double_of_bits(b);
 }
 
 /* An element to try against a state s: ties of s, gaps to its top, random magnitudes. */
@@ -257,15 +245,15 @@ static void test_elements(SsRng *r, unsigned cases)
         const SeqSumMap m = seq_sum_elem(vmaf_bits_of_float(x), st.exp);
         const uint64_t end = seq_sum_apply(m, st.units);
         const double real = s + (double)x;
-        const int stays = dbits(real) < seq_sum_top_bits(st.exp);
+        const int stays = test_bits_of_double(real) < seq_sum_top_bits(st.exp);
         ties += m.r[0] != m.r[1];
         crossings += !stays;
         CHECK(stays == (end < SEQ_SUM_TOP), "s %a x %a: units %llu + %llu", s, (double)x,
                  (unsigned long long)st.units, (unsigned long long)m.r[st.units & 1]);
         if (stays && end < SEQ_SUM_TOP) {
             SeqSumState after = { end, st.exp };
-            CHECK(dbits(ss_hd(seq_sum_value(after))) == dbits(real), "s %a x %a: %a, not %a", s,
-                     (double)x, ss_hd(seq_sum_value(after)), real);
+            CHECK(test_bits_of_double(ss_hd(seq_sum_value(after))) == test_bits_of_double(real),
+                  "s %a x %a: %a, not %a", s, (double)x, ss_hd(seq_sum_value(after)), real);
         }
     }
     /* s = +0: nonzero elements cross, zeros stay */

@@ -471,24 +471,10 @@ static void clip_cases(const char *dir)
     }
 }
 
-static float float_of(uint32_t u)
-{
-    float f;
-    memcpy(&f, &u, sizeof(f));
-    return f;
-}
-
-static uint32_t bits_of_float(float f)
-{
-    uint32_t u;
-    memcpy(&u, &f, sizeof(u));
-    return u;
-}
-
 /* the same float, NaN as any NaN */
 static int same_float(float got, float want)
 {
-    return bits_of_float(got) == bits_of_float(want) || (isnan(got) && isnan(want));
+    return test_bits_of_float(got) == test_bits_of_float(want) || (isnan(got) && isnan(want));
 }
 
 /* a float operand: any bit pattern, near 1, subnormal, or a special */
@@ -498,10 +484,10 @@ static float operand(void)
                                         0x7fc00000u, 0x00000001u, 0x007fffffu, 0x00800000u,
                                         0x7f7fffffu, 0x3f800000u, 0x358637bdu, 0x358637beu };
     switch (rng() % 5) {
-    case 0: return float_of(rng() << 16 ^ rng());
-    case 1: return float_of((rng() & 0x807fffffu) | (uint32_t)(120 + rng() % 16) << 23);
-    case 2: return float_of((rng() & 0x807fffffu) | (uint32_t)(rng() % 2) << 23);
-    case 3: return float_of(special[rng() % (sizeof(special) / sizeof(special[0]))]);
+    case 0: return test_float_of_bits(rng() << 16 ^ rng());
+    case 1: return test_float_of_bits((rng() & 0x807fffffu) | (uint32_t)(120 + rng() % 16) << 23);
+    case 2: return test_float_of_bits((rng() & 0x807fffffu) | (uint32_t)(rng() % 2) << 23);
+    case 3: return test_float_of_bits(special[rng() % (sizeof(special) / sizeof(special[0]))]);
     default: return (float)((int)(rng() % 2001) - 1000) / 64.0f;
     }
 }
@@ -513,7 +499,7 @@ static void value_checks(void)
 {
     /* 1/sqrt of every float of [1, 2], then random ones (the other path) */
     for (uint32_t u = 0x3f800000u; u <= 0x40000000u; u++) {
-        const float x = float_of(u);
+        const float x = test_float_of_bits(u);
         const float want = (float)(1.0 / sqrt((double)x));
         CHECK(same_float(vmaf_speed_rsqrt_via_double(x), want), "rsqrt %a: %a, not %a", x,
               vmaf_speed_rsqrt_via_double(x), want);
@@ -526,7 +512,7 @@ static void value_checks(void)
     /* eps: every float within 2^16 of the threshold's, both signs, then random ones */
     for (uint32_t u = 0x358637bdu - 65536; u <= 0x358637bdu + 65536; u++)
         for (uint32_t sign = 0; sign < 2; sign++) {
-            const float x = float_of(u | sign << 31);
+            const float x = test_float_of_bits(u | sign << 31);
             CHECK(vmaf_speed_below_eps(x) == (x < 1e-6), "eps %a", x);
         }
     for (int i = 0; i < 2000000; i++) {

@@ -47,30 +47,13 @@ static const char *clips_dir;
  * software binary64) */
 static double host_double(vmaf_double d)
 {
-    const uint64_t u = vmaf_dbits(d);
-    double x;
-    memcpy(&x, &u, sizeof(x));
-    return x;
+    return test_double_of_bits(vmaf_dbits(d));
 }
 static unsigned serial_compared, serial_differ;
 
 /* ---- the fp64-free sums of floats (software double build only) ---------------------------- */
 
 #if VMAF_DOUBLE_SOFT
-static uint32_t float_bits(float f)
-{
-    uint32_t u;
-    memcpy(&u, &f, sizeof(u));
-    return u;
-}
-
-static float float_of(uint32_t u)
-{
-    float f;
-    memcpy(&f, &u, sizeof(f));
-    return f;
-}
-
 /* a term: any finite float, window-like products, or a float 2^e with random bits */
 static float fsum_term(int kind, int e0)
 {
@@ -80,7 +63,7 @@ static float fsum_term(int kind, int e0)
     case 0: { /* any finite bits */
         uint32_t u = (uint32_t)rng();
         if (((u >> 23) & 0xff) == 0xff) u &= ~(1u << 30);
-        return float_of(u);
+        return test_float_of_bits(u);
     }
     case 1: { /* a sample of 8..16 bits (scaled as float_filter.h does), squared or not, times a tap */
         const unsigned bpc = 8 + (unsigned)(rng() % 9);
@@ -136,7 +119,7 @@ static void test_fsum(void)
         case 1: /* a tie: big + half its ulp, or off it by small terms of either sign */
             if (n >= 4) {
                 const float big = t[0];
-                const int e = (int)((float_bits(big) >> 23) & 0xff) - 127;
+                const int e = (int)((test_bits_of_float(big) >> 23) & 0xff) - 127;
                 t[1] = ldexpf(1.0f, e - 24) * (rng() & 1 ? 1.0f : -1.0f);
                 for (int i = 2; i < 4; i++)
                     t[i] = (rng() % 3) ? 0.0f
@@ -149,8 +132,10 @@ static void test_fsum(void)
             if (n % 2) t[n - 1] = rng() % 3 ? fsum_term(0, e0) : rng() & 1 ? -0.0f : 0.0f;
             break;
         case 3: /* huge, infinite or NaN */
-            if (it % 21 == 3) t[rng() % n] = float_of(0x7f800000u | (uint32_t)(rng() % 3 == 0) << 22);
-            else t[rng() % n] = float_of(0x7b000000u | (uint32_t)(rng() % 0x4000000u));
+            if (it % 21 == 3)
+                t[rng() % n] = test_float_of_bits(0x7f800000u | (uint32_t)(rng() % 3 == 0) << 22);
+            else
+                t[rng() % n] = test_float_of_bits(0x7b000000u | (uint32_t)(rng() % 0x4000000u));
             break;
         }
         const float want = fsum_double(t, n);
@@ -162,12 +147,13 @@ static void test_fsum(void)
         } else {
             fixed = fsum_fixed(t, n, VMAF_SSIM_FSUM_SHIFT_WINDOW, &got);
             const float full = vmaf_ssim_fsum_window(t, n);
-            CHECK(!fixed || float_bits(full) == float_bits(got), "fsum: window form != fixed");
+            CHECK(!fixed || test_bits_of_float(full) == test_bits_of_float(got),
+                  "fsum: window form != fixed");
             got = full;
         }
         n_cases[dec]++;
         n_fixed[dec] += fixed != 0;
-        CHECK(float_bits(got) == float_bits(want) || (want != want && got != got),
+        CHECK(test_bits_of_float(got) == test_bits_of_float(want) || (want != want && got != got),
               "fsum (%s, kind %d, n %d, %s): %a, want %a", dec ? "decimation" : "window", kind, n,
               fixed ? "fixed point" : "software double", got, want);
     }

@@ -448,13 +448,6 @@ static void test_real(const char *dir, const uint16_t *table, int quick)
 #if VMAF_DOUBLE_SOFT
 #include <float.h>
 
-static uint64_t double_bits(double d)
-{
-    uint64_t u;
-    memcpy(&u, &d, sizeof(u));
-    return u;
-}
-
 /* vif.h's per-pixel doubles, as the CPU (vif_internal.h) writes them */
 static void pixel_double(int32_t sxx, int32_t syy, int32_t sxy, double egl, uint32_t *sv,
                          int64_t *gain, double *t)
@@ -492,7 +485,7 @@ static double sig_exp(uint64_t s, int e)
 static void test_pixel_steps(long n)
 {
     /* eps's significand and exponent as vif_device.h takes them */
-    const uint64_t eps_bits = double_bits(65536 * 1.0e-10);
+    const uint64_t eps_bits = test_bits_of_double(65536 * 1.0e-10);
     CHECK(((eps_bits & UINT64_C(0xfffffffffffff)) | UINT64_C(1) << 52) == VIF_DEV_EPS_SIG &&
               (int)(eps_bits >> 52) - 1023 == -18,
           "eps = 65536 * 1.0e-10 is not VIF_DEV_EPS_SIG 2^-70");
@@ -554,7 +547,7 @@ static void pixel_case(int32_t x, int32_t y, int32_t c, double egl)
     int64_t gain_want, gain;
     double t;
     pixel_double(x, y, c, egl, &sv_want, &gain_want, &t);
-    vif_dev_pixel_int((uint32_t)x, (uint32_t)y, (uint32_t)c, double_bits(egl), &sv, &gain);
+    vif_dev_pixel_int((uint32_t)x, (uint32_t)y, (uint32_t)c, test_bits_of_double(egl), &sv, &gain);
     pixel_cases++;
     CHECK(sv == sv_want && gain == gain_want,
           "pixel x %" PRId32 " y %" PRId32 " c %" PRId32 " egl %.17g: int sv %" PRIu32
