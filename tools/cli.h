@@ -9,6 +9,7 @@
 
 #define CLI_MAX_ENTRIES 32
 #define CLI_MAX_SEGMENTS 64 /* --split N, --cuda_devices entries */
+#define CLI_MAX_DISTORTED 256 /* -d of one ladder */
 
 typedef struct CliFeature {
     char *name;                       /* points into buf */
@@ -38,7 +39,11 @@ enum CliBackend {
 };
 
 typedef struct CliSettings {
-    const char *path_ref, *path_dist;
+    const char *path_ref, *path_dist;  /* path_dist: the first -d */
+    const char *dist_path[CLI_MAX_DISTORTED]; /* every -d, in order (several: a ladder) */
+    unsigned dist_cnt;
+    const char *output_list[CLI_MAX_DISTORTED]; /* every -o, in order (output_path: the last) */
+    unsigned output_cnt;
     bool use_yuv;
     unsigned width, height, bitdepth;
     enum VmafPixelFormat pix_fmt;

@@ -86,7 +86,8 @@ static void usage(const char *app, const char *reason, ...)
     fprintf(stderr,
             "Supported options:\n"
             " --reference/-r $path:        path to reference .y4m or .yuv\n"
-            " --distorted/-d $path:        path to distorted .y4m or .yuv\n"
+            " --distorted/-d $path:        path to distorted .y4m or .yuv; repeat it to score\n"
+            "                              several against the reference in one pass\n"
             " --width/-w $unsigned:        width\n"
             " --height/-h $unsigned:       height\n"
             " --pixel_format/-p: $string   pixel format (420/422/444)\n"
@@ -95,7 +96,8 @@ static void usage(const char *app, const char *reason, ...)
             "                              `path=` path to model file\n"
             "                              `version=` built-in model version\n"
             "                              `name=` name used in log (optional)\n"
-            " --output/-o $path:           output file\n"
+            " --output/-o $path:           output file; with several -d: one per -d, or one\n"
+            "                              template with {n} (1, 2, ...) and/or {name}\n"
             " --xml:                       write output file as XML (default)\n"
             " --json:                      write output file as JSON\n"
             " --csv:                       write output file as CSV\n"
@@ -401,6 +403,21 @@ static bool merge_takes(int option)
     }
 }
 
+/* Several -d (a ladder): -o once per -d, or once as a template; no segments. */
+static void check_ladder(const char *app, CliSettings *s)
+{
+    if (s->segment || s->split || s->cuda_device_cnt)
+        usage(app, "Several distorted inputs (-d) are scored in one pass: not with --segment, "
+                   "--split or --cuda_devices");
+    if (s->output_cnt == 1 && !strstr(s->output_path, "{n}") && !strstr(s->output_path, "{name}"))
+        usage(app, "One -o/--output for %u distorted inputs must be a template with {n} (the "
+                   "input's position, from 1) or {name} (its file name without directory and "
+                   "extension)", s->dist_cnt);
+    if (s->output_cnt > 1 && s->output_cnt != s->dist_cnt)
+        usage(app, "%u -o/--output for %u -d/--distorted: give one per distorted input, in the "
+                   "same order, or one template with {n} or {name}", s->output_cnt, s->dist_cnt);
+}
+
 void cli_parse(int argc, char *const *argv, CliSettings *s)
 {
     const char *app = argv[0];
@@ -433,7 +450,12 @@ void cli_parse(int argc, char *const *argv, CliSettings *s)
         if (o == '?' && !optopt && !unknown) unknown = argv[optind - 1];
         switch (o) {
         case 'r': s->path_ref = optarg; break;
-        case 'd': s->path_dist = optarg; break;
+        case 'd':
+            if (s->dist_cnt == CLI_MAX_DISTORTED)
+                usage(app, "At most %d distorted inputs (-d) in one run", CLI_MAX_DISTORTED);
+            if (!s->dist_cnt) s->path_dist = optarg;
+            s->dist_path[s->dist_cnt++] = optarg;
+            break;
         case 'w': s->width = parse_unsigned(app, optarg, 'w'); s->use_yuv = true; break;
         case 'h': s->height = parse_unsigned(app, optarg, 'h'); s->use_yuv = true; break;
         case 'p': s->pix_fmt = parse_pix_fmt(app, optarg); s->use_yuv = true; break;
@@ -441,6 +463,8 @@ void cli_parse(int argc, char *const *argv, CliSettings *s)
         case 'o':
             if (!*optarg) usage(app, "Invalid argument \"\" for option -o/--output; should be a path");
             s->output_path = optarg;
+            if (s->output_cnt < CLI_MAX_DISTORTED) s->output_list[s->output_cnt] = optarg;
+            s->output_cnt++;
             break;
         case ARG_XML: s->output_fmt = VMAF_OUTPUT_FORMAT_XML; break;
         case ARG_JSON: s->output_fmt = VMAF_OUTPUT_FORMAT_JSON; break;
@@ -527,6 +551,8 @@ void cli_parse(int argc, char *const *argv, CliSettings *s)
     }
     if (s->split && s->segment)
         usage(app, "--split scores the whole title in segments: not with --segment");
+
+    if (s->dist_cnt > 1) check_ladder(app, s);
 
     if (!s->output_fmt) s->output_fmt = VMAF_OUTPUT_FORMAT_XML;
     if (!s->path_ref) usage(app, "Reference .y4m or .yuv (-r/--reference) is required");

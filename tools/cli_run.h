@@ -12,7 +12,12 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include <time.h>
+
 #include "libvmaf/libvmaf.h"
+#include "libvmaf/libvmaf_cuda.h"
+#include "libvmaf/libvmaf_opencl.h"
+#include "libvmaf/model.h"
 
 #include "cli.h"
 #include "video_input.h"
@@ -60,6 +65,53 @@ typedef struct CliJob {
      * context, device buffers and pinned pictures to the exit instead of vmaf_close() */
     bool exit_after;
 } CliJob;
+
+/* The models of --model, in order; collection[i] is set where model i is a collection. */
+typedef struct CliModels {
+    VmafModel *model[CLI_MAX_ENTRIES];
+    VmafModelCollection *collection[CLI_MAX_ENTRIES];
+    unsigned cnt;
+} CliModels;
+
+void cli_free_models(CliModels *models);
+
+/* A ladder's rungs share one device state: the first rung's setup decides and keeps a
+ * reference (released by the caller), the later ones import it. */
+typedef struct CliDeviceShare {
+    bool decided;
+    VmafCudaState *cuda;
+    VmafOpenCLState *opencl;
+} CliDeviceShare;
+
+/**
+ * A context set up for one run: vmaf_init, the backend and its picture pool (extra_pictures
+ * beyond a single run's; share: NULL, or a ladder's shared device), the models and features,
+ * the output names checked. 0, or EXIT_SETUP with the message on job->msg (nothing kept).
+ */
+int cli_rung_setup(CliSettings *c, const VideoInfo *info, bool parallel,
+                   unsigned extra_pictures, CliDeviceShare *share, const CliJob *job,
+                   Phases *ph, VmafContext **vmaf, CliModels *models, unsigned *depth,
+                   unsigned *workers, bool *cuda);
+
+/** After the flush: pooled model scores (shown when the job says), the warning about
+ *  scores that are not numbers, -o written. The exit status. */
+int cli_rung_finish(VmafContext *vmaf, const CliSettings *c, CliModels *models,
+                    const VideoInfo *info, unsigned frames, const CliJob *job, Phases *ph);
+
+/* Pieces of a run (vmaf.c) the ladder shares. */
+int cli_read_status(int err);
+int cli_check_compatible(VideoInput *ref, VideoInput *dist, bool common_bitdepth);
+int cli_check_output_writable(const char *path);
+void cli_warn_not_numbers(VmafContext *vmaf, const VideoInfo *info, unsigned frames);
+void cli_show_progress(unsigned index, clock_t t0, double *fps);
+int cli_skip_frames(VmafContext *vmaf, VideoInput *in, unsigned n, FILE *msg);
+
+/**
+ * Several -d (cli_ladder.c): the reference read once and scored against every distorted,
+ * each written to its own output as its single run writes it. The exit status: the first
+ * failure's, as its single run would exit.
+ */
+int cli_ladder_run(CliSettings *c, int istty);
 
 /** The one-stream job: messages on stderr, INFO, device by --backend. */
 CliJob cli_job_default(const CliSettings *c, int istty);

@@ -86,7 +86,7 @@ static bool parallel_read(const VideoInput *ref, const VideoInput *dist)
 
 /* A read or flush error err = -errno exits with (-errno) & 0xff, as the reference's
  * `return err;` from main does (-EINVAL: 234). */
-static int read_status(int err)
+int cli_read_status(int err)
 {
     return (int)((unsigned)err & 0xffu);
 }
@@ -114,7 +114,7 @@ int cli_open_input(const CliSettings *c, const char *path, VideoInput **in, FILE
 }
 
 /* common_bitdepth (--aom_ctc v6.0+): the depths may differ; both are scored at the larger */
-static int check_compatible(VideoInput *ref, VideoInput *dist, bool common_bitdepth)
+int cli_check_compatible(VideoInput *ref, VideoInput *dist, bool common_bitdepth)
 {
     VideoInfo a, b;
     video_input_info(ref, &a);
@@ -183,7 +183,7 @@ static void release_signals(SignalHold *h)
  * Output must be writable before hours of scoring, not after: checked the way the library
  * writes it (file_write.h), its trial temporary file under the signal hold.
  */
-static int check_output_writable(const char *path)
+int cli_check_output_writable(const char *path)
 {
     SignalHold hold;
     bool beside;
@@ -278,7 +278,7 @@ static int write_output(VmafContext *vmaf, const CliSettings *c)
  * Scores that are not numbers (VIF of frames too small for its scales, as in the reference)
  * print as null or nan: say so once, with the metrics.
  */
-static void warn_not_numbers(VmafContext *vmaf, const VideoInfo *info, unsigned frames)
+void cli_warn_not_numbers(VmafContext *vmaf, const VideoInfo *info, unsigned frames)
 {
     VmafFeatureVector **vec;
     VmafAggregate **agg;
@@ -314,7 +314,8 @@ static void warn_not_numbers(VmafContext *vmaf, const VideoInfo *info, unsigned 
 
 /* --backend opencl (required: the device of --opencl_device, default 0) or auto (the first
  * OpenCL GPU, or the --opencl_device named): 1 attached, 0 none (auto), < 0 error. */
-static int attach_opencl(VmafContext *vmaf, const CliSettings *c, FILE *msg)
+static int attach_opencl(VmafContext *vmaf, const CliSettings *c, CliDeviceShare *share,
+                         FILE *msg)
 {
     const bool required = c->backend == CLI_BACKEND_OPENCL;
     int index = c->opencl_device;
@@ -330,7 +331,8 @@ static int attach_opencl(VmafContext *vmaf, const CliSettings *c, FILE *msg)
         return err;
     }
     err = vmaf_opencl_import_state(vmaf, state);
-    vmaf_opencl_state_free(state); /* the context holds its own reference */
+    if (share && !err) share->opencl = state; /* the share keeps this reference */
+    else vmaf_opencl_state_free(state);       /* the context holds its own reference */
     if (err) {
         fprintf(msg, "problem attaching the OpenCL state: %s\n", strerror(-err));
         return err;
@@ -342,13 +344,24 @@ static int attach_opencl(VmafContext *vmaf, const CliSettings *c, FILE *msg)
  * one (opencl: required; auto: a GPU), then make the picture pool the reader fills: pinned
  * host memory with CUDA, so uploads start from it. */
 static int setup_backend(VmafContext *vmaf, const CliSettings *c, const VideoInfo *info,
-                         bool parallel, unsigned *depth, unsigned *workers, bool *cuda,
-                         const CliJob *job)
+                         bool parallel, unsigned extra_pictures, CliDeviceShare *share,
+                         unsigned *depth, unsigned *workers, bool *cuda, const CliJob *job)
 {
     FILE *msg = job->msg;
     VmafCudaState *state = NULL;
     int err = 0;
     bool opencl = false;
+    if (share && share->decided) { /* a later rung of a ladder: the first rung's device */
+        if (share->cuda) err = vmaf_cuda_import_state(vmaf, share->cuda);
+        else if (share->opencl) err = vmaf_opencl_import_state(vmaf, share->opencl);
+        if (err) {
+            fprintf(msg, "problem attaching the device state: %s\n", strerror(-err));
+            return err;
+        }
+        state = share->cuda;
+        opencl = share->opencl != NULL;
+        goto pool;
+    }
     if (c->backend != CLI_BACKEND_CPU && c->backend != CLI_BACKEND_OPENCL && !c->gpumask) {
         /* Where the GPU is required (--backend cuda, --cuda_devices), the context is made
          * while the models load and the readers read the first frames (bench/startup_probe.sh
@@ -368,7 +381,8 @@ static int setup_backend(VmafContext *vmaf, const CliSettings *c, const VideoInf
         }
         if (!err) {
             err = vmaf_cuda_import_state(vmaf, state);
-            vmaf_cuda_state_free(state); /* the context holds its own reference */
+            if (share && !err) share->cuda = state; /* the share keeps this reference */
+            else vmaf_cuda_state_free(state);      /* the context holds its own reference */
             if (err) {
                 fprintf(msg, "problem attaching the CUDA state: %s\n", strerror(-err));
                 return err;
@@ -379,11 +393,13 @@ static int setup_backend(VmafContext *vmaf, const CliSettings *c, const VideoInf
     }
     if (!state && !c->gpumask &&
         (c->backend == CLI_BACKEND_OPENCL || c->backend == CLI_BACKEND_AUTO)) {
-        err = attach_opencl(vmaf, c, msg);
+        err = attach_opencl(vmaf, c, share, msg);
         if (err < 0) return err;
         opencl = err > 0;
         err = 0;
     }
+    if (share) share->decided = true;
+pool:;
     const unsigned forced = env_override("VMAF_READ_WORKERS", MAX_READ_WORKERS);
     const unsigned cap = forced ? forced : state ? MAX_CUDA_READ_WORKERS : MAX_CPU_READ_WORKERS;
     const unsigned n = job->read_workers ? job->read_workers : read_workers();
@@ -395,7 +411,8 @@ static int setup_backend(VmafContext *vmaf, const CliSettings *c, const VideoInf
                             : READ_DEPTH;
     /* the context keeps 2 (threads + 1) + 1 (or 4 without threads); the readers 2 per frame
      * in flight. Buffers are allocated on demand, so a short run pays for few. */
-    const unsigned cpu_pictures = (c->threads ? 2 * (c->threads + 1) + 1 : 4) + 2 * *depth;
+    const unsigned cpu_pictures =
+        (c->threads ? 2 * (c->threads + 1) + 1 : 4) + 2 * *depth + extra_pictures;
     if (state) {
         const VmafCudaPictureConfiguration cfg = {
             .pic_params = { .w = info->w, .h = info->h, .bpc = info->bpc, .pix_fmt = info->pix_fmt },
@@ -441,7 +458,7 @@ static int fetch_frame(VmafContext *vmaf, VideoInput *in, VmafPicture *pic, FILE
     return ret;
 }
 
-static int skip_frames(VmafContext *vmaf, VideoInput *in, unsigned n, FILE *msg)
+int cli_skip_frames(VmafContext *vmaf, VideoInput *in, unsigned n, FILE *msg)
 {
     for (unsigned i = 0; i < n; i++) {
         VmafPicture pic;
@@ -462,19 +479,12 @@ static int seek_frames(VideoInput *in, unsigned n, FILE *msg)
     return got < 0 ? got : 0;
 }
 
-/* The models of --model, in order; collection[i] is set where model i is a collection. */
-typedef struct Models {
-    VmafModel *model[CLI_MAX_ENTRIES];
-    VmafModelCollection *collection[CLI_MAX_ENTRIES];
-    unsigned cnt;
-} Models;
-
 static const char *model_label(const CliModel *m)
 {
     return m->version ? m->version : m->path;
 }
 
-static void free_models(Models *models)
+void cli_free_models(CliModels *models)
 {
     for (unsigned i = 0; i < models->cnt; i++) {
         vmaf_model_destroy(models->model[i]);
@@ -520,7 +530,7 @@ static int load_collection(VmafContext *vmaf, CliModel *m, VmafModelConfig *cfg,
 }
 
 /* Each --model: a single model if the file holds one, else a model collection. */
-static int load_models(VmafContext *vmaf, CliSettings *c, Models *models, FILE *msg)
+static int load_models(VmafContext *vmaf, CliSettings *c, CliModels *models, FILE *msg)
 {
     for (unsigned i = 0; i < c->model_cnt; i++) {
         CliModel *m = &c->model[i];
@@ -614,7 +624,7 @@ static int use_features(VmafContext *vmaf, CliSettings *c, FILE *msg)
     return 0;
 }
 
-static void show_progress(unsigned index, clock_t t0, double *fps)
+void cli_show_progress(unsigned index, clock_t t0, double *fps)
 {
     static const char spinner[] = "|/-\\";
     if (index > 0 && !(index % 10))
@@ -802,20 +812,13 @@ static int write_part(VmafContext *vmaf, const CliSettings *c, CliJob *job, unsi
     return err ? EXIT_SETUP : 0;
 }
 
-int cli_score(CliSettings *c, VideoInput *ref_in, VideoInput *dist_in, CliJob *job, Phases *ph)
+int cli_rung_setup(CliSettings *c, const VideoInfo *info, bool parallel,
+                   unsigned extra_pictures, CliDeviceShare *share, const CliJob *job,
+                   Phases *ph, VmafContext **vmaf_out, CliModels *models, unsigned *depth,
+                   unsigned *workers, bool *cuda)
 {
     FILE *msg = job->msg;
-    VideoInfo info, dist_info;
-    video_input_info(ref_in, &info);
-    video_input_info(dist_in, &dist_info);
-    if (dist_info.bpc != info.bpc) { /* --aom_ctc v6.0+: both at the larger depth */
-        if (dist_info.bpc > info.bpc) info.bpc = dist_info.bpc;
-        if (video_input_set_picture_depth(ref_in, info.bpc) ||
-            video_input_set_picture_depth(dist_in, info.bpc))
-            return EXIT_SETUP;
-    }
-
-    VmafConfiguration cfg = {
+    const VmafConfiguration cfg = {
         .log_level = job->log_level,
         .n_threads = c->threads,
         .n_subsample = c->subsample,
@@ -829,34 +832,69 @@ int cli_score(CliSettings *c, VideoInput *ref_in, VideoInput *dist_in, CliJob *j
         return EXIT_SETUP;
     }
     phase(ph, PH_INIT);
-    int status = 0;
-    Models models = { .cnt = 0 };
+    models->cnt = 0;
+    if (setup_backend(vmaf, c, info, parallel, extra_pictures, share, depth, workers, cuda,
+                      job))
+        goto fail;
+    phase(ph, PH_BACKEND);
+    if (load_models(vmaf, c, models, msg) || use_features(vmaf, c, msg) ||
+        (c->output_path && vmaf_output_check_names(vmaf, c->output_fmt)))
+        goto fail;
+    phase(ph, PH_MODELS);
+    *vmaf_out = vmaf;
+    return 0;
+fail:
+    cli_free_models(models);
+    vmaf_close(vmaf);
+    return EXIT_SETUP;
+}
 
+int cli_rung_finish(VmafContext *vmaf, const CliSettings *c, CliModels *models,
+                    const VideoInfo *info, unsigned frames, const CliJob *job, Phases *ph)
+{
+    if (!c->no_prediction &&
+        score_models(vmaf, c, models->model, models->collection, models->cnt, frames,
+                     job->show_scores, job->msg))
+        return EXIT_SETUP;
+    phase(ph, PH_PREDICT);
+    cli_warn_not_numbers(vmaf, info, frames);
+    const int status = c->output_path && write_output(vmaf, c) ? EXIT_SETUP : 0;
+    phase(ph, PH_WRITE);
+    return status;
+}
+
+int cli_score(CliSettings *c, VideoInput *ref_in, VideoInput *dist_in, CliJob *job, Phases *ph)
+{
+    FILE *msg = job->msg;
+    VideoInfo info, dist_info;
+    video_input_info(ref_in, &info);
+    video_input_info(dist_in, &dist_info);
+    if (dist_info.bpc != info.bpc) { /* --aom_ctc v6.0+: both at the larger depth */
+        if (dist_info.bpc > info.bpc) info.bpc = dist_info.bpc;
+        if (video_input_set_picture_depth(ref_in, info.bpc) ||
+            video_input_set_picture_depth(dist_in, info.bpc))
+            return EXIT_SETUP;
+    }
+
+    VmafContext *vmaf;
+    int status = 0;
+    CliModels models = { .cnt = 0 };
     unsigned depth, workers;
     bool cuda = false;
-    if (setup_backend(vmaf, c, &info, parallel_read(ref_in, dist_in), &depth, &workers, &cuda,
-                      job)) {
-        status = EXIT_SETUP;
-        goto close;
-    }
-    phase(ph, PH_BACKEND);
-
-    if (load_models(vmaf, c, &models, msg) || use_features(vmaf, c, msg) ||
-        (c->output_path && vmaf_output_check_names(vmaf, c->output_fmt))) {
-        status = EXIT_SETUP;
-        goto close;
-    }
-    phase(ph, PH_MODELS);
+    status = cli_rung_setup(c, &info, parallel_read(ref_in, dist_in), 0, NULL, job, ph, &vmaf,
+                            &models, &depth, &workers, &cuda);
+    if (status) return status;
+    int err;
 
     if (job->failed && job->index) { /* --split: segment 0 reads (checks) the skipped frames */
         err = seek_frames(ref_in, c->frame_skip_ref, msg);
         if (!err) err = seek_frames(dist_in, c->frame_skip_dist, msg);
     } else {
-        err = skip_frames(vmaf, ref_in, c->frame_skip_ref, msg);
-        if (!err) err = skip_frames(vmaf, dist_in, c->frame_skip_dist, msg);
+        err = cli_skip_frames(vmaf, ref_in, c->frame_skip_ref, msg);
+        if (!err) err = cli_skip_frames(vmaf, dist_in, c->frame_skip_dist, msg);
     }
     if (err) {
-        status = read_status(err);
+        status = cli_read_status(err);
         goto close;
     }
     /* --segment A:B: frames [A - before, B + after) of the title, within it */
@@ -865,7 +903,7 @@ int cli_score(CliSettings *c, VideoInput *ref_in, VideoInput *dist_in, CliJob *j
     if (c->segment) {
         err = start_segment(vmaf, c, ref_in, dist_in, &first_index, &frame_limit, &probe, msg);
         if (err) {
-            status = err == -EINVAL ? EXIT_SETUP : read_status(err);
+            status = err == -EINVAL ? EXIT_SETUP : cli_read_status(err);
             goto close;
         }
     }
@@ -896,7 +934,7 @@ int cli_score(CliSettings *c, VideoInput *ref_in, VideoInput *dist_in, CliJob *j
         if (r1 < 0 || r2 < 0) {
             if (r1 == 1) vmaf_picture_unref(&ref);
             if (r2 == 1) vmaf_picture_unref(&dist);
-            status = read_status(r1 < 0 ? r1 : r2);
+            status = cli_read_status(r1 < 0 ? r1 : r2);
             break;
         }
         if (!r1 || !r2) {
@@ -914,7 +952,7 @@ int cli_score(CliSettings *c, VideoInput *ref_in, VideoInput *dist_in, CliJob *j
             title_continues = true;
             break;
         }
-        if (job->verbose) show_progress(index, t0, &fps);
+        if (job->verbose) cli_show_progress(index, t0, &fps);
         const bool first = index == first_index;
         if (first && job->gate && job->index) { /* --split: after segment 0's first frame */
             cli_gate_wait(job->gate);
@@ -938,7 +976,7 @@ int cli_score(CliSettings *c, VideoInput *ref_in, VideoInput *dist_in, CliJob *j
             if (dist.ref) vmaf_picture_unref(&dist);
             fprintf(msg, "%sproblem scoring frame %u: %s\n", job->verbose ? "\n" : "", index,
                     strerror(-err));
-            status = read_status(err);
+            status = cli_read_status(err);
             break;
         }
     }
@@ -978,7 +1016,7 @@ int cli_score(CliSettings *c, VideoInput *ref_in, VideoInput *dist_in, CliJob *j
     err = vmaf_read_pictures(vmaf, NULL, NULL, 0);
     if (err) {
         fprintf(msg, "problem flushing context: %s\n", strerror(-err));
-        status = read_status(err);
+        status = cli_read_status(err);
         goto close;
     }
     phase(ph, PH_FLUSH);
@@ -988,19 +1026,9 @@ int cli_score(CliSettings *c, VideoInput *ref_in, VideoInput *dist_in, CliJob *j
         goto close;
     }
 
-    if (!c->no_prediction &&
-        score_models(vmaf, c, models.model, models.collection, models.cnt, index,
-                     job->show_scores, msg)) {
-        status = EXIT_SETUP;
-        goto close;
-    }
-    phase(ph, PH_PREDICT);
-
-    warn_not_numbers(vmaf, &info, index);
-    if (c->output_path && write_output(vmaf, c)) status = EXIT_SETUP;
-    phase(ph, PH_WRITE);
+    status = cli_rung_finish(vmaf, c, &models, &info, index, job, ph);
 close:
-    free_models(&models);
+    cli_free_models(&models);
     /* Scored on CUDA and the process ends next: what the context holds goes with the exit.
      * The driver tears a process's contexts down at exit whether or not they were released;
      * releasing first (vmaf_close: context release, unpinning, frees) paid for much of that
@@ -1032,12 +1060,12 @@ int cli_check_setup(CliSettings *c)
         fprintf(stderr, "problem initializing VMAF context: %s\n", strerror(-err));
         return EXIT_SETUP;
     }
-    Models models = { .cnt = 0 };
+    CliModels models = { .cnt = 0 };
     const int status = load_models(vmaf, c, &models, stderr) || use_features(vmaf, c, stderr) ||
                                (c->output_path && vmaf_output_check_names(vmaf, c->output_fmt))
                            ? EXIT_SETUP
                            : 0;
-    free_models(&models);
+    cli_free_models(&models);
     vmaf_close(vmaf);
     return status;
 }
@@ -1050,7 +1078,7 @@ int cli_finish_merged(VmafContext *merged, const CliSettings *c, VmafModel *cons
     if (show && !c->no_prediction &&
         score_models(merged, c, model, collection, model_cnt, frames, true, stderr))
         return EXIT_SETUP;
-    warn_not_numbers(merged, info, frames);
+    cli_warn_not_numbers(merged, info, frames);
     if (c->output_path && write_output(merged, c)) return EXIT_SETUP;
     return 0;
 }
@@ -1066,7 +1094,7 @@ static int merge_parts(const CliSettings *c)
                 c->output_path, c->merge_part[same]);
         return EXIT_SETUP;
     }
-    if (check_output_writable(c->output_path)) return EXIT_SETUP;
+    if (cli_check_output_writable(c->output_path)) return EXIT_SETUP;
     SignalHold hold;
     hold_signals(&hold);
     const int err = vmaf_segment_merge_with_precision((const char *const *)c->merge_part,
@@ -1119,12 +1147,16 @@ int main(int argc, char *argv[])
     }
     /* before any thread and any driver call: read when the driver starts */
     if (c.backend != CLI_BACKEND_CPU) setenv("CUDA_DEVICE_MAX_CONNECTIONS", CLI_CUDA_CONNECTIONS, 0);
-    if (check_output_not_input(&c) || (c.output_path && check_output_writable(c.output_path)))
+    if (c.dist_cnt > 1) { /* a ladder: it opens and checks its inputs and outputs */
+        status = cli_ladder_run(&c, istty);
+        goto done;
+    }
+    if (check_output_not_input(&c) || (c.output_path && cli_check_output_writable(c.output_path)))
         goto done;
     if (cli_open_input(&c, c.path_ref, &ref, stderr) ||
         cli_open_input(&c, c.path_dist, &dist, stderr))
         goto done;
-    if (check_compatible(ref, dist, c.common_bitdepth)) goto done;
+    if (cli_check_compatible(ref, dist, c.common_bitdepth)) goto done;
     if (c.split) { /* the inputs are counted here; each segment opens its own */
         status = cli_split_run(&c, ref, dist, istty);
         goto done;
