@@ -5,7 +5,8 @@
  *
  * Before any frame: every output is checked (none is an input or another rung's output, each
  * writable), every input opened, and a distorted input of another geometry or format than
- * the reference refuses the run, naming it. A distorted input that cannot be opened or read,
+ * the reference (or, raw, of no whole number of frames) refuses the run, naming it. A
+ * distorted input that cannot be opened or read,
  * or whose scoring fails, fails alone: its output is not written, the others go on, and the
  * exit status is that of the first failure (in frame order, then -d order), as its single
  * run would exit. A distorted input shorter than the reference ends its rung there, as a
@@ -146,7 +147,9 @@ static int open_inputs(Ladder *l, VideoInput *ref, VideoInfo *info)
     unsigned depth = 0;
     for (unsigned k = 0; k < l->n; k++) {
         Rung *r = &l->rung[k];
-        if (cli_open_input(c, r->dist_path, &r->in, stderr)) {
+        const int err = cli_open_input(c, r->dist_path, &r->in, stderr);
+        if (err == -EINVAL) return EXIT_SETUP; /* not of the reference's format (said) */
+        if (err) { /* cannot be opened or read: fails alone */
             fail(l, r, EXIT_SETUP);
             continue;
         }

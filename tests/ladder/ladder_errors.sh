@@ -68,6 +68,15 @@ refused() {
   [ -z "$(ls -A "$T/out")" ] || fail "written: $(ls -A "$T/out" | tr '\n' ' ')"
 }
 
+# usage_refused WORD: a usage error (exit 1, as every usage error of the CLI): its reason on
+# the first stderr line, naming WORD, then the usage text; nothing written
+usage_refused() {
+  [ $rc -eq 1 ] || fail "exit $rc, a usage error (1) expected"
+  head -n 1 "$err" | grep -q -- "$1" || fail "first stderr line does not name $1: $(head -n 1 "$err")"
+  grep -q "^Usage:" "$err" || fail "no usage text"
+  [ -z "$(ls -A "$T/out")" ] || fail "written: $(ls -A "$T/out" | tr '\n' ' ')"
+}
+
 # same_as_single N D: out/N.json equals D's single-run file but the fps
 same_as_single() {
   s=$T/single/$(basename "$2").json
@@ -115,12 +124,12 @@ report
 
 D3="-r $I/ref.yuv -d $I/dis.yuv -d $I/blur.yuv -d $I/quant.yuv $GEO"
 case_name="two -o for three -d"
-ladder $D3 -o "$T/out/1.json" -o "$T/out/2.json"; refused 1 nonzero; report
+ladder $D3 -o "$T/out/1.json" -o "$T/out/2.json"; usage_refused -o/--output; report
 case_name="four -o for three -d"
 ladder $D3 -o "$T/out/1.json" -o "$T/out/2.json" -o "$T/out/3.json" -o "$T/out/4.json"
-refused 1 nonzero; report
+usage_refused -o/--output; report
 case_name="one -o without {n} or {name} for three -d"
-ladder $D3 -o "$T/out/all.json"; refused 1 nonzero; report
+ladder $D3 -o "$T/out/all.json"; usage_refused -o/--output; report
 case_name="one output file named twice"
 ladder $D3 -o "$T/out/1.json" -o "$T/out/2.json" -o "$T/out/1.json"; refused 1 nonzero; report
 case_name="one output file spelled twice (dir/./name)"
