@@ -72,6 +72,7 @@ typedef struct CliSettings {
     int cuda_device[CLI_MAX_SEGMENTS]; /* --cuda_devices: segment i's CUDA device */
     unsigned cuda_device_cnt;
     bool opencl_list;                 /* --opencl_list: list the OpenCL devices and exit */
+    const char *batch;                /* --batch FILE: its jobs, in this process */
 } CliSettings;
 
 /**

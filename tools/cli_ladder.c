@@ -111,8 +111,8 @@ static int plan_outputs(Ladder *l)
     for (unsigned k = 0; k < l->n; k++) {
         Rung *r = &l->rung[k];
         if (!c->output_cnt) continue;
-        r->output = c->output_cnt == 1 ? expand(c->output_path, k, r->dist_path)
-                                       : strdup(c->output_list[k]);
+        r->output = c->output_cnt == l->n ? strdup(c->output_list[k])
+                                          : expand(c->output_path, k, r->dist_path);
         if (!r->output) {
             fprintf(stderr, "out of memory\n");
             return EXIT_SETUP;
@@ -293,7 +293,7 @@ static int score_frames(Ladder *l, VideoInput *ref, unsigned depth, unsigned wor
     return 0;
 }
 
-static int run(Ladder *l, VideoInput *ref, int istty)
+static int run(Ladder *l, VideoInput *ref, int istty, CliDeviceShare *share)
 {
     CliSettings *c = l->c;
     VideoInfo info;
@@ -301,7 +301,6 @@ static int run(Ladder *l, VideoInput *ref, int istty)
     if (!status) status = open_inputs(l, ref, &info);
     if (status) return status;
     const bool parallel = all_read_at(l, ref);
-    CliDeviceShare share = { .decided = false };
     unsigned depth = 0, workers = 0, first = l->n;
     for (unsigned k = 0; k < l->n && !status; k++) {
         Rung *r = &l->rung[k];
@@ -318,7 +317,7 @@ static int run(Ladder *l, VideoInput *ref, int istty)
         r->job.show_scores = istty && (!c->quiet || !c->output_cnt);
         /* the first rung's pool also holds the reference pictures every rung shares */
         bool cuda;
-        status = cli_rung_setup(&r->set, &info, parallel, first == l->n ? 4 : 0, &share,
+        status = cli_rung_setup(&r->set, &info, parallel, first == l->n ? 4 : 0, share,
                                 &r->job, NULL, &r->vmaf, &r->models, &depth, &workers, &cuda);
         if (!status && first == l->n) first = k;
     }
@@ -343,13 +342,13 @@ static int run(Ladder *l, VideoInput *ref, int istty)
                                       NULL);
         if (s) fail(l, r, s);
     }
-    if (share.cuda) vmaf_cuda_state_free(share.cuda);
-    if (share.opencl) vmaf_opencl_state_free(share.opencl);
     return status;
 }
 
-int cli_ladder_run(CliSettings *c, int istty)
+int cli_ladder_run(CliSettings *c, int istty, CliDeviceShare *keep, int *rung_status)
 {
+    CliDeviceShare own = { .decided = false };
+    CliDeviceShare *share = keep ? keep : &own;
     Ladder l = { .c = c, .n = c->dist_cnt };
     l.rung = calloc(l.n, sizeof(*l.rung));
     if (!l.rung) {
@@ -358,7 +357,9 @@ int cli_ladder_run(CliSettings *c, int istty)
     }
     for (unsigned k = 0; k < l.n; k++) l.rung[k].dist_path = c->dist_path[k];
     VideoInput *ref = NULL;
-    int status = cli_open_input(c, c->path_ref, &ref, stderr) ? EXIT_SETUP : run(&l, ref, istty);
+    const int run_status =
+        cli_open_input(c, c->path_ref, &ref, stderr) ? EXIT_SETUP : run(&l, ref, istty, share);
+    int status = run_status;
     unsigned failed = 0;
     for (unsigned k = 0; k < l.n; k++) failed += l.rung[k].status != 0;
     if (!status && failed) {
@@ -370,6 +371,7 @@ int cli_ladder_run(CliSettings *c, int istty)
     }
     for (unsigned k = 0; k < l.n; k++) {
         Rung *r = &l.rung[k];
+        if (rung_status) rung_status[k] = run_status ? run_status : r->status;
         if (r->vmaf) vmaf_close(r->vmaf);
         cli_free_models(&r->models);
         if (r->copied) cli_copy_free(&r->set);
@@ -378,5 +380,7 @@ int cli_ladder_run(CliSettings *c, int istty)
     }
     if (ref) video_input_close(ref);
     free(l.rung);
+    if (own.cuda) vmaf_cuda_state_free(own.cuda);
+    if (own.opencl) vmaf_opencl_state_free(own.opencl);
     return status;
 }

@@ -32,6 +32,7 @@ enum {
     ARG_CUDA_DEVICES,
     ARG_OPENCL_LIST,
     ARG_OPENCL_DEVICE,
+    ARG_BATCH,
 };
 
 static const char short_opts[] = "r:d:w:h:p:b:m:o:nvq";
@@ -67,6 +68,7 @@ static const struct option long_opts[] = {
     { "cuda_devices", 1, NULL, ARG_CUDA_DEVICES },
     { "opencl_list", 0, NULL, ARG_OPENCL_LIST },
     { "opencl_device", 1, NULL, ARG_OPENCL_DEVICE },
+    { "batch", 1, NULL, ARG_BATCH },
     { "no_prediction", 0, NULL, 'n' },
     { "version", 0, NULL, 'v' },
     { "quiet", 0, NULL, 'q' },
@@ -96,6 +98,8 @@ static void usage(const char *app, const char *reason, ...)
             "                              `path=` path to model file\n"
             "                              `version=` built-in model version\n"
             "                              `name=` name used in log (optional)\n"
+            " --batch $path:               score the jobs of a file in this process, one a line:\n"
+            "                              REFERENCE DISTORTED OUTPUT [OPTION...] (README)\n"
             " --output/-o $path:           output file; with several -d: one per -d, or one\n"
             "                              template with {n} (1, 2, ...) and/or {name}\n"
             " --xml:                       write output file as XML (default)\n"
@@ -500,6 +504,10 @@ void cli_parse(int argc, char *const *argv, CliSettings *s)
         case ARG_SPLIT: s->split = parse_split(app, optarg); break;
         case ARG_CUDA_DEVICES: parse_cuda_devices(app, s, optarg); break;
         case ARG_OPENCL_LIST: s->opencl_list = true; break;
+        case ARG_BATCH:
+            if (!*optarg) usage(app, "Invalid argument \"\" for option --batch; should be a path");
+            s->batch = optarg;
+            break;
         case ARG_OPENCL_DEVICE:
             s->opencl_device = (int)parse_unsigned(app, optarg, ARG_OPENCL_DEVICE);
             if (s->opencl_device < 0) bad_argument(app, optarg, ARG_OPENCL_DEVICE, "below 2^31");
@@ -534,6 +542,14 @@ void cli_parse(int argc, char *const *argv, CliSettings *s)
     }
     if (optind < argc) usage(app, "Unexpected argument \"%s\"", argv[optind]);
     if (s->opencl_list) return; /* lists and exits: no input needed */
+    if (s->batch) { /* every job's line names its inputs and output */
+        if (s->path_ref || s->dist_cnt || s->output_cnt)
+            usage(app, "--batch takes each job's reference, distorted and output from its file: "
+                       "not with -r, -d or -o");
+        if (s->segment || s->split || s->cuda_device_cnt)
+            usage(app, "--batch scores whole titles: not with --segment, --split or --cuda_devices");
+        return;
+    }
     if (s->segment && !s->output_path)
         usage(app, "--segment needs an output file (-o/--output) for its segment result");
     if (device_given && s->backend != CLI_BACKEND_OPENCL && s->backend != CLI_BACKEND_AUTO)

@@ -109,9 +109,13 @@ int cli_skip_frames(VmafContext *vmaf, VideoInput *in, unsigned n, FILE *msg);
 /**
  * Several -d (cli_ladder.c): the reference read once and scored against every distorted,
  * each written to its own output as its single run writes it. The exit status: the first
- * failure's, as its single run would exit.
+ * failure's, as its single run would exit. share: NULL, or a device state kept across runs
+ * (--batch; released by the caller). rung_status: NULL, or one exit status per -d (0 scored).
  */
-int cli_ladder_run(CliSettings *c, int istty);
+int cli_ladder_run(CliSettings *c, int istty, CliDeviceShare *share, int *rung_status);
+
+/** --batch FILE (cli_batch.c): every job of the file in this process; the exit status. */
+int cli_batch_run(int argc, char *const *argv, const CliSettings *c, int istty);
 
 /** The one-stream job: messages on stderr, INFO, device by --backend. */
 CliJob cli_job_default(const CliSettings *c, int istty);

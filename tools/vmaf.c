@@ -1147,8 +1147,12 @@ int main(int argc, char *argv[])
     }
     /* before any thread and any driver call: read when the driver starts */
     if (c.backend != CLI_BACKEND_CPU) setenv("CUDA_DEVICE_MAX_CONNECTIONS", CLI_CUDA_CONNECTIONS, 0);
+    if (c.batch) {
+        status = cli_batch_run(argc, argv, &c, istty);
+        goto done;
+    }
     if (c.dist_cnt > 1) { /* a ladder: it opens and checks its inputs and outputs */
-        status = cli_ladder_run(&c, istty);
+        status = cli_ladder_run(&c, istty, NULL, NULL);
         goto done;
     }
     if (check_output_not_input(&c) || (c.output_path && cli_check_output_writable(c.output_path)))
