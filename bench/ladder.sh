@@ -1,0 +1,113 @@
+#!/bin/bash
+# Ladders and batches against separate runs, side by side in one run (whole processes, page
+# cache, medians). Run from the project root after `make build`; ../shared present.
+#   bench/ladder.sh cpu   1080p jetty x 60 frames, 4 distorted (the clip's + blur, noise, quant),
+#                         default model, --backend cpu --threads 2: one ladder vs 4 runs
+#   bench/ladder.sh gpu   4K jetty (make-4k.py) x 120 frames, 8 distorted, default model,
+#                         --backend cuda: one ladder vs 8 runs of ours (vs 8 of reference CUDA
+#                         3.1.0 when carried as .refbin/vmaf_ref_cuda_3.1.0)
+#   bench/ladder.sh batch --batch of 200 titles of 1080p x 24 frames vs 200 processes (CUDA)
+# RUNS (default 5) repetitions; WORK (default /tmp/ladder-bench) holds the inputs.
+set -u
+mode=${1:-cpu}
+RUNS=${RUNS:-5}
+WORK=${WORK:-/tmp/ladder-bench}
+VMAF=build/tools/vmaf
+MAKE=build/tests/ladder/make_renditions
+mkdir -p "$WORK"
+
+now_ms() { echo $(( $(date +%s%N) / 1000000 )); }
+median() { sort -n | awk '{a[NR]=$1} END {print (NR % 2) ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2}'; }
+
+# time_ms CMD...: the wall time of one run, in ms (its output discarded; a failure aborts)
+time_ms() {
+  local s e; s=$(now_ms)
+  "$@" > /dev/null 2> "$WORK/last.err" || { echo "failed: $*" >&2; cat "$WORK/last.err" >&2; exit 1; }
+  e=$(now_ms); echo $((e - s))
+}
+
+# compare NAME_A CMD_A NAME_B CMD_B: RUNS paired repetitions, medians and the ratio
+compare() {
+  local a b; : > "$WORK/a.ms"; : > "$WORK/b.ms"
+  for _ in $(seq "$RUNS"); do
+    eval "$2" >> "$WORK/a.ms"
+    eval "$4" >> "$WORK/b.ms"
+  done
+  a=$(median < "$WORK/a.ms"); b=$(median < "$WORK/b.ms")
+  echo "$1: $a ms; $3: $b ms; ratio $(awk -v a="$a" -v b="$b" 'BEGIN {printf "%.2f", a / b}')x"
+}
+
+renditions() { # SRC W H N OUT_PREFIX: OUT_PREFIX_{blur,noise,quant}.yuv
+  [ -f "$5_quant.yuv" ] || "$MAKE" "$1" "$2" "$3" 420 8 "$4" "$5_blur.yuv" "$5_noise.yuv" "$5_quant.yuv"
+}
+
+separate() { # GEO ARGS REF DIS...: one process per distorted input, in turn
+  local geo=$1 args=$2 ref=$3 t=0; shift 3
+  for d in "$@"; do t=$((t + $(time_ms $VMAF -r "$ref" -d "$d" $geo $args -q -o /dev/null))); done
+  echo $t
+}
+
+ladder() { # GEO ARGS REF DIS...: one process, every distorted input
+  local geo=$1 args=$2 ref=$3 ds=(); shift 3
+  for d in "$@"; do ds+=(-d "$d"); done
+  time_ms $VMAF -r "$ref" "${ds[@]}" $geo $args -q --json -o "$WORK/out/{n}.json"
+}
+
+mkdir -p "$WORK/out"
+if [ "$mode" = cpu ]; then
+  python3 ../shared/tools/pingpong.py ../shared/data/clips jetty_1920x1080_420p 60 "$WORK" > /dev/null
+  R=$WORK/jetty_1920x1080_420p_60_ref.yuv; D=$WORK/jetty_1920x1080_420p_60_dis.yuv
+  renditions "$D" 1920 1080 60 "$WORK/j60"
+  DIS=("$D" "$WORK/j60_blur.yuv" "$WORK/j60_noise.yuv" "$WORK/j60_quant.yuv")
+  GEO="-w 1920 -h 1080 -p 420 -b 8"; ARGS="--backend cpu --threads 2"
+  echo "$(nproc) CPUs, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2)"
+  compare "4 separate runs" "separate '$GEO' '$ARGS' $R ${DIS[*]}" \
+          "one ladder of 4" "ladder '$GEO' '$ARGS' $R ${DIS[*]}"
+  exit 0
+fi
+
+if [ "$mode" = gpu ]; then
+K4=$WORK/4k
+[ -f "$K4/jetty_3840x2160_420p_ref.yuv" ] ||
+  python3 ../shared/tools/make-4k.py ../shared/data/clips "$K4" 120 > /dev/null
+R=$K4/jetty_3840x2160_420p_ref.yuv; D=$K4/jetty_3840x2160_420p_dis.yuv
+renditions "$D" 3840 2160 120 "$K4/a"
+renditions "$K4/a_blur.yuv" 3840 2160 120 "$K4/b"
+DIS=("$D" "$K4/a_blur.yuv" "$K4/a_noise.yuv" "$K4/a_quant.yuv" "$K4/b_blur.yuv" "$K4/b_noise.yuv"
+     "$K4/b_quant.yuv" "$R")
+GEO="-w 3840 -h 2160 -p 420 -b 8"; ARGS="--backend cuda --threads $(nproc)"
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null
+compare "8 separate runs (ours)" "separate '$GEO' '$ARGS' $R ${DIS[*]}" \
+        "one ladder of 8" "ladder '$GEO' '$ARGS' $R ${DIS[*]}"
+REF_CUDA=.refbin/vmaf_ref_cuda_3.1.0
+if [ -x $REF_CUDA ]; then
+  : > "$WORK/r.ms"
+  for _ in $(seq "$RUNS"); do VMAF=$REF_CUDA separate "$GEO" "" "$R" "${DIS[@]}" >> "$WORK/r.ms"; done
+  echo "8 separate runs (reference CUDA 3.1.0): $(median < "$WORK/r.ms") ms"
+else
+  echo "reference CUDA 3.1.0 not carried (.refbin/vmaf_ref_cuda_3.1.0): not compared"
+fi
+
+exit 0
+fi
+
+# batch (GPU machine): --batch of 200 titles of 1080p x 24 frames (one clip under 200 names:
+# each its own title) vs 200 processes
+python3 ../shared/tools/pingpong.py ../shared/data/clips jetty_1920x1080_420p 24 "$WORK" > /dev/null
+T=$WORK/titles; mkdir -p "$T"; : > "$WORK/batch.txt"
+for i in $(seq 200); do
+  ln -sf "$WORK/jetty_1920x1080_420p_24_ref.yuv" "$T/t${i}_ref.yuv"
+  ln -sf "$WORK/jetty_1920x1080_420p_24_dis.yuv" "$T/t${i}_dis.yuv"
+  echo "$T/t${i}_ref.yuv $T/t${i}_dis.yuv $WORK/out/t$i.json" >> "$WORK/batch.txt"
+done
+G="-w 1920 -h 1080 -p 420 -b 8"
+processes() {
+  local s e; s=$(now_ms)
+  for i in $(seq 200); do
+    $VMAF -r "$T/t${i}_ref.yuv" -d "$T/t${i}_dis.yuv" $G --backend cuda -q -o /dev/null || exit 1
+  done
+  e=$(now_ms); echo $((e - s))
+}
+RUNS=$(( RUNS < 3 ? RUNS : 3 ))
+compare "200 processes" "processes" \
+        "--batch of 200" "time_ms $VMAF --batch $WORK/batch.txt $G --backend cuda -q"
