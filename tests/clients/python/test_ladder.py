@@ -327,5 +327,12 @@ if devices:
 else:
     print("SKIP opencl: no OpenCL device")
 
+# the Ray driver's GPU reservation: backends cuda and opencl where the cluster has GPUs
+from twinvmaf.ray_driver import wants_gpu  # noqa: E402 (ray itself is not needed here)
+got = {(b, n): wants_gpu(twinvmaf.Options(backend=b), n)
+       for b in ("cpu", "cuda", "opencl", "auto") for n in (0, 2)}
+want = {k: k[1] > 0 and k[0] in ("cuda", "opencl") for k in got}
+t.check(None if got == want else f"{got}", "ray driver: a GPU per task for cuda and opencl")
+
 print(f"test_ladder: {time.monotonic() - t0:.1f} s")
 t.finish()
