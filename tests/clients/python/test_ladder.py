@@ -15,7 +15,8 @@ from common import (Failures, clip_paths, load_clips, make_renditions, raw_flags
                     write_y4m)
 
 cli, data_dir, clips_dir, scratch = sys.argv[1:5]
-scratch = os.path.join(scratch, "ladder")
+# a directory of its own: test_ray.py uses siblings named by its mode (one is "ladder")
+scratch = os.path.join(scratch, "python_ladder")
 shutil.rmtree(scratch, ignore_errors=True)
 os.makedirs(scratch)
 clips = {c[0]: c for c in load_clips(data_dir)}
