@@ -52,7 +52,8 @@ def same_bytes(a, b, fmt):
         return None
     for i, (u, v) in enumerate(zip(x, y)):
         if u != v:
-            return f"{os.path.basename(a)} vs {os.path.basename(b)} line {i + 1}: {u[:80]!r} vs {v[:80]!r}"
+            return (f"{os.path.basename(a)} vs {os.path.basename(b)} line {i + 1}: "
+                    f"{u[:80]!r} vs {v[:80]!r}")
     return f"{len(x)} vs {len(y)} lines"
 
 
@@ -292,7 +293,8 @@ except Exception as e:  # noqa: BLE001 -- any exception is a failure of the batc
     t.check(f"raised: {type(e).__name__}: {e}", "score_batch")
 twinvmaf.ladder._run = real_run
 if results is not None:
-    t.check(None if len(results) == len(jobs) else f"{len(results)} results", "batch: a result per job")
+    t.check(None if len(results) == len(jobs) else f"{len(results)} results",
+            "batch: a result per job")
     for (j, words), r in zip(jobs, results):
         j = twinvmaf.ladder._job(j)
         label = f"batch: {os.path.basename(j.output)}"
