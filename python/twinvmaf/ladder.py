@@ -295,28 +295,31 @@ def _feed(lib, ladder, ref, live, opts, pool, segment):
             return
         dists = (_lib.VmafPicture * n)()  # zeroed: no picture (the rung ended or is out)
         given = [False] * n
-        for k, r in enumerate(live):
-            if r.error is not None or index >= r.end:
-                continue
-            try:
-                pic = r.ctx.picture(g)
-            except VmafError as e:
-                r.fail(e)
-                continue
-            try:
-                r.dist.read_into(opts.frame_skip_dist + index, pic)
-            except BaseException as e:
-                r.ctx.unref(pic)
-                if not isinstance(e, VmafError):
-                    lib.picture_unref(ctypes.byref(refpic))
-                    for p in dists:
-                        if p.ref:
-                            lib.picture_unref(ctypes.byref(p))
+        try:
+            for k, r in enumerate(live):
+                if r.error is not None or index >= r.end:
+                    continue
+                try:
+                    pic = r.ctx.picture(g)
+                except VmafError as e:
+                    r.fail(e)
+                    continue
+                try:
+                    r.dist.read_into(opts.frame_skip_dist + index, pic)
+                except VmafError as e:
+                    r.ctx.unref(pic)
+                    r.fail(e)
+                    continue
+                except BaseException:
+                    r.ctx.unref(pic)
                     raise
-                r.fail(e)
-                continue
-            dists[k] = pic
-            given[k] = True
+                dists[k] = pic
+                given[k] = True
+        except BaseException:  # not a rung's failure (an interrupt): nothing left held
+            for p in [refpic] + list(dists):
+                if p.ref:
+                    lib.picture_unref(ctypes.byref(p))
+            raise
         # the ladder takes every picture, on success and on failure
         lib.ladder_read_pictures(ladder, ctypes.byref(refpic), dists, status, index)
         for k, r in enumerate(live):
