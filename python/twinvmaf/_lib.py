@@ -124,7 +124,7 @@ _API = {
     "vmaf_feature_dictionary_free": (_I, [_PP]),
 }
 # present only in builds with them: CUDA (a stub without nvcc), OpenCL (a stub without the
-# OpenCL headers) and segments
+# OpenCL headers), segments and ladders
 _OPTIONAL = {
     "vmaf_cuda_state_init": (_I, [_PP, VmafCudaConfiguration]),
     "vmaf_cuda_import_state": (_I, [_P, _P]),
@@ -143,6 +143,12 @@ _OPTIONAL = {
     "vmaf_segment_write": (_I, [_P, _S]),
     "vmaf_segment_merge": (_I, [ctypes.POINTER(_S), _U, _S, _I]),
     "vmaf_segment_merge_with_precision": (_I, [ctypes.POINTER(_S), _U, _S, _I, _I]),
+    # ladders: one reference against several distorted streams (libvmaf.h, "Ladders")
+    "vmaf_ladder_init": (_I, [_PP, ctypes.POINTER(_P), _U]),
+    "vmaf_ladder_read_pictures": (_I, [_P, ctypes.POINTER(VmafPicture),
+                                       ctypes.POINTER(VmafPicture), ctypes.POINTER(_I), _U]),
+    "vmaf_ladder_rungs_left": (_U, [_P]),
+    "vmaf_ladder_close": (_I, [_P]),
 }
 
 

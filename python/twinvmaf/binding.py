@@ -162,6 +162,55 @@ def opencl_devices(lib=None):
     return out
 
 
+def _cuda_state(lib):
+    """(a new CUDA state or None, 0 or its negative errno)."""
+    state = ctypes.c_void_p()
+    err = lib.cuda_state_init(ctypes.byref(state), _lib.VmafCudaConfiguration(None))
+    return (None if err else state), err
+
+
+def _opencl_state(lib, index):
+    """(a new OpenCL state of device index or None, 0 or its negative errno)."""
+    state = ctypes.c_void_p()
+    err = lib.opencl_state_init(ctypes.byref(state), _lib.VmafOpenCLConfiguration(index))
+    return (None if err else state), err
+
+
+class Devices:
+    """Device states made once and imported into many contexts (a ladder's rungs, a batch's
+    jobs), as the vmaf CLI's ladder shares one: the CUDA state, and an OpenCL state per device
+    index, each made at its first use (a failure is remembered too: it is not retried). Every
+    context holds its own reference; close() drops these (after or before the contexts)."""
+
+    def __init__(self, lib):
+        self.lib = lib
+        self._states = {}  # key: (state or None, err)
+
+    def cuda(self):
+        if "cuda" not in self._states:
+            self._states["cuda"] = _cuda_state(self.lib)
+        return self._states["cuda"]
+
+    def opencl(self, index):
+        key = ("opencl", index)
+        if key not in self._states:
+            self._states[key] = _opencl_state(self.lib, index)
+        return self._states[key]
+
+    def close(self):
+        for key, (state, _) in self._states.items():
+            if state is not None:
+                free = self.lib.cuda_state_free if key == "cuda" else self.lib.opencl_state_free
+                free(state)
+        self._states = {}
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+
 class Context:
     """A VmafContext. Closing it (or leaving a `with`) frees it and what it owns."""
 
@@ -190,27 +239,29 @@ class Context:
             m.close()
         self.models = []
 
-    def use_cuda(self, required):
-        """Attach a CUDA state; required=False (auto) falls back to the CPU silently."""
+    def use_cuda(self, required, devices=None):
+        """Attach a CUDA state (made here, or devices' shared one); required=False (auto)
+        falls back to the CPU silently."""
         lib = self.lib
         if not lib.has("cuda_state_init"):
             if required:
                 raise VmafError("backend cuda: this libvmaf has no CUDA API")
             return False
-        state = ctypes.c_void_p()
-        err = lib.cuda_state_init(ctypes.byref(state), _lib.VmafCudaConfiguration(None))
+        state, err = devices.cuda() if devices is not None else _cuda_state(lib)
         if err:
             if required:
                 raise VmafError(f"--backend cuda: no usable CUDA device ({strerror(err)})", err)
             return False
         err = lib.cuda_import_state(self.ptr, state)
-        lib.cuda_state_free(state)  # the context holds its own reference
+        if devices is None:
+            lib.cuda_state_free(state)  # the context holds its own reference
         _check(err, "problem attaching the CUDA state")
         self.cuda = True
         return True
 
-    def use_opencl(self, device, required):
-        """Attach an OpenCL state, as the vmaf CLI's --backend opencl|auto: device None means
+    def use_opencl(self, device, required, devices=None):
+        """Attach an OpenCL state (made here, or devices' shared one for that device), as the
+        vmaf CLI's --backend opencl|auto: device None means
         device 0 when required, else (auto) the first OpenCL GPU; required=False with no
         device named falls back to the CPU silently (also where the device cannot be
         opened). A state attached by $VMAF_BACKEND at vmaf_init gives way to this one."""
@@ -228,15 +279,15 @@ class Context:
                 if not gpus:
                     return False
                 index = gpus[0]
-        state = ctypes.c_void_p()
-        err = lib.opencl_state_init(ctypes.byref(state), _lib.VmafOpenCLConfiguration(index))
+        state, err = devices.opencl(index) if devices is not None else _opencl_state(lib, index)
         if err:
             if not required and device is None:
                 return False
             raise VmafError(f"--backend opencl: no usable OpenCL device {index} "
                             f"({strerror(err)})", err)
         err = lib.opencl_import_state(self.ptr, state)
-        lib.opencl_state_free(state)  # the context holds its own reference
+        if devices is None:
+            lib.opencl_state_free(state)  # the context holds its own reference
         _check(err, "problem attaching the OpenCL state")
         self.opencl = True
         return True

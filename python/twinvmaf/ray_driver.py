@@ -8,6 +8,19 @@ titles.json is a list of {"reference", "distorted", "output", "geometry" (omit f
 fields: models, features, threads, output_format, ...)}. The inputs must be readable at the
 same paths on every node (shared storage); outputs are written by the driver. Exit status:
 the number of titles that failed (at most 255), each with its own one-line message.
+
+Renditions: titles of one reference file, geometry and options (their output formats aside)
+and of the same frame count are scored as a ladder (twinvmaf.score_segment_ladder): one
+task per segment reads the reference segment once for all of them, each rendition's part
+is its own (the ladder shares nothing between segment rungs), and a rendition that fails
+there fails alone. Each file is still the one a single run writes.
+
+GPUs: where the cluster has GPU resources, a title with backend "cuda" or "opencl" reserves
+one GPU per task. Ray shows a task only the GPUs it reserved (CUDA_VISIBLE_DEVICES, which
+NVIDIA's OpenCL honours too; a task that reserves none sees none), so an OpenCL task without
+a reservation would find no GPU; in a task that reserved one, backend "opencl" without
+opencl_device uses the first OpenCL GPU it sees (the reserved one; device 0 may be a CPU
+device of another platform). Backend "auto" reserves none: it scores on the CPU there.
 """
 import argparse
 import json
@@ -19,6 +32,7 @@ import time
 
 from ._files import write_atomic
 from ._lib import VmafError
+from .ladder import ladder_key
 from .score import Options, check_output
 from .video import geometry_from
 
@@ -66,9 +80,27 @@ def _error_text(e):
     return text[-1] if text else type(e).__name__
 
 
+def wants_gpu(opts, gpus):
+    """Whether a title's tasks reserve a GPU (module doc): backend cuda or opencl on a cluster
+    with GPU resources."""
+    return bool(gpus) and opts.backend in ("cuda", "opencl")
+
+
+def task_options(options, use_gpu):
+    """A title's options as a task uses them: on a reserved GPU, backend opencl without
+    opencl_device takes the first OpenCL GPU the task sees (module doc)."""
+    if use_gpu and options.get("backend") == "opencl" and options.get("opencl_device") is None:
+        from .binding import opencl_devices
+        gpus = [d["index"] for d in opencl_devices() if d["type"] == "gpu"]
+        if gpus:
+            return dict(options, opencl_device=gpus[0])
+    return options
+
+
 def _tasks(ray, max_retries, num_gpus):
     """The remote functions (defined once ray is imported)."""
     res = {"num_gpus": num_gpus} if num_gpus else {"num_cpus": 1}
+    gpu = bool(num_gpus)
 
     @ray.remote(max_retries=max_retries, retry_exceptions=False, **res)
     def probe(reference, distorted, geometry, options):
@@ -81,15 +113,40 @@ def _tasks(ray, max_retries, num_gpus):
         d = tempfile.mkdtemp(prefix="twinvmaf-seg-")
         try:
             part = os.path.join(d, f"part_{first}_{last}")
-            score_segment(reference, distorted, first, last, part, geometry, options)
+            score_segment(reference, distorted, first, last, part, geometry,
+                          task_options(options, gpu))
             with open(part, "rb") as f:
                 return f.read()
+        finally:
+            shutil.rmtree(d, ignore_errors=True)
+
+    @ray.remote(max_retries=max_retries, retry_exceptions=False, **res)
+    def ladder_segment(reference, distorted, geometry, options, first, last):
+        """One segment of several renditions (called with num_returns=len(distorted)): each
+        one's part, or the message of its failure (a str) for its merge to raise."""
+        from .ladder import score_segment_ladder
+        d = tempfile.mkdtemp(prefix="twinvmaf-seg-")
+        try:
+            parts = [os.path.join(d, f"part{k}_{first}_{last}") for k in range(len(distorted))]
+            results = score_segment_ladder(reference, distorted, first, last, parts, geometry,
+                                           task_options(options, gpu))
+            out = []
+            for r, part in zip(results, parts):
+                if r.ok:
+                    with open(part, "rb") as f:
+                        out.append(f.read())
+                else:
+                    out.append(str(r.error))
+            return tuple(out)
         finally:
             shutil.rmtree(d, ignore_errors=True)
 
     @ray.remote(max_retries=max_retries, retry_exceptions=False, num_cpus=1)
     def merge(fmt, *parts):
         from .score import merge as merge_parts
+        for data in parts:
+            if isinstance(data, str):  # a rendition that failed in its ladder's segment
+                raise VmafError(data)
         d = tempfile.mkdtemp(prefix="twinvmaf-merge-")
         try:
             paths = []
@@ -104,7 +161,7 @@ def _tasks(ray, max_retries, num_gpus):
         finally:
             shutil.rmtree(d, ignore_errors=True)
 
-    return probe, segment, merge
+    return probe, segment, merge, ladder_segment
 
 
 def run(titles, address=None, segments=8, segment_frames=None, max_retries=3, log=None):
@@ -128,7 +185,9 @@ def run(titles, address=None, segments=8, segment_frames=None, max_retries=3, lo
             opts = Options.from_any(s.options)  # a bad option fails here, before any task
             geometry_from(s.geometry)
             check_output(s.output, (s.reference, s.distorted))
-            s.use_gpu = bool(gpus) and opts.backend == "cuda"
+            s.use_gpu = wants_gpu(opts, gpus)
+            s.fmt = opts.output_format
+            s.key = ladder_key(s.reference, s.geometry, opts)
             specs.append(s)
         except (VmafError, TypeError, KeyError, ValueError) as e:
             dist = d.get("distorted") if isinstance(d, dict) else None
@@ -138,26 +197,42 @@ def run(titles, address=None, segments=8, segment_frames=None, max_retries=3, lo
               for s in specs}
     merges = {}
     t0 = time.monotonic()
+    # renditions: titles of one ladder key and frame count (module doc), in title order
+    ladders = {}
     for s in specs:
         try:
             frames = ray.get(probes[s.index])
         except Exception as e:  # a task error is this title's failure, never the others'
             results[s.index] = (False, f"{s.label}: {_error_text(e)}")
             continue
+        ladders.setdefault((s.key, frames, s.use_gpu), []).append(s)
+    for (_, frames, use_gpu), group in ladders.items():
+        probe, seg, merge, lad = fns[use_gpu]
         ranges = cut(frames, segments, segment_frames)
-        seg = fns[s.use_gpu][1]
-        parts = [seg.remote(s.reference, s.distorted, s.geometry, s.options, a, b)
-                 for a, b in ranges]
-        fmt = Options.from_any(s.options).output_format
-        merges[s.index] = (fns[s.use_gpu][2].remote(fmt, *parts), len(ranges), frames)
+        first = group[0]
+        if len(group) == 1:
+            parts = {first.index: [seg.remote(first.reference, first.distorted, first.geometry,
+                                              first.options, a, b) for a, b in ranges]}
+        else:
+            parts = {s.index: [] for s in group}
+            for a, b in ranges:
+                refs = lad.options(num_returns=len(group)).remote(
+                    first.reference, [s.distorted for s in group], first.geometry,
+                    first.options, a, b)
+                for s, r in zip(group, refs):
+                    parts[s.index].append(r)
+        for s in group:
+            merges[s.index] = (merge.remote(s.fmt, *parts[s.index]), len(ranges), frames,
+                               len(group))
     for s in specs:
         if s.index not in merges:
             continue
-        ref, nseg, frames = merges[s.index]
+        ref, nseg, frames, rungs = merges[s.index]
         try:
             write_atomic(s.output, ray.get(ref))
-            results[s.index] = (True, f"{s.label}: {frames} frames in {nseg} segments -> "
-                                      f"{s.output}")
+            ladder = f" (a ladder of {rungs})" if rungs > 1 else ""
+            results[s.index] = (True, f"{s.label}: {frames} frames in {nseg} segments{ladder} "
+                                      f"-> {s.output}")
         except Exception as e:
             results[s.index] = (False, f"{s.label}: {_error_text(e)}")
     for ok, msg in results:

@@ -102,6 +102,59 @@ def check_output(path, inputs):
     _files.check_writable(path)
 
 
+def make_context(lib, geometry, o, devices=None, pool_only=False):
+    """A context set up as the CLI's: backend, picture pool, models, then features.
+    devices: a binding.Devices whose states are imported (made once for many contexts), or
+    None (a state of its own). pool_only: no models or features (a pool of pictures)."""
+    ctx = Context(lib, threads=o.threads, subsample=o.subsample, log_level=o.log_level,
+                  cpumask=o.cpumask, gpumask=o.gpumask)
+    try:
+        # as the CLI: CUDA first (cuda, auto), else OpenCL (opencl, auto); a nonzero
+        # gpumask keeps everything on the CPU
+        if o.backend in ("cuda", "auto") and not o.gpumask:
+            ctx.use_cuda(required=o.backend == "cuda", devices=devices)
+        if o.backend in ("opencl", "auto") and not o.gpumask and not ctx.cuda:
+            ctx.use_opencl(o.opencl_device, required=o.backend == "opencl", devices=devices)
+        if o.pictures == "pool" or ctx.cuda:
+            cnt = (2 * (o.threads + 1) + 1 if o.threads else 4) + 2 * READ_AHEAD
+            if ctx.opencl:
+                cnt += 2 * 4  # as the CLI: the OpenCL backend's frames in flight
+            ctx.preallocate(geometry, cnt)
+        if not pool_only:
+            for m in o.models:
+                ctx.add_model(m)
+            for name, opts in o.features:
+                ctx.use_feature((name, opts))
+    except BaseException:
+        ctx.close()
+        raise
+    return ctx
+
+
+def plan_frames(ref, dist, opts):
+    """The frames the CLI scores of the pair (VideoFiles) under opts: (count, the 'ended
+    before' message or None). Raises where the CLI fails: a truncated frame where the
+    shorter input ends, no frame at all."""
+    ref_avail = max(ref.frames - opts.frame_skip_ref, 0)
+    dist_avail = max(dist.frames - opts.frame_skip_dist, 0)
+    n = min(ref_avail, dist_avail)
+    if opts.frame_cnt:
+        n = min(n, opts.frame_cnt)
+    # the CLI reads both inputs at frame n; a truncated frame there is an error
+    if not opts.frame_cnt or n < opts.frame_cnt:
+        for f, avail, skip in ((ref, ref_avail, opts.frame_skip_ref),
+                               (dist, dist_avail, opts.frame_skip_dist)):
+            if avail == n and f.truncated:
+                raise VmafError(f"{f.path}: truncated frame {n + skip}", -5)
+    shorter = None
+    if n < (opts.frame_cnt or n + 1) and ref_avail != dist_avail:
+        short, long_ = (ref, dist) if ref_avail < dist_avail else (dist, ref)
+        shorter = f'"{short.path}" ended before "{long_.path}".'
+    if not n:
+        raise VmafError("no frames to score")
+    return n, shorter
+
+
 class Title:
     """A (reference, distorted) pair opened as the CLI opens it, with its common frame count."""
 
@@ -125,27 +178,11 @@ class Title:
         except BaseException:
             self.close()
             raise
-        o = self.opts
-        self.ref_avail = max(self.ref.frames - o.frame_skip_ref, 0)
-        self.dist_avail = max(self.dist.frames - o.frame_skip_dist, 0)
-        n = min(self.ref_avail, self.dist_avail)
-        if o.frame_cnt:
-            n = min(n, o.frame_cnt)
-        self.frames = n
-        # the CLI reads both inputs at frame n; a truncated frame there is an error
-        if not o.frame_cnt or n < o.frame_cnt:
-            for f, avail in ((self.ref, self.ref_avail), (self.dist, self.dist_avail)):
-                if avail == n and f.truncated:
-                    self.close()
-                    raise VmafError(f"{f.path}: truncated frame {n + (o.frame_skip_ref if f is self.ref else o.frame_skip_dist)}", -5)
-        self.shorter = None
-        if n < (o.frame_cnt or n + 1) and self.ref_avail != self.dist_avail:
-            short, long_ = (self.ref, self.dist) if self.ref_avail < self.dist_avail else \
-                (self.dist, self.ref)
-            self.shorter = f'"{short.path}" ended before "{long_.path}".'
-        if not n:
+        try:
+            self.frames, self.shorter = plan_frames(self.ref, self.dist, self.opts)
+        except BaseException:
             self.close()
-            raise VmafError("no frames to score")
+            raise
 
     def close(self):
         self.ref.close()
@@ -157,31 +194,9 @@ class Title:
     def __exit__(self, *exc):
         self.close()
 
-    def context(self, lib):
+    def context(self, lib, devices=None):
         """A context set up as the CLI's: backend, picture pool, models, then features."""
-        o = self.opts
-        ctx = Context(lib, threads=o.threads, subsample=o.subsample, log_level=o.log_level,
-                      cpumask=o.cpumask, gpumask=o.gpumask)
-        try:
-            # as the CLI: CUDA first (cuda, auto), else OpenCL (opencl, auto); a nonzero
-            # gpumask keeps everything on the CPU
-            if o.backend in ("cuda", "auto") and not o.gpumask:
-                ctx.use_cuda(required=o.backend == "cuda")
-            if o.backend in ("opencl", "auto") and not o.gpumask and not ctx.cuda:
-                ctx.use_opencl(o.opencl_device, required=o.backend == "opencl")
-            if o.pictures == "pool" or ctx.cuda:
-                cnt = (2 * (o.threads + 1) + 1 if o.threads else 4) + 2 * READ_AHEAD
-                if ctx.opencl:
-                    cnt += 2 * 4  # as the CLI: the OpenCL backend's frames in flight
-                ctx.preallocate(self.geometry, cnt)
-            for m in o.models:
-                ctx.add_model(m)
-            for name, opts in o.features:
-                ctx.use_feature((name, opts))
-        except BaseException:
-            ctx.close()
-            raise
-        return ctx
+        return make_context(lib, self.geometry, self.opts, devices)
 
     def feed(self, ctx, first, end):
         """Frames first..end-1 (title indices) into ctx."""

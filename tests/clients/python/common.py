@@ -123,3 +123,33 @@ class Failures:
     def finish(self):
         print(f"{self.passed} passed, {len(self.failed)} failed")
         sys.exit(1 if self.failed else 0)
+
+
+def make_renditions(raw, clip, out_dir, frames=None):
+    """Two distorted files derived from an 8-bit raw clip (deterministic, pure Python):
+    "blur" (each sample the mean of it and the next one in the file) and "noise" (the low
+    three bits of every sample flipped at random, seed 1). Returns their paths."""
+    import random
+    _, w, h, fmt, bits, n = clip
+    if bits != 8:
+        raise ValueError("make_renditions: 8-bit clips only")
+    cw, ch = {"420": ((w + 1) // 2, (h + 1) // 2), "422": ((w + 1) // 2, h), "444": (w, h)}[fmt]
+    size = (w * h + 2 * cw * ch) * (frames or n)
+    with open(raw, "rb") as f:
+        data = f.read(size)
+    half = bytes(v >> 1 for v in range(256))
+    low3 = bytes(v & 7 for v in range(256))
+    a = data.translate(half)  # every byte below 128: two of them add without a carry
+    blur = (int.from_bytes(a, "little") + int.from_bytes(a[1:] + a[-1:], "little")) \
+        .to_bytes(len(a), "little")
+    rnd = random.Random(1)
+    noise = (int.from_bytes(data, "little") ^
+             int.from_bytes(rnd.randbytes(len(data)).translate(low3), "little")) \
+        .to_bytes(len(data), "little")
+    base = os.path.splitext(os.path.basename(raw))[0]
+    out = []
+    for name, payload in (("blur", blur), ("noise", noise)):
+        out.append(os.path.join(out_dir, f"{base}_{name}.yuv"))
+        with open(out[-1], "wb") as f:
+            f.write(payload)
+    return out

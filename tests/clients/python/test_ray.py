@@ -7,6 +7,9 @@ test_ray.py MODE CLI DATA_DIR CLIPS_DIR SCRATCH
              Ray reruns the task, the files are still identical
   bad_input  bad titles (missing, truncated and mismatched inputs, an unknown extractor,
              an unwritable output) fail alone with clear messages; the good ones are scored
+  ladder     renditions of one reference (the clip's distorted and two derived) scored as a
+             ladder per segment, one rendition failing in one segment alone, beside a title
+             of its own
 """
 import json
 import os
@@ -16,7 +19,8 @@ import subprocess
 import sys
 import time
 
-from common import Failures, clip_paths, load_clips, raw_flags, run_cli, same_output
+from common import (Failures, clip_paths, load_clips, make_renditions, raw_flags, run_cli,
+                    same_output)
 from ray_cluster import Cluster
 
 mode, cli, data_dir, clips_dir, scratch = sys.argv[1:6]
@@ -162,6 +166,53 @@ def mode_bad_input(cluster):
     check_files(exp)
 
 
+def mode_ladder(cluster):
+    boats = clips["boats_576x324_420p"]
+    renditions = [clip_paths(clips_dir, boats[0])[1]] + make_renditions(
+        clip_paths(clips_dir, boats[0])[1], boats, scratch)
+    # forest (10 bits) and a copy with a sample above the depth in frame 9: that rendition
+    # fails in the segments that read frame 9, its ladder partner is scored
+    fdis = clip_paths(clips_dir, "forest_576x324_420p10")[1]
+    hot = os.path.join(scratch, "forest_hot.yuv")
+    with open(fdis, "rb") as f, open(hot, "wb") as o:
+        data = bytearray(f.read())
+        at = 9 * 576 * 324 * 3 + 2 * 5000
+        data[at:at + 2] = b"\xff\xff"
+        o.write(data)
+    good = [title("boats_576x324_420p", 1, f"boats_{k}", distorted=d)
+            for k, d in enumerate(renditions)]
+    good[2]["options"] = dict(good[2]["options"], output_format="xml")  # formats may differ
+    good[2]["output"] = good[2]["output"][:-len("json")] + "xml"
+    alone = title("kite_257x145_420p", 0)
+    forest = title("forest_576x324_420p10", 0, "forest_good")
+    bad = title("forest_576x324_420p10", 0, "forest_hot", distorted=hot)
+    titles = [good[0], alone, good[1], bad, forest, good[2]]
+    exp = [(d, 1, expected(d, 1)) for d in good[:2]]
+    exp += [(alone, 0, expected(alone, 0)), (forest, 0, expected(forest, 0))]
+    rc, out, _ = drive(titles, cluster, ["--segment-frames", "5"])
+    t.check(None if rc == 1 else f"exit status {rc}", "exit status 1 (one title failed)")
+    lines = out.splitlines()
+    for i in (0, 2, 5):
+        mine = [ln for ln in lines if ln.startswith(f"ok: title {i} ")]
+        t.check(None if len(mine) == 1 and "a ladder of 3" in mine[0] else f"lines {mine}",
+                f"title {i}: scored in a ladder of 3")
+    mine = [ln for ln in lines if ln.startswith("FAILED: title 3 ")]
+    t.check(None if len(mine) == 1 and "problem scoring frame 9" in mine[0] and
+            not os.path.exists(bad["output"]) else f"lines {mine}",
+            "title 3 fails alone in its ladder (frame 9)")
+    mine = [ln for ln in lines if ln.startswith("ok: title 4 ")]
+    t.check(None if len(mine) == 1 and "a ladder of 2" in mine[0] else f"lines {mine}",
+            "title 4: scored in a ladder of 2 beside the failing one")
+    check_files(exp)
+    # the XML rendition against the CLI's XML
+    out_cli = good[2]["output"] + ".cli"
+    run_cli(cli, ["-r", good[2]["reference"], "-d", good[2]["distorted"]] + raw_flags(boats) +
+            OPTION_SETS[1][1][1:] + ["--xml", "--backend", "cpu", "-o", out_cli])
+    t.check(same_output(good[2]["output"], out_cli, "xml") if os.path.exists(good[2]["output"])
+            else "no output file", f"{os.path.basename(good[2]['output'])} == single CLI run")
+
+
 with Cluster(workers=2, cpus=1) as cluster:
-    {"segments": mode_segments, "kill": mode_kill, "bad_input": mode_bad_input}[mode](cluster)
+    {"segments": mode_segments, "kill": mode_kill, "bad_input": mode_bad_input,
+     "ladder": mode_ladder}[mode](cluster)
 t.finish()
