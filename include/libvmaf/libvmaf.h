@@ -303,8 +303,9 @@ int vmaf_segment_merge_with_precision(const char *const *parts, unsigned n_parts
 typedef struct VmafLadder VmafLadder;
 
 /**
- * Make a ladder of n >= 1 rungs (distinct contexts that have read no picture yet and score
- * no segment). The ladder does not own them: close the ladder, then the rungs (a rung
+ * Make a ladder of n >= 1 rungs (distinct contexts that have read no picture yet; rungs of a
+ * segment, vmaf_segment_set(), share no extractor but still the reference picture). The
+ * ladder does not own them: close the ladder, then the rungs (a rung
  * closed first leaves the ladder). A rung's pictures come only through the ladder after
  * this (vmaf_read_pictures() on it gives -EINVAL); it is written, pooled and queried as any
  * context.
