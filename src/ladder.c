@@ -210,6 +210,9 @@ static int finish(VmafLadder *l, unsigned k)
 static int flush_all(VmafLadder *l, int *status)
 {
     int first_err = 0;
+    /* its frames finished and its reference history released; its own flush stores stay in
+     * its collector (only per-frame stores are forwarded), so its result is not the rungs' */
+    if (l->refctx) (void)vmaf_context_read_pictures(l->refctx, NULL, NULL, 0);
     for (unsigned k = 0; k < l->n; k++) {
         const int err = l->rung[k].in ? finish(l, k) : -ENOENT;
         if (status) status[k] = err;
