@@ -712,7 +712,7 @@ static void put_chart(const Writer *w, unsigned j)
             for (unsigned q = w->worst_cnt[k]; q-- > 0;) { /* the worst drawn last, on top */
                 const unsigned i = w->worst[k][q];
                 fprintf(f, "<circle id=\"w%u-%u\" class=\"worst\" data-rung=\"%u\" "
-                        "data-frame=\"%u\" data-v=\"%s\" cx=\"%.2f\" cy=\"%.2f\" r=\"4\" "
+                        "data-frame=\"%u\" data-v=\"%s\" cx=\"%.2f\" cy=\"%.2f\" r=\"3.5\" "
                         "fill=\"%s\"><title>", k, q + 1, k, g->frame[i],
                         exact(a, sizeof(a), m->value[i]), px(&fr, g->frame[i]),
                         py(&fr, m->value[i]), color(k));
