@@ -35,6 +35,7 @@
 #define VMAF_REPORT_MAX_POINTS 2000
 #define VMAF_REPORT_BUCKETS (VMAF_REPORT_MAX_POINTS / 2)
 #define VMAF_REPORT_WORST 20
+#define VMAF_REPORT_MAX_METRICS 4096 /* of one JSON file (names are matched by search) */
 
 typedef struct VmafReportMetric {
     char *name;               /* as the output file writes it (aliased) */

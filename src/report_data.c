@@ -214,7 +214,7 @@ static int json_metric(VmafReportRung *g, const char *name, unsigned hint, unsig
     if (hint < g->metric_cnt && !strcmp(g->metric[hint].name, name)) return (int)hint;
     for (unsigned j = 0; j < g->metric_cnt; j++)
         if (!strcmp(g->metric[j].name, name)) return (int)j;
-    if (g->metric_cnt >= 65536) return -E2BIG;
+    if (g->metric_cnt >= VMAF_REPORT_MAX_METRICS) return -E2BIG;
     VmafReportMetric *m = realloc(g->metric, (g->metric_cnt + 1) * sizeof(*m));
     if (!m) return -ENOMEM;
     g->metric = m;
@@ -257,7 +257,8 @@ static int json_frames(VmafReportRung *g, const VmafJson *frames, char *err, siz
                 return fail(err, err_sz, "frame %u: metric \"%.100s\" is not a number", i,
                             met->keys[k]);
             const int j = json_metric(g, met->keys[k], k, n);
-            if (j == -E2BIG) return fail(err, err_sz, "more than 65536 metrics");
+            if (j == -E2BIG)
+                return fail(err, err_sz, "more than %d metrics", VMAF_REPORT_MAX_METRICS);
             if (j < 0) return j;
             g->metric[j].value[i] = v;
         }

@@ -130,13 +130,17 @@ static int run_params(VmafReport *r, const CliSettings *c, VmafContext *const *c
     err = param(r, "Reference", &t);
     for (unsigned k = 0; !err && k < n; k++) {
         char key[48];
+        if (n == 1) {
+            add(&t, "%s", dist[k]);
+            err = param(r, "Distorted", &t);
+            add(&t, "%s", output[k] ? output[k] : "none");
+            if (!err) err = param(r, "Output", &t);
+            continue;
+        }
         add(&t, "%s", dist[k]);
-        if (n == 1) snprintf(key, sizeof(key), "Distorted");
-        else snprintf(key, sizeof(key), "Distorted %u", k + 1);
+        if (output[k]) add(&t, " \xe2\x86\x92 %s", output[k]); /* an arrow to its output */
+        snprintf(key, sizeof(key), "Distorted %u", k + 1);
         err = param(r, key, &t);
-        add(&t, "%s", output[k] ? output[k] : "none");
-        snprintf(key, sizeof(key), n == 1 ? "Output" : "Output %u", k + 1);
-        if (!err) err = param(r, key, &t);
     }
     for (unsigned k = 0; !err && k < failed_cnt; k++) {
         add(&t, "%s (not in this report)", failed[k]);
