@@ -807,8 +807,9 @@ static int put_report(FILE *f, void *arg)
     w->f = f;
     fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
           "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n", f);
-    fprintf(f, "<meta name=\"generator\" content=\"Twin VMAF %s\">\n<title>VMAF report: ",
-            VMAF_LIBRARY_VERSION);
+    fputs("<meta name=\"generator\" content=\"Twin VMAF ", f);
+    put_text(f, VMAF_LIBRARY_VERSION);
+    fputs("\">\n<title>VMAF report: ", f);
     if (r->rung_cnt == 1) put_text(f, r->rung[0].name);
     else fprintf(f, "%u renditions", r->rung_cnt);
     fprintf(f, "</title>\n<style>\n%s</style>\n</head>\n", style);

@@ -80,6 +80,16 @@ a=$(sed -n '/<section id="curves">/,/<\/section>/p' "$T/ladder.html" | sed 's/\.
 b=$(sed -n '/<section id="curves">/,/<\/section>/p' "$T/from.html" | sed 's/\.y4m//g; s/\.json//g' | cksum)
 [ "$a" = "$b" ] && ok "the run's curves == those of its JSON files" || fail "the run's curves differ from those of its JSON files"
 
+# A rendition that fails alone (cut mid-frame): the report holds the others and names it.
+head -c 3000000 "$L/noisy.y4m" > "$L/cut.y4m"
+"$VMAF" -r "$L/ref.y4m" -d "$L/crf23.y4m" -d "$L/cut.y4m" -d "$L/quant.y4m" --json --precision max \
+  -o "$L/{name}.f.json" --report "$T/failed.html" -q >/dev/null 2>"$T/err"; rc=$?
+if [ $rc -ne 0 ] && [ ! -e "$L/cut.f.json" ] && grep -q '<th>Failed</th><td>.*cut.y4m' "$T/failed.html"; then
+  checked "a ladder with a failed rendition (exit $rc)" "$T/failed.html" --fps 24/1 "$L/crf23.f.json" "$L/quant.f.json"
+else
+  fail "a ladder with a failed rendition: exit $rc"
+fi
+
 # A name that needs escaping reaches the page as text.
 cp "$L/quant.json" "$T/a<b>&\"c'.json"
 run escape --report-from "$T/a<b>&\"c'.json" -o "$T/esc.html" &&
