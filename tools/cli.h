@@ -73,6 +73,12 @@ typedef struct CliSettings {
     unsigned cuda_device_cnt;
     bool opencl_list;                 /* --opencl_list: list the OpenCL devices and exit */
     const char *batch;                /* --batch FILE: its jobs, in this process */
+    const char *report;               /* --report FILE: the HTML report, written after -o */
+    bool report_from;                 /* --report-from JSON...: the report of output files */
+    char *const *report_json;         /* points into argv */
+    unsigned report_json_cnt;
+    unsigned report_fps_num, report_fps_den; /* --report-fps, else (main) the Y4M header's F;
+                                       * report_fps_den 0: unknown */
 } CliSettings;
 
 /**

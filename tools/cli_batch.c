@@ -190,8 +190,9 @@ static int check_args(Job *j, char *why, size_t size)
         CliSettings s;
         optind = 0;
         cli_parse(j->argc, j->argv, &s);
-        if (s.batch || s.merge || s.opencl_list) {
-            fprintf(stderr, "--batch, --merge and --opencl_list cannot be given in a job\n");
+        if (s.batch || s.merge || s.opencl_list || s.report || s.report_from) {
+            fprintf(stderr, "--batch, --merge, --opencl_list, --report and --report-from "
+                    "cannot be given in a job\n");
             _exit(3);
         }
         _exit(42); /* the parser's own exits are 0 (-v) and 1 (usage) */

@@ -135,7 +135,33 @@ static int plan_outputs(Ladder *l)
     }
     for (unsigned k = 0; k < l->n; k++)
         if (l->rung[k].output && cli_check_output_writable(l->rung[k].output)) return EXIT_SETUP;
-    return 0;
+    const char *inputs[CLI_MAX_DISTORTED + 1], *outputs[CLI_MAX_DISTORTED];
+    inputs[0] = c->path_ref;
+    for (unsigned k = 0; k < l->n; k++) {
+        inputs[k + 1] = l->rung[k].dist_path;
+        outputs[k] = l->rung[k].output;
+    }
+    return cli_report_check(c, inputs, l->n + 1, outputs, l->n);
+}
+
+/* --report: one report of every rung that scored, after their outputs. */
+static int write_report(Ladder *l, const VideoInfo *info)
+{
+    VmafContext *ctx[CLI_MAX_DISTORTED];
+    const char *dist[CLI_MAX_DISTORTED], *output[CLI_MAX_DISTORTED], *failed[CLI_MAX_DISTORTED];
+    unsigned n = 0, n_failed = 0;
+    for (unsigned k = 0; k < l->n; k++) {
+        Rung *r = &l->rung[k];
+        if (!r->vmaf || r->status) {
+            failed[n_failed++] = r->dist_path;
+            continue;
+        }
+        ctx[n] = r->vmaf;
+        dist[n] = r->dist_path;
+        output[n++] = r->output;
+    }
+    if (!n) return 0; /* every rung failed: said already */
+    return cli_write_report(l->c, ctx, dist, output, n, info, failed, n_failed);
 }
 
 /* Every distorted input opened (one that cannot be fails alone) and compatible with the
@@ -342,6 +368,11 @@ static int run(Ladder *l, VideoInput *ref, int istty, CliDeviceShare *share)
                                       NULL);
         if (s) fail(l, r, s);
     }
+    if (!status && c->report) {
+        const int s = write_report(l, &info);
+        if (s && !l->first_status) l->first_status = s;
+        if (s) status = s;
+    }
     return status;
 }
 
@@ -357,8 +388,9 @@ int cli_ladder_run(CliSettings *c, int istty, CliDeviceShare *keep, int *rung_st
     }
     for (unsigned k = 0; k < l.n; k++) l.rung[k].dist_path = c->dist_path[k];
     VideoInput *ref = NULL;
-    const int run_status =
-        cli_open_input(c, c->path_ref, &ref, stderr) ? EXIT_SETUP : run(&l, ref, istty, share);
+    const int opened = cli_open_input(c, c->path_ref, &ref, stderr);
+    if (!opened) cli_report_frame_rate(c, ref, NULL);
+    const int run_status = opened ? EXIT_SETUP : run(&l, ref, istty, share);
     int status = run_status;
     unsigned failed = 0;
     for (unsigned k = 0; k < l.n; k++) failed += l.rung[k].status != 0;

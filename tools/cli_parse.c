@@ -33,6 +33,9 @@ enum {
     ARG_OPENCL_LIST,
     ARG_OPENCL_DEVICE,
     ARG_BATCH,
+    ARG_REPORT,
+    ARG_REPORT_FROM,
+    ARG_REPORT_FPS,
 };
 
 static const char short_opts[] = "r:d:w:h:p:b:m:o:nvq";
@@ -69,6 +72,9 @@ static const struct option long_opts[] = {
     { "opencl_list", 0, NULL, ARG_OPENCL_LIST },
     { "opencl_device", 1, NULL, ARG_OPENCL_DEVICE },
     { "batch", 1, NULL, ARG_BATCH },
+    { "report", 1, NULL, ARG_REPORT },
+    { "report-from", 0, NULL, ARG_REPORT_FROM },
+    { "report-fps", 1, NULL, ARG_REPORT_FPS },
     { "no_prediction", 0, NULL, 'n' },
     { "version", 0, NULL, 'v' },
     { "quiet", 0, NULL, 'q' },
@@ -108,6 +114,9 @@ static void usage(const char *app, const char *reason, ...)
             " --sub:                       write output file as subtitle\n"
             " --precision max|$unsigned:   numbers as %%.17g (max) or %%.Ng (1..17);\n"
             "                              default %%.6f like reference libvmaf\n"
+            " --report $path:              an HTML report of the run (or ladder), after -o\n"
+            " --report-from JSON... -o OUT: the HTML report of JSON output files (a ladder's)\n"
+            " --report-fps N[/D]:          the report's frame rate (default: a Y4M's F tag)\n"
             " --threads $unsigned:         number of threads to use\n"
             " --backend cpu|cuda|opencl|auto: where GPU twins run (default $VMAF_BACKEND, else\n"
             "                              auto: CUDA, else an OpenCL GPU); same scores\n"
@@ -396,6 +405,11 @@ static void parse_cuda_devices(const char *app, CliSettings *s, const char *arg)
 /* What --merge uses: the parts recorded everything else (inputs, models, features, threads,
  * subsampling, frame ranges, prediction); given with --merge, any other option would be
  * silently without effect, so it is a usage error. */
+static bool report_from_takes(int option)
+{
+    return option == 'o' || option == 'q' || option == ARG_REPORT_FROM || option == ARG_REPORT_FPS;
+}
+
 static bool merge_takes(int option)
 {
     switch (option) {
@@ -405,6 +419,36 @@ static bool merge_takes(int option)
     default:
         return false;
     }
+}
+
+/* --report-fps: N, N/D, N:D or a decimal number (29.97), positive, as num/den. */
+static void parse_report_fps(const char *app, CliSettings *s, const char *arg)
+{
+    static const char *const should_be = "a frame rate: N, N/D or a decimal number (29.97)";
+    char buf[64];
+    uint64_t num, den = 1;
+    const size_t sep = strcspn(arg, "/:.");
+    if (!*arg || sep >= sizeof(buf) || strlen(arg) >= sizeof(buf))
+        bad_argument(app, arg, ARG_REPORT_FPS, should_be);
+    memcpy(buf, arg, sep);
+    buf[sep] = '\0';
+    if (parse_u64(buf, 0xffffffffu, &num)) bad_argument(app, arg, ARG_REPORT_FPS, should_be);
+    if (arg[sep] == '.') { /* the decimals as a fraction of 10^k */
+        const char *frac = arg + sep + 1;
+        const size_t k = strlen(frac);
+        if (!k || k > 9 || strspn(frac, "0123456789") != k)
+            bad_argument(app, arg, ARG_REPORT_FPS, should_be);
+        for (size_t i = 0; i < k; i++) {
+            num = num * 10 + (uint64_t)(frac[i] - '0');
+            den *= 10;
+        }
+        while (den > 1 && num % 10 == 0) num /= 10, den /= 10;
+    } else if (arg[sep] && parse_u64(arg + sep + 1, 0xffffffffu, &den)) {
+        bad_argument(app, arg, ARG_REPORT_FPS, should_be);
+    }
+    if (!num || !den || num > 0xffffffffu) bad_argument(app, arg, ARG_REPORT_FPS, should_be);
+    s->report_fps_num = (unsigned)num;
+    s->report_fps_den = (unsigned)den;
 }
 
 /* Several -d (a ladder): -o once per -d, or once as a template; no segments. */
@@ -448,9 +492,11 @@ void cli_parse(int argc, char *const *argv, CliSettings *s)
     }
     unsetenv("VMAF_BACKEND");
     int o, not_for_merge = 0;        /* the first option --merge cannot honour */
+    int not_for_report = 0;          /* ... --report-from cannot honour */
     const char *unknown = NULL;      /* the first unknown long option */
     while ((o = getopt_long(argc, argv, short_opts, long_opts, NULL)) >= 0) {
         if (o != '?' && !not_for_merge && !merge_takes(o)) not_for_merge = o;
+        if (o != '?' && !not_for_report && !report_from_takes(o)) not_for_report = o;
         if (o == '?' && !optopt && !unknown) unknown = argv[optind - 1];
         switch (o) {
         case 'r': s->path_ref = optarg; break;
@@ -508,6 +554,12 @@ void cli_parse(int argc, char *const *argv, CliSettings *s)
             if (!*optarg) usage(app, "Invalid argument \"\" for option --batch; should be a path");
             s->batch = optarg;
             break;
+        case ARG_REPORT:
+            if (!*optarg) usage(app, "Invalid argument \"\" for option --report; should be a path");
+            s->report = optarg;
+            break;
+        case ARG_REPORT_FROM: s->report_from = true; break;
+        case ARG_REPORT_FPS: parse_report_fps(app, s, optarg); break;
         case ARG_OPENCL_DEVICE:
             s->opencl_device = (int)parse_unsigned(app, optarg, ARG_OPENCL_DEVICE);
             if (s->opencl_device < 0) bad_argument(app, optarg, ARG_OPENCL_DEVICE, "below 2^31");
@@ -525,6 +577,33 @@ void cli_parse(int argc, char *const *argv, CliSettings *s)
             break;
         default: break;
         }
+    }
+    if (s->report_from) {
+        char name[64];
+        if (s->merge || not_for_report || unknown)
+            usage(app, "--report-from does not take %s: it takes the JSON output files, "
+                       "-o/--output (the report), --report-fps and -q/--quiet",
+                  s->merge ? "--merge" : not_for_report ? option_name(not_for_report, name,
+                  sizeof(name)) : unknown);
+        if (optind == argc) usage(app, "--report-from needs the JSON output files to report");
+        if (!s->output_path || s->output_cnt > 1)
+            usage(app, "--report-from needs one output file (-o/--output): the report");
+        if ((unsigned)(argc - optind) > CLI_MAX_DISTORTED)
+            usage(app, "--report-from takes at most %d JSON files", CLI_MAX_DISTORTED);
+        s->report_json = argv + optind;
+        s->report_json_cnt = (unsigned)(argc - optind);
+        return;
+    }
+    if (s->report_fps_den && !s->report)
+        usage(app, "--report-fps gives the frame rate of a report: with --report or --report-from");
+    if (s->report && (s->merge || s->batch || s->segment || s->opencl_list))
+        usage(app, "--report writes the report of a run or a ladder: not with --merge, "
+                   "--batch, --segment or --opencl_list (--report-from makes one of JSON "
+                   "output files)");
+    if (s->report && s->output_path) {
+        for (unsigned k = 0; k < s->output_cnt && k < CLI_MAX_DISTORTED; k++)
+            if (!strcmp(s->report, s->output_list[k]))
+                usage(app, "--report %s is also an output file (-o/--output)", s->report);
     }
     if (s->merge) {
         if (optind == argc) usage(app, "--merge needs the segment results to merge");

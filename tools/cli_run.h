@@ -114,6 +114,32 @@ int cli_skip_frames(VmafContext *vmaf, VideoInput *in, unsigned n, FILE *msg);
  */
 int cli_ladder_run(CliSettings *c, int istty, CliDeviceShare *share, int *rung_status);
 
+/** Run fn(arg) with the signals that would end the process held (a file is being written:
+ *  vmaf.c's hold); fn's result. */
+int cli_held(int (*fn)(void *), void *arg);
+
+/* --report and --report-from (cli_report.c). */
+
+/** The report's frame rate when --report-fps gave none: the reference's Y4M F tag, else the
+ *  distorted's (dist may be NULL). */
+void cli_report_frame_rate(CliSettings *c, const VideoInput *ref, const VideoInput *dist);
+
+/** Before any frame: the report is no input, no output, and writable. 0 or EXIT_SETUP. */
+int cli_report_check(const CliSettings *c, const char *const *inputs, unsigned input_cnt,
+                     const char *const *outputs, unsigned output_cnt);
+
+/**
+ * After -o: the report of ctx[0..n) (each scored, flushed and predicted; dist and output per
+ * context; failed: the distorted inputs left out) to --report. 0, or EXIT_SETUP with a
+ * message. Nothing without --report.
+ */
+int cli_write_report(const CliSettings *c, VmafContext *const *ctx, const char *const *dist,
+                     const char *const *output, unsigned n, const VideoInfo *info,
+                     const char *const *failed, unsigned failed_cnt);
+
+/** --report-from JSON... -o OUT: the exit status. */
+int cli_report_from(const CliSettings *c);
+
 /** --batch FILE (cli_batch.c): every job of the file in this process; the exit status. */
 int cli_batch_run(int argc, char *const *argv, const CliSettings *c, int istty);
 

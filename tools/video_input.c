@@ -58,6 +58,7 @@ struct VideoInput {
     int y4m_fixed;
     off_t y4m_data;           /* offset of the first FRAME header */
     uint64_t y4m_frames;
+    unsigned fps_num, fps_den; /* Y4M F tag; fps_den 0: unknown */
     unsigned char scratch[VI_SCRATCH];
 };
 
@@ -231,15 +232,14 @@ static int parse_dim(const char *s, size_t n, unsigned *out)
     return 0;
 }
 
-/* "n:d" with nonnegative decimal integers */
-static int parse_ratio(const char *s, size_t n)
+/* "n:d" with nonnegative decimal integers, into *a and *b */
+static int parse_ratio(const char *s, size_t n, unsigned *a, unsigned *b)
 {
     const char *colon = memchr(s, ':', n);
-    unsigned a, b;
     if (!colon)
         return -1;
     const size_t l = (size_t)(colon - s);
-    return parse_dim(s, l, &a) || parse_dim(colon + 1, n - l - 1, &b) ? -1 : 0;
+    return parse_dim(s, l, a) || parse_dim(colon + 1, n - l - 1, b) ? -1 : 0;
 }
 
 static int tok_eq(const char *s, size_t n, const char *lit)
@@ -385,13 +385,19 @@ static int y4m_parse_header(VideoInput *in, char *err, size_t err_sz)
             break;
         }
         case 'F':
-        case 'A':
-            if (parse_ratio(v, vn)) {
+        case 'A': {
+            unsigned a, b;
+            if (parse_ratio(v, vn, &a, &b)) {
                 set_err(err, err_sz, "%s: Y4M header: bad %s '%.*s' (expected %c<n>:<d>)",
                         in->path, t[0] == 'F' ? "frame rate" : "aspect ratio", tw, t, t[0]);
                 return -EINVAL;
             }
+            if (t[0] == 'F' && a && b) { /* F0:0 and the like: unknown */
+                in->fps_num = a;
+                in->fps_den = b;
+            }
             break;
+        }
         case 'I':
             if (vn != 1 || !strchr("ptbm?", v[0])) {
                 set_err(err, err_sz, "%s: Y4M header: bad interlacing '%.*s' "
@@ -936,6 +942,15 @@ int video_input_read_at(VideoInput *in, unsigned long long index, VmafPicture *p
         if (r != 1)
             return r;
     }
+    return 1;
+}
+
+int video_input_frame_rate(const VideoInput *in, unsigned *num, unsigned *den)
+{
+    if (!in->fps_den)
+        return 0;
+    *num = in->fps_num;
+    *den = in->fps_den;
     return 1;
 }
 

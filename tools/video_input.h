@@ -144,6 +144,12 @@ int video_input_read_rows_at(VideoInput *in, unsigned long long index, VmafPictu
  *  the file (0 and 0 for a plane with nothing to keep). */
 unsigned video_input_plane_rows(const VideoInput *in, unsigned rows[3], size_t row_bytes[3]);
 
+/**
+ * The frame rate of a Y4M header's F tag: 1 with *num / *den frames per second, or 0 when it
+ * is not known (raw input, no F tag, or a zero numerator or denominator).
+ */
+int video_input_frame_rate(const VideoInput *in, unsigned *num, unsigned *den);
+
 /** The path the input was opened with. */
 const char *video_input_path(const VideoInput *in);
 

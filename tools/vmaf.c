@@ -179,6 +179,15 @@ static void release_signals(SignalHold *h)
     if (held_signal) raise(held_signal);
 }
 
+int cli_held(int (*fn)(void *), void *arg)
+{
+    SignalHold hold;
+    hold_signals(&hold);
+    const int err = fn(arg);
+    release_signals(&hold);
+    return err;
+}
+
 /*
  * Output must be writable before hours of scoring, not after: checked the way the library
  * writes it (file_write.h), its trial temporary file under the signal hold.
@@ -1027,6 +1036,9 @@ int cli_score(CliSettings *c, VideoInput *ref_in, VideoInput *dist_in, CliJob *j
     }
 
     status = cli_rung_finish(vmaf, c, &models, &info, index, job, ph);
+    if (!status)
+        status = cli_write_report(c, &vmaf, &c->path_dist, (const char *const *)&c->output_path,
+                                  1, &info, NULL, 0);
 close:
     cli_free_models(&models);
     /* Scored on CUDA and the process ends next: what the context holds goes with the exit.
@@ -1080,7 +1092,8 @@ int cli_finish_merged(VmafContext *merged, const CliSettings *c, VmafModel *cons
         return EXIT_SETUP;
     cli_warn_not_numbers(merged, info, frames);
     if (c->output_path && write_output(merged, c)) return EXIT_SETUP;
-    return 0;
+    return cli_write_report(c, &merged, &c->path_dist, (const char *const *)&c->output_path, 1,
+                            info, NULL, 0);
 }
 
 /* --merge PART... -o OUTPUT: the library checks the parts and writes OUTPUT (never one of the
@@ -1141,6 +1154,10 @@ int main(int argc, char *argv[])
         status = merge_parts(&c);
         goto done;
     }
+    if (c.report_from) {
+        status = cli_report_from(&c);
+        goto done;
+    }
     if (c.opencl_list) {
         status = cli_opencl_list(stdout, stderr);
         goto done;
@@ -1157,9 +1174,12 @@ int main(int argc, char *argv[])
     }
     if (check_output_not_input(&c) || (c.output_path && cli_check_output_writable(c.output_path)))
         goto done;
+    const char *const inputs[2] = { c.path_ref, c.path_dist };
+    if (cli_report_check(&c, inputs, 2, (const char *const *)&c.output_path, 1)) goto done;
     if (cli_open_input(&c, c.path_ref, &ref, stderr) ||
         cli_open_input(&c, c.path_dist, &dist, stderr))
         goto done;
+    cli_report_frame_rate(&c, ref, dist);
     if (cli_check_compatible(ref, dist, c.common_bitdepth)) goto done;
     if (c.split) { /* the inputs are counted here; each segment opens its own */
         status = cli_split_run(&c, ref, dist, istty);

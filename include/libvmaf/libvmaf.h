@@ -333,6 +333,21 @@ unsigned vmaf_ladder_rungs_left(const VmafLadder *ladder);
 /** Free the ladder (its rungs stay, each with what it scored). */
 int vmaf_ladder_close(VmafLadder *ladder);
 
+/*
+ * Reports (a Twin VMAF addition): one self-contained HTML file (inline SVG, no network) of
+ * per-frame curves, pooled scores and worst frames, one rendition per JSON output file
+ * (ours or reference libvmaf's); the rules it draws by are in the file and the README.
+ */
+
+/**
+ * Write the report of json_path[0..n) (n >= 1; several: a ladder, one curve each per metric)
+ * to report_path, atomically as vmaf_write_output() writes, never over one of the JSON
+ * files. fps_num / fps_den: the frame rate for time codes (fps_num or fps_den 0: none).
+ * 0 or a negative errno (a file that is not such an output: -EINVAL, the reason logged).
+ */
+int vmaf_report_from_json(const char *const *json_path, unsigned n, const char *report_path,
+                          unsigned fps_num, unsigned fps_den);
+
 #ifdef __cplusplus
 }
 #endif

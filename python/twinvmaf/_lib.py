@@ -149,6 +149,8 @@ _OPTIONAL = {
                                        ctypes.POINTER(VmafPicture), ctypes.POINTER(_I), _U]),
     "vmaf_ladder_rungs_left": (_U, [_P]),
     "vmaf_ladder_close": (_I, [_P]),
+    # reports (libvmaf.h, "Reports")
+    "vmaf_report_from_json": (_I, [ctypes.POINTER(_S), _U, _S, _U, _U]),
 }
 
 

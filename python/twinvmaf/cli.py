@@ -26,7 +26,8 @@ U64 = "an integer (decimal, or hexadecimal with 0x) below 2^64"
 # vmaf options this tool does not implement: refused, never silently ignored
 # (whether they take a value)
 NOT_HERE = {"--aom_ctc": True, "--nflx_ctc": True, "--split": True, "--cuda_devices": True,
-            "--opencl_list": False}
+            "--opencl_list": False, "--report": True, "--report-from": False,
+            "--report-fps": True}  # reports: twinvmaf.report()
 
 
 class UsageError(Exception):
@@ -105,7 +106,8 @@ _OPTIONS = {"reference": ("r", 1), "distorted": ("d", 1), "width": ("w", 1), "he
             "backend": (None, 1), "segment": (None, 1), "merge": (None, 0), "split": (None, 1),
             "cuda_devices": (None, 1), "no_prediction": ("n", 0), "version": ("v", 0),
             "quiet": ("q", 0), "pictures": (None, 1), "help": (None, 0),
-            "opencl_list": (None, 0), "opencl_device": (None, 1)}
+            "opencl_list": (None, 0), "opencl_device": (None, 1), "report": (None, 1),
+            "report-from": (None, 0), "report-fps": (None, 1)}
 _MERGE_TAKES = {"output", "quiet", "xml", "json", "csv", "sub", "precision", "merge", "version",
                 "help"}
 

@@ -165,7 +165,7 @@ expect "model named like a member"   255 3 -- -r "$REF" -d "$DIS" $GEO -m versio
 expect "model named NAME_bagging"    255 3 -- -r "$T/a.y4m" -d "$T/trunc.y4m" -m version=vmaf_b_v0.6.3 -m version=vmaf_v0.6.1:name=vmaf_bagging
 
 # 7: a preset replacing a --model with overloads (LeakSanitizer catches the leak in CI)
-expect "preset after a same-named --model with overloads: usage error, as the reference (nothing leaks)" 1 43 -- -r "$REF" -d "$DIS" $GEO -m version=vmaf_v0.6.1:vif.vif_enhn_gain_limit=1.0 --aom_ctc v1.0 --frame_cnt 1
+expect "preset after a same-named --model with overloads: usage error, as the reference (nothing leaks)" 1 49 -- -r "$REF" -d "$DIS" $GEO -m version=vmaf_v0.6.1:vif.vif_enhn_gain_limit=1.0 --aom_ctc v1.0 --frame_cnt 1
 
 # 8: SIGINT while the output is renamed into place: no temporary file left, file whole
 if [ -n "$SHIM" ] && [ -f "$SHIM" ]; then
