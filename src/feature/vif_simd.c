@@ -757,10 +757,56 @@ VIF_AVX512 static inline void z_store_split(uint16_t *out_hi, uint16_t *out_lo, 
 
 #define Z_MADD_ACC(acc, a, b) acc = _mm512_add_epi32(acc, _mm512_madd_epi16(a, b))
 
+/* The distorted side of z_vertical_block in one loop, each row loaded once: m_y as in the
+ * first part (pair sums, two taps to a madd), q_yy and q_xy as in the second. */
+VIF_AVX512 VIF_INLINE void z_vertical_block_dis(const uint16_t *const *rr,
+                                                const uint16_t *const *dr,
+                                                uint16_t *const *row16, int j)
+{
+    const uint16_t *f = vmaf_vif_filter[0];
+    const __m512i bias = _mm512_set1_epi16((short)0x8000);
+    __m512i m2l = _mm512_setzero_si512(), m2h = m2l, yyl = m2l, yyh = m2l, xyl = m2l, xyh = m2l;
+    __m512i sy_prev = m2l;
+#pragma GCC unroll 9
+    for (int k = 0; k <= 8; k++) {
+        const __m512i xa = z_load(rr[k] + j), xb = z_load(rr[16 - k] + j);
+        const __m512i ya = z_load(dr[k] + j), yb = z_load(dr[16 - k] + j);
+        const __m512i fk = k < 8 ? _mm512_set1_epi32(f[k] | (uint32_t)f[k] << 16)
+                                 : _mm512_set1_epi32(f[8]);
+        const __m512i ya2 = _mm512_xor_si512(_mm512_mullo_epi16(ya, ya), bias);
+        const __m512i yb2 = _mm512_xor_si512(_mm512_mullo_epi16(yb, yb), bias);
+        const __m512i ca = _mm512_xor_si512(_mm512_mullo_epi16(xa, ya), bias);
+        const __m512i cb = _mm512_xor_si512(_mm512_mullo_epi16(xb, yb), bias);
+        Z_MADD_ACC(yyl, _mm512_unpacklo_epi16(ya2, yb2), fk);
+        Z_MADD_ACC(yyh, _mm512_unpackhi_epi16(ya2, yb2), fk);
+        Z_MADD_ACC(xyl, _mm512_unpacklo_epi16(ca, cb), fk);
+        Z_MADD_ACC(xyh, _mm512_unpackhi_epi16(ca, cb), fk);
+        const __m512i sy = k < 8 ? _mm512_add_epi16(ya, yb) : ya;
+        if (k & 1) {
+            const __m512i fp = _mm512_set1_epi32(f[k - 1] | (uint32_t)f[k] << 16);
+            Z_MADD_ACC(m2l, _mm512_unpacklo_epi16(sy_prev, sy), fp);
+            Z_MADD_ACC(m2h, _mm512_unpackhi_epi16(sy_prev, sy), fp);
+        } else if (k == 8) {
+            Z_MADD_ACC(m2l, _mm512_unpacklo_epi16(sy, sy), fk);
+            Z_MADD_ACC(m2h, _mm512_unpackhi_epi16(sy, sy), fk);
+        }
+        sy_prev = sy;
+    }
+    const __m512i rnd = _mm512_set1_epi32(128);
+    z_store16(row16[1] + j, _mm512_srli_epi32(_mm512_add_epi32(m2l, rnd), 8),
+              _mm512_srli_epi32(_mm512_add_epi32(m2h, rnd), 8));
+    z_store_split(row16[4] + j, row16[5] + j, yyl, yyh);
+    z_store_split(row16[6] + j, row16[7] + j, xyl, xyh);
+}
+
 /* Vertical pass over columns j .. j+31 (see s0_vertical_block; the same parts by mode). */
 VIF_AVX512 VIF_INLINE void z_vertical_block(const uint16_t *const *rr, const uint16_t *const *dr,
                                             uint16_t *const *row16, int j, const int mode)
 {
+    if (mode == VIF_DIS) {
+        z_vertical_block_dis(rr, dr, row16, j);
+        return;
+    }
     const bool ref = mode != VIF_DIS, dis = mode != VIF_REF;
     const uint16_t *f = vmaf_vif_filter[0];
     const __m512i bias = _mm512_set1_epi16((short)0x8000);
