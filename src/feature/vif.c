@@ -23,6 +23,11 @@
  * through restrict-qualified parameters. That is the plain build and VMAF_VIF_IMPL_AVX2; on
  * x86-64 most passes also have hand-written AVX2/AVX-512 forms with 16-bit multiply-adds
  * (see vif_simd.c), which vmaf_vif_compute() uses where the CPU runs them.
+ *
+ * Reference side. Every pass also runs in two halves (vif_internal.h's modes): one of the
+ * reference alone (mu_x, sigma_xx, the den sums, the reference images of scales 1..3) and
+ * one of the rest, so that a reference scored against several distorted planes (a ladder)
+ * makes its half once; the extractor keeps it with the picture (vif_from_side below).
  */
 #include <errno.h>
 #include <math.h>
