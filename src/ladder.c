@@ -38,6 +38,11 @@
 
 #include "export.h"
 
+/* The most reference side products of the ladder's frames in memory at once (each about 11
+ * bytes per pixel for VIF: 23 MB at 1080p): a 1080p ladder of 4 rungs at 2 threads each
+ * holds up to 6; a rung far behind the others then computes without them. */
+enum { LADDER_SIDE_BLOCKS = 8 };
+
 typedef struct Rung {
     VmafContext *vmaf;
     bool in;     /* still fed by the ladder */
@@ -171,7 +176,7 @@ VMAF_EXPORT int vmaf_ladder_init(VmafLadder **ladder, VmafContext *const *rung, 
         return -ENOMEM;
     }
     l->n = n;
-    const int err = vmaf_side_store_create(&l->store);
+    const int err = vmaf_side_store_create(&l->store, LADDER_SIDE_BLOCKS);
     if (err) {
         free(l->rung);
         free(l);

@@ -145,9 +145,11 @@ struct VmafSideStore {
     atomic_int refs;
     pthread_mutex_t lock;
     StoreBlock *free_blocks; /* released, for the next product of their size */
+    unsigned out, held;      /* blocks handed out; those and the free ones */
+    unsigned max;            /* most blocks held (0: no limit) */
 };
 
-int vmaf_side_store_create(VmafSideStore **store)
+int vmaf_side_store_create(VmafSideStore **store, unsigned max_blocks)
 {
     if (!store) return -EINVAL;
     VmafSideStore *s = calloc(1, sizeof(*s));
@@ -157,6 +159,7 @@ int vmaf_side_store_create(VmafSideStore **store)
         return -ENOMEM;
     }
     atomic_init(&s->refs, 1);
+    s->max = max_blocks;
     *store = s;
     return 0;
 }
@@ -173,37 +176,58 @@ void vmaf_side_store_unref(VmafSideStore *s)
     free(s);
 }
 
-/* size bytes (a multiple of 64), 64-byte aligned: a released block of that size, or new. */
+/* size bytes (a multiple of 64), 64-byte aligned: a released block of that size, or new;
+ * NULL when the store has max blocks out (or no memory). */
 static void *store_take(VmafSideStore *s, size_t size)
 {
-    if (s) {
-        pthread_mutex_lock(&s->lock);
-        for (StoreBlock **p = &s->free_blocks; *p; p = &(*p)->next) {
-            StoreBlock *b = *p;
-            if (b->size != size) continue;
-            *p = b->next;
-            pthread_mutex_unlock(&s->lock);
-            void *mem = b->mem;
-            free(b);
-            return mem;
-        }
-        pthread_mutex_unlock(&s->lock);
+    if (!s) return aligned_alloc(64, size);
+    pthread_mutex_lock(&s->lock);
+    void *mem = NULL;
+    if (s->max && s->out >= s->max) goto done;
+    for (StoreBlock **p = &s->free_blocks; *p; p = &(*p)->next) {
+        StoreBlock *b = *p;
+        if (b->size != size) continue;
+        *p = b->next;
+        mem = b->mem;
+        free(b);
+        s->out++;
+        goto done;
     }
-    return aligned_alloc(64, size);
+    if (s->max && s->held >= s->max) { /* a free block of another size makes room */
+        StoreBlock *b = s->free_blocks;
+        s->free_blocks = b->next;
+        free(b->mem);
+        free(b);
+        s->held--;
+    }
+    mem = aligned_alloc(64, size);
+    if (mem) {
+        s->out++;
+        s->held++;
+    }
+done:
+    pthread_mutex_unlock(&s->lock);
+    return mem;
 }
 
 static void store_give(VmafSideStore *s, void *mem, size_t size)
 {
-    StoreBlock *b = s && mem ? malloc(sizeof(*b)) : NULL;
-    if (!b) { /* no store (or no memory to keep it): freed */
+    if (!mem) return;
+    if (!s) {
         free(mem);
         return;
     }
-    *b = (StoreBlock){ .mem = mem, .size = size };
+    StoreBlock *b = malloc(sizeof(*b));
     pthread_mutex_lock(&s->lock);
-    b->next = s->free_blocks;
-    s->free_blocks = b;
+    s->out--;
+    if (b) {
+        *b = (StoreBlock){ .mem = mem, .size = size, .next = s->free_blocks };
+        s->free_blocks = b;
+    } else {
+        s->held--;
+    }
     pthread_mutex_unlock(&s->lock);
+    if (!b) free(mem); /* no memory to keep it */
 }
 
 typedef struct SideEntry {

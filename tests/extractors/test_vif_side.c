@@ -12,7 +12,7 @@
  * 2. Side products: one computation however many threads ask at once, the others wait for
  *    it and read the same bytes; released after the readers' puts and computed again when
  *    asked for after that; a failing computation keeps nothing and the next caller computes;
- *    a store hands a released block to the next frame.
+ *    a store hands a released block to the next frame, and at most its limit at once.
  * 3. Through the API: a ladder of rungs scoring "vif" with different options (debug on, so
  *    every output) against single contexts of the same pairs, every score bit for bit, at
  *    n_threads 0, 1 and 2; the reference pictures of rungs with the same options have one
@@ -252,7 +252,7 @@ static void test_side_products(void)
 {
     enum { READERS = 6 };
     VmafSideStore *store = NULL;
-    CHECK(!vmaf_side_store_create(&store), "store");
+    CHECK(!vmaf_side_store_create(&store, 0), "store");
     VmafPicture pic;
     CHECK(!vmaf_picture_alloc(&pic, VMAF_PIX_FMT_YUV400P, 8, 16, 16), "alloc");
     vmaf_picture_set_readers(&pic, READERS, store);
@@ -315,6 +315,31 @@ static void test_side_products(void)
     vmaf_picture_unref(&pic);
     vmaf_picture_side_put(&next, cd); /* one of two puts: freed with the picture */
     vmaf_picture_unref(&next);
+
+    /* a store of one block: a second product waits for none, it fails until the first is
+     * released */
+    CHECK(!vmaf_side_store_create(&store, 1), "store of 1");
+    VmafPicture p1, p2;
+    CHECK(!vmaf_picture_alloc(&p1, VMAF_PIX_FMT_YUV400P, 8, 16, 16), "alloc");
+    CHECK(!vmaf_picture_alloc(&p2, VMAF_PIX_FMT_YUV400P, 8, 16, 16), "alloc");
+    vmaf_picture_set_readers(&p1, 1, store);
+    vmaf_picture_set_readers(&p2, 1, store);
+    vmaf_side_store_unref(store);
+    Product e = { .fill = 0x77 };
+    const void *d1 = NULL, *d2 = NULL;
+    CHECK(!vmaf_picture_side_get(&p1, "test/e", 1000, product_compute, &e, &d1), "first");
+    CHECK(vmaf_picture_side_get(&p2, "test/e", 1000, product_compute, &e, &d2) == -ENOMEM,
+          "no second block");
+    vmaf_picture_side_put(&p1, d1); /* its one reader is done: the block goes back */
+    CHECK(!vmaf_picture_side_get(&p2, "test/e", 1000, product_compute, &e, &d2) && d2 == d1,
+          "the block again");
+    CHECK(vmaf_picture_side_get(&p1, "test/f", 64, product_compute, &e, &d1) == -ENOMEM,
+          "none of another size either");
+    vmaf_picture_side_put(&p2, d2);
+    CHECK(!vmaf_picture_side_get(&p1, "test/f", 64, product_compute, &e, &d1), "other size");
+    vmaf_picture_side_put(&p1, d1);
+    vmaf_picture_unref(&p1);
+    vmaf_picture_unref(&p2);
 }
 
 /* ------------------------------------------------------------------------------------- */
