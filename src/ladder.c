@@ -38,10 +38,14 @@
 
 #include "export.h"
 
-/* The most reference side products of the ladder's frames in memory at once (each about 11
- * bytes per pixel for VIF: 23 MB at 1080p): a 1080p ladder of 4 rungs at 2 threads each
- * holds up to 6; a rung far behind the others then computes without them. */
-enum { LADDER_SIDE_BLOCKS = 8 };
+/* The most reference side products of the ladder's frames in memory at once, 2 per rung and
+ * 2 more (each about 11 bytes per pixel for VIF: 23 MB at 1080p; a 1080p ladder of 4 rungs
+ * at 2 threads each was seen to hold up to 6): a rung far behind the others then computes
+ * without them. */
+static unsigned side_blocks(unsigned rungs)
+{
+    return 2 * rungs + 2;
+}
 
 typedef struct Rung {
     VmafContext *vmaf;
@@ -176,7 +180,7 @@ VMAF_EXPORT int vmaf_ladder_init(VmafLadder **ladder, VmafContext *const *rung, 
         return -ENOMEM;
     }
     l->n = n;
-    const int err = vmaf_side_store_create(&l->store, LADDER_SIDE_BLOCKS);
+    const int err = vmaf_side_store_create(&l->store, side_blocks(n));
     if (err) {
         free(l->rung);
         free(l);
