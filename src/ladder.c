@@ -15,6 +15,12 @@
  * (no device state: a rung's twins keep their own state on the device) with the first such
  * rung's n_subsample.
  *
+ * Shared work inside extractors: the reference picture handed to the rungs is one picture
+ * (one buffer, one private part); the ladder tells it how many rungs on the CPU read it, so
+ * that an extractor computes what depends on the reference alone once, as a side product of
+ * the picture (picture.h), and each rung's instance reads it (vif.c); the products' memory
+ * comes from the ladder's store, reused frame after frame.
+ *
  * The reference context is fed the reference as both pictures (its extractors never read
  * the distorted one); it fails only where every sharing rung would have failed with it, so
  * its failure is theirs.
@@ -32,6 +38,15 @@
 
 #include "export.h"
 
+/* The most reference side products of the ladder's frames in memory at once, 2 per rung and
+ * 2 more (each about 11 bytes per pixel for VIF: 23 MB at 1080p; a 1080p ladder of 4 rungs
+ * at 2 threads each was seen to hold up to 6): a rung far behind the others then computes
+ * without them. */
+static unsigned side_blocks(unsigned rungs)
+{
+    return 2 * rungs + 2;
+}
+
 typedef struct Rung {
     VmafContext *vmaf;
     bool in;     /* still fed by the ladder */
@@ -42,6 +57,7 @@ struct VmafLadder {
     Rung *rung;
     unsigned n;
     VmafContext *refctx; /* the shared reference-only extractors; NULL: none shared */
+    VmafSideStore *store; /* the memory of the reference pictures' side products */
     bool planned;
     bool flushed;
 };
@@ -164,6 +180,12 @@ VMAF_EXPORT int vmaf_ladder_init(VmafLadder **ladder, VmafContext *const *rung, 
         return -ENOMEM;
     }
     l->n = n;
+    const int err = vmaf_side_store_create(&l->store, side_blocks(n));
+    if (err) {
+        free(l->rung);
+        free(l);
+        return err;
+    }
     for (unsigned k = 0; k < n; k++) {
         l->rung[k] = (Rung){ .vmaf = rung[k], .in = true };
         rung[k]->ladder = l;
@@ -243,6 +265,14 @@ VMAF_EXPORT int vmaf_ladder_read_pictures(VmafLadder *l, VmafPicture *ref, VmafP
         if (status) status[k] = e;
         if (e && e != -ENOENT && !first_err) first_err = e;
     }
+    /* the rungs that score this reference on the CPU: its side products (picture.h) are
+     * worth keeping for them when there are two or more */
+    unsigned readers = 0;
+    for (unsigned k = 0; k < l->n; k++) {
+        const VmafContext *v = l->rung[k].vmaf;
+        readers += dist[k].ref && l->rung[k].in && !(v->device_state && !v->cfg.gpumask);
+    }
+    vmaf_picture_set_readers(ref, readers, l->store);
     /* the shared extractors: the reference as both pictures */
     int shared_err = plan_err;
     if (!shared_err && l->refctx) {
@@ -302,6 +332,7 @@ VMAF_EXPORT int vmaf_ladder_close(VmafLadder *l)
         if (l->rung[k].vmaf) l->rung[k].vmaf->ladder = NULL;
     }
     if (l->refctx) vmaf_close(l->refctx);
+    vmaf_side_store_unref(l->store); /* pictures still held keep it */
     free(l->rung);
     free(l);
     return 0;

@@ -1,4 +1,5 @@
 #include <errno.h>
+#include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -58,6 +59,7 @@ int vmaf_picture_wrap(VmafPicture *pic, enum VmafPixelFormat pix_fmt, unsigned b
     *priv = (VmafPicturePrivate){
         .buf = buf, .memory = memory, .release = release, .cookie = cookie,
     };
+    atomic_init(&priv->side, NULL);
 
     memset(pic, 0, sizeof(*pic));
     pic->pix_fmt = pix_fmt;
@@ -129,11 +131,270 @@ void vmaf_picture_ref(VmafPicture *dst, const VmafPicture *src)
     *dst = *src;
 }
 
+/* ---- side products (picture.h) ---------------------------------------------------------- */
+
+enum { SIDE_KEY_LEN = 64 };
+
+typedef struct StoreBlock {
+    struct StoreBlock *next;
+    void *mem;
+    size_t size;
+} StoreBlock;
+
+struct VmafSideStore {
+    atomic_int refs;
+    pthread_mutex_t lock;
+    StoreBlock *free_blocks; /* released, for the next product of their size */
+    unsigned out, held;      /* blocks handed out; those and the free ones */
+    unsigned max;            /* most blocks held (0: no limit) */
+};
+
+int vmaf_side_store_create(VmafSideStore **store, unsigned max_blocks)
+{
+    if (!store) return -EINVAL;
+    VmafSideStore *s = calloc(1, sizeof(*s));
+    if (!s) return -ENOMEM;
+    if (pthread_mutex_init(&s->lock, NULL)) {
+        free(s);
+        return -ENOMEM;
+    }
+    atomic_init(&s->refs, 1);
+    s->max = max_blocks;
+    *store = s;
+    return 0;
+}
+
+void vmaf_side_store_unref(VmafSideStore *s)
+{
+    if (!s || atomic_fetch_sub(&s->refs, 1) != 1) return;
+    for (StoreBlock *b = s->free_blocks, *next; b; b = next) {
+        next = b->next;
+        free(b->mem);
+        free(b);
+    }
+    pthread_mutex_destroy(&s->lock);
+    free(s);
+}
+
+/* size bytes (a multiple of 64), 64-byte aligned: a released block of that size, or new;
+ * NULL when the store has max blocks out (or no memory). */
+static void *store_take(VmafSideStore *s, size_t size)
+{
+    if (!s) return aligned_alloc(64, size);
+    pthread_mutex_lock(&s->lock);
+    void *mem = NULL;
+    if (s->max && s->out >= s->max) goto done;
+    for (StoreBlock **p = &s->free_blocks; *p; p = &(*p)->next) {
+        StoreBlock *b = *p;
+        if (b->size != size) continue;
+        *p = b->next;
+        mem = b->mem;
+        free(b);
+        s->out++;
+        goto done;
+    }
+    if (s->max && s->held >= s->max) { /* a free block of another size makes room */
+        StoreBlock *b = s->free_blocks;
+        s->free_blocks = b->next;
+        free(b->mem);
+        free(b);
+        s->held--;
+    }
+    mem = aligned_alloc(64, size);
+    if (mem) {
+        s->out++;
+        s->held++;
+    }
+done:
+    pthread_mutex_unlock(&s->lock);
+    return mem;
+}
+
+static void store_give(VmafSideStore *s, void *mem, size_t size)
+{
+    if (!mem) return;
+    if (!s) {
+        free(mem);
+        return;
+    }
+    StoreBlock *b = malloc(sizeof(*b));
+    pthread_mutex_lock(&s->lock);
+    s->out--;
+    if (b) {
+        *b = (StoreBlock){ .mem = mem, .size = size, .next = s->free_blocks };
+        s->free_blocks = b;
+    } else {
+        s->held--;
+    }
+    pthread_mutex_unlock(&s->lock);
+    if (!b) free(mem); /* no memory to keep it */
+}
+
+typedef struct SideEntry {
+    struct SideEntry *next;
+    char key[SIDE_KEY_LEN];
+    void *data;     /* NULL while computing, or after the early release */
+    size_t size;    /* of data's block */
+    bool computing; /* a caller computes it: the others wait */
+    unsigned users; /* gets not yet put */
+    unsigned puts;
+} SideEntry;
+
+typedef struct VmafPictureSide {
+    pthread_mutex_t lock;
+    pthread_cond_t done; /* an entry's computation ended */
+    SideEntry *entry;
+    unsigned made; /* computations that succeeded */
+} VmafPictureSide;
+
+static void side_free(VmafPictureSide *side, VmafSideStore *store)
+{
+    if (!side) return;
+    for (SideEntry *e = side->entry, *next; e; e = next) {
+        next = e->next;
+        store_give(store, e->data, e->size);
+        free(e);
+    }
+    pthread_cond_destroy(&side->done);
+    pthread_mutex_destroy(&side->lock);
+    free(side);
+}
+
+/* The picture's side table, made by the first caller (a losing racer frees its own). */
+static VmafPictureSide *side_of(const VmafPicture *pic)
+{
+    VmafPicturePrivate *priv = pic->priv;
+    VmafPictureSide *side = atomic_load(&priv->side);
+    if (side) return side;
+    side = calloc(1, sizeof(*side));
+    if (!side) return NULL;
+    if (pthread_mutex_init(&side->lock, NULL)) {
+        free(side);
+        return NULL;
+    }
+    if (pthread_cond_init(&side->done, NULL)) {
+        pthread_mutex_destroy(&side->lock);
+        free(side);
+        return NULL;
+    }
+    VmafPictureSide *expected = NULL;
+    if (atomic_compare_exchange_strong(&priv->side, &expected, side)) return side;
+    side_free(side, NULL);
+    return expected;
+}
+
+void vmaf_picture_set_readers(VmafPicture *pic, unsigned n, VmafSideStore *store)
+{
+    if (!pic || !pic->priv) return;
+    VmafPicturePrivate *priv = pic->priv;
+    priv->readers = n;
+    if (store) atomic_fetch_add(&store->refs, 1);
+    vmaf_side_store_unref(priv->store);
+    priv->store = store;
+}
+
+unsigned vmaf_picture_readers(const VmafPicture *pic)
+{
+    return pic && pic->priv ? ((const VmafPicturePrivate *)pic->priv)->readers : 0;
+}
+
+int vmaf_picture_side_get(const VmafPicture *pic, const char *key, size_t size,
+                          VmafPictureSideFn compute, void *arg, const void **data)
+{
+    if (!pic || !pic->priv || !key || strlen(key) >= SIDE_KEY_LEN || !size || !compute ||
+        !data)
+        return -EINVAL;
+    VmafPictureSide *side = side_of(pic);
+    if (!side) return -ENOMEM;
+
+    pthread_mutex_lock(&side->lock);
+    SideEntry *e;
+    for (;;) {
+        for (e = side->entry; e && strcmp(e->key, key); e = e->next) {}
+        if (!e || !e->computing) break;
+        pthread_cond_wait(&side->done, &side->lock);
+    }
+    if (e && e->data) {
+        e->users++;
+        *data = e->data;
+        pthread_mutex_unlock(&side->lock);
+        return 0;
+    }
+    if (!e) { /* first of this key */
+        e = calloc(1, sizeof(*e));
+        if (!e) {
+            pthread_mutex_unlock(&side->lock);
+            return -ENOMEM;
+        }
+        strcpy(e->key, key);
+        e->next = side->entry;
+        side->entry = e;
+    }
+    e->computing = true; /* new, or released early and asked for again */
+    pthread_mutex_unlock(&side->lock);
+
+    const VmafPicturePrivate *priv = pic->priv;
+    const size_t block = (size + 63) & ~(size_t)63;
+    void *mem = store_take(priv->store, block);
+    int err = mem ? compute(mem, size, arg) : -ENOMEM;
+    if (err) {
+        store_give(priv->store, mem, block);
+        mem = NULL;
+    }
+
+    pthread_mutex_lock(&side->lock);
+    e->computing = false;
+    e->data = mem; /* on failure NULL: a waiter computes it itself */
+    e->size = block;
+    if (!err) {
+        e->users++;
+        side->made++;
+    }
+    pthread_cond_broadcast(&side->done);
+    pthread_mutex_unlock(&side->lock);
+    if (!err) *data = mem;
+    return err;
+}
+
+void vmaf_picture_side_put(const VmafPicture *pic, const void *data)
+{
+    if (!pic || !pic->priv || !data) return;
+    const VmafPicturePrivate *priv = pic->priv;
+    VmafPictureSide *side = atomic_load(&priv->side);
+    if (!side) return;
+    pthread_mutex_lock(&side->lock);
+    for (SideEntry *e = side->entry; e; e = e->next) {
+        if (e->data != data) continue;
+        e->puts++;
+        e->users--;
+        if (!e->users && e->puts >= priv->readers) { /* every reader is done with it */
+            store_give(priv->store, e->data, e->size);
+            e->data = NULL;
+        }
+        break;
+    }
+    pthread_mutex_unlock(&side->lock);
+}
+
+unsigned vmaf_picture_side_made(const VmafPicture *pic)
+{
+    VmafPictureSide *side = pic && pic->priv
+                                ? atomic_load(&((VmafPicturePrivate *)pic->priv)->side)
+                                : NULL;
+    if (!side) return 0;
+    pthread_mutex_lock(&side->lock);
+    const unsigned n = side->made;
+    pthread_mutex_unlock(&side->lock);
+    return n;
+}
+
 VMAF_EXPORT int vmaf_picture_unref(VmafPicture *pic)
 {
     if (!pic || !pic->ref || !pic->priv) return -EINVAL;
     if (atomic_fetch_sub(&pic->ref->cnt, 1) == 1) {
         VmafPicturePrivate *priv = pic->priv;
+        side_free(atomic_load(&priv->side), priv->store);
+        vmaf_side_store_unref(priv->store);
         if (priv->release) priv->release(priv->cookie, priv->buf);
         else free(priv->buf);
         free(priv);

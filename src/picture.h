@@ -29,6 +29,9 @@ typedef struct VmafPicturePrivate {
     int (*prepare)(void *cookie, void *buf, size_t len);
     void *cookie;
     bool range_checked; /**< a reader of the CLI checked every sample against bpc */
+    unsigned readers;   /**< contexts handed this picture together (vmaf_picture_set_readers) */
+    struct VmafSideStore *store;          /**< where side products take memory; NULL: malloc */
+    struct VmafPictureSide *_Atomic side; /**< side products, made on first use */
 } VmafPicturePrivate;
 
 /** Bytes one picture of this geometry needs, with the strides and plane offsets. */
@@ -78,5 +81,64 @@ int vmaf_picture_prepare_planes(const VmafPicture *pic, bool luma_only);
 
 /** dst becomes another reference to src's buffer. */
 void vmaf_picture_ref(VmafPicture *dst, const VmafPicture *src);
+
+/*
+ * Side products: what an extractor computes from one picture alone, kept with the picture
+ * for the other contexts that score it. A ladder hands one reference picture to n rungs and
+ * says so with vmaf_picture_set_readers(pic, n) before any of them reads it; an extractor
+ * whose work splits exactly into a part of the reference alone and a part of the pair may
+ * then take the first part from vmaf_picture_side_get(): the first caller of a key computes
+ * it (the others wait for it, not holding any lock the computation needs), the later ones
+ * reuse it. Every get that succeeded is matched by a put once the caller is done reading;
+ * when n puts of a key have come and no reader is left, its memory is released (a later get
+ * would compute it again), and whatever is left goes with the picture's last reference.
+ * So a frame's products live while its rungs read them, at most as long as the picture.
+ *
+ * Memory: a store (one per ladder) keeps the blocks its pictures released for the next
+ * frames' products, so that frame after frame reuses the same few blocks: no page faults,
+ * and no large block freed to the C library (glibc would then raise its mmap threshold
+ * and serve every later large allocation of the process from its heaps, which grow). A
+ * store hands out at most max_blocks blocks at once (a get beyond that fails with -ENOMEM
+ * and its caller computes without the product), so a rung far behind the others costs
+ * time, not memory; it holds at most that many. It is reference counted, each picture given
+ * it holding a reference, and freed with the last.
+ */
+typedef struct VmafSideStore VmafSideStore;
+
+/** A store of at most max_blocks blocks (0: no limit) with one reference (the caller's).
+ *  @return 0, -EINVAL or -ENOMEM */
+int vmaf_side_store_create(VmafSideStore **store, unsigned max_blocks);
+
+/** Drop a reference (NULL: nothing). */
+void vmaf_side_store_unref(VmafSideStore *store);
+
+/**
+ * n contexts read pic together (n >= 2 makes side products worth their memory); its side
+ * products take their memory from store (NULL: malloc and free), which pic then holds.
+ * Before any side product of pic is made.
+ */
+void vmaf_picture_set_readers(VmafPicture *pic, unsigned n, VmafSideStore *store);
+
+/** The number set by vmaf_picture_set_readers() (0: never set, a picture of one context). */
+unsigned vmaf_picture_readers(const VmafPicture *pic);
+
+/** Computes a side product into data (size bytes, 64-byte aligned, uninitialised). */
+typedef int (*VmafPictureSideFn)(void *data, size_t size, void *arg);
+
+/**
+ * The side product of pic under key (at most 63 characters; it names the extractor and
+ * everything that changes the product): computed by compute(data, size, arg) if no other
+ * caller did, else the one computed, waited for if still in progress. *data is read-only.
+ * @return 0, compute's error or -ENOMEM (then nothing was kept: the caller computes
+ *         without it)
+ */
+int vmaf_picture_side_get(const VmafPicture *pic, const char *key, size_t size,
+                          VmafPictureSideFn compute, void *arg, const void **data);
+
+/** The caller of a successful get is done with data. */
+void vmaf_picture_side_put(const VmafPicture *pic, const void *data);
+
+/** How many side products of pic were computed so far, all keys (tests, statistics). */
+unsigned vmaf_picture_side_made(const VmafPicture *pic);
 
 #endif /* VMAF_SRC_PICTURE_H */

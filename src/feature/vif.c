@@ -23,17 +23,24 @@
  * through restrict-qualified parameters. That is the plain build and VMAF_VIF_IMPL_AVX2; on
  * x86-64 most passes also have hand-written AVX2/AVX-512 forms with 16-bit multiply-adds
  * (see vif_simd.c), which vmaf_vif_compute() uses where the CPU runs them.
+ *
+ * Reference side. Every pass also runs in two halves (vif_internal.h's modes): one of the
+ * reference alone (mu_x, sigma_xx, the den sums, the reference images of scales 1..3) and
+ * one of the rest, so that a reference scored against several distorted planes (a ladder)
+ * makes its half once; the extractor keeps it with the picture (vif_from_side below).
  */
 #include <errno.h>
 #include <math.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "feature_extractor.h"
 #include "libvmaf/picture.h"
+#include "picture.h"
 #include "vif.h"
 
 #include "vif_internal.h"
@@ -213,46 +220,58 @@ VIF_INLINE void store_split(const uint32_t *hi, const uint32_t *lo, uint32_t *re
  * 16-bit operands. */
 #define MUL16(a, b) ((uint32_t)(uint16_t)(a) * (uint16_t)(b))
 
+/* What a vertical pass sums: the means m_x, m_y and the square sums q_xx, q_yy, q_xy. The
+ * fused pass makes them in two parts (A: M1 | M2 | XX, B: YY | XY), the reference side in
+ * one (M1 | XX) and the distorted side in one or two (M2 | YY | XY: at most three plain or
+ * four split sums per part stay within the vector registers). */
+enum { Q_M1 = 1, Q_M2 = 2, Q_XX = 4, Q_YY = 8, Q_XY = 16 };
+
 /*
- * Statistic, vertical pass, 8-bit samples (q = 0), over columns [j0, j0 + n): the means
- * and the ref squares (part a) or the dis squares and the products (part b), as plain
- * uint32 sums. rr/dr are the fw ref/dis row pointers. Two parts of at most three sums each
- * stay within the vector registers.
+ * Statistic, vertical pass, 8-bit samples (q = 0), over columns [j0, j0 + n): the sums in
+ * `what`, as plain uint32 sums. rr/dr are the fw ref/dis row pointers (dr unread when what
+ * has only M1 and XX).
  */
 VIF_INLINE void stat_vertical_plain(const uint16_t *const *rr, const uint16_t *const *dr,
-                                    const int fw, const int part_b, const int mu_shift,
+                                    const int fw, const int what, const int mu_shift,
                                     const VmafVifWorkspace *ws, const int j0, const int n)
 {
     const int half = fw / 2;
     const uint16_t *f = filter_of_width(fw);
-    uint32_t s0[BLOCK_V] = { 0 }, s1[BLOCK_V] = { 0 }, s2[BLOCK_V] = { 0 };
+    uint32_t m1[BLOCK_V] = { 0 }, m2[BLOCK_V] = { 0 }, xx[BLOCK_V] = { 0 };
+    uint32_t yy[BLOCK_V] = { 0 }, xy[BLOCK_V] = { 0 };
+    const bool reads_dis = what & (Q_M2 | Q_YY | Q_XY);
 
     for (int k = 0; k <= half; k++) {
         /* 8-bit samples: pair sums and products fit 16 bits, so each term is a 16 x 16 ->
          * 32-bit multiply (cheaper than a 32-bit one); sums of two squares need 17 bits */
         const uint16_t fk = (uint16_t)pair_coefficient(f, k, half);
         const uint16_t *ra = rr[k] + j0, *rb = rr[fw - 1 - k] + j0;
-        const uint16_t *da = dr[k] + j0, *db = dr[fw - 1 - k] + j0;
+        const uint16_t *da = reads_dis ? dr[k] + j0 : ra;
+        const uint16_t *db = reads_dis ? dr[fw - 1 - k] + j0 : rb;
         for (int t = 0; t < n; t++) {
             const uint16_t xa = ra[t], xb = rb[t], ya = da[t], yb = db[t];
-            if (part_b) {
-                s0[t] += MUL16(fk, ya * ya) + MUL16(fk, yb * yb);
-                s1[t] += MUL16(fk, xa * ya) + MUL16(fk, xb * yb);
-            } else {
-                s0[t] += MUL16(fk, xa + xb);
-                s1[t] += MUL16(fk, ya + yb);
-                s2[t] += MUL16(fk, xa * xa) + MUL16(fk, xb * xb);
-            }
+            if (what & Q_M1)
+                m1[t] += MUL16(fk, xa + xb);
+            if (what & Q_M2)
+                m2[t] += MUL16(fk, ya + yb);
+            if (what & Q_XX)
+                xx[t] += MUL16(fk, xa * xa) + MUL16(fk, xb * xb);
+            if (what & Q_YY)
+                yy[t] += MUL16(fk, ya * ya) + MUL16(fk, yb * yb);
+            if (what & Q_XY)
+                xy[t] += MUL16(fk, xa * ya) + MUL16(fk, xb * yb);
         }
     }
-    if (part_b) {
-        store_halves(s0, ws->yy_hi + j0, ws->yy_lo + j0, n);
-        store_halves(s1, ws->xy_hi + j0, ws->xy_lo + j0, n);
-    } else {
-        store_shifted(s0, ws->mu1 + j0, mu_shift, n);
-        store_shifted(s1, ws->mu2 + j0, mu_shift, n);
-        store_halves(s2, ws->xx_hi + j0, ws->xx_lo + j0, n);
-    }
+    if (what & Q_M1)
+        store_shifted(m1, ws->mu1 + j0, mu_shift, n);
+    if (what & Q_M2)
+        store_shifted(m2, ws->mu2 + j0, mu_shift, n);
+    if (what & Q_XX)
+        store_halves(xx, ws->xx_hi + j0, ws->xx_lo + j0, n);
+    if (what & Q_YY)
+        store_halves(yy, ws->yy_hi + j0, ws->yy_lo + j0, n);
+    if (what & Q_XY)
+        store_halves(xy, ws->xy_hi + j0, ws->xy_lo + j0, n);
 }
 
 /* Split sums of products a*b of 16-bit values: hi += f (a b >> 16), lo += f (a b & 0xffff);
@@ -264,55 +283,53 @@ VIF_INLINE void stat_vertical_plain(const uint16_t *const *rr, const uint16_t *c
         lo += (fk) * ((p0 & LO16) + (p1 & LO16));                                        \
     } while (0)
 
-/*
- * Statistic, vertical pass, 16-bit values, first half: the means and the ref squares.
- * Split into two passes of four sums each to stay within the vector registers.
- */
-VIF_INLINE void stat_vertical_split_a(const uint16_t *const *rr, const uint16_t *const *dr,
-                                      const int fw, const int mu_shift, const int q,
-                                      const VmafVifWorkspace *ws, const int j0, const int n)
+/* Statistic, vertical pass, 16-bit values: the sums in `what`, the squares split. */
+VIF_INLINE void stat_vertical_split(const uint16_t *const *rr, const uint16_t *const *dr,
+                                    const int fw, const int what, const int mu_shift,
+                                    const int q, const VmafVifWorkspace *ws, const int j0,
+                                    const int n)
 {
     const int half = fw / 2;
     const uint16_t *f = filter_of_width(fw);
-    uint32_t m1[BLOCK_V] = { 0 }, m2[BLOCK_V] = { 0 }, hi[BLOCK_V] = { 0 }, lo[BLOCK_V] = { 0 };
+    uint32_t m1[BLOCK_V] = { 0 }, m2[BLOCK_V] = { 0 }, xh[BLOCK_V] = { 0 }, xl[BLOCK_V] = { 0 };
+    uint32_t yh[BLOCK_V] = { 0 }, yl[BLOCK_V] = { 0 }, ch[BLOCK_V] = { 0 }, cl[BLOCK_V] = { 0 };
+    const bool reads_dis = what & (Q_M2 | Q_YY | Q_XY);
 
     for (int k = 0; k <= half; k++) {
         const uint32_t fk = pair_coefficient(f, k, half);
         const uint16_t *ra = rr[k] + j0, *rb = rr[fw - 1 - k] + j0;
-        const uint16_t *da = dr[k] + j0, *db = dr[fw - 1 - k] + j0;
+        const uint16_t *da = reads_dis ? dr[k] + j0 : ra;
+        const uint16_t *db = reads_dis ? dr[fw - 1 - k] + j0 : rb;
         for (int t = 0; t < n; t++) {
             const uint32_t xa = ra[t], xb = rb[t], ya = da[t], yb = db[t];
-            m1[t] += fk * (xa + xb);
-            m2[t] += fk * (ya + yb);
-            SPLIT_PRODUCT_PAIR(hi[t], lo[t], fk, xa, xa, xb, xb);
+            if (what & Q_M1)
+                m1[t] += fk * (xa + xb);
+            if (what & Q_M2)
+                m2[t] += fk * (ya + yb);
+            if (what & Q_XX)
+                SPLIT_PRODUCT_PAIR(xh[t], xl[t], fk, xa, xa, xb, xb);
+            if (what & Q_YY)
+                SPLIT_PRODUCT_PAIR(yh[t], yl[t], fk, ya, ya, yb, yb);
+            if (what & Q_XY)
+                SPLIT_PRODUCT_PAIR(ch[t], cl[t], fk, xa, ya, xb, yb);
         }
     }
-    store_shifted(m1, ws->mu1 + j0, mu_shift, n);
-    store_shifted(m2, ws->mu2 + j0, mu_shift, n);
-    store_split(hi, lo, ws->xx_hi + j0, ws->xx_lo + j0, q, n);
+    if (what & Q_M1)
+        store_shifted(m1, ws->mu1 + j0, mu_shift, n);
+    if (what & Q_M2)
+        store_shifted(m2, ws->mu2 + j0, mu_shift, n);
+    if (what & Q_XX)
+        store_split(xh, xl, ws->xx_hi + j0, ws->xx_lo + j0, q, n);
+    if (what & Q_YY)
+        store_split(yh, yl, ws->yy_hi + j0, ws->yy_lo + j0, q, n);
+    if (what & Q_XY)
+        store_split(ch, cl, ws->xy_hi + j0, ws->xy_lo + j0, q, n);
 }
 
-/* Statistic, vertical pass, 16-bit values, second half: the dis squares and the products. */
-VIF_INLINE void stat_vertical_split_b(const uint16_t *const *rr, const uint16_t *const *dr,
-                                      const int fw, const int q, const VmafVifWorkspace *ws,
-                                      const int j0, const int n)
+/* mu_x^2, mu_y^2 and mu_x mu_y as vif.h rounds them: (a b + 2^31) >> 32. */
+static inline uint32_t mul_hi_rounded(uint32_t a, uint32_t b)
 {
-    const int half = fw / 2;
-    const uint16_t *f = filter_of_width(fw);
-    uint32_t yh[BLOCK_V] = { 0 }, yl[BLOCK_V] = { 0 }, ch[BLOCK_V] = { 0 }, cl[BLOCK_V] = { 0 };
-
-    for (int k = 0; k <= half; k++) {
-        const uint32_t fk = pair_coefficient(f, k, half);
-        const uint16_t *ra = rr[k] + j0, *rb = rr[fw - 1 - k] + j0;
-        const uint16_t *da = dr[k] + j0, *db = dr[fw - 1 - k] + j0;
-        for (int t = 0; t < n; t++) {
-            const uint32_t xa = ra[t], xb = rb[t], ya = da[t], yb = db[t];
-            SPLIT_PRODUCT_PAIR(yh[t], yl[t], fk, ya, ya, yb, yb);
-            SPLIT_PRODUCT_PAIR(ch[t], cl[t], fk, xa, ya, xb, yb);
-        }
-    }
-    store_split(yh, yl, ws->yy_hi + j0, ws->yy_lo + j0, q, n);
-    store_split(ch, cl, ws->xy_hi + j0, ws->xy_lo + j0, q, n);
+    return (uint32_t)(((uint64_t)a * b + 0x80000000u) >> 32);
 }
 
 /* The three sigmas of n columns from the horizontal sums (split ones for the squares). */
@@ -326,9 +343,9 @@ VIF_INLINE void store_sigmas(const uint32_t *m1, const uint32_t *m2, const uint3
         const uint32_t exx = xh[t] + ((xl[t] + 0x8000u) >> 16);
         const uint32_t eyy = yh[t] + ((yl[t] + 0x8000u) >> 16);
         const uint32_t exy = ch[t] + ((cl[t] + 0x8000u) >> 16);
-        const uint32_t mu1_sq = (uint32_t)(((uint64_t)m1[t] * m1[t] + 0x80000000u) >> 32);
-        const uint32_t mu2_sq = (uint32_t)(((uint64_t)m2[t] * m2[t] + 0x80000000u) >> 32);
-        const uint32_t mu1_mu2 = (uint32_t)(((uint64_t)m1[t] * m2[t] + 0x80000000u) >> 32);
+        const uint32_t mu1_sq = mul_hi_rounded(m1[t], m1[t]);
+        const uint32_t mu2_sq = mul_hi_rounded(m2[t], m2[t]);
+        const uint32_t mu1_mu2 = mul_hi_rounded(m1[t], m2[t]);
         const int32_t syy = (int32_t)(eyy - mu2_sq);
         sigma_xx[t] = (int32_t)(exx - mu1_sq);
         sigma_yy[t] = syy > 0 ? syy : 0;
@@ -336,13 +353,40 @@ VIF_INLINE void store_sigmas(const uint32_t *m1, const uint32_t *m2, const uint3
     }
 }
 
+/* The reference side of store_sigmas: mu_x and sigma_xx. */
+VIF_INLINE void store_ref_side(const uint32_t *m1, const uint32_t *xh, const uint32_t *xl,
+                               uint32_t *restrict mu1, int32_t *restrict sigma_xx, int n)
+{
+    for (int t = 0; t < n; t++) {
+        const uint32_t exx = xh[t] + ((xl[t] + 0x8000u) >> 16);
+        mu1[t] = m1[t];
+        sigma_xx[t] = (int32_t)(exx - mul_hi_rounded(m1[t], m1[t]));
+    }
+}
+
+/* The distorted side of store_sigmas, with mu_x from the reference side. */
+VIF_INLINE void store_dis_sigmas(const uint32_t *m1, const uint32_t *m2, const uint32_t *yh,
+                                 const uint32_t *yl, const uint32_t *ch, const uint32_t *cl,
+                                 int32_t *restrict sigma_yy, int32_t *restrict sigma_xy, int n)
+{
+    for (int t = 0; t < n; t++) {
+        const uint32_t eyy = yh[t] + ((yl[t] + 0x8000u) >> 16);
+        const uint32_t exy = ch[t] + ((cl[t] + 0x8000u) >> 16);
+        const int32_t syy = (int32_t)(eyy - mul_hi_rounded(m2[t], m2[t]));
+        sigma_yy[t] = syy > 0 ? syy : 0;
+        sigma_xy[t] = (int32_t)(exy - mul_hi_rounded(m1[t], m2[t]));
+    }
+}
+
 /*
  * Statistic, horizontal pass over columns [j0, j0 + n) of the vertical rows (margins
- * filled): the sigma rows. The squares arrive as 16-bit halves; each half is filtered on
- * its own (see the top of this file).
+ * filled): the sigma rows (VIF_FUSED), the side rows' mu_x and sigma_xx (VIF_REF), or
+ * sigma_yy and sigma_xy with the side rows' mu_x (VIF_DIS). The squares arrive as 16-bit
+ * halves; each half is filtered on its own (see the top of this file).
  */
 VIF_INLINE void stat_horizontal(const int fw, const VmafVifWorkspace *ws, const int j0,
-                                const int n)
+                                const int n, const int mode, uint32_t *side_mu1,
+                                int32_t *side_sxx)
 {
     const int half = fw / 2;
     const uint16_t *f = filter_of_width(fw);
@@ -350,81 +394,108 @@ VIF_INLINE void stat_horizontal(const int fw, const VmafVifWorkspace *ws, const 
     const uint32_t *xh = ws->xx_hi + j0, *xl = ws->xx_lo + j0;
     const uint32_t *yh = ws->yy_hi + j0, *yl = ws->yy_lo + j0;
     const uint32_t *ch = ws->xy_hi + j0, *cl = ws->xy_lo + j0;
+    const bool ref = mode != VIF_DIS, dis = mode != VIF_REF;
     uint32_t acc[8][BLOCK_H] = { { 0 } };
 
     for (int k = 0; k <= half; k++) {
         const uint32_t fk = pair_coefficient(f, k, half);
         const int a = k - half, b = half - k;
         for (int t = 0; t < n; t++) {
-            acc[0][t] += fk * (m1[t + a] + m1[t + b]);
-            acc[1][t] += fk * (m2[t + a] + m2[t + b]);
-            acc[2][t] += fk * (xh[t + a] + xh[t + b]);
-            acc[3][t] += fk * (xl[t + a] + xl[t + b]);
-            acc[4][t] += fk * (yh[t + a] + yh[t + b]);
-            acc[5][t] += fk * (yl[t + a] + yl[t + b]);
-            acc[6][t] += fk * (ch[t + a] + ch[t + b]);
-            acc[7][t] += fk * (cl[t + a] + cl[t + b]);
+            if (ref) {
+                acc[0][t] += fk * (m1[t + a] + m1[t + b]);
+                acc[2][t] += fk * (xh[t + a] + xh[t + b]);
+                acc[3][t] += fk * (xl[t + a] + xl[t + b]);
+            }
+            if (dis) {
+                acc[1][t] += fk * (m2[t + a] + m2[t + b]);
+                acc[4][t] += fk * (yh[t + a] + yh[t + b]);
+                acc[5][t] += fk * (yl[t + a] + yl[t + b]);
+                acc[6][t] += fk * (ch[t + a] + ch[t + b]);
+                acc[7][t] += fk * (cl[t + a] + cl[t + b]);
+            }
         }
     }
-    store_sigmas(acc[0], acc[1], acc[2], acc[3], acc[4], acc[5], acc[6], acc[7],
-                 ws->sigma_xx + j0, ws->sigma_yy + j0, ws->sigma_xy + j0, n);
+    if (mode == VIF_FUSED)
+        store_sigmas(acc[0], acc[1], acc[2], acc[3], acc[4], acc[5], acc[6], acc[7],
+                     ws->sigma_xx + j0, ws->sigma_yy + j0, ws->sigma_xy + j0, n);
+    else if (mode == VIF_REF)
+        store_ref_side(acc[0], acc[2], acc[3], side_mu1 + j0, side_sxx + j0, n);
+    else
+        store_dis_sigmas(side_mu1 + j0, acc[1], acc[4], acc[5], acc[6], acc[7],
+                         ws->sigma_yy + j0, ws->sigma_xy + j0, n);
 }
 
 /* stat_accumulate_part(), stat_accumulate(): vif_internal.h */
 
-/*
- * Statistic of one scale. fw: filter width; split: 16-bit values (else 8-bit samples, with
- * plain square sums); mu_shift and q: the vertical shifts of vif.h.
- */
-VIF_INLINE void stat_scale(VmafVifWorkspace *ws, const Plane *ref, const Plane *dis,
-                           const int fw, const int split, const int mu_shift, const int q,
-                           double egl, VmafVifSums *sums)
+/* The vertical pass of one block of columns: the fused pass's two parts, or the side's. */
+VIF_INLINE void stat_vertical(const uint16_t *const *rr, const uint16_t *const *dr,
+                              const int fw, const int split, const int mu_shift, const int q,
+                              const VmafVifWorkspace *ws, const int j, const int n,
+                              const int mode)
 {
-    const int w = ref->w, h = ref->h, half = fw / 2;
-    const uint16_t *rr[VMAF_VIF_MAX_FILTER_WIDTH], *dr[VMAF_VIF_MAX_FILTER_WIDTH];
-
-    for (int i = 0; i < h; i++) {
-        gather_rows(ref, i, fw, rr);
-        gather_rows(dis, i, fw, dr);
-        int j = 0;
-        if (split) {
-            for (; j + BLOCK_V <= w; j += BLOCK_V) {
-                stat_vertical_split_a(rr, dr, fw, mu_shift, q, ws, j, BLOCK_V);
-                stat_vertical_split_b(rr, dr, fw, q, ws, j, BLOCK_V);
-            }
-            for (; j < w; j++) {
-                stat_vertical_split_a(rr, dr, fw, mu_shift, q, ws, j, 1);
-                stat_vertical_split_b(rr, dr, fw, q, ws, j, 1);
-            }
-        } else {
-            for (; j + BLOCK_V <= w; j += BLOCK_V) {
-                stat_vertical_plain(rr, dr, fw, 0, mu_shift, ws, j, BLOCK_V);
-                stat_vertical_plain(rr, dr, fw, 1, mu_shift, ws, j, BLOCK_V);
-            }
-            for (; j < w; j++) {
-                stat_vertical_plain(rr, dr, fw, 0, mu_shift, ws, j, 1);
-                stat_vertical_plain(rr, dr, fw, 1, mu_shift, ws, j, 1);
-            }
-        }
-
-        uint32_t *const rows[] = { ws->mu1,   ws->mu2,   ws->xx_hi, ws->xx_lo,
-                                   ws->yy_hi, ws->yy_lo, ws->xy_hi, ws->xy_lo };
-        for (int r = 0; r < 8; r++)
-            mirror_margins(rows[r], w, half);
-
-        for (j = 0; j + BLOCK_H <= w; j += BLOCK_H)
-            stat_horizontal(fw, ws, j, BLOCK_H);
-        for (; j < w; j++)
-            stat_horizontal(fw, ws, j, 1);
-
-        stat_accumulate(ws, w, egl, sums);
+    /* the fused pass in two parts; the distorted side (five sums) too, split ones in two */
+    const int a = mode == VIF_FUSED ? Q_M1 | Q_M2 | Q_XX
+                  : mode == VIF_REF ? Q_M1 | Q_XX
+                  : split           ? Q_M2 | Q_YY
+                                    : Q_M2 | Q_YY | Q_XY;
+    const int b = mode == VIF_FUSED ? Q_YY | Q_XY : mode == VIF_DIS && split ? Q_XY : 0;
+    if (split) {
+        stat_vertical_split(rr, dr, fw, a, mu_shift, q, ws, j, n);
+        if (b)
+            stat_vertical_split(rr, dr, fw, b, mu_shift, q, ws, j, n);
+    } else {
+        stat_vertical_plain(rr, dr, fw, a, mu_shift, ws, j, n);
+        if (b)
+            stat_vertical_plain(rr, dr, fw, b, mu_shift, ws, j, n);
     }
 }
 
-/* Subsampling, vertical pass over columns [j0, j0 + n) of both planes. */
+/*
+ * Statistic of one scale. fw: filter width; split: 16-bit values (else 8-bit samples, with
+ * plain square sums); mu_shift and q: the vertical shifts of vif.h. mode: VIF_FUSED, or
+ * VIF_REF (dis unread; mu_x and sigma_xx into side, the den sums into sums) or VIF_DIS
+ * (mu_x and sigma_xx from side, the num sums into sums).
+ */
+VIF_INLINE void stat_scale(VmafVifWorkspace *ws, const Plane *ref, const Plane *dis,
+                           const int fw, const int split, const int mu_shift, const int q,
+                           double egl, VmafVifSums *sums, const int mode, VifSideRows side)
+{
+    const int w = ref->w, h = ref->h, half = fw / 2;
+    /* dr stays NULL where a pass reads no dis row (VIF_REF) */
+    const uint16_t *rr[VMAF_VIF_MAX_FILTER_WIDTH] = { 0 };
+    const uint16_t *dr[VMAF_VIF_MAX_FILTER_WIDTH] = { 0 };
+
+    for (int i = 0; i < h; i++) {
+        uint32_t *const side_mu1 = mode == VIF_FUSED ? NULL : side.mu1 + (size_t)i * w;
+        int32_t *const side_sxx = mode == VIF_FUSED ? NULL : side.sxx + (size_t)i * w;
+        gather_rows(ref, i, fw, rr);
+        if (mode != VIF_REF)
+            gather_rows(dis, i, fw, dr);
+        int j = 0;
+        for (; j + BLOCK_V <= w; j += BLOCK_V)
+            stat_vertical(rr, dr, fw, split, mu_shift, q, ws, j, BLOCK_V, mode);
+        for (; j < w; j++)
+            stat_vertical(rr, dr, fw, split, mu_shift, q, ws, j, 1, mode);
+
+        uint32_t *const rows[] = { ws->mu1,   ws->xx_hi, ws->xx_lo, ws->mu2,
+                                   ws->yy_hi, ws->yy_lo, ws->xy_hi, ws->xy_lo };
+        for (int r = mode == VIF_DIS ? 3 : 0; r < (mode == VIF_REF ? 3 : 8); r++)
+            mirror_margins(rows[r], w, half);
+
+        for (j = 0; j + BLOCK_H <= w; j += BLOCK_H)
+            stat_horizontal(fw, ws, j, BLOCK_H, mode, side_mu1, side_sxx);
+        for (; j < w; j++)
+            stat_horizontal(fw, ws, j, 1, mode, side_mu1, side_sxx);
+
+        stat_accumulate(ws, w, egl, mode, side_sxx, sums);
+    }
+}
+
+/* Subsampling, vertical pass over columns [j0, j0 + n) of the planes in `planes`. */
+enum { P_REF = 1, P_DIS = 2 };
 VIF_INLINE void sub_vertical(const uint16_t *const *rr, const uint16_t *const *dr,
                              const int fw, const int shift, const VmafVifWorkspace *ws,
-                             const int j0, const int n)
+                             const int j0, const int n, const int planes)
 {
     const int half = fw / 2;
     const uint16_t *f = filter_of_width(fw);
@@ -432,15 +503,21 @@ VIF_INLINE void sub_vertical(const uint16_t *const *rr, const uint16_t *const *d
 
     for (int k = 0; k <= half; k++) {
         const uint32_t fk = pair_coefficient(f, k, half);
-        const uint16_t *ra = rr[k] + j0, *rb = rr[fw - 1 - k] + j0;
-        const uint16_t *da = dr[k] + j0, *db = dr[fw - 1 - k] + j0;
+        const uint16_t *ra = planes & P_REF ? rr[k] + j0 : NULL;
+        const uint16_t *rb = planes & P_REF ? rr[fw - 1 - k] + j0 : NULL;
+        const uint16_t *da = planes & P_DIS ? dr[k] + j0 : NULL;
+        const uint16_t *db = planes & P_DIS ? dr[fw - 1 - k] + j0 : NULL;
         for (int t = 0; t < n; t++) {
-            ar[t] += fk * ((uint32_t)ra[t] + rb[t]);
-            ad[t] += fk * ((uint32_t)da[t] + db[t]);
+            if (planes & P_REF)
+                ar[t] += fk * ((uint32_t)ra[t] + rb[t]);
+            if (planes & P_DIS)
+                ad[t] += fk * ((uint32_t)da[t] + db[t]);
         }
     }
-    store_shifted(ar, ws->conv_ref + j0, shift, n);
-    store_shifted(ad, ws->conv_dis + j0, shift, n);
+    if (planes & P_REF)
+        store_shifted(ar, ws->conv_ref + j0, shift, n);
+    if (planes & P_DIS)
+        store_shifted(ad, ws->conv_dis + j0, shift, n);
 }
 
 VIF_INLINE void store_sub(const uint32_t *acc, uint16_t *restrict out, int n)
@@ -482,38 +559,53 @@ static void deinterleave(const uint32_t *row, uint32_t *restrict ev, uint32_t *r
     }
 }
 
-/* Subsample src (w x h) into dst images of (w/2) x (h/2); filter width fw, vertical shift. */
+/* Subsample src (w x h) into dst images of (w/2) x (h/2); filter width fw, vertical shift;
+ * the planes in `planes` (a plane left out is not read, its dst not written). */
 VIF_INLINE void subsample(VmafVifWorkspace *ws, const Plane *ref, const Plane *dis,
-                          uint16_t *dst_ref, uint16_t *dst_dis, const int fw, const int shift)
+                          uint16_t *dst_ref, uint16_t *dst_dis, const int fw, const int shift,
+                          const int planes)
 {
-    const int w = ref->w, h = ref->h;
+    const Plane *any = planes & P_REF ? ref : dis;
+    const int w = any->w, h = any->h;
     const int w2 = w / 2, h2 = h / 2;
-    const uint16_t *rr[VMAF_VIF_MAX_FILTER_WIDTH], *dr[VMAF_VIF_MAX_FILTER_WIDTH];
+    /* dr stays NULL where a pass reads no dis row (VIF_REF) */
+    const uint16_t *rr[VMAF_VIF_MAX_FILTER_WIDTH] = { 0 };
+    const uint16_t *dr[VMAF_VIF_MAX_FILTER_WIDTH] = { 0 };
 
     for (int i2 = 0; i2 < h2; i2++) {
-        gather_rows(ref, 2 * i2, fw, rr);
-        gather_rows(dis, 2 * i2, fw, dr);
+        if (planes & P_REF)
+            gather_rows(ref, 2 * i2, fw, rr);
+        if (planes & P_DIS)
+            gather_rows(dis, 2 * i2, fw, dr);
         int j = 0;
         for (; j + BLOCK_V <= w; j += BLOCK_V)
-            sub_vertical(rr, dr, fw, shift, ws, j, BLOCK_V);
+            sub_vertical(rr, dr, fw, shift, ws, j, BLOCK_V, planes);
         for (; j < w; j++)
-            sub_vertical(rr, dr, fw, shift, ws, j, 1);
+            sub_vertical(rr, dr, fw, shift, ws, j, 1, planes);
         /* full margins, so that the split rows are defined wherever they are read */
-        mirror_margins(ws->conv_ref, w, PAD);
-        mirror_margins(ws->conv_dis, w, PAD);
-        deinterleave(ws->conv_ref, ws->even_ref, ws->odd_ref, w2);
-        deinterleave(ws->conv_dis, ws->even_dis, ws->odd_dis, w2);
+        if (planes & P_REF) {
+            mirror_margins(ws->conv_ref, w, PAD);
+            deinterleave(ws->conv_ref, ws->even_ref, ws->odd_ref, w2);
+        }
+        if (planes & P_DIS) {
+            mirror_margins(ws->conv_dis, w, PAD);
+            deinterleave(ws->conv_dis, ws->even_dis, ws->odd_dis, w2);
+        }
 
-        uint16_t *const out_r = dst_ref + (size_t)i2 * w2;
-        uint16_t *const out_d = dst_dis + (size_t)i2 * w2;
+        uint16_t *const out_r = planes & P_REF ? dst_ref + (size_t)i2 * w2 : NULL;
+        uint16_t *const out_d = planes & P_DIS ? dst_dis + (size_t)i2 * w2 : NULL;
         int m = 0;
         for (; m + BLOCK_H <= w2; m += BLOCK_H) {
-            sub_horizontal(fw, ws->even_ref, ws->odd_ref, out_r, m, BLOCK_H);
-            sub_horizontal(fw, ws->even_dis, ws->odd_dis, out_d, m, BLOCK_H);
+            if (planes & P_REF)
+                sub_horizontal(fw, ws->even_ref, ws->odd_ref, out_r, m, BLOCK_H);
+            if (planes & P_DIS)
+                sub_horizontal(fw, ws->even_dis, ws->odd_dis, out_d, m, BLOCK_H);
         }
         for (; m < w2; m++) {
-            sub_horizontal(fw, ws->even_ref, ws->odd_ref, out_r, m, 1);
-            sub_horizontal(fw, ws->even_dis, ws->odd_dis, out_d, m, 1);
+            if (planes & P_REF)
+                sub_horizontal(fw, ws->even_ref, ws->odd_ref, out_r, m, 1);
+            if (planes & P_DIS)
+                sub_horizontal(fw, ws->even_dis, ws->odd_dis, out_d, m, 1);
         }
     }
 }
@@ -522,41 +614,50 @@ VIF_INLINE void subsample(VmafVifWorkspace *ws, const Plane *ref, const Plane *d
  * are in vif_simd.c. */
 
 
+/* One frame's passes: both sides (VIF_FUSED), the reference side into side (VIF_REF: dis
+ * unread, the den sums in sums) or the distorted side from it (VIF_DIS: the num sums). */
 VIF_INLINE void vif_compute_kernels(VmafVifWorkspace *ws, const void *ref, ptrdiff_t ref_stride,
-                                 const void *dis, ptrdiff_t dis_stride, double egl,
-                                 bool skip_scale0, VmafVifSums *sums, const int fast)
+                                    const void *dis, ptrdiff_t dis_stride, double egl,
+                                    bool skip_scale0, VmafVifSums *sums, const int fast,
+                                    const int mode, VifRefSide *side)
 {
     const int bpc = (int)ws->bpc, w = (int)ws->w, h = (int)ws->h;
-    Plane pr, pd;
+    const int planes = mode == VIF_REF ? P_REF : mode == VIF_DIS ? P_DIS : P_REF | P_DIS;
+    const VifSideRows none = { NULL, NULL };
+    Plane pr, pd = { NULL, 0, w, h, NULL };
 
     if (bpc == 8) {
         ring_start(&ws->ring_ref, ref, ref_stride);
-        ring_start(&ws->ring_dis, dis, dis_stride);
         pr = (Plane){ NULL, 0, w, h, &ws->ring_ref };
-        pd = (Plane){ NULL, 0, w, h, &ws->ring_dis };
+        if (mode != VIF_REF) {
+            ring_start(&ws->ring_dis, dis, dis_stride);
+            pd = (Plane){ NULL, 0, w, h, &ws->ring_dis };
+        }
     } else {
         pr = (Plane){ ref, ref_stride / 2, w, h, NULL };
-        pd = (Plane){ dis, dis_stride / 2, w, h, NULL };
+        if (mode != VIF_REF)
+            pd = (Plane){ dis, dis_stride / 2, w, h, NULL };
     }
 
     memset(sums, 0, VMAF_VIF_SCALES * sizeof(*sums));
     if (!skip_scale0) {
+        const VifSideRows sr = mode == VIF_FUSED ? none : side->rows[0];
         if (bpc == 8 && fast) {
 #ifdef VIF_HAVE_AVX2
             if (fast == 2)
-                vmaf_vif_stat_scale0_8_avx512(ws, &pr, &pd, egl, &sums[0]);
+                vmaf_vif_stat_scale0_8_avx512(ws, &pr, &pd, egl, &sums[0], mode, sr);
             else
-                vmaf_vif_stat_scale0_8_avx2(ws, &pr, &pd, egl, &sums[0]);
+                vmaf_vif_stat_scale0_8_avx2(ws, &pr, &pd, egl, &sums[0], mode, sr);
 #endif
         } else if (bpc == 8) {
-            stat_scale(ws, &pr, &pd, 17, 0, 8, 0, egl, &sums[0]);
+            stat_scale(ws, &pr, &pd, 17, 0, 8, 0, egl, &sums[0], mode, sr);
         } else if (fast) {
 #ifdef VIF_HAVE_AVX2
             vmaf_vif_stat_scale16_avx2(ws, &pr, &pd, 17, bpc, 2 * (bpc - 8), fast == 2, egl,
-                                       &sums[0]);
+                                       &sums[0], mode, sr);
 #endif
         } else {
-            stat_scale(ws, &pr, &pd, 17, 1, bpc, 2 * (bpc - 8), egl, &sums[0]);
+            stat_scale(ws, &pr, &pd, 17, 1, bpc, 2 * (bpc - 8), egl, &sums[0], mode, sr);
         }
     }
 
@@ -566,30 +667,34 @@ VIF_INLINE void vif_compute_kernels(VmafVifWorkspace *ws, const void *ref, ptrdi
             break; /* an empty scale, and all after it: their sums stay zero */
         const int fw = vmaf_vif_filter_width[s];
         const int shift = s == 1 ? bpc : 16;
+        /* the reference images: the side's (made by VIF_REF, read by VIF_DIS) */
+        uint16_t *const img_ref = mode == VIF_FUSED ? ws->img_ref[s] : side->img[s];
+        const VifSideRows sr = mode == VIF_FUSED ? none : side->rows[s];
         if (fast && fw != 3) {
 #ifdef VIF_HAVE_AVX2
-            vmaf_vif_subsample_avx2_any(ws, &pr, &pd, ws->img_ref[s], ws->img_dis[s], fw,
-                                        s == 1 && bpc == 8, shift);
+            vmaf_vif_subsample_avx2_any(ws, &pr, &pd, img_ref, ws->img_dis[s], fw,
+                                        s == 1 && bpc == 8, shift, mode);
 #endif
         } else if (fw == 9)
-            subsample(ws, &pr, &pd, ws->img_ref[s], ws->img_dis[s], 9, shift);
+            subsample(ws, &pr, &pd, img_ref, ws->img_dis[s], 9, shift, planes);
         else if (fw == 5)
-            subsample(ws, &pr, &pd, ws->img_ref[s], ws->img_dis[s], 5, shift);
+            subsample(ws, &pr, &pd, img_ref, ws->img_dis[s], 5, shift, planes);
         else
-            subsample(ws, &pr, &pd, ws->img_ref[s], ws->img_dis[s], 3, shift);
-        pr = (Plane){ ws->img_ref[s], w2, w2, h2, NULL };
+            subsample(ws, &pr, &pd, img_ref, ws->img_dis[s], 3, shift, planes);
+        pr = (Plane){ img_ref, w2, w2, h2, NULL };
         pd = (Plane){ ws->img_dis[s], w2, w2, h2, NULL };
 
         if (fast && fw != 3) {
 #ifdef VIF_HAVE_AVX2
-            vmaf_vif_stat_scale16_avx2(ws, &pr, &pd, fw, 16, 16, fast == 2, egl, &sums[s]);
+            vmaf_vif_stat_scale16_avx2(ws, &pr, &pd, fw, 16, 16, fast == 2, egl, &sums[s],
+                                       mode, sr);
 #endif
         } else if (fw == 9)
-            stat_scale(ws, &pr, &pd, 9, 1, 16, 16, egl, &sums[s]);
+            stat_scale(ws, &pr, &pd, 9, 1, 16, 16, egl, &sums[s], mode, sr);
         else if (fw == 5)
-            stat_scale(ws, &pr, &pd, 5, 1, 16, 16, egl, &sums[s]);
+            stat_scale(ws, &pr, &pd, 5, 1, 16, 16, egl, &sums[s], mode, sr);
         else
-            stat_scale(ws, &pr, &pd, 3, 1, 16, 16, egl, &sums[s]);
+            stat_scale(ws, &pr, &pd, 3, 1, 16, 16, egl, &sums[s], mode, sr);
     }
 }
 
@@ -604,27 +709,55 @@ VIF_INLINE void vif_compute_kernels(VmafVifWorkspace *ws, const void *ref, ptrdi
 #define VIF_NO_UNROLL_JAM
 #endif
 
+/* The arguments of one frame's passes. */
+typedef struct VifCall {
+    VmafVifWorkspace *ws;
+    const void *ref, *dis;
+    ptrdiff_t ref_stride, dis_stride;
+    double egl;
+    bool skip_scale0;
+    VmafVifSums *sums;
+    int mode;
+    VifRefSide *side;
+} VifCall;
+
+/* vif_compute_kernels() with fast and the mode as constants. */
+#define VIF_KERNELS(c, fast, mode)                                                         \
+    vif_compute_kernels((c)->ws, (c)->ref, (c)->ref_stride, (c)->dis, (c)->dis_stride,     \
+                        (c)->egl, (c)->skip_scale0, (c)->sums, fast, mode, (c)->side)
+
 VIF_NO_UNROLL_JAM
-static void vif_compute_plain(VmafVifWorkspace *ws, const void *ref, ptrdiff_t ref_stride,
-                              const void *dis, ptrdiff_t dis_stride, double egl,
-                              bool skip_scale0, VmafVifSums *sums)
+static void vif_compute_plain(const VifCall *c)
 {
-    vif_compute_kernels(ws, ref, ref_stride, dis, dis_stride, egl, skip_scale0, sums, 0);
+    if (c->mode == VIF_REF)
+        VIF_KERNELS(c, 0, VIF_REF);
+    else if (c->mode == VIF_DIS)
+        VIF_KERNELS(c, 0, VIF_DIS);
+    else
+        VIF_KERNELS(c, 0, VIF_FUSED);
 }
 
 #ifdef VIF_HAVE_AVX2
-/* fast: the hand-written scale 0 of 8-bit input (VMAF_VIF_IMPL_AVX2_MADD) */
+/* fast: the hand-written passes (1: VMAF_VIF_IMPL_AVX2_MADD, 2: VMAF_VIF_IMPL_AVX512) */
 __attribute__((target("avx2"))) VIF_NO_UNROLL_JAM
-static void vif_compute_avx2(VmafVifWorkspace *ws, const void *ref, ptrdiff_t ref_stride,
-                             const void *dis, ptrdiff_t dis_stride, double egl,
-                             bool skip_scale0, VmafVifSums *sums, int fast)
+static void vif_compute_avx2(const VifCall *c, int fast)
 {
+#define VIF_KERNELS_MODES(fast)                                                            \
+    do {                                                                                   \
+        if (c->mode == VIF_REF)                                                            \
+            VIF_KERNELS(c, fast, VIF_REF);                                                 \
+        else if (c->mode == VIF_DIS)                                                       \
+            VIF_KERNELS(c, fast, VIF_DIS);                                                 \
+        else                                                                               \
+            VIF_KERNELS(c, fast, VIF_FUSED);                                               \
+    } while (0)
     if (fast == 2)
-        vif_compute_kernels(ws, ref, ref_stride, dis, dis_stride, egl, skip_scale0, sums, 2);
+        VIF_KERNELS_MODES(2);
     else if (fast)
-        vif_compute_kernels(ws, ref, ref_stride, dis, dis_stride, egl, skip_scale0, sums, 1);
+        VIF_KERNELS_MODES(1);
     else
-        vif_compute_kernels(ws, ref, ref_stride, dis, dis_stride, egl, skip_scale0, sums, 0);
+        VIF_KERNELS_MODES(0);
+#undef VIF_KERNELS_MODES
 }
 #endif
 
@@ -655,40 +788,57 @@ static enum VmafVifImpl vif_best_impl(void)
                                 : VMAF_VIF_IMPL_PLAIN;
 }
 
-int vmaf_vif_compute_with(enum VmafVifImpl impl, VmafVifWorkspace *ws, const void *ref,
-                          ptrdiff_t ref_stride, const void *dis, ptrdiff_t dis_stride,
-                          double enhn_gain_limit, bool skip_scale0,
-                          VmafVifSums sums[VMAF_VIF_SCALES])
+/* The build that runs impl here: 0 with *resolved set, -ENOTSUP or -EINVAL. */
+static int vif_resolve(const VmafVifWorkspace *ws, enum VmafVifImpl impl,
+                       enum VmafVifImpl *resolved)
 {
     if (impl == VMAF_VIF_IMPL_BEST)
         impl = ws->best; /* chosen once, when the workspace was allocated */
     switch (impl) {
     case VMAF_VIF_IMPL_PLAIN:
-        vif_compute_plain(ws, ref, ref_stride, dis, dis_stride, enhn_gain_limit, skip_scale0,
-                          sums);
-        return 0;
+        break;
     case VMAF_VIF_IMPL_AVX2:
     case VMAF_VIF_IMPL_AVX2_MADD:
-#ifdef VIF_HAVE_AVX2
-        if (vif_cpu_has_avx2()) {
-            vif_compute_avx2(ws, ref, ref_stride, dis, dis_stride, enhn_gain_limit,
-                             skip_scale0, sums, impl == VMAF_VIF_IMPL_AVX2_MADD);
-            return 0;
-        }
-#endif
-        return -ENOTSUP;
+        if (!vif_cpu_has_avx2())
+            return -ENOTSUP;
+        break;
     case VMAF_VIF_IMPL_AVX512:
-#ifdef VIF_HAVE_AVX2
-        if (vif_cpu_has_avx512()) {
-            vif_compute_avx2(ws, ref, ref_stride, dis, dis_stride, enhn_gain_limit,
-                             skip_scale0, sums, 2);
-            return 0;
-        }
-#endif
-        return -ENOTSUP;
+        if (!vif_cpu_has_avx512())
+            return -ENOTSUP;
+        break;
     default:
         return -EINVAL;
     }
+    *resolved = impl;
+    return 0;
+}
+
+/* The passes of c with a resolved build. */
+static void vif_run(enum VmafVifImpl impl, const VifCall *c)
+{
+#ifdef VIF_HAVE_AVX2
+    if (impl != VMAF_VIF_IMPL_PLAIN) {
+        vif_compute_avx2(c, impl == VMAF_VIF_IMPL_AVX512    ? 2
+                            : impl == VMAF_VIF_IMPL_AVX2_MADD ? 1
+                                                              : 0);
+        return;
+    }
+#endif
+    vif_compute_plain(c);
+}
+
+int vmaf_vif_compute_with(enum VmafVifImpl impl, VmafVifWorkspace *ws, const void *ref,
+                          ptrdiff_t ref_stride, const void *dis, ptrdiff_t dis_stride,
+                          double enhn_gain_limit, bool skip_scale0,
+                          VmafVifSums sums[VMAF_VIF_SCALES])
+{
+    const int err = vif_resolve(ws, impl, &impl);
+    if (err)
+        return err;
+    const VifCall c = { ws, ref, dis, ref_stride, dis_stride, enhn_gain_limit, skip_scale0,
+                        sums, VIF_FUSED, NULL };
+    vif_run(impl, &c);
+    return 0;
 }
 
 void vmaf_vif_compute(VmafVifWorkspace *ws, const void *ref, ptrdiff_t ref_stride,
@@ -697,6 +847,87 @@ void vmaf_vif_compute(VmafVifWorkspace *ws, const void *ref, ptrdiff_t ref_strid
 {
     (void)vmaf_vif_compute_with(VMAF_VIF_IMPL_BEST, ws, ref, ref_stride, dis, dis_stride,
                                 enhn_gain_limit, skip_scale0, sums);
+}
+
+/* ------------------------------------------------------------------------------------- */
+/* The reference side (vif_internal.h)                                                   */
+
+static size_t align64(size_t n)
+{
+    return (n + 63) & ~(size_t)63;
+}
+
+/* The block's layout; mem NULL: only its size. */
+static size_t ref_side_layout(void *mem, unsigned w, unsigned h)
+{
+    VifRefSide *side = mem;
+    size_t at = align64(sizeof(VifRefSide));
+    for (int s = 0; s < VMAF_VIF_SCALES; s++) {
+        const size_t n = (size_t)(w >> s) * (h >> s);
+        if (side) {
+            side->rows[s].mu1 = (uint32_t *)((char *)mem + at);
+            side->rows[s].sxx = (int32_t *)((char *)mem + at + align64(n * 4));
+            side->img[s] = s ? (uint16_t *)((char *)mem + at + 2 * align64(n * 4)) : NULL;
+        }
+        at += 2 * align64(n * 4) + (s ? align64(n * 2) : 0);
+    }
+    return at;
+}
+
+size_t vmaf_vif_ref_side_size(unsigned w, unsigned h)
+{
+    return ref_side_layout(NULL, w, h);
+}
+
+int vmaf_vif_ref_side_compute_with(enum VmafVifImpl impl, VmafVifWorkspace *ws, void *mem,
+                                   size_t size, const void *ref, ptrdiff_t ref_stride,
+                                   bool skip_scale0)
+{
+    if (!ws || !mem || !ref || size < vmaf_vif_ref_side_size(ws->w, ws->h))
+        return -EINVAL;
+    const int err = vif_resolve(ws, impl, &impl);
+    if (err)
+        return err;
+    VifRefSide *side = mem;
+    memset(side, 0, sizeof(*side));
+    ref_side_layout(mem, ws->w, ws->h);
+    side->w = ws->w;
+    side->h = ws->h;
+    side->bpc = ws->bpc;
+    side->impl = (int)impl;
+    side->skip_scale0 = skip_scale0;
+    const VifCall c = { ws, ref, NULL, ref_stride, 0, 1.0, skip_scale0, side->den, VIF_REF,
+                        side };
+    vif_run(impl, &c);
+    return 0;
+}
+
+int vmaf_vif_compute_from_side_with(enum VmafVifImpl impl, VmafVifWorkspace *ws,
+                                    const void *mem, const void *ref, ptrdiff_t ref_stride,
+                                    const void *dis, ptrdiff_t dis_stride,
+                                    double enhn_gain_limit, bool skip_scale0,
+                                    VmafVifSums sums[VMAF_VIF_SCALES])
+{
+    if (!ws || !mem)
+        return -EINVAL;
+    int err = vif_resolve(ws, impl, &impl);
+    if (err)
+        return err;
+    /* the side read as made: VIF_DIS only reads it (the cast drops no promise) */
+    VifRefSide *side = (VifRefSide *)mem;
+    if (side->w != ws->w || side->h != ws->h || side->bpc != ws->bpc ||
+        side->impl != (int)impl || (side->skip_scale0 && !skip_scale0))
+        return -EINVAL;
+    const VifCall c = { ws, ref, dis, ref_stride, dis_stride, enhn_gain_limit, skip_scale0,
+                        sums, VIF_DIS, side };
+    vif_run(impl, &c);
+    for (int s = 0; s < VMAF_VIF_SCALES; s++) {
+        if (s == 0 && skip_scale0)
+            continue;
+        sums[s].den_log = side->den[s].den_log;
+        sums[s].den_non_log = side->den[s].den_non_log;
+    }
+    return 0;
 }
 
 /* ------------------------------------------------------------------------------------- */
@@ -778,6 +1009,50 @@ static int append(VmafFeatureSink *sink, const char *name, double v, unsigned in
     return err ? err : vmaf_feature_sink_append(sink, name, v, index);
 }
 
+/*
+ * A reference scored by several contexts (a ladder's rungs, picture.h): its side is computed
+ * once, as a side product of the picture, by the first instance that needs it (with its own
+ * workspace), and every instance computes the rest from it: the same sums as the fused
+ * pass, bit for bit (vif_internal.h). The key holds what changes the side: the build (its
+ * column order) and whether scale 0 is made; the geometry is the picture's. A picture of
+ * one context never gets here: the two passes cost more than the fused one, and the side
+ * about 11 bytes per pixel (23 MB for 1080p), kept while the frame's rungs read it.
+ */
+typedef struct VifSideArgs {
+    VmafVifWorkspace *ws;
+    const VmafPicture *ref;
+    bool skip_scale0;
+} VifSideArgs;
+
+static int vif_side_compute(void *data, size_t size, void *arg)
+{
+    const VifSideArgs *a = arg;
+    return vmaf_vif_ref_side_compute_with(VMAF_VIF_IMPL_BEST, a->ws, data, size,
+                                          a->ref->data[0], a->ref->stride[0], a->skip_scale0);
+}
+
+/* The sums from the reference's side: 0, or an error (nothing written: compute them fused). */
+static int vif_from_side(VifState *s, const VmafPicture *ref, const VmafPicture *dis,
+                         VmafVifSums sums[VMAF_VIF_SCALES])
+{
+    if (vmaf_picture_readers(ref) < 2)
+        return -ENOENT;
+    const VmafVifOptions *o = &s->opt;
+    char key[32];
+    snprintf(key, sizeof(key), "vif/%d/%d", (int)s->ws->best, (int)o->skip_scale0);
+    VifSideArgs args = { s->ws, ref, o->skip_scale0 };
+    const void *side;
+    int err = vmaf_picture_side_get(ref, key, vmaf_vif_ref_side_size(s->w, s->h),
+                                    vif_side_compute, &args, &side);
+    if (err)
+        return err;
+    err = vmaf_vif_compute_from_side_with(VMAF_VIF_IMPL_BEST, s->ws, side, ref->data[0],
+                                          ref->stride[0], dis->data[0], dis->stride[0],
+                                          o->enhn_gain_limit, o->skip_scale0, sums);
+    vmaf_picture_side_put(ref, side);
+    return err;
+}
+
 static int vif_extract(void *priv, const VmafFeatureFrame *frame, VmafFeatureSink *sink)
 {
     VifState *s = priv;
@@ -792,6 +1067,8 @@ static int vif_extract(void *priv, const VmafFeatureFrame *frame, VmafFeatureSin
     }
 
     VmafVifSums sums[VMAF_VIF_SCALES];
+    if (!vif_from_side(s, ref, dis, sums))
+        return vmaf_vif_store(o, sums, frame->index, sink);
     vmaf_vif_compute(s->ws, ref->data[0], ref->stride[0], dis->data[0], dis->stride[0],
                      o->enhn_gain_limit, o->skip_scale0, sums);
     return vmaf_vif_store(o, sums, frame->index, sink);

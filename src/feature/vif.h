@@ -170,6 +170,38 @@ int vmaf_vif_compute_with(enum VmafVifImpl impl, VmafVifWorkspace *ws, const voi
                           ptrdiff_t ref_stride, const void *dis, ptrdiff_t dis_stride,
                           double enhn_gain_limit, bool skip_scale0,
                           VmafVifSums sums[VMAF_VIF_SCALES]);
+
+/*
+ * The same sums in two parts, for a reference scored against several distorted planes:
+ * the reference side (per scale mu_x, sigma_xx and the den sums; the reference images of
+ * scales 1..3) once, then the rest for each distorted plane. Integer parts of the one
+ * computation, so the sums are vmaf_vif_compute_with()'s bit for bit (vif_internal.h).
+ */
+
+/** Bytes of a reference side of w x h planes (about 8 per pixel of scale 0, 11 in all). */
+size_t vmaf_vif_ref_side_size(unsigned w, unsigned h);
+
+/**
+ * The reference side of ref (the workspace's geometry) into mem (size bytes at least
+ * vmaf_vif_ref_side_size(), 8-byte aligned); skip_scale0 leaves scale 0's rows unmade.
+ * @return 0, -EINVAL, or -ENOTSUP when this binary or CPU lacks that build
+ */
+int vmaf_vif_ref_side_compute_with(enum VmafVifImpl impl, VmafVifWorkspace *ws, void *mem,
+                                   size_t size, const void *ref, ptrdiff_t ref_stride,
+                                   bool skip_scale0);
+
+/**
+ * vmaf_vif_compute_with() from a reference side made of the same ref plane with the same
+ * build (the column order of its rows is the build's) and geometry, and scale 0 unless
+ * skip_scale0.
+ * @return 0, -EINVAL (a side of another build, geometry or without a needed scale 0), or
+ *         -ENOTSUP
+ */
+int vmaf_vif_compute_from_side_with(enum VmafVifImpl impl, VmafVifWorkspace *ws,
+                                    const void *side, const void *ref, ptrdiff_t ref_stride,
+                                    const void *dis, ptrdiff_t dis_stride,
+                                    double enhn_gain_limit, bool skip_scale0,
+                                    VmafVifSums sums[VMAF_VIF_SCALES]);
 #endif /* !VMAF_DIALECT_OPENCL */
 
 /* ---- for the CUDA twin: the extractor state and how the sums become scores ---- */

@@ -85,6 +85,39 @@ struct VmafVifWorkspace {
 };
 
 /* ------------------------------------------------------------------------------------- */
+/* The reference side                                                                    */
+
+/*
+ * A statistic's sums split exactly into a part of the reference alone and a part of the
+ * pair: sigma_xx and mu_x (vif.h) are made from the reference's samples by the same integer
+ * operations wherever they are computed, the distorted pass makes mu_y, e_yy and e_xy as
+ * before and combines them with the stored mu_x, and den_log, den_non_log depend on sigma_xx
+ * alone. Integer sums (mod 2^32 where they wrap in the fused passes too) do not depend on
+ * which pass adds them, so every sum, and every score, is bit for bit the fused pass's.
+ *
+ * Passes: VIF_FUSED computes both sides (vmaf_vif_compute), VIF_REF only the reference side
+ * into a VifRefSide, VIF_DIS the rest from one. The kernels take the mode as a constant.
+ */
+enum { VIF_FUSED = 0, VIF_REF = 1, VIF_DIS = 2 };
+
+/* One scale's rows of the reference side (NULL in VIF_FUSED): w x h values, row i at
+ * i * w, in the column order of the statistic pass that made them (its sigma rows'). */
+typedef struct VifSideRows {
+    uint32_t *mu1; /* mu_x */
+    int32_t *sxx;  /* sigma_xx */
+} VifSideRows;
+
+/* A frame's reference side (vmaf_vif_ref_side_compute_with), at the start of its block. */
+typedef struct VifRefSide {
+    unsigned w, h, bpc;
+    int impl; /* the resolved VmafVifImpl that made it: it fixes the column order */
+    bool skip_scale0; /* scale 0's rows were not made */
+    VifSideRows rows[VMAF_VIF_SCALES];
+    uint16_t *img[VMAF_VIF_SCALES]; /* the reference images of scales 1..3 ([0] unused) */
+    VmafVifSums den[VMAF_VIF_SCALES]; /* den_log and den_non_log of each scale */
+} VifRefSide;
+
+/* ------------------------------------------------------------------------------------- */
 /* Kernels                                                                               */
 
 /* A plane of one scale: 16-bit samples. */
@@ -133,22 +166,31 @@ static inline const uint16_t *filter_of_width(int fw)
     return vmaf_vif_filter[fw == 17 ? 0 : fw == 9 ? 1 : fw == 5 ? 2 : 3];
 }
 
-/* The per-pixel sums of vif.h over one row of sigmas. */
-static inline void stat_accumulate_part(const VmafVifWorkspace *ws, int j0, int w,
-                                        double egl, VmafVifSums *sums)
+/* The per-pixel sums of vif.h over columns [j0, w) of one row of sigmas: all of them
+ * (VIF_FUSED), those of sigma_xx alone (VIF_REF: den_log, den_non_log; syy, sxy unread) or
+ * the others (VIF_DIS). */
+VIF_INLINE void stat_accumulate_part(const uint16_t *table, const int32_t *sigma_xx,
+                                     const int32_t *sigma_yy, const int32_t *sigma_xy,
+                                     int j0, int w, double egl, const int mode,
+                                     VmafVifSums *sums)
 {
-    const uint16_t *table = ws->log2_table;
     const int32_t nsq = VMAF_VIF_SIGMA_NSQ;
     int64_t num_log = 0, den_log = 0, num_non_log = 0, den_non_log = 0;
 
     for (int j = j0; j < w; j++) {
-        const int32_t sxx = ws->sigma_xx[j], syy = ws->sigma_yy[j], sxy = ws->sigma_xy[j];
+        const int32_t sxx = sigma_xx[j];
         if (sxx < nsq) {
-            num_non_log += syy;
-            den_non_log++;
+            if (mode != VIF_REF)
+                num_non_log += sigma_yy[j];
+            if (mode != VIF_DIS)
+                den_non_log++;
             continue;
         }
-        den_log += vif_log2(table, (uint32_t)(nsq + sxx)) - 17 * VMAF_VIF_LOG2_ONE;
+        if (mode != VIF_DIS)
+            den_log += vif_log2(table, (uint32_t)(nsq + sxx)) - 17 * VMAF_VIF_LOG2_ONE;
+        if (mode == VIF_REF)
+            continue;
+        const int32_t syy = sigma_yy[j], sxy = sigma_xy[j];
         if (sxy > 0 && syy > 0) {
             const double eps = 65536 * 1.0e-10;
             double g = sxy / (sxx + eps);
@@ -168,10 +210,14 @@ static inline void stat_accumulate_part(const VmafVifWorkspace *ws, int j0, int 
     sums->den_non_log += den_non_log;
 }
 
-static inline void stat_accumulate(const VmafVifWorkspace *ws, int w, double egl,
-                                   VmafVifSums *sums)
+/* The sigma rows of a pass: the workspace's, except sigma_xx from the side in VIF_DIS
+ * (VIF_REF writes its sigma_xx to the side, and accumulates it from there). */
+VIF_INLINE void stat_accumulate(const VmafVifWorkspace *ws, int w, double egl, const int mode,
+                                const int32_t *side_sxx, VmafVifSums *sums)
 {
-    stat_accumulate_part(ws, 0, w, egl, sums);
+    const int32_t *sxx = mode == VIF_FUSED ? ws->sigma_xx : side_sxx;
+    stat_accumulate_part(ws->log2_table, sxx, ws->sigma_yy, ws->sigma_xy, 0, w, egl, mode,
+                         sums);
 }
 
 /* ------------------------------------------------------------------------------------- */
@@ -190,20 +236,22 @@ static inline void stat_accumulate(const VmafVifWorkspace *ws, int w, double egl
 #define VIF_AVX512_ACC                                                                     \
     __attribute__((target("avx2,avx512f,avx512bw,avx512dq,avx512cd,avx512vl")))
 
-/* Entry points of vif_simd.c, used by vif_compute_kernels() in vif.c. */
+/* Entry points of vif_simd.c, used by vif_compute_kernels() in vif.c. mode: VIF_FUSED,
+ * VIF_REF (dis and dst_dis unused) or VIF_DIS; side: the scale's side rows (VIF_REF, VIF_DIS). */
 VIF_AVX2 __attribute__((noinline)) void
 vmaf_vif_subsample_avx2_any(VmafVifWorkspace *ws, const Plane *ref, const Plane *dis,
                             uint16_t *dst_ref, uint16_t *dst_dis, int fw, int eight,
-                            int shift);
+                            int shift, int mode);
 VIF_AVX2 __attribute__((noinline)) void
 vmaf_vif_stat_scale0_8_avx2(VmafVifWorkspace *ws, const Plane *ref, const Plane *dis,
-                            double egl, VmafVifSums *sums);
+                            double egl, VmafVifSums *sums, int mode, VifSideRows side);
 VIF_AVX2 __attribute__((noinline)) void
 vmaf_vif_stat_scale16_avx2(VmafVifWorkspace *ws, const Plane *ref, const Plane *dis, int fw,
-                           int mu_shift, int q, int acc512, double egl, VmafVifSums *sums);
+                           int mu_shift, int q, int acc512, double egl, VmafVifSums *sums,
+                           int mode, VifSideRows side);
 VIF_AVX512_ACC __attribute__((noinline)) void
 vmaf_vif_stat_scale0_8_avx512(VmafVifWorkspace *ws, const Plane *ref, const Plane *dis,
-                              double egl, VmafVifSums *sums);
+                              double egl, VmafVifSums *sums, int mode, VifSideRows side);
 #endif
 
 #endif /* VMAF_FEATURE_VIF_INTERNAL_H */

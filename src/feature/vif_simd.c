@@ -50,28 +50,34 @@
 #ifdef VIF_HAVE_AVX2
 
 
-/* The scalar form of the vertical pass for column c: the biased rows. */
+/* The biased rows of a pass (vif_internal.h's modes): the reference side makes rows 0
+ * (m_x), 2 and 3 (q_xx), the distorted side rows 1 (m_y) and 4 to 7 (q_yy, q_xy). */
+static inline bool makes_row(int mode, int r)
+{
+    const bool ref_row = r == 0 || r == 2 || r == 3;
+    return mode == VIF_FUSED || (mode == VIF_REF) == ref_row;
+}
+
+/* The scalar form of the vertical pass for column c: the biased rows of the mode (dr
+ * unread in VIF_REF). */
 static void s0_vertical_column(const uint16_t *const *rr, const uint16_t *const *dr,
-                               uint16_t *const *row16, int c)
+                               uint16_t *const *row16, int c, int mode)
 {
     const uint16_t *f = vmaf_vif_filter[0];
     uint32_t m1 = 0, m2 = 0, xx = 0, yy = 0, xy = 0;
     for (int k = 0; k < 17; k++) {
-        const uint32_t x = rr[k][c], y = dr[k][c];
+        const uint32_t x = rr[k][c], y = mode != VIF_REF ? dr[k][c] : 0;
         m1 += f[k] * x;
         m2 += f[k] * y;
         xx += f[k] * (x * x);
         yy += f[k] * (y * y);
         xy += f[k] * (x * y);
     }
-    row16[0][c] = (uint16_t)(((m1 + 128) >> 8) ^ 0x8000);
-    row16[1][c] = (uint16_t)(((m2 + 128) >> 8) ^ 0x8000);
-    row16[2][c] = (uint16_t)((xx >> 16) ^ 0x8000);
-    row16[3][c] = (uint16_t)((xx & LO16) ^ 0x8000);
-    row16[4][c] = (uint16_t)((yy >> 16) ^ 0x8000);
-    row16[5][c] = (uint16_t)((yy & LO16) ^ 0x8000);
-    row16[6][c] = (uint16_t)((xy >> 16) ^ 0x8000);
-    row16[7][c] = (uint16_t)((xy & LO16) ^ 0x8000);
+    const uint32_t v[8] = { (m1 + 128) >> 8, (m2 + 128) >> 8, xx >> 16, xx & LO16,
+                            yy >> 16,        yy & LO16,       xy >> 16, xy & LO16 };
+    for (int r = 0; r < 8; r++)
+        if (makes_row(mode, r))
+            row16[r][c] = (uint16_t)(v[r] ^ 0x8000);
 }
 
 /* The sigmas of one column from the eight horizontal sums (see store_sigmas). */
@@ -89,19 +95,38 @@ static void s0_sigma(const uint32_t *a, int32_t *sxx, int32_t *syy, int32_t *sxy
     *sxy = (int32_t)(exy - mu1_mu2);
 }
 
-/* The scalar form of the horizontal pass for column c. */
-static void s0_horizontal_column(uint16_t *const *row16, int fw, VmafVifWorkspace *ws, int c)
+/* The scalar form of the horizontal pass for column c: the sigmas (VIF_FUSED), mu_x and
+ * sigma_xx into the side rows (VIF_REF), or sigma_yy and sigma_xy with the side's mu_x
+ * (VIF_DIS). */
+static void s0_horizontal_column(uint16_t *const *row16, int fw, VmafVifWorkspace *ws, int c,
+                                 int mode, uint32_t *side_mu1, int32_t *side_sxx)
 {
     const uint16_t *f = filter_of_width(fw);
     const int half = fw / 2;
-    uint32_t a[8];
+    uint32_t a[8] = { 0 };
     for (int r = 0; r < 8; r++) {
+        if (!makes_row(mode, r))
+            continue;
         uint32_t acc = 0;
         for (int t = 0; t < fw; t++)
             acc += f[t] * (uint32_t)(row16[r][c + t - half] ^ 0x8000);
         a[r] = acc;
     }
-    s0_sigma(a, &ws->sigma_xx[c], &ws->sigma_yy[c], &ws->sigma_xy[c]);
+    if (mode == VIF_FUSED) {
+        s0_sigma(a, &ws->sigma_xx[c], &ws->sigma_yy[c], &ws->sigma_xy[c]);
+        return;
+    }
+    if (mode == VIF_DIS)
+        a[0] = side_mu1[c];
+    int32_t sxx, syy, sxy;
+    s0_sigma(a, &sxx, &syy, &sxy);
+    if (mode == VIF_REF) {
+        side_mu1[c] = a[0];
+        side_sxx[c] = sxx;
+    } else {
+        ws->sigma_yy[c] = syy;
+        ws->sigma_xy[c] = sxy;
+    }
 }
 
 /* Pack two halves of 32-bit values (0 .. 65535, unpack lane order) into biased 16 bits. */
@@ -128,11 +153,14 @@ VIF_AVX2 static inline __m256i s0_load(const uint16_t *p)
 }
 
 /* Vertical pass over columns j .. j+15, in two parts that each keep their sums in
- * registers: the means and the ref squares, then the dis squares and the products. */
-VIF_AVX2 static inline void s0_vertical_block(const uint16_t *const *rr,
-                                              const uint16_t *const *dr,
-                                              uint16_t *const *row16, int j)
+ * registers: the means and the ref squares, then the dis squares and the products. The
+ * reference side is m_x and the ref squares of the first part; the distorted side the rest
+ * (mode, vif_internal.h). */
+VIF_AVX2 VIF_INLINE void s0_vertical_block(const uint16_t *const *rr,
+                                           const uint16_t *const *dr,
+                                           uint16_t *const *row16, int j, const int mode)
 {
+    const bool ref = mode != VIF_DIS, dis = mode != VIF_REF;
     const uint16_t *f = vmaf_vif_filter[0];
     const __m256i bias = _mm256_set1_epi16((short)0x8000);
     __m256i m1l = _mm256_setzero_si256(), m1h = m1l, m2l = m1l, m2h = m1l, xxl = m1l, xxh = m1l;
@@ -144,36 +172,55 @@ VIF_AVX2 static inline void s0_vertical_block(const uint16_t *const *rr,
         /* squares, pair (f[k], f[k]); the centre (f[8], 0) */
         const __m256i fk = k < 8 ? _mm256_set1_epi32(f[k] | (uint32_t)f[k] << 16)
                                  : _mm256_set1_epi32(f[8]);
-        const __m256i xa2 = _mm256_xor_si256(_mm256_mullo_epi16(xa, xa), bias);
-        const __m256i xb2 = _mm256_xor_si256(_mm256_mullo_epi16(xb, xb), bias);
-        xxl = _mm256_add_epi32(xxl, _mm256_madd_epi16(_mm256_unpacklo_epi16(xa2, xb2), fk));
-        xxh = _mm256_add_epi32(xxh, _mm256_madd_epi16(_mm256_unpackhi_epi16(xa2, xb2), fk));
+        if (ref) {
+            const __m256i xa2 = _mm256_xor_si256(_mm256_mullo_epi16(xa, xa), bias);
+            const __m256i xb2 = _mm256_xor_si256(_mm256_mullo_epi16(xb, xb), bias);
+            xxl = _mm256_add_epi32(xxl, _mm256_madd_epi16(_mm256_unpacklo_epi16(xa2, xb2), fk));
+            xxh = _mm256_add_epi32(xxh, _mm256_madd_epi16(_mm256_unpackhi_epi16(xa2, xb2), fk));
+        }
         /* means: pair sums of taps k-1 and k, coefficients (f[k-1], f[k]); the centre
          * alone (its pair sum would count it twice), coefficients (f[8], 0) */
-        const __m256i ya = s0_load(dr[k] + j), yb = s0_load(dr[16 - k] + j);
+        const __m256i ya = dis ? s0_load(dr[k] + j) : xa, yb = dis ? s0_load(dr[16 - k] + j) : xb;
         const __m256i sx = k < 8 ? _mm256_add_epi16(xa, xb) : xa;
         const __m256i sy = k < 8 ? _mm256_add_epi16(ya, yb) : ya;
         if (k & 1) {
             const __m256i fp = _mm256_set1_epi32(f[k - 1] | (uint32_t)f[k] << 16);
-            m1l = _mm256_add_epi32(m1l, _mm256_madd_epi16(_mm256_unpacklo_epi16(sx_prev, sx), fp));
-            m1h = _mm256_add_epi32(m1h, _mm256_madd_epi16(_mm256_unpackhi_epi16(sx_prev, sx), fp));
-            m2l = _mm256_add_epi32(m2l, _mm256_madd_epi16(_mm256_unpacklo_epi16(sy_prev, sy), fp));
-            m2h = _mm256_add_epi32(m2h, _mm256_madd_epi16(_mm256_unpackhi_epi16(sy_prev, sy), fp));
+            if (ref) {
+                m1l = _mm256_add_epi32(m1l,
+                                       _mm256_madd_epi16(_mm256_unpacklo_epi16(sx_prev, sx), fp));
+                m1h = _mm256_add_epi32(m1h,
+                                       _mm256_madd_epi16(_mm256_unpackhi_epi16(sx_prev, sx), fp));
+            }
+            if (dis) {
+                m2l = _mm256_add_epi32(m2l,
+                                       _mm256_madd_epi16(_mm256_unpacklo_epi16(sy_prev, sy), fp));
+                m2h = _mm256_add_epi32(m2h,
+                                       _mm256_madd_epi16(_mm256_unpackhi_epi16(sy_prev, sy), fp));
+            }
         } else if (k == 8) {
-            m1l = _mm256_add_epi32(m1l, _mm256_madd_epi16(_mm256_unpacklo_epi16(sx, sx), fk));
-            m1h = _mm256_add_epi32(m1h, _mm256_madd_epi16(_mm256_unpackhi_epi16(sx, sx), fk));
-            m2l = _mm256_add_epi32(m2l, _mm256_madd_epi16(_mm256_unpacklo_epi16(sy, sy), fk));
-            m2h = _mm256_add_epi32(m2h, _mm256_madd_epi16(_mm256_unpackhi_epi16(sy, sy), fk));
+            if (ref) {
+                m1l = _mm256_add_epi32(m1l, _mm256_madd_epi16(_mm256_unpacklo_epi16(sx, sx), fk));
+                m1h = _mm256_add_epi32(m1h, _mm256_madd_epi16(_mm256_unpackhi_epi16(sx, sx), fk));
+            }
+            if (dis) {
+                m2l = _mm256_add_epi32(m2l, _mm256_madd_epi16(_mm256_unpacklo_epi16(sy, sy), fk));
+                m2h = _mm256_add_epi32(m2h, _mm256_madd_epi16(_mm256_unpackhi_epi16(sy, sy), fk));
+            }
         }
         sx_prev = sx;
         sy_prev = sy;
     }
     const __m256i rnd = _mm256_set1_epi32(128);
-    s0_store16(row16[0] + j, _mm256_srli_epi32(_mm256_add_epi32(m1l, rnd), 8),
-               _mm256_srli_epi32(_mm256_add_epi32(m1h, rnd), 8));
-    s0_store16(row16[1] + j, _mm256_srli_epi32(_mm256_add_epi32(m2l, rnd), 8),
-               _mm256_srli_epi32(_mm256_add_epi32(m2h, rnd), 8));
-    s0_store_split(row16[2] + j, row16[3] + j, xxl, xxh);
+    if (ref) {
+        s0_store16(row16[0] + j, _mm256_srli_epi32(_mm256_add_epi32(m1l, rnd), 8),
+                   _mm256_srli_epi32(_mm256_add_epi32(m1h, rnd), 8));
+        s0_store_split(row16[2] + j, row16[3] + j, xxl, xxh);
+    }
+    if (dis)
+        s0_store16(row16[1] + j, _mm256_srli_epi32(_mm256_add_epi32(m2l, rnd), 8),
+                   _mm256_srli_epi32(_mm256_add_epi32(m2h, rnd), 8));
+    if (!dis)
+        return;
 
     __m256i yyl = _mm256_setzero_si256(), yyh = yyl, xyl = yyl, xyh = yyl;
 #pragma GCC unroll 9
@@ -239,11 +286,53 @@ VIF_AVX2 static inline void s0_sigmas(__m256i m1, __m256i m2, __m256i exx, __m25
     _mm256_storeu_si256((__m256i *)sxy, vxy);
 }
 
-/* Horizontal pass over columns j .. j+15 (sigma rows: even columns, then odd ones). */
+/* The reference side of s0_sigmas: mu_x as it is, sigma_xx. */
+VIF_AVX2 static inline void s0_ref_side(__m256i m1, __m256i exx, uint32_t *mu1, int32_t *sxx)
+{
+    _mm256_storeu_si256((__m256i *)mu1, m1);
+    _mm256_storeu_si256((__m256i *)sxx, _mm256_sub_epi32(exx, s0_mul_hi(m1, m1)));
+}
+
+/* The distorted side of s0_sigmas, mu_x read from the reference side. */
+VIF_AVX2 static inline void s0_dis_sigmas(const uint32_t *mu1, __m256i m2, __m256i eyy,
+                                          __m256i exy, int32_t *syy, int32_t *sxy)
+{
+    const __m256i m1 = _mm256_loadu_si256((const __m256i *)mu1);
+    const __m256i vyy = _mm256_sub_epi32(eyy, s0_mul_hi(m2, m2));
+    _mm256_storeu_si256((__m256i *)syy, _mm256_max_epi32(vyy, _mm256_setzero_si256()));
+    _mm256_storeu_si256((__m256i *)sxy, _mm256_sub_epi32(exy, s0_mul_hi(m1, m2)));
+}
+
+/* Horizontal pass over columns j .. j+15 (sigma rows: even columns, then odd ones), of
+ * the mode's rows: the sigma rows (VIF_FUSED), the side rows' mu_x and sigma_xx in the
+ * same column order (VIF_REF), or sigma_yy and sigma_xy with the side's mu_x (VIF_DIS). */
 VIF_AVX2 VIF_INLINE void s0_horizontal_block(uint16_t *const *row16, const __m256i *cp,
-                                             const int half, VmafVifWorkspace *ws, int j)
+                                             const int half, VmafVifWorkspace *ws, int j,
+                                             const int mode, uint32_t *side_mu1,
+                                             int32_t *side_sxx)
 {
     __m256i m1e, m1o, m2e, m2o, he, ho, le, lo;
+    if (mode == VIF_REF) {
+        s0_hsum(row16[0], cp, half, j, &m1e, &m1o);
+        s0_hsum(row16[2], cp, half, j, &he, &ho);
+        s0_hsum(row16[3], cp, half, j, &le, &lo);
+        s0_ref_side(m1e, s0_join(he, le), side_mu1 + j, side_sxx + j);
+        s0_ref_side(m1o, s0_join(ho, lo), side_mu1 + j + 8, side_sxx + j + 8);
+        return;
+    }
+    if (mode == VIF_DIS) {
+        s0_hsum(row16[1], cp, half, j, &m2e, &m2o);
+        s0_hsum(row16[4], cp, half, j, &he, &ho);
+        s0_hsum(row16[5], cp, half, j, &le, &lo);
+        const __m256i eyy_e = s0_join(he, le), eyy_o = s0_join(ho, lo);
+        s0_hsum(row16[6], cp, half, j, &he, &ho);
+        s0_hsum(row16[7], cp, half, j, &le, &lo);
+        s0_dis_sigmas(side_mu1 + j, m2e, eyy_e, s0_join(he, le), ws->sigma_yy + j,
+                      ws->sigma_xy + j);
+        s0_dis_sigmas(side_mu1 + j + 8, m2o, eyy_o, s0_join(ho, lo), ws->sigma_yy + j + 8,
+                      ws->sigma_xy + j + 8);
+        return;
+    }
     s0_hsum(row16[0], cp, half, j, &m1e, &m1o);
     s0_hsum(row16[1], cp, half, j, &m2e, &m2o);
     s0_hsum(row16[2], cp, half, j, &he, &ho);
@@ -271,15 +360,16 @@ static void s0_mirror16(uint16_t *row, int n, const int *left, const int *right)
     }
 }
 
-/* The scalar vertical pass of 16-bit values for column c (see stat_vertical_split_a). */
+/* The scalar vertical pass of 16-bit values for column c (see stat_vertical_split): the
+ * biased rows of the mode (dr unread in VIF_REF). */
 static void hbd_vertical_column(const uint16_t *const *rr, const uint16_t *const *dr, int fw,
-                                int mu_shift, int q, uint16_t *const *row16, int c)
+                                int mu_shift, int q, uint16_t *const *row16, int c, int mode)
 {
     const uint16_t *f = filter_of_width(fw);
     const uint32_t mrnd = 1u << (mu_shift - 1), qrnd = 1u << (q - 1);
     uint32_t m1 = 0, m2 = 0, h[3] = { 0 }, l[3] = { 0 };
     for (int k = 0; k < fw; k++) {
-        const uint32_t x = rr[k][c], y = dr[k][c];
+        const uint32_t x = rr[k][c], y = mode != VIF_REF ? dr[k][c] : 0;
         const uint32_t p[3] = { x * x, y * y, x * y };
         m1 += f[k] * x;
         m2 += f[k] * y;
@@ -288,13 +378,15 @@ static void hbd_vertical_column(const uint16_t *const *rr, const uint16_t *const
             l[r] += f[k] * (p[r] & LO16);
         }
     }
-    row16[0][c] = (uint16_t)(((m1 + mrnd) >> mu_shift) ^ 0x8000);
-    row16[1][c] = (uint16_t)(((m2 + mrnd) >> mu_shift) ^ 0x8000);
+    uint32_t v[8] = { (m1 + mrnd) >> mu_shift, (m2 + mrnd) >> mu_shift };
     for (int r = 0; r < 3; r++) {
-        const uint32_t v = (h[r] << (16 - q)) + ((l[r] + qrnd) >> q);
-        row16[2 + 2 * r][c] = (uint16_t)((v >> 16) ^ 0x8000);
-        row16[3 + 2 * r][c] = (uint16_t)((v & LO16) ^ 0x8000);
+        const uint32_t p = (h[r] << (16 - q)) + ((l[r] + qrnd) >> q);
+        v[2 + 2 * r] = p >> 16;
+        v[3 + 2 * r] = p & LO16;
     }
+    for (int r = 0; r < 8; r++)
+        if (makes_row(mode, r))
+            row16[r][c] = (uint16_t)(v[r] ^ 0x8000);
 }
 
 /* Coefficient pair (f[k], f[fw-1-k]) = (f[k], f[k]) of the vertical pass, (f[half], 0) at
@@ -304,11 +396,13 @@ VIF_AVX2 VIF_INLINE __m256i hbd_pair(const uint16_t *f, int k, int half)
     return k < half ? _mm256_set1_epi32(f[k] | (uint32_t)f[k] << 16) : _mm256_set1_epi32(f[half]);
 }
 
-/* Vertical pass of 16-bit values over columns j .. j+15: the means (biased inputs). */
+/* Vertical pass of 16-bit values over columns j .. j+15: the means (biased inputs), m_x
+ * unless VIF_DIS, m_y unless VIF_REF. */
 VIF_AVX2 VIF_INLINE void hbd_vertical_means(const uint16_t *const *rr, const uint16_t *const *dr,
                                             const int fw, const int mu_shift,
-                                            uint16_t *const *row16, int j)
+                                            uint16_t *const *row16, int j, const int mode)
 {
+    const bool ref = mode != VIF_DIS, dis = mode != VIF_REF;
     const int half = fw / 2;
     const uint16_t *f = filter_of_width(fw);
     const __m256i bias = _mm256_set1_epi16((short)0x8000);
@@ -316,22 +410,28 @@ VIF_AVX2 VIF_INLINE void hbd_vertical_means(const uint16_t *const *rr, const uin
 #pragma GCC unroll 9
     for (int k = 0; k <= half; k++) {
         const __m256i fk = hbd_pair(f, k, half);
-        const __m256i xa = _mm256_xor_si256(s0_load(rr[k] + j), bias);
-        const __m256i xb = _mm256_xor_si256(s0_load(rr[fw - 1 - k] + j), bias);
-        const __m256i ya = _mm256_xor_si256(s0_load(dr[k] + j), bias);
-        const __m256i yb = _mm256_xor_si256(s0_load(dr[fw - 1 - k] + j), bias);
-        al = _mm256_add_epi32(al, _mm256_madd_epi16(_mm256_unpacklo_epi16(xa, xb), fk));
-        ah = _mm256_add_epi32(ah, _mm256_madd_epi16(_mm256_unpackhi_epi16(xa, xb), fk));
-        bl = _mm256_add_epi32(bl, _mm256_madd_epi16(_mm256_unpacklo_epi16(ya, yb), fk));
-        bh = _mm256_add_epi32(bh, _mm256_madd_epi16(_mm256_unpackhi_epi16(ya, yb), fk));
+        if (ref) {
+            const __m256i xa = _mm256_xor_si256(s0_load(rr[k] + j), bias);
+            const __m256i xb = _mm256_xor_si256(s0_load(rr[fw - 1 - k] + j), bias);
+            al = _mm256_add_epi32(al, _mm256_madd_epi16(_mm256_unpacklo_epi16(xa, xb), fk));
+            ah = _mm256_add_epi32(ah, _mm256_madd_epi16(_mm256_unpackhi_epi16(xa, xb), fk));
+        }
+        if (dis) {
+            const __m256i ya = _mm256_xor_si256(s0_load(dr[k] + j), bias);
+            const __m256i yb = _mm256_xor_si256(s0_load(dr[fw - 1 - k] + j), bias);
+            bl = _mm256_add_epi32(bl, _mm256_madd_epi16(_mm256_unpacklo_epi16(ya, yb), fk));
+            bh = _mm256_add_epi32(bh, _mm256_madd_epi16(_mm256_unpackhi_epi16(ya, yb), fk));
+        }
     }
     /* undo the bias (+2^31), round, shift */
     const __m256i rnd = _mm256_set1_epi32((int)(0x80000000u + (1u << (mu_shift - 1))));
     const __m128i sh = _mm_cvtsi32_si128(mu_shift);
-    s0_store16(row16[0] + j, _mm256_srl_epi32(_mm256_add_epi32(al, rnd), sh),
-               _mm256_srl_epi32(_mm256_add_epi32(ah, rnd), sh));
-    s0_store16(row16[1] + j, _mm256_srl_epi32(_mm256_add_epi32(bl, rnd), sh),
-               _mm256_srl_epi32(_mm256_add_epi32(bh, rnd), sh));
+    if (ref)
+        s0_store16(row16[0] + j, _mm256_srl_epi32(_mm256_add_epi32(al, rnd), sh),
+                   _mm256_srl_epi32(_mm256_add_epi32(ah, rnd), sh));
+    if (dis)
+        s0_store16(row16[1] + j, _mm256_srl_epi32(_mm256_add_epi32(bl, rnd), sh),
+                   _mm256_srl_epi32(_mm256_add_epi32(bh, rnd), sh));
 }
 
 /* Vertical pass of 16-bit values over columns j .. j+15: the split sums of the products
@@ -377,19 +477,37 @@ VIF_AVX2 VIF_INLINE void hbd_vertical_products(const uint16_t *const *ar,
  * q >= 1 of vif.h. fw is 17, 9 or 5 (the 3-tap filter's centre coefficient does not fit
  * a signed 16-bit operand).
  */
-static void stat_accumulate_avx512(const VmafVifWorkspace *ws, int w, double egl,
-                                   VmafVifSums *sums);
+static void stat_accumulate_avx512(const uint16_t *table, const int32_t *sigma_xx,
+                                   const int32_t *sigma_yy, const int32_t *sigma_xy, int w,
+                                   double egl, int mode, VmafVifSums *sums);
 
-/* acc512: sum with stat_accumulate_avx512() (the CPU has what VMAF_VIF_IMPL_AVX512 needs) */
+/* The per-pixel sums of a row (stat_accumulate() of the mode), with stat_accumulate_avx512()
+ * when acc512. */
+VIF_AVX2 VIF_INLINE void accumulate_row(const VmafVifWorkspace *ws, int w, double egl,
+                                        const int acc512, const int mode,
+                                        const int32_t *side_sxx, VmafVifSums *sums)
+{
+    if (acc512)
+        stat_accumulate_avx512(ws->log2_table, mode == VIF_FUSED ? ws->sigma_xx : side_sxx,
+                               ws->sigma_yy, ws->sigma_xy, w, egl, mode, sums);
+    else
+        stat_accumulate(ws, w, egl, mode, side_sxx, sums);
+}
+
+/* acc512: sum with stat_accumulate_avx512() (the CPU has what VMAF_VIF_IMPL_AVX512 needs);
+ * mode and side: vif_internal.h (VIF_REF reads no dis row) */
 VIF_AVX2 VIF_INLINE void stat_scale_avx2(VmafVifWorkspace *ws, const Plane *ref,
                                          const Plane *dis, const int fw, const int eight,
                                          const int mu_shift, const int q, const int acc512,
-                                         double egl, VmafVifSums *sums)
+                                         double egl, VmafVifSums *sums, const int mode,
+                                         VifSideRows side)
 {
     const int w = ref->w, h = ref->h, half = fw / 2;
     const int wb = w & ~15; /* columns in blocks of 16 */
     const uint16_t *f = filter_of_width(fw);
-    const uint16_t *rr[VMAF_VIF_MAX_FILTER_WIDTH], *dr[VMAF_VIF_MAX_FILTER_WIDTH];
+    /* dr stays NULL where a pass reads no dis row (VIF_REF) */
+    const uint16_t *rr[VMAF_VIF_MAX_FILTER_WIDTH] = { 0 };
+    const uint16_t *dr[VMAF_VIF_MAX_FILTER_WIDTH] = { 0 };
     uint16_t *const *row16 = ws->row16;
     __m256i cp[9];
     for (int u = 0; u <= half; u++)
@@ -401,33 +519,37 @@ VIF_AVX2 VIF_INLINE void stat_scale_avx2(VmafVifWorkspace *ws, const Plane *ref,
     }
 
     for (int i = 0; i < h; i++) {
+        uint32_t *const side_mu1 = mode == VIF_FUSED ? NULL : side.mu1 + (size_t)i * w;
+        int32_t *const side_sxx = mode == VIF_FUSED ? NULL : side.sxx + (size_t)i * w;
         gather_rows(ref, i, fw, rr);
-        gather_rows(dis, i, fw, dr);
+        if (mode != VIF_REF)
+            gather_rows(dis, i, fw, dr);
         if (eight) {
             for (int j = 0; j < wb; j += 16)
-                s0_vertical_block(rr, dr, row16, j);
+                s0_vertical_block(rr, dr, row16, j, mode);
             for (int j = wb; j < w; j++)
-                s0_vertical_column(rr, dr, row16, j);
+                s0_vertical_column(rr, dr, row16, j, mode);
         } else {
             for (int j = 0; j < wb; j += 16) {
-                hbd_vertical_means(rr, dr, fw, mu_shift, row16, j);
-                hbd_vertical_products(rr, rr, fw, q, row16[2], row16[3], j);
-                hbd_vertical_products(dr, dr, fw, q, row16[4], row16[5], j);
-                hbd_vertical_products(rr, dr, fw, q, row16[6], row16[7], j);
+                hbd_vertical_means(rr, dr, fw, mu_shift, row16, j, mode);
+                if (mode != VIF_DIS)
+                    hbd_vertical_products(rr, rr, fw, q, row16[2], row16[3], j);
+                if (mode != VIF_REF) {
+                    hbd_vertical_products(dr, dr, fw, q, row16[4], row16[5], j);
+                    hbd_vertical_products(rr, dr, fw, q, row16[6], row16[7], j);
+                }
             }
             for (int j = wb; j < w; j++)
-                hbd_vertical_column(rr, dr, fw, mu_shift, q, row16, j);
+                hbd_vertical_column(rr, dr, fw, mu_shift, q, row16, j, mode);
         }
         for (int r = 0; r < 8; r++)
-            s0_mirror16(row16[r], w, left, right);
+            if (makes_row(mode, r))
+                s0_mirror16(row16[r], w, left, right);
         for (int j = 0; j < wb; j += 16)
-            s0_horizontal_block(row16, cp, half, ws, j);
+            s0_horizontal_block(row16, cp, half, ws, j, mode, side_mu1, side_sxx);
         for (int j = wb; j < w; j++)
-            s0_horizontal_column(row16, fw, ws, j);
-        if (acc512)
-            stat_accumulate_avx512(ws, w, egl, sums);
-        else
-            stat_accumulate(ws, w, egl, sums);
+            s0_horizontal_column(row16, fw, ws, j, mode, side_mu1, side_sxx);
+        accumulate_row(ws, w, egl, acc512, mode, side_sxx, sums);
     }
 }
 
@@ -498,11 +620,12 @@ VIF_AVX2 VIF_INLINE void sub_horizontal_block(const uint16_t *row, const __m256i
 }
 
 /* Subsample src (w x h) into (w/2) x (h/2) images with the hand-written passes; fw 9 or 5
- * (see stat_scale_avx2), eight: 8-bit samples. */
+ * (see stat_scale_avx2), eight: 8-bit samples; ref only (VIF_REF), dis only (VIF_DIS) or
+ * both. */
 VIF_AVX2 VIF_INLINE void subsample_avx2(VmafVifWorkspace *ws, const Plane *ref,
                                         const Plane *dis, uint16_t *dst_ref,
                                         uint16_t *dst_dis, const int fw, const int eight,
-                                        const int shift)
+                                        const int shift, const int mode)
 {
     const int w = ref->w, h = ref->h, half = fw / 2;
     const int w2 = w / 2, h2 = h / 2;
@@ -523,7 +646,7 @@ VIF_AVX2 VIF_INLINE void subsample_avx2(VmafVifWorkspace *ws, const Plane *ref,
     }
 
     for (int i2 = 0; i2 < h2; i2++) {
-        for (int pl = 0; pl < 2; pl++) {
+        for (int pl = mode == VIF_DIS; pl < (mode == VIF_REF ? 1 : 2); pl++) {
             const uint16_t **rr = rows[pl];
             uint16_t *row = row16[pl];
             gather_rows(planes[pl], 2 * i2, fw, rr);
@@ -553,34 +676,54 @@ VIF_AVX2 VIF_INLINE void subsample_avx2(VmafVifWorkspace *ws, const Plane *ref,
 VIF_AVX2 __attribute__((noinline)) void
 vmaf_vif_subsample_avx2_any(VmafVifWorkspace *ws, const Plane *ref, const Plane *dis,
                             uint16_t *dst_ref, uint16_t *dst_dis, int fw, int eight,
-                            int shift)
+                            int shift, int mode)
 {
     if (fw == 9 && eight)
-        subsample_avx2(ws, ref, dis, dst_ref, dst_dis, 9, 1, shift);
+        subsample_avx2(ws, ref, dis, dst_ref, dst_dis, 9, 1, shift, mode);
     else if (fw == 9)
-        subsample_avx2(ws, ref, dis, dst_ref, dst_dis, 9, 0, shift);
+        subsample_avx2(ws, ref, dis, dst_ref, dst_dis, 9, 0, shift, mode);
     else
-        subsample_avx2(ws, ref, dis, dst_ref, dst_dis, 5, 0, shift);
+        subsample_avx2(ws, ref, dis, dst_ref, dst_dis, 5, 0, shift, mode);
 }
+
+/* f(..., mode) with the mode as a constant. */
+#define VIF_BY_MODE(mode, call_with_mode)                                                  \
+    do {                                                                                   \
+        if ((mode) == VIF_REF)                                                             \
+            call_with_mode(VIF_REF);                                                       \
+        else if ((mode) == VIF_DIS)                                                        \
+            call_with_mode(VIF_DIS);                                                       \
+        else                                                                               \
+            call_with_mode(VIF_FUSED);                                                     \
+    } while (0)
 
 VIF_AVX2 __attribute__((noinline)) void
 vmaf_vif_stat_scale0_8_avx2(VmafVifWorkspace *ws, const Plane *ref, const Plane *dis,
-                            double egl, VmafVifSums *sums)
+                            double egl, VmafVifSums *sums, int mode, VifSideRows side)
 {
-    stat_scale_avx2(ws, ref, dis, 17, 1, 8, 0, 0, egl, sums);
+#define CALL(m) stat_scale_avx2(ws, ref, dis, 17, 1, 8, 0, 0, egl, sums, m, side)
+    VIF_BY_MODE(mode, CALL);
+#undef CALL
 }
 
 /* fw 17 (scale 0 above 8 bits), 9 or 5. */
 VIF_AVX2 __attribute__((noinline)) void
 vmaf_vif_stat_scale16_avx2(VmafVifWorkspace *ws, const Plane *ref, const Plane *dis, int fw,
-                           int mu_shift, int q, int acc512, double egl, VmafVifSums *sums)
+                           int mu_shift, int q, int acc512, double egl, VmafVifSums *sums,
+                           int mode, VifSideRows side)
 {
+#define CALL17(m) stat_scale_avx2(ws, ref, dis, 17, 0, mu_shift, q, acc512, egl, sums, m, side)
+#define CALL9(m) stat_scale_avx2(ws, ref, dis, 9, 0, mu_shift, q, acc512, egl, sums, m, side)
+#define CALL5(m) stat_scale_avx2(ws, ref, dis, 5, 0, mu_shift, q, acc512, egl, sums, m, side)
     if (fw == 17)
-        stat_scale_avx2(ws, ref, dis, 17, 0, mu_shift, q, acc512, egl, sums);
+        VIF_BY_MODE(mode, CALL17);
     else if (fw == 9)
-        stat_scale_avx2(ws, ref, dis, 9, 0, mu_shift, q, acc512, egl, sums);
+        VIF_BY_MODE(mode, CALL9);
     else
-        stat_scale_avx2(ws, ref, dis, 5, 0, mu_shift, q, acc512, egl, sums);
+        VIF_BY_MODE(mode, CALL5);
+#undef CALL17
+#undef CALL9
+#undef CALL5
 }
 
 /* ------------------------------------------------------------------------------------- */
@@ -614,10 +757,57 @@ VIF_AVX512 static inline void z_store_split(uint16_t *out_hi, uint16_t *out_lo, 
 
 #define Z_MADD_ACC(acc, a, b) acc = _mm512_add_epi32(acc, _mm512_madd_epi16(a, b))
 
-/* Vertical pass over columns j .. j+31 (see s0_vertical_block). */
-VIF_AVX512 VIF_INLINE void z_vertical_block(const uint16_t *const *rr, const uint16_t *const *dr,
-                                            uint16_t *const *row16, int j)
+/* The distorted side of z_vertical_block in one loop, each row loaded once: m_y as in the
+ * first part (pair sums, two taps to a madd), q_yy and q_xy as in the second. */
+VIF_AVX512 VIF_INLINE void z_vertical_block_dis(const uint16_t *const *rr,
+                                                const uint16_t *const *dr,
+                                                uint16_t *const *row16, int j)
 {
+    const uint16_t *f = vmaf_vif_filter[0];
+    const __m512i bias = _mm512_set1_epi16((short)0x8000);
+    __m512i m2l = _mm512_setzero_si512(), m2h = m2l, yyl = m2l, yyh = m2l, xyl = m2l, xyh = m2l;
+    __m512i sy_prev = m2l;
+#pragma GCC unroll 9
+    for (int k = 0; k <= 8; k++) {
+        const __m512i xa = z_load(rr[k] + j), xb = z_load(rr[16 - k] + j);
+        const __m512i ya = z_load(dr[k] + j), yb = z_load(dr[16 - k] + j);
+        const __m512i fk = k < 8 ? _mm512_set1_epi32(f[k] | (uint32_t)f[k] << 16)
+                                 : _mm512_set1_epi32(f[8]);
+        const __m512i ya2 = _mm512_xor_si512(_mm512_mullo_epi16(ya, ya), bias);
+        const __m512i yb2 = _mm512_xor_si512(_mm512_mullo_epi16(yb, yb), bias);
+        const __m512i ca = _mm512_xor_si512(_mm512_mullo_epi16(xa, ya), bias);
+        const __m512i cb = _mm512_xor_si512(_mm512_mullo_epi16(xb, yb), bias);
+        Z_MADD_ACC(yyl, _mm512_unpacklo_epi16(ya2, yb2), fk);
+        Z_MADD_ACC(yyh, _mm512_unpackhi_epi16(ya2, yb2), fk);
+        Z_MADD_ACC(xyl, _mm512_unpacklo_epi16(ca, cb), fk);
+        Z_MADD_ACC(xyh, _mm512_unpackhi_epi16(ca, cb), fk);
+        const __m512i sy = k < 8 ? _mm512_add_epi16(ya, yb) : ya;
+        if (k & 1) {
+            const __m512i fp = _mm512_set1_epi32(f[k - 1] | (uint32_t)f[k] << 16);
+            Z_MADD_ACC(m2l, _mm512_unpacklo_epi16(sy_prev, sy), fp);
+            Z_MADD_ACC(m2h, _mm512_unpackhi_epi16(sy_prev, sy), fp);
+        } else if (k == 8) {
+            Z_MADD_ACC(m2l, _mm512_unpacklo_epi16(sy, sy), fk);
+            Z_MADD_ACC(m2h, _mm512_unpackhi_epi16(sy, sy), fk);
+        }
+        sy_prev = sy;
+    }
+    const __m512i rnd = _mm512_set1_epi32(128);
+    z_store16(row16[1] + j, _mm512_srli_epi32(_mm512_add_epi32(m2l, rnd), 8),
+              _mm512_srli_epi32(_mm512_add_epi32(m2h, rnd), 8));
+    z_store_split(row16[4] + j, row16[5] + j, yyl, yyh);
+    z_store_split(row16[6] + j, row16[7] + j, xyl, xyh);
+}
+
+/* Vertical pass over columns j .. j+31 (see s0_vertical_block; the same parts by mode). */
+VIF_AVX512 VIF_INLINE void z_vertical_block(const uint16_t *const *rr, const uint16_t *const *dr,
+                                            uint16_t *const *row16, int j, const int mode)
+{
+    if (mode == VIF_DIS) {
+        z_vertical_block_dis(rr, dr, row16, j);
+        return;
+    }
+    const bool ref = mode != VIF_DIS, dis = mode != VIF_REF;
     const uint16_t *f = vmaf_vif_filter[0];
     const __m512i bias = _mm512_set1_epi16((short)0x8000);
     __m512i m1l = _mm512_setzero_si512(), m1h = m1l, m2l = m1l, m2h = m1l, xxl = m1l, xxh = m1l;
@@ -628,34 +818,49 @@ VIF_AVX512 VIF_INLINE void z_vertical_block(const uint16_t *const *rr, const uin
         const __m512i xa = z_load(rr[k] + j), xb = z_load(rr[16 - k] + j);
         const __m512i fk = k < 8 ? _mm512_set1_epi32(f[k] | (uint32_t)f[k] << 16)
                                  : _mm512_set1_epi32(f[8]);
-        const __m512i xa2 = _mm512_xor_si512(_mm512_mullo_epi16(xa, xa), bias);
-        const __m512i xb2 = _mm512_xor_si512(_mm512_mullo_epi16(xb, xb), bias);
-        Z_MADD_ACC(xxl, _mm512_unpacklo_epi16(xa2, xb2), fk);
-        Z_MADD_ACC(xxh, _mm512_unpackhi_epi16(xa2, xb2), fk);
-        const __m512i ya = z_load(dr[k] + j), yb = z_load(dr[16 - k] + j);
+        if (ref) {
+            const __m512i xa2 = _mm512_xor_si512(_mm512_mullo_epi16(xa, xa), bias);
+            const __m512i xb2 = _mm512_xor_si512(_mm512_mullo_epi16(xb, xb), bias);
+            Z_MADD_ACC(xxl, _mm512_unpacklo_epi16(xa2, xb2), fk);
+            Z_MADD_ACC(xxh, _mm512_unpackhi_epi16(xa2, xb2), fk);
+        }
+        const __m512i ya = dis ? z_load(dr[k] + j) : xa, yb = dis ? z_load(dr[16 - k] + j) : xb;
         const __m512i sx = k < 8 ? _mm512_add_epi16(xa, xb) : xa;
         const __m512i sy = k < 8 ? _mm512_add_epi16(ya, yb) : ya;
         if (k & 1) {
             const __m512i fp = _mm512_set1_epi32(f[k - 1] | (uint32_t)f[k] << 16);
-            Z_MADD_ACC(m1l, _mm512_unpacklo_epi16(sx_prev, sx), fp);
-            Z_MADD_ACC(m1h, _mm512_unpackhi_epi16(sx_prev, sx), fp);
-            Z_MADD_ACC(m2l, _mm512_unpacklo_epi16(sy_prev, sy), fp);
-            Z_MADD_ACC(m2h, _mm512_unpackhi_epi16(sy_prev, sy), fp);
+            if (ref) {
+                Z_MADD_ACC(m1l, _mm512_unpacklo_epi16(sx_prev, sx), fp);
+                Z_MADD_ACC(m1h, _mm512_unpackhi_epi16(sx_prev, sx), fp);
+            }
+            if (dis) {
+                Z_MADD_ACC(m2l, _mm512_unpacklo_epi16(sy_prev, sy), fp);
+                Z_MADD_ACC(m2h, _mm512_unpackhi_epi16(sy_prev, sy), fp);
+            }
         } else if (k == 8) {
-            Z_MADD_ACC(m1l, _mm512_unpacklo_epi16(sx, sx), fk);
-            Z_MADD_ACC(m1h, _mm512_unpackhi_epi16(sx, sx), fk);
-            Z_MADD_ACC(m2l, _mm512_unpacklo_epi16(sy, sy), fk);
-            Z_MADD_ACC(m2h, _mm512_unpackhi_epi16(sy, sy), fk);
+            if (ref) {
+                Z_MADD_ACC(m1l, _mm512_unpacklo_epi16(sx, sx), fk);
+                Z_MADD_ACC(m1h, _mm512_unpackhi_epi16(sx, sx), fk);
+            }
+            if (dis) {
+                Z_MADD_ACC(m2l, _mm512_unpacklo_epi16(sy, sy), fk);
+                Z_MADD_ACC(m2h, _mm512_unpackhi_epi16(sy, sy), fk);
+            }
         }
         sx_prev = sx;
         sy_prev = sy;
     }
     const __m512i rnd = _mm512_set1_epi32(128);
-    z_store16(row16[0] + j, _mm512_srli_epi32(_mm512_add_epi32(m1l, rnd), 8),
-              _mm512_srli_epi32(_mm512_add_epi32(m1h, rnd), 8));
-    z_store16(row16[1] + j, _mm512_srli_epi32(_mm512_add_epi32(m2l, rnd), 8),
-              _mm512_srli_epi32(_mm512_add_epi32(m2h, rnd), 8));
-    z_store_split(row16[2] + j, row16[3] + j, xxl, xxh);
+    if (ref) {
+        z_store16(row16[0] + j, _mm512_srli_epi32(_mm512_add_epi32(m1l, rnd), 8),
+                  _mm512_srli_epi32(_mm512_add_epi32(m1h, rnd), 8));
+        z_store_split(row16[2] + j, row16[3] + j, xxl, xxh);
+    }
+    if (dis)
+        z_store16(row16[1] + j, _mm512_srli_epi32(_mm512_add_epi32(m2l, rnd), 8),
+                  _mm512_srli_epi32(_mm512_add_epi32(m2h, rnd), 8));
+    if (!dis)
+        return;
 
     __m512i yyl = _mm512_setzero_si512(), yyh = yyl, xyl = yyl, xyh = yyl;
 #pragma GCC unroll 9
@@ -715,11 +920,47 @@ VIF_AVX512 static inline void z_sigmas(__m512i m1, __m512i m2, __m512i exx, __m5
     _mm512_storeu_si512((void *)sxy, _mm512_sub_epi32(exy, z_mul_hi(m1, m2)));
 }
 
-/* Horizontal pass over columns j .. j+31 (sigma rows: 16 even columns, then 16 odd). */
+/* Horizontal pass over columns j .. j+31 (sigma rows: 16 even columns, then 16 odd), of
+ * the mode's rows (see s0_horizontal_block). */
 VIF_AVX512 VIF_INLINE void z_horizontal_block(uint16_t *const *row16, const __m512i *cp,
-                                              VmafVifWorkspace *ws, int j)
+                                              VmafVifWorkspace *ws, int j, const int mode,
+                                              uint32_t *side_mu1, int32_t *side_sxx)
 {
     __m512i m1e, m1o, m2e, m2o, he, ho, le, lo;
+    if (mode == VIF_REF) {
+        z_hsum(row16[0], cp, j, &m1e, &m1o);
+        z_hsum(row16[2], cp, j, &he, &ho);
+        z_hsum(row16[3], cp, j, &le, &lo);
+        const __m512i exx_e = z_join(he, le), exx_o = z_join(ho, lo);
+        _mm512_storeu_si512((void *)(side_mu1 + j), m1e);
+        _mm512_storeu_si512((void *)(side_mu1 + j + 16), m1o);
+        _mm512_storeu_si512((void *)(side_sxx + j),
+                            _mm512_sub_epi32(exx_e, z_mul_hi(m1e, m1e)));
+        _mm512_storeu_si512((void *)(side_sxx + j + 16),
+                            _mm512_sub_epi32(exx_o, z_mul_hi(m1o, m1o)));
+        return;
+    }
+    if (mode == VIF_DIS) {
+        z_hsum(row16[1], cp, j, &m2e, &m2o);
+        z_hsum(row16[4], cp, j, &he, &ho);
+        z_hsum(row16[5], cp, j, &le, &lo);
+        const __m512i eyy_e = z_join(he, le), eyy_o = z_join(ho, lo);
+        z_hsum(row16[6], cp, j, &he, &ho);
+        z_hsum(row16[7], cp, j, &le, &lo);
+        const __m512i exy_e = z_join(he, le), exy_o = z_join(ho, lo);
+        m1e = _mm512_loadu_si512((const void *)(side_mu1 + j));
+        m1o = _mm512_loadu_si512((const void *)(side_mu1 + j + 16));
+        const __m512i zero = _mm512_setzero_si512();
+        _mm512_storeu_si512((void *)(ws->sigma_yy + j),
+                            _mm512_max_epi32(_mm512_sub_epi32(eyy_e, z_mul_hi(m2e, m2e)), zero));
+        _mm512_storeu_si512((void *)(ws->sigma_yy + j + 16),
+                            _mm512_max_epi32(_mm512_sub_epi32(eyy_o, z_mul_hi(m2o, m2o)), zero));
+        _mm512_storeu_si512((void *)(ws->sigma_xy + j),
+                            _mm512_sub_epi32(exy_e, z_mul_hi(m1e, m2e)));
+        _mm512_storeu_si512((void *)(ws->sigma_xy + j + 16),
+                            _mm512_sub_epi32(exy_o, z_mul_hi(m1o, m2o)));
+        return;
+    }
     z_hsum(row16[0], cp, j, &m1e, &m1o);
     z_hsum(row16[1], cp, j, &m2e, &m2o);
     z_hsum(row16[2], cp, j, &he, &ho);
@@ -765,30 +1006,41 @@ VIF_AVX512_ACC static inline __m256i z_log2_64(const uint16_t *table, __mmask8 m
                             _mm256_slli_epi32(_mm512_cvtepi64_epi32(b), 11));
 }
 
-VIF_AVX512_ACC __attribute__((noinline)) static void
-stat_accumulate_avx512(const VmafVifWorkspace *ws, int w, double egl, VmafVifSums *sums)
+/* The sums of a row by mode (stat_accumulate_part's): VIF_REF reads sigma_xx only. */
+VIF_AVX512_ACC VIF_INLINE void accumulate512(const uint16_t *table, const int32_t *sigma_xx,
+                                             const int32_t *sigma_yy, const int32_t *sigma_xy,
+                                             int w, double egl, const int mode,
+                                             VmafVifSums *sums)
 {
-    const uint16_t *table = ws->log2_table;
     const __m256i nsq = _mm256_set1_epi32(VMAF_VIF_SIGMA_NSQ), zero = _mm256_setzero_si256();
     const __m512d eps = _mm512_set1_pd(65536 * 1.0e-10), egl_v = _mm512_set1_pd(egl);
     __m512i num_log = _mm512_setzero_si512(), den_log = num_log, num_non_log = num_log;
     int64_t den_non_log = 0;
     int j = 0;
     for (; j + 8 <= w; j += 8) {
-        const __m256i sxx = _mm256_loadu_si256((const __m256i *)(ws->sigma_xx + j));
-        const __m256i syy = _mm256_loadu_si256((const __m256i *)(ws->sigma_yy + j));
-        const __m256i sxy = _mm256_loadu_si256((const __m256i *)(ws->sigma_xy + j));
+        const __m256i sxx = _mm256_loadu_si256((const __m256i *)(sigma_xx + j));
         const __mmask8 lg = _mm256_cmpge_epi32_mask(sxx, nsq);
         /* non-log lanes */
-        num_non_log = _mm512_mask_add_epi64(num_non_log, (__mmask8)~lg, num_non_log,
-                                            _mm512_cvtepi32_epi64(syy));
-        den_non_log += 8 - __builtin_popcount(lg);
+        __m256i syy = zero;
+        if (mode != VIF_REF) {
+            syy = _mm256_loadu_si256((const __m256i *)(sigma_yy + j));
+            num_non_log = _mm512_mask_add_epi64(num_non_log, (__mmask8)~lg, num_non_log,
+                                                _mm512_cvtepi32_epi64(syy));
+        }
+        if (mode != VIF_DIS)
+            den_non_log += 8 - __builtin_popcount(lg);
         if (!lg)
             continue;
-        /* den_log: L(N + sxx) - 17 * 2048 */
-        const __m256i dl = _mm256_sub_epi32(z_log2_32(table, lg, _mm256_add_epi32(nsq, sxx)),
-                                            _mm256_set1_epi32(17 * VMAF_VIF_LOG2_ONE));
-        den_log = _mm512_mask_add_epi64(den_log, lg, den_log, _mm512_cvtepi32_epi64(dl));
+        if (mode != VIF_DIS) {
+            /* den_log: L(N + sxx) - 17 * 2048 */
+            const __m256i dl =
+                _mm256_sub_epi32(z_log2_32(table, lg, _mm256_add_epi32(nsq, sxx)),
+                                 _mm256_set1_epi32(17 * VMAF_VIF_LOG2_ONE));
+            den_log = _mm512_mask_add_epi64(den_log, lg, den_log, _mm512_cvtepi32_epi64(dl));
+        }
+        if (mode == VIF_REF)
+            continue;
+        const __m256i sxy = _mm256_loadu_si256((const __m256i *)(sigma_xy + j));
         const __mmask8 nl = lg & _mm256_cmpgt_epi32_mask(sxy, zero) &
                             _mm256_cmpgt_epi32_mask(syy, zero);
         if (!nl)
@@ -814,7 +1066,7 @@ stat_accumulate_avx512(const VmafVifWorkspace *ws, int w, double egl, VmafVifSum
     if (j < w) {
         /* the leftover columns, through the scalar code */
         VmafVifSums rest = { 0 };
-        stat_accumulate_part(ws, j, w, egl, &rest);
+        stat_accumulate_part(table, sigma_xx, sigma_yy, sigma_xy, j, w, egl, mode, &rest);
         sums->num_log += rest.num_log;
         sums->den_log += rest.den_log;
         sums->num_non_log += rest.num_non_log;
@@ -822,14 +1074,27 @@ stat_accumulate_avx512(const VmafVifWorkspace *ws, int w, double egl, VmafVifSum
     }
 }
 
-VIF_AVX512_ACC __attribute__((noinline)) void
-vmaf_vif_stat_scale0_8_avx512(VmafVifWorkspace *ws, const Plane *ref, const Plane *dis,
-                              double egl, VmafVifSums *sums)
+VIF_AVX512_ACC __attribute__((noinline)) static void
+stat_accumulate_avx512(const uint16_t *table, const int32_t *sigma_xx,
+                       const int32_t *sigma_yy, const int32_t *sigma_xy, int w, double egl,
+                       int mode, VmafVifSums *sums)
+{
+#define CALL(m) accumulate512(table, sigma_xx, sigma_yy, sigma_xy, w, egl, m, sums)
+    VIF_BY_MODE(mode, CALL);
+#undef CALL
+}
+
+VIF_AVX512_ACC VIF_INLINE void stat_scale0_8_avx512(VmafVifWorkspace *ws, const Plane *ref,
+                                                    const Plane *dis, double egl,
+                                                    VmafVifSums *sums, const int mode,
+                                                    VifSideRows side)
 {
     const int w = ref->w, h = ref->h;
     const int wz = w & ~31, wb = w & ~15;
     const uint16_t *f = vmaf_vif_filter[0];
-    const uint16_t *rr[VMAF_VIF_MAX_FILTER_WIDTH], *dr[VMAF_VIF_MAX_FILTER_WIDTH];
+    /* dr stays NULL where a pass reads no dis row (VIF_REF) */
+    const uint16_t *rr[VMAF_VIF_MAX_FILTER_WIDTH] = { 0 };
+    const uint16_t *dr[VMAF_VIF_MAX_FILTER_WIDTH] = { 0 };
     uint16_t *const *row16 = ws->row16;
     __m512i zp[9];
     __m256i cp[9];
@@ -845,23 +1110,37 @@ vmaf_vif_stat_scale0_8_avx512(VmafVifWorkspace *ws, const Plane *ref, const Plan
     }
 
     for (int i = 0; i < h; i++) {
+        uint32_t *const side_mu1 = mode == VIF_FUSED ? NULL : side.mu1 + (size_t)i * w;
+        int32_t *const side_sxx = mode == VIF_FUSED ? NULL : side.sxx + (size_t)i * w;
         gather_rows(ref, i, 17, rr);
-        gather_rows(dis, i, 17, dr);
+        if (mode != VIF_REF)
+            gather_rows(dis, i, 17, dr);
         for (int j = 0; j < wz; j += 32)
-            z_vertical_block(rr, dr, row16, j);
+            z_vertical_block(rr, dr, row16, j, mode);
         for (int j = wz; j < wb; j += 16)
-            s0_vertical_block(rr, dr, row16, j);
+            s0_vertical_block(rr, dr, row16, j, mode);
         for (int j = wb; j < w; j++)
-            s0_vertical_column(rr, dr, row16, j);
+            s0_vertical_column(rr, dr, row16, j, mode);
         for (int r = 0; r < 8; r++)
-            s0_mirror16(row16[r], w, left, right);
+            if (makes_row(mode, r))
+                s0_mirror16(row16[r], w, left, right);
         for (int j = 0; j < wz; j += 32)
-            z_horizontal_block(row16, zp, ws, j);
+            z_horizontal_block(row16, zp, ws, j, mode, side_mu1, side_sxx);
         for (int j = wz; j < wb; j += 16)
-            s0_horizontal_block(row16, cp, 8, ws, j);
+            s0_horizontal_block(row16, cp, 8, ws, j, mode, side_mu1, side_sxx);
         for (int j = wb; j < w; j++)
-            s0_horizontal_column(row16, 17, ws, j);
-        stat_accumulate_avx512(ws, w, egl, sums);
+            s0_horizontal_column(row16, 17, ws, j, mode, side_mu1, side_sxx);
+        accumulate512(ws->log2_table, mode == VIF_FUSED ? ws->sigma_xx : side_sxx,
+                      ws->sigma_yy, ws->sigma_xy, w, egl, mode, sums);
     }
+}
+
+VIF_AVX512_ACC __attribute__((noinline)) void
+vmaf_vif_stat_scale0_8_avx512(VmafVifWorkspace *ws, const Plane *ref, const Plane *dis,
+                              double egl, VmafVifSums *sums, int mode, VifSideRows side)
+{
+#define CALL(m) stat_scale0_8_avx512(ws, ref, dis, egl, sums, m, side)
+    VIF_BY_MODE(mode, CALL);
+#undef CALL
 }
 #endif /* VIF_HAVE_AVX2 */
