@@ -65,9 +65,7 @@ static void format_json_number(char *buf, size_t sz, double x, int precision)
 
 /* ---- names: escaped per format, or refused where a format cannot hold them ---------- */
 
-/* The code point of the valid UTF-8 sequence at s and its length (1..4); length 0 if invalid
- * (overlong, surrogate, above U+10FFFF, truncated). */
-static unsigned utf8_decode(const unsigned char *s, uint32_t *cp)
+unsigned vmaf_utf8_decode(const unsigned char *s, uint32_t *cp)
 {
     if (s[0] < 0x80) {
         *cp = s[0];
@@ -119,7 +117,7 @@ const char *vmaf_output_name_problem(const char *name, enum VmafOutputFormat fmt
             continue;
         }
         uint32_t cp;
-        const unsigned n = utf8_decode(s + i, &cp);
+        const unsigned n = vmaf_utf8_decode(s + i, &cp);
         if (!n) return "is not valid UTF-8, which XML and JSON require";
         /* XML writes names as attribute names, which nothing can escape */
         if (fmt == VMAF_OUTPUT_FORMAT_XML && !xml_name_char(cp, i == 0))

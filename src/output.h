@@ -2,6 +2,8 @@
 #ifndef VMAF_SRC_OUTPUT_H
 #define VMAF_SRC_OUTPUT_H
 
+#include <stdint.h>
+
 #include "libvmaf/libvmaf.h"
 
 /** Number formats: the reference's %.6f (or %.16f for tiny fractions), or %.Ng. */
@@ -31,6 +33,10 @@ int vmaf_output_write_keeping(VmafContext *vmaf, const char *output_path,
  * '|' or line breaks; CSV holds anything (quoted as RFC 4180 says).
  */
 const char *vmaf_output_name_problem(const char *name, enum VmafOutputFormat fmt);
+
+/** The code point of the valid UTF-8 sequence at s and its length (1..4); length 0 if invalid
+ *  (overlong, surrogate, above U+10FFFF, truncated). */
+unsigned vmaf_utf8_decode(const unsigned char *s, uint32_t *cp);
 
 /**
  * Check, before the first frame, that every output name the context will write (features of

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "file_write.h"
+#include "output.h"
 #include "report.h"
 #include "vcs_version.h"
 
@@ -67,24 +68,12 @@ static Cell *cell_at(const Writer *w, unsigned rung, unsigned metric)
 
 /* ---- text -------------------------------------------------------------------------------- */
 
-/* The length (1..4) of the valid UTF-8 sequence at s, or 0. */
+/* The length (1..4) of the valid UTF-8 sequence at s, or 0 (also for C1 controls). */
 static unsigned utf8_len(const unsigned char *s)
 {
-    unsigned n;
-    uint32_t c;
-    if (s[0] < 0x80) return 1;
-    if (s[0] >= 0xc2 && s[0] <= 0xdf) n = 2, c = s[0] & 0x1f;
-    else if (s[0] >= 0xe0 && s[0] <= 0xef) n = 3, c = s[0] & 0x0f;
-    else if (s[0] >= 0xf0 && s[0] <= 0xf4) n = 4, c = s[0] & 0x07;
-    else return 0;
-    for (unsigned i = 1; i < n; i++) {
-        if ((s[i] & 0xc0) != 0x80) return 0;
-        c = (c << 6) | (s[i] & 0x3f);
-    }
-    if ((n == 3 && c < 0x800) || (n == 4 && (c < 0x10000 || c > 0x10ffff))) return 0;
-    if (c >= 0xd800 && c <= 0xdfff) return 0;
-    if (c >= 0x80 && c < 0xa0) return 0; /* C1 controls */
-    return n;
+    uint32_t c = 0;
+    const unsigned n = vmaf_utf8_decode(s, &c);
+    return n && c >= 0x80 && c < 0xa0 ? 0 : n;
 }
 
 /* s as HTML text or attribute value: markup characters as references, bytes that are not
