@@ -149,7 +149,7 @@ static int make_argv(Job *j, const char *app, char *const *base, int n_base,
     if (!j->key) return -ENOMEM;
     size_t k = 0;
     for (int i = 1; i < n; i++) {
-        if (i > 0 && (j->argv[i] == j->word[1] || j->argv[i] == j->word[2])) continue;
+        if (j->argv[i] == j->word[1] || j->argv[i] == j->word[2]) continue;
         const size_t w = strlen(j->argv[i]) + 1;
         memcpy(j->key + k, j->argv[i], w);
         k += w;

@@ -17,21 +17,8 @@ GEO="-w 576 -h 324 -p 420 -b 8"
 FRAME=279936
 fails=0; cases=0
 
-ok() { cases=$((cases + 1)); echo "ok   $1"; }
-fail() { cases=$((cases + 1)); fails=$((fails + 1)); echo "FAIL $1"; [ -f "$T/err" ] && sed 's/^/     /' "$T/err"; }
+. "$(dirname "$0")/cases.sh"
 
-# refuse NAME STATUS OUT -- args: exit STATUS, a message, OUT not written (nor a temporary)
-refuse() {
-  name=$1; want=$2; out=$3; shift 4
-  rm -f "$out"
-  "$VMAF" "$@" >/dev/null 2>"$T/err"
-  rc=$?
-  if [ $rc -eq "$want" ] && [ -s "$T/err" ] && [ ! -e "$out" ] && ! ls "$out".tmp* >/dev/null 2>&1; then
-    ok "$name (exit $rc): $(grep -v '^$' "$T/err" | head -n 1)"
-  else
-    fail "$name: exit $rc (want $want), output $( [ -e "$out" ] && echo written || echo absent)"
-  fi
-}
 
 # same_run NAME SPLIT_ARGS -- ARGS: `vmaf ARGS -o single` and `vmaf ARGS SPLIT_ARGS -o split`
 # give the same exit status, the same stderr and the same file (fps aside; both absent

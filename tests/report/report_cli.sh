@@ -15,8 +15,7 @@ DIS=$CLIPS/boats_576x324_420p_dis.yuv
 GEO="-w 576 -h 324 -p 420 -b 8"
 fails=0; cases=0
 
-ok() { cases=$((cases + 1)); echo "ok   $1"; }
-fail() { cases=$((cases + 1)); fails=$((fails + 1)); echo "FAIL $1"; [ -f "$T/err" ] && sed 's/^/     /' "$T/err"; }
+. "$(dirname "$0")/../cli/cases.sh"
 
 # run NAME ARGS...: vmaf exits 0
 run() {
@@ -33,18 +32,6 @@ checked() {
   else cp "$T/check" "$T/err"; fail "$name"; fi
 }
 
-# refuse NAME STATUS FILE -- ARGS: exit STATUS, a message, FILE not written (nor a temporary)
-refuse() {
-  name=$1; want=$2; out=$3; shift 4
-  rm -f "$out"
-  "$VMAF" "$@" >/dev/null 2>"$T/err"
-  rc=$?
-  if [ $rc -eq "$want" ] && [ -s "$T/err" ] && [ ! -e "$out" ] && ! ls "$out".tmp* >/dev/null 2>&1; then
-    ok "$name (exit $rc): $(grep -v '^$' "$T/err" | head -n 1)"
-  else
-    fail "$name: exit $rc (want $want), $out $( [ -e "$out" ] && echo written || echo absent)"
-  fi
-}
 
 # A single run, raw input: no frame rate, no time codes.
 run single $GEO -r "$REF" -d "$DIS" --feature psnr --json --precision max -o "$T/one.json" \
