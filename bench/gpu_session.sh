@@ -3,7 +3,7 @@
 # the FFmpeg-style device-picture client, and the 4K benchmarks. Logs go to $OUT (or
 # ./gpu-out); summary.txt collects the lines that matter. Run from the project root on the
 # GPU machine, with ../shared present (see DEVELOPERS.md: .shared is carried and linked).
-#   bench/gpu_session.sh [build|ctest|twin|golden|float|seeds|client|bench|opencl|nofp64|all|sanitize]...
+#   bench/gpu_session.sh [build|ctest|twin|golden|float|seeds|client|bench|ladder|opencl|nofp64|all|sanitize]...
 # GOLDEN_RUNS / GOLDEN_THREADS narrow the golden runs repeated with --backend cuda;
 # TWIN_ARGS is passed to checktwin (e.g. "--quick" or "--only vif"); CL_TWIN_ARGS to the OpenCL
 # checktwin (default --quick), CL_GOLDEN_RUNS narrows its golden runs.
@@ -144,6 +144,20 @@ if has bench; then
   VMAF_CUDA_PROFILE=ops build/tools/vmaf -r $R -d $D -w 3840 -h 2160 -p 420 -b 8 --backend cuda \
     --frame_cnt 20 -q -o /dev/null 2> "$OUT/profile.log"
   tail -40 "$OUT/profile.log" | tee -a "$OUT/summary.txt"
+fi
+if has ladder; then
+  step "ladders: ctest -L ladder (rungs on CUDA: --backend auto), the shared reference's uploads, bench/ladder.sh gpu and batch"
+  (cd build && ctest -j "$JOBS" -L ladder --output-on-failure) > "$OUT/ladder_ctest.log" 2>&1
+  grep -E "tests passed|Failed|\*\*\*" "$OUT/ladder_ctest.log" | head -20 | tee -a "$OUT/summary.txt"
+  RUNS=${LADDER_RUNS:-3} bench/ladder.sh gpu > "$OUT/ladder_gpu.log" 2>&1
+  tail -4 "$OUT/ladder_gpu.log" | tee -a "$OUT/summary.txt"
+  K4=${WORK:-/tmp/ladder-bench}/4k
+  VMAF_CUDA_PROFILE=1 build/tools/vmaf -r "$K4/jetty_3840x2160_420p_ref.yuv" -d "$K4/a_blur.yuv" \
+    -d "$K4/a_noise.yuv" -d "$K4/a_quant.yuv" -d "$K4/b_blur.yuv" -w 3840 -h 2160 -p 420 -b 8 \
+    --backend cuda -q --json -o "/tmp/ladder-profile-{n}.json" > "$OUT/ladder_profile.log" 2>&1
+  echo "4 rungs x 120 frames: $(grep -c 'cuda profile' "$OUT/ladder_profile.log") CUDA backends; $(grep 'cuda shared reference' "$OUT/ladder_profile.log" | tail -1)" | tee -a "$OUT/summary.txt"
+  RUNS=1 bench/ladder.sh batch > "$OUT/ladder_batch.log" 2>&1
+  tail -2 "$OUT/ladder_batch.log" | tee -a "$OUT/summary.txt"
 fi
 if has opencl; then
   # NVIDIA's OpenCL through the carried ICD loader (.ocl/*.deb, see DEVELOPERS.md); every

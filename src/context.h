@@ -21,7 +21,10 @@ struct VmafContext {
     VmafFeatureInstance **inst; /* registered extractors, in registration order */
     unsigned inst_cnt, inst_cap;
 
-    VmafThreadPool *workers;    /* n_threads > 1 */
+    VmafThreadPool *workers;    /* n_threads >= 1: its own, or a ladder's shared pool */
+    VmafThreadPoolGroup jobs;   /* this context's jobs in it */
+    struct WorkerData **worker_data; /* per worker of the pool: its copies of the instances */
+    unsigned worker_data_cnt;
     atomic_int worker_err;      /* first error a worker hit */
 
     VmafPicturePool *pic_pool;
@@ -30,6 +33,8 @@ struct VmafContext {
     void *device_state;         /* imported (or attached by VMAF_BACKEND): a reference held */
     VmafDeviceBackend *device;  /* twins + device frames, created with the first picture */
     bool device_from_env;       /* device_state came from VMAF_BACKEND (device_env.c) */
+    void *ref_group;            /* a ladder's shared reference frames (device.h), a reference
+                                 * held; handed to the backend at its creation */
 
     struct {
         bool set;
@@ -71,6 +76,14 @@ struct VmafContext {
         char fingerprint[256]; /* vmaf_segment_set_fingerprint(); "" when none */
     } segment;
 };
+
+/**
+ * Contexts that will be fed together (a ladder's rungs) share one pool of workers, as many
+ * as the most any of them has, instead of one pool each: their frames' jobs queue in one
+ * FIFO, so K contexts of n threads run on n threads. Before any picture; contexts without
+ * workers (n_threads 0) stay so; nothing changes unless two or more have workers.
+ */
+int vmaf_context_share_workers(VmafContext *const *ctx, unsigned n);
 
 /**
  * Attach a device state (a reference is taken by the caller for the context): before the

@@ -22,7 +22,7 @@ typedef struct VmafDeviceKind {
     /** Twins for every instance that has one on this device; NULL *backend when none. */
     int (*create)(VmafDeviceBackend **backend, void *state, const VmafFeatureGeometry *geometry,
                   VmafFeatureInstance **inst, unsigned inst_cnt, unsigned n_subsample,
-                  VmafFeatureCollector *fc);
+                  VmafFeatureCollector *fc, void *ref_group);
     /** Enqueue a frame (holding references to both pictures until it is collected). */
     int (*submit)(VmafDeviceBackend *backend, const VmafPicture *ref, const VmafPicture *dist,
                   unsigned index);
@@ -33,6 +33,15 @@ typedef struct VmafDeviceKind {
     void (*print_profile)(const VmafDeviceBackend *backend);
     /** Drop the context's reference to the state. */
     void (*unref_state)(void *state);
+    /**
+     * Optional (NULL: none): a group of backends on one state that score the same reference
+     * pictures frame by frame from one thread (a ladder's rungs, ladder.c): each frame's
+     * reference is uploaded once for all. A context holds one in ref_group (context.h) and
+     * hands it to create.
+     */
+    int (*ref_group_create)(void **group, void *state);
+    void (*ref_group_ref)(void *group);
+    void (*ref_group_unref)(void *group);
     bool device_pictures; /* pictures in this device's memory may be scored */
 } VmafDeviceKind;
 

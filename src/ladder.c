@@ -137,9 +137,8 @@ static int shared_instance(VmafLadder *l, const VmafContext *first,
     return 0;
 }
 
-static int plan_sharing(VmafLadder *l)
+static int plan_extractors(VmafLadder *l)
 {
-    l->planned = true;
     const VmafContext *first = NULL;
     for (unsigned k = 0; k < l->n && !first; k++)
         if (l->rung[k].in && may_share(l->rung[k].vmaf, l->rung[k].vmaf))
@@ -161,6 +160,71 @@ static int plan_sharing(VmafLadder *l)
         }
     }
     return 0;
+}
+
+/* The rungs and the reference context run on one pool of workers (context.h). */
+static int share_workers(VmafLadder *l)
+{
+    VmafContext **ctx = calloc(l->n + 1, sizeof(*ctx));
+    if (!ctx) return -ENOMEM;
+    unsigned n = 0;
+    for (unsigned k = 0; k < l->n; k++)
+        if (l->rung[k].in) ctx[n++] = l->rung[k].vmaf;
+    if (l->refctx) ctx[n++] = l->refctx;
+    const int err = vmaf_context_share_workers(ctx, n);
+    free(ctx);
+    return err;
+}
+
+/* Can a and b (on a device) share their reference frames: the same device state, and the
+ * same frames submitted in the same order (equal extractors, options and subsampling)? */
+static bool same_device_frames(const VmafContext *a, const VmafContext *b)
+{
+    if (a->device_kind != b->device_kind || a->device_state != b->device_state ||
+        a->cfg.gpumask || b->cfg.gpumask || a->cfg.n_subsample != b->cfg.n_subsample ||
+        a->inst_cnt != b->inst_cnt || a->segment.set || b->segment.set)
+        return false;
+    for (unsigned i = 0; i < a->inst_cnt; i++)
+        if (!same_instance(a->inst[i], b->inst[i])) return false;
+    return true;
+}
+
+/* Rungs on one device state with the same work upload each frame's reference once, into the
+ * device's shared reference frames (device.h's ref_group), where the device supports it. */
+static int share_device_reference(VmafLadder *l)
+{
+    for (unsigned k = 0; k < l->n; k++) {
+        VmafContext *v = l->rung[k].vmaf;
+        if (!l->rung[k].in || !v->device_state || !v->device_kind->ref_group_create ||
+            v->ref_group)
+            continue;
+        unsigned peers = 0;
+        for (unsigned j = k + 1; j < l->n; j++)
+            peers += l->rung[j].in && !l->rung[j].vmaf->ref_group &&
+                     same_device_frames(v, l->rung[j].vmaf);
+        if (!peers) continue;
+        void *group;
+        const int err = v->device_kind->ref_group_create(&group, v->device_state);
+        if (err == -ENOSYS) continue;
+        if (err) return err;
+        v->ref_group = group; /* the creator's reference */
+        for (unsigned j = k + 1; j < l->n; j++) {
+            VmafContext *w = l->rung[j].vmaf;
+            if (!l->rung[j].in || w->ref_group || !same_device_frames(v, w)) continue;
+            w->ref_group = group;
+            v->device_kind->ref_group_ref(group);
+        }
+    }
+    return 0;
+}
+
+static int plan_sharing(VmafLadder *l)
+{
+    l->planned = true;
+    int err = plan_extractors(l);
+    if (!err) err = share_workers(l);
+    if (!err) err = share_device_reference(l);
+    return err;
 }
 
 VMAF_EXPORT int vmaf_ladder_init(VmafLadder **ladder, VmafContext *const *rung, unsigned n)
@@ -202,7 +266,7 @@ static void leave(VmafLadder *l, unsigned k)
     if (!r->in) return;
     r->in = false;
     if (!r->shares || !l->refctx) return;
-    vmaf_thread_pool_wait(l->refctx->workers);
+    vmaf_thread_pool_wait(l->refctx->workers, &l->refctx->jobs);
     vmaf_feature_collector_unforward(l->refctx->fc, r->vmaf->fc);
 }
 

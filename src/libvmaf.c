@@ -23,15 +23,66 @@ typedef struct FrameJob {
 /* Per worker: its own instance of each registered extractor, created on first use. */
 typedef struct WorkerData {
     VmafFeatureInstance **inst;
+    uint64_t *deferred; /* extract_job: the instances put off to its second pass (a bit each) */
     unsigned cnt;
 } WorkerData;
 
-static void worker_data_free(void *data)
+static void worker_data_free(WorkerData *wd)
 {
-    WorkerData *wd = data;
+    if (!wd) return;
     for (unsigned i = 0; i < wd->cnt; i++) vmaf_feature_instance_destroy(wd->inst[i]);
     free(wd->inst);
+    free(wd->deferred);
     free(wd);
+}
+
+/* The per-worker instances of a context's pool (none made yet: before the first job). */
+static int worker_slots(VmafContext *vmaf)
+{
+    const unsigned n = vmaf_thread_pool_size(vmaf->workers);
+    vmaf->worker_data = calloc(n ? n : 1, sizeof(*vmaf->worker_data));
+    if (!vmaf->worker_data) return -ENOMEM;
+    vmaf->worker_data_cnt = n;
+    return 0;
+}
+
+static void release_workers(VmafContext *vmaf)
+{
+    if (vmaf->workers) vmaf_thread_pool_wait(vmaf->workers, &vmaf->jobs);
+    for (unsigned i = 0; vmaf->worker_data && i < vmaf->worker_data_cnt; i++)
+        worker_data_free(vmaf->worker_data[i]);
+    free(vmaf->worker_data);
+    vmaf->worker_data = NULL;
+    vmaf->worker_data_cnt = 0;
+    vmaf_thread_pool_unref(vmaf->workers);
+    vmaf->workers = NULL;
+}
+
+int vmaf_context_share_workers(VmafContext *const *ctx, unsigned n)
+{
+    unsigned threads = 0, depth = 0, users = 0;
+    for (unsigned k = 0; k < n; k++) {
+        const VmafContext *v = ctx[k];
+        if (!v || !v->workers) continue;
+        if (v->pic_cnt || v->flushed) return -EINVAL;
+        const unsigned t = vmaf_thread_pool_size(v->workers);
+        if (t > threads) threads = t;
+        depth += 2 * t;
+        users++;
+    }
+    if (users < 2) return 0;
+    VmafThreadPool *pool;
+    int err = vmaf_thread_pool_create(&pool, threads, sizeof(FrameJob), depth);
+    if (err) return err;
+    for (unsigned k = 0; !err && k < n; k++) {
+        VmafContext *v = ctx[k];
+        if (!v || !v->workers) continue;
+        release_workers(v);
+        v->workers = vmaf_thread_pool_ref(pool);
+        err = worker_slots(v);
+    }
+    vmaf_thread_pool_unref(pool);
+    return err;
 }
 
 VMAF_EXPORT int vmaf_init(VmafContext **vmaf_out, VmafConfiguration cfg)
@@ -48,7 +99,8 @@ VMAF_EXPORT int vmaf_init(VmafContext **vmaf_out, VmafConfiguration cfg)
      * frame while it extracts */
     if (cfg.n_threads > 0) {
         err = vmaf_thread_pool_create(&vmaf->workers, cfg.n_threads, sizeof(FrameJob),
-                                      2 * cfg.n_threads, worker_data_free);
+                                      2 * cfg.n_threads);
+        if (!err) err = worker_slots(vmaf);
         if (err) goto fail;
     }
     err = vmaf_context_attach_from_env(vmaf);
@@ -56,7 +108,7 @@ VMAF_EXPORT int vmaf_init(VmafContext **vmaf_out, VmafConfiguration cfg)
     *vmaf_out = vmaf;
     return 0;
 fail:
-    vmaf_thread_pool_destroy(vmaf->workers);
+    release_workers(vmaf);
     vmaf_feature_collector_destroy(vmaf->fc);
     free(vmaf);
     return err;
@@ -72,9 +124,9 @@ VMAF_EXPORT int vmaf_close(VmafContext *vmaf)
 {
     if (!vmaf) return -EINVAL;
     if (vmaf->ladder) vmaf_ladder_detach(vmaf->ladder, vmaf);
-    vmaf_thread_pool_wait(vmaf->workers);
-    vmaf_thread_pool_destroy(vmaf->workers);
+    release_workers(vmaf);
     if (vmaf->device) vmaf->device_kind->destroy(vmaf->device);
+    if (vmaf->ref_group) vmaf->device_kind->ref_group_unref(vmaf->ref_group);
     release_history(vmaf);
     for (unsigned i = 0; i < vmaf->inst_cnt; i++) vmaf_feature_instance_destroy(vmaf->inst[i]);
     free(vmaf->inst);
@@ -319,6 +371,7 @@ static int run_instance(VmafContext *vmaf, VmafFeatureInstance *inst, unsigned e
     if (!(inst->fex->flags & VMAF_FEATURE_EXTRACTOR_PREV_REF))
         f.prev_ref = f.prev_prev_ref = NULL;
     int err = inst->fex->extract(inst->priv, &f, &sink);
+    if (err == -EAGAIN && f.side_nowait) return err; /* called again (extract_job) */
     if (err)
         vmaf_log(vmaf->cfg.log_level, VMAF_LOG_LEVEL_ERROR,
                  "%s: extraction failed at frame %u (%s)\n", inst->fex->name, frame->index,
@@ -334,25 +387,29 @@ static void release_job(FrameJob *job)
     if (job->prev_prev_ref.ref) vmaf_picture_unref(&job->prev_prev_ref);
 }
 
-static int worker_instances(VmafContext *vmaf, void **worker_data, WorkerData **out)
+static int worker_instances(VmafContext *vmaf, unsigned worker, WorkerData **out)
 {
-    WorkerData *wd = *worker_data;
+    if (worker >= vmaf->worker_data_cnt) return -EINVAL;
+    WorkerData *wd = vmaf->worker_data[worker];
     if (!wd) {
         wd = calloc(1, sizeof(*wd));
         if (!wd) return -ENOMEM;
         wd->inst = calloc(vmaf->inst_cnt, sizeof(*wd->inst));
-        if (!wd->inst) {
+        wd->deferred = calloc(vmaf->inst_cnt / 64 + 1, sizeof(*wd->deferred));
+        if (!wd->inst || !wd->deferred) {
+            free(wd->inst);
+            free(wd->deferred);
             free(wd);
             return -ENOMEM;
         }
         wd->cnt = vmaf->inst_cnt;
-        *worker_data = wd;
+        vmaf->worker_data[worker] = wd;
     }
     *out = wd;
     return 0;
 }
 
-static void extract_job(void *job_mem, void **worker_data)
+static void extract_job(void *job_mem, unsigned worker)
 {
     FrameJob *job = job_mem;
     VmafContext *vmaf = job->vmaf;
@@ -363,21 +420,37 @@ static void extract_job(void *job_mem, void **worker_data)
         .prev_prev_ref = job->prev_prev_ref.ref ? &job->prev_prev_ref : NULL,
         .index = job->index,
     };
-    WorkerData *wd;
-    int err = worker_instances(vmaf, worker_data, &wd);
+    WorkerData *wd = NULL;
+    int err = worker_instances(vmaf, worker, &wd);
     VmafFeatureGeometry geo = context_geometry(vmaf);
     geo.worker_copy = true;
-    for (unsigned i = 0; !err && i < vmaf->inst_cnt; i++) {
-        const VmafFeatureInstance *reg = vmaf->inst[i];
-        if (reg->fex->flags & VMAF_FEATURE_EXTRACTOR_TEMPORAL || reg->on_gpu || reg->shared)
-            continue;
-        if (!runs_at(vmaf, reg->fex, job->index)) continue;
-        if (!wd->inst[i]) {
-            err = vmaf_feature_instance_clone(&wd->inst[i], reg);
-            if (err) break;
+    /* A picture scored by several contexts (a ladder's reference) may carry side products
+     * another worker is computing: the instances that would wait for one go last, after the
+     * others (the order of their stores is kept by the collector's order keys). */
+    VmafFeatureFrame f = frame;
+    f.side_nowait = vmaf_picture_readers(&job->ref) >= 2;
+    bool deferred = false;
+    if (!err) memset(wd->deferred, 0, (wd->cnt / 64 + 1) * sizeof(*wd->deferred));
+    for (int pass = 0; pass < 1 + deferred && !err; pass++) {
+        if (pass) f.side_nowait = false;
+        for (unsigned i = 0; !err && i < vmaf->inst_cnt; i++) {
+            const VmafFeatureInstance *reg = vmaf->inst[i];
+            if (reg->fex->flags & VMAF_FEATURE_EXTRACTOR_TEMPORAL || reg->on_gpu || reg->shared)
+                continue;
+            if (!runs_at(vmaf, reg->fex, job->index)) continue;
+            if (pass && !(wd->deferred[i / 64] >> (i % 64) & 1)) continue;
+            if (!wd->inst[i]) {
+                err = vmaf_feature_instance_clone(&wd->inst[i], reg);
+                if (err) break;
+            }
+            err = vmaf_feature_instance_init(wd->inst[i], &geo);
+            if (!err) err = run_instance(vmaf, wd->inst[i], i, &f);
+            if (err == -EAGAIN && f.side_nowait) {
+                wd->deferred[i / 64] |= 1ull << (i % 64);
+                deferred = true;
+                err = 0;
+            }
         }
-        err = vmaf_feature_instance_init(wd->inst[i], &geo);
-        if (!err) err = run_instance(vmaf, wd->inst[i], i, &frame);
     }
     if (err) {
         int expected = 0;
@@ -448,7 +521,8 @@ static int start(VmafContext *vmaf, const VmafPicture *ref)
     int err = 0;
     if (vmaf->device_state && !vmaf->cfg.gpumask)
         err = vmaf->device_kind->create(&vmaf->device, vmaf->device_state, &geo, vmaf->inst,
-                                        vmaf->inst_cnt, vmaf->cfg.n_subsample, vmaf->fc);
+                                        vmaf->inst_cnt, vmaf->cfg.n_subsample, vmaf->fc,
+                                        vmaf->ref_group);
     /* the previous references are kept for CPU extractors that read them (twins keep
      * theirs on the device), so that no pool picture is held for nothing */
     for (unsigned i = 0; i < vmaf->inst_cnt; i++)
@@ -574,7 +648,7 @@ int vmaf_context_read_pictures(VmafContext *vmaf, VmafPicture *ref, VmafPicture 
         vmaf_picture_ref(&job.dist, dist);
         if (vmaf->prev_ref.ref) vmaf_picture_ref(&job.prev_ref, &vmaf->prev_ref);
         if (vmaf->prev_prev_ref.ref) vmaf_picture_ref(&job.prev_prev_ref, &vmaf->prev_prev_ref);
-        err = vmaf_thread_pool_enqueue(vmaf->workers, extract_job, &job);
+        err = vmaf_thread_pool_enqueue(vmaf->workers, &vmaf->jobs, extract_job, &job);
         if (err) {
             release_job(&job);
             goto unref;
@@ -593,7 +667,7 @@ unref:
 
 static int flush_context(VmafContext *vmaf)
 {
-    vmaf_thread_pool_wait(vmaf->workers);
+    vmaf_thread_pool_wait(vmaf->workers, &vmaf->jobs);
     int err = atomic_load(&vmaf->worker_err);
     if (!err && vmaf->device) err = vmaf->device_kind->flush(vmaf->device);
     release_history(vmaf);

@@ -356,6 +356,20 @@ int vmaf_picture_side_get(const VmafPicture *pic, const char *key, size_t size,
     return err;
 }
 
+bool vmaf_picture_side_busy(const VmafPicture *pic, const char *key)
+{
+    VmafPictureSide *side = pic && pic->priv && key
+                                ? atomic_load(&((VmafPicturePrivate *)pic->priv)->side)
+                                : NULL;
+    if (!side) return false;
+    pthread_mutex_lock(&side->lock);
+    const SideEntry *e = side->entry;
+    while (e && strcmp(e->key, key)) e = e->next;
+    const bool busy = e && e->computing;
+    pthread_mutex_unlock(&side->lock);
+    return busy;
+}
+
 void vmaf_picture_side_put(const VmafPicture *pic, const void *data)
 {
     if (!pic || !pic->priv || !data) return;

@@ -135,6 +135,9 @@ typedef int (*VmafPictureSideFn)(void *data, size_t size, void *arg);
 int vmaf_picture_side_get(const VmafPicture *pic, const char *key, size_t size,
                           VmafPictureSideFn compute, void *arg, const void **data);
 
+/** Is another caller computing pic's product under key right now? (A get would wait.) */
+bool vmaf_picture_side_busy(const VmafPicture *pic, const char *key);
+
 /** The caller of a successful get is done with data. */
 void vmaf_picture_side_put(const VmafPicture *pic, const void *data);
 

@@ -18,10 +18,25 @@
 
 static int kind_create(VmafDeviceBackend **b, void *state, const VmafFeatureGeometry *g,
                        VmafFeatureInstance **inst, unsigned inst_cnt, unsigned n_subsample,
-                       VmafFeatureCollector *fc)
+                       VmafFeatureCollector *fc, void *ref_group)
 {
     return vmaf_cuda_backend_create((VmafCudaBackend **)b, state, g, inst, inst_cnt, n_subsample,
-                                    fc);
+                                    fc, ref_group);
+}
+
+static int kind_ref_group_create(void **group, void *state)
+{
+    return vmaf_cuda_ref_group_create((VmafCudaRefGroup **)group, state);
+}
+
+static void kind_ref_group_ref(void *group)
+{
+    vmaf_cuda_ref_group_ref(group);
+}
+
+static void kind_ref_group_unref(void *group)
+{
+    vmaf_cuda_ref_group_unref(group);
 }
 
 static int kind_submit(VmafDeviceBackend *b, const VmafPicture *ref, const VmafPicture *dist,
@@ -58,6 +73,9 @@ const VmafDeviceKind vmaf_cuda_device_kind = {
     .destroy = kind_destroy,
     .print_profile = kind_print_profile,
     .unref_state = kind_unref_state,
+    .ref_group_create = kind_ref_group_create,
+    .ref_group_ref = kind_ref_group_ref,
+    .ref_group_unref = kind_ref_group_unref,
     .device_pictures = true,
 };
 

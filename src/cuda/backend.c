@@ -1,4 +1,6 @@
 #include <errno.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -110,6 +112,35 @@ struct VmafCudaBackend {
     double first_submit_ms, first_done_ms; /* first frame: submitted, collected (since create) */
     double created_at_ms;
     unsigned long long frames;
+    VmafCudaRefGroup *group; /* the ladder's shared reference frames; NULL: its own */
+};
+
+
+/*
+ * A ladder's rungs on one state read the same reference picture every frame: the group holds
+ * one ring of reference buffers for all of them (slot k of every member reads the group's
+ * buffer k), and each frame's reference is uploaded once, by the first member to submit it,
+ * on that member's slot stream, followed by the group's `uploaded` event for the slot; the
+ * other members' slot streams wait for that event. The uploader's stream first waits for
+ * every member's frames that still read the buffer (the slot's previous frame, and the two
+ * after it, which read it as their previous references), as a member waits for its own.
+ * Members advance in step (the same frames, in order, from one thread: the ladder's), so a
+ * slot number means the same frame in every member; a member out of step is an error.
+ */
+struct VmafCudaRefGroup {
+    atomic_uint refs;
+    VmafCudaState *s;
+    pthread_mutex_t lock;
+    bool ready, chroma;
+    size_t bytes;
+    CUdeviceptr buf[N_SLOTS];
+    CUevent uploaded[N_SLOTS];
+    unsigned long long seq[N_SLOTS]; /* 1 + the members' sequence number it holds; 0: none */
+    unsigned index[N_SLOTS];
+    const void *src[N_SLOTS];        /* the picture's samples it was uploaded from */
+    VmafCudaBackend **member;
+    unsigned n_members, cap;
+    unsigned long long uploads;      /* statistics: references uploaded */
 };
 
 static const VmafGpuDeviceOps device_ops; /* the twins' device: below */
@@ -233,7 +264,7 @@ static int record_variant(VmafCudaBackend *b, Slot *sl, unsigned si, Variant *v,
     Recorder *rec = &v->rec;
     rec->base.ops = &recorder_ops;
     v->every_twin = every_twin;
-    for (int pic = 0; pic < 2; pic++) {
+    for (int pic = b->group ? 1 : 0; pic < 2; pic++) { /* a group uploads the reference */
         Op *op = rec_push(rec, OP_UPLOAD, pic ? "upload dist luma" : "upload ref luma");
         if (!op) return -ENOMEM;
         op->upload = pic ? UP_DIST_LUMA : UP_REF_LUMA;
@@ -507,6 +538,174 @@ static void release_uploaded(VmafCudaBackend *b)
     }
 }
 
+/* ---- a ladder's shared reference (VmafCudaRefGroup) ----------------------------------------- */
+
+int vmaf_cuda_ref_group_create(VmafCudaRefGroup **out, VmafCudaState *state)
+{
+    if (!out || !state) return -EINVAL;
+    VmafCudaRefGroup *g = calloc(1, sizeof(*g));
+    if (!g) return -ENOMEM;
+    if (pthread_mutex_init(&g->lock, NULL)) {
+        free(g);
+        return -ENOMEM;
+    }
+    atomic_init(&g->refs, 1);
+    vmaf_cuda_state_ref(state);
+    g->s = state;
+    *out = g;
+    return 0;
+}
+
+void vmaf_cuda_ref_group_ref(VmafCudaRefGroup *g)
+{
+    atomic_fetch_add(&g->refs, 1);
+}
+
+void vmaf_cuda_ref_group_unref(VmafCudaRefGroup *g)
+{
+    if (!g || atomic_fetch_sub(&g->refs, 1) != 1) return;
+    const VmafCudaDriver *d = &g->s->drv;
+    if (g->ready && !vmaf_cuda_push(g->s)) { /* no member is left: nothing reads the buffers */
+        for (unsigned k = 0; k < N_SLOTS; k++) {
+            if (g->uploaded[k]) d->cuEventDestroy(g->uploaded[k]);
+            if (g->buf[k]) d->cuMemFree(g->buf[k]);
+        }
+        vmaf_cuda_pop(g->s);
+    }
+    free(g->member);
+    pthread_mutex_destroy(&g->lock);
+    vmaf_cuda_state_unref(g->s);
+    free(g);
+}
+
+unsigned long long vmaf_cuda_ref_group_uploads(const VmafCudaRefGroup *g)
+{
+    return g ? g->uploads : 0;
+}
+
+/* The group's ring, made by its first member (context pushed). */
+static int group_alloc(VmafCudaRefGroup *g, const VmafCudaBackend *b)
+{
+    const VmafCudaDriver *d = &b->s->drv;
+    for (unsigned k = 0; k < N_SLOTS; k++) {
+        VMAF_CUDA_TRY(d, d->cuMemAlloc(&g->buf[k], b->pic_bytes));
+        VMAF_CUDA_TRY(d, d->cuEventCreate(&g->uploaded[k], CU_EVENT_DISABLE_TIMING));
+        /* zeroed: the first frames' temporal twins read slots no frame has filled yet */
+        VMAF_CUDA_TRY(d, d->cuMemsetD8Async(g->buf[k], 0, b->pic_bytes, NULL));
+    }
+    VMAF_CUDA_TRY(d, d->cuCtxSynchronize());
+    return 0;
+}
+
+/* b joins g (0), or not (an error: b keeps its own reference buffers). Context pushed. */
+static int group_join(VmafCudaBackend *b, VmafCudaRefGroup *g)
+{
+    pthread_mutex_lock(&g->lock);
+    int err = 0;
+    if (g->s != b->s) {
+        err = -EINVAL;
+    } else if (!g->ready) {
+        err = group_alloc(g, b);
+        g->ready = !err;
+        g->bytes = b->pic_bytes;
+        g->chroma = b->chroma;
+    } else if (g->bytes != b->pic_bytes || g->chroma != b->chroma) {
+        err = -EINVAL;
+    }
+    if (!err && g->n_members == g->cap) {
+        const unsigned cap = g->cap ? 2 * g->cap : 8;
+        VmafCudaBackend **m = realloc(g->member, cap * sizeof(*m));
+        if (m) {
+            g->member = m;
+            g->cap = cap;
+        } else {
+            err = -ENOMEM;
+        }
+    }
+    if (!err) {
+        g->member[g->n_members++] = b;
+        atomic_fetch_add(&g->refs, 1);
+        b->group = g;
+    }
+    pthread_mutex_unlock(&g->lock);
+    return err;
+}
+
+static void group_leave(VmafCudaBackend *b)
+{
+    VmafCudaRefGroup *g = b->group;
+    if (!g) return;
+    pthread_mutex_lock(&g->lock);
+    for (unsigned m = 0; m < g->n_members; m++)
+        if (g->member[m] == b) g->member[m] = g->member[--g->n_members];
+    pthread_mutex_unlock(&g->lock);
+    b->group = NULL;
+    vmaf_cuda_ref_group_unref(g);
+}
+
+static int group_reference_locked(VmafCudaBackend *b, Slot *sl, unsigned si,
+                                  const VmafPicture *ref, unsigned index,
+                                  enum VmafPictureMemory mem)
+{
+    VmafCudaRefGroup *g = b->group;
+    const VmafCudaDriver *d = &b->s->drv;
+    const unsigned long long mine = b->seq + 1;
+    if (g->seq[si] > mine ||
+        (g->seq[si] == mine && (g->index[si] != index || g->src[si] != ref->data[0]))) {
+        vmaf_log(b->g.log_level, VMAF_LOG_LEVEL_ERROR,
+                 "cuda: the contexts sharing a reference are out of step at frame %u\n", index);
+        return -EINVAL;
+    }
+    if (g->seq[si] == mine) { /* uploaded by another member */
+        VMAF_CUDA_TRY(d, d->cuStreamWaitEvent(sl->stream, g->uploaded[si], 0));
+        return 0;
+    }
+    /* the members' frames that still read this buffer */
+    for (unsigned m = 0; m < g->n_members; m++) {
+        const VmafCudaBackend *o = g->member[m];
+        if (o == b) continue;
+        for (unsigned k = 0; k <= 2; k++) {
+            const Slot *r = &o->slot[(si + k) % N_SLOTS];
+            if (r->busy) VMAF_CUDA_TRY(d, d->cuStreamWaitEvent(sl->stream, r->done, 0));
+        }
+    }
+    const size_t bytes = g->chroma ? g->bytes : b->luma_bytes;
+    const void *src = ref->data[0];
+    if (mem == VMAF_PICTURE_MEMORY_HOST_PINNED) {
+        const int err = vmaf_picture_prepare_planes(ref, !g->chroma);
+        if (err) return err;
+    } else if (mem == VMAF_PICTURE_MEMORY_HOST) { /* pageable: through this slot's staging */
+        if (!sl->staging[0]) {
+            const int err = vmaf_cuda_host_alloc(b->s, b->pic_bytes, &sl->staging[0]);
+            if (err) return err;
+        }
+        memcpy(sl->staging[0], ref->data[0], bytes);
+        src = sl->staging[0];
+    }
+    if (mem == VMAF_PICTURE_MEMORY_DEVICE)
+        VMAF_CUDA_TRY(d, d->cuMemcpyDtoDAsync(g->buf[si], (CUdeviceptr)(uintptr_t)src, bytes,
+                                              sl->stream));
+    else
+        VMAF_CUDA_TRY(d, d->cuMemcpyHtoDAsync(g->buf[si], src, bytes, sl->stream));
+    VMAF_CUDA_TRY(d, d->cuEventRecord(g->uploaded[si], sl->stream));
+    g->seq[si] = mine;
+    g->index[si] = index;
+    g->src[si] = ref->data[0];
+    g->uploads++;
+    return 0;
+}
+
+/* The frame's reference in the group's buffer for slot si: uploaded here (the first member
+ * to submit the frame) or waited for on the slot's stream. */
+static int group_reference(VmafCudaBackend *b, Slot *sl, unsigned si, const VmafPicture *ref,
+                           unsigned index, enum VmafPictureMemory mem)
+{
+    pthread_mutex_lock(&b->group->lock);
+    const int err = group_reference_locked(b, sl, si, ref, index, mem);
+    pthread_mutex_unlock(&b->group->lock);
+    return err;
+}
+
 static int submit_locked(VmafCudaBackend *b, const VmafPicture *ref, const VmafPicture *dist,
                          unsigned index)
 {
@@ -548,7 +747,7 @@ static int submit_locked(VmafCudaBackend *b, const VmafPicture *ref, const VmafP
 
     const VmafPicture *pics[2] = { ref, dist };
     const void *staging[2] = { NULL, NULL };
-    for (int p = 0; p < 2; p++) {
+    for (int p = b->group ? 1 : 0; p < 2; p++) {
         if (mem == VMAF_PICTURE_MEMORY_HOST_PINNED) {
             /* a pinned pool's buffer is registered once, after it was first filled: the
              * CLI's reader has done it; other clients' pictures get it here. Twins that read
@@ -570,6 +769,11 @@ static int submit_locked(VmafCudaBackend *b, const VmafPicture *ref, const VmafP
     upload_source(b, UP_REF_CHROMA, ref, staging[0], &src[UP_REF_CHROMA]);
     upload_source(b, UP_DIST_LUMA, dist, staging[1], &src[UP_DIST_LUMA]);
     upload_source(b, UP_DIST_CHROMA, dist, staging[1], &src[UP_DIST_CHROMA]);
+
+    if (b->group) {
+        err = group_reference(b, sl, si, ref, index, mem);
+        if (err) return err;
+    }
 
     unsigned vi = sl->var[0].every_twin == every_twin || !sl->var[0].rec.cnt ? 0 : 1;
     Variant *v = &sl->var[vi];
@@ -602,7 +806,8 @@ int vmaf_cuda_backend_submit(VmafCudaBackend *b, const VmafPicture *ref, const V
 
 /* ---- lifetime -------------------------------------------------------------------------------- */
 
-static int create_locked(VmafCudaBackend *b, VmafFeatureInstance **inst, unsigned inst_cnt)
+static int create_locked(VmafCudaBackend *b, VmafFeatureInstance **inst, unsigned inst_cnt,
+                         VmafCudaRefGroup *group)
 {
     const VmafCudaDriver *d = &b->s->drv;
     /* sized by the instances: every one that has a twin runs on the device */
@@ -648,9 +853,14 @@ static int create_locked(VmafCudaBackend *b, VmafFeatureInstance **inst, unsigne
     if (!b->chroma_bytes) b->chroma = false;
 
     const double t0 = now_ms();
+    if (group) (void)group_join(b, group); /* or not: its own reference buffers then */
     for (unsigned s = 0; s < N_SLOTS; s++) {
         Slot *sl = &b->slot[s];
         for (int p = 0; p < 2; p++) {
+            if (!p && b->group) {
+                vmaf_gpu_set_picture(&sl->pic[p], b->group->buf[s], &l, b->g.bpc);
+                continue;
+            }
             VMAF_CUDA_TRY(d, d->cuMemAlloc(&sl->buf[p], l.size));
             vmaf_gpu_set_picture(&sl->pic[p], sl->buf[p], &l, b->g.bpc);
         }
@@ -661,7 +871,7 @@ static int create_locked(VmafCudaBackend *b, VmafFeatureInstance **inst, unsigne
          * (motion's previous reference at frame 0), results they discard, but never
          * uninitialised memory (compute-sanitizer initcheck). */
         for (int p = 0; p < 2; p++)
-            VMAF_CUDA_TRY(d, d->cuMemsetD8Async(sl->buf[p], 0, l.size, sl->stream));
+            if (sl->buf[p]) VMAF_CUDA_TRY(d, d->cuMemsetD8Async(sl->buf[p], 0, l.size, sl->stream));
     }
     for (unsigned s = 0; s < N_SLOTS; s++) VMAF_CUDA_TRY(d, d->cuStreamSynchronize(b->slot[s].stream));
     b->slots_ms = now_ms() - t0;
@@ -671,7 +881,7 @@ static int create_locked(VmafCudaBackend *b, VmafFeatureInstance **inst, unsigne
 int vmaf_cuda_backend_create(VmafCudaBackend **out, VmafCudaState *state,
                              const VmafFeatureGeometry *geometry, VmafFeatureInstance **inst,
                              unsigned inst_cnt, unsigned n_subsample,
-                             VmafFeatureCollector *fc)
+                             VmafFeatureCollector *fc, VmafCudaRefGroup *group)
 {
     *out = NULL;
     VmafCudaBackend *b = calloc(1, sizeof(*b));
@@ -695,7 +905,7 @@ int vmaf_cuda_backend_create(VmafCudaBackend **out, VmafCudaState *state,
         free(b);
         return err;
     }
-    err = create_locked(b, inst, inst_cnt);
+    err = create_locked(b, inst, inst_cnt, group);
     vmaf_cuda_pop(state);
     b->created_at_ms = vmaf_cuda_now_ms();
     b->create_ms = b->created_at_ms - t0;
@@ -729,6 +939,9 @@ void vmaf_cuda_backend_print_profile(const VmafCudaBackend *b)
         fprintf(stderr, "%s%s %.1f", t ? ", " : "", b->twin[t].twin->name, b->twin[t].init_ms);
     fprintf(stderr, "; slots %.1f ms\n", b->slots_ms);
     funlockfile(stderr);
+    if (b->group)
+        fprintf(stderr, "cuda shared reference: %llu frames uploaded for the group so far\n",
+                vmaf_cuda_ref_group_uploads(b->group));
     fprintf(stderr, "cuda profile: %llu frames, %s; average per frame:\n", b->frames,
             b->profile_ops ? "direct launches (VMAF_CUDA_PROFILE=ops times each operation)"
             : b->use_graph ? "graphs" : "direct launches");
@@ -747,6 +960,7 @@ void vmaf_cuda_backend_destroy(VmafCudaBackend *b)
     VmafCudaState *state = b->s;
     const VmafCudaDriver *d = &b->s->drv;
     if (vmaf_cuda_push(b->s)) {
+        group_leave(b);
         free(b->twin);
         free(b->branch_tail);
         free(b->prof);
@@ -762,6 +976,7 @@ void vmaf_cuda_backend_destroy(VmafCudaBackend *b)
         }
     }
     vmaf_cuda_backend_print_profile(b);
+    group_leave(b); /* its streams are idle: no wait of another member's on them pends */
     for (unsigned t = 0; t < b->n_twins; t++) {
         if (b->twin[t].priv) b->twin[t].twin->close(b->twin[t].priv, &b->dev);
         free(b->twin[t].priv);

@@ -27,13 +27,29 @@ typedef struct VmafCudaState VmafCudaState;
 typedef struct VmafCudaBackend VmafCudaBackend;
 
 /**
+ * The reference frames of backends that score the same reference pictures, frame by frame,
+ * from one thread (a ladder's rungs): uploaded once per frame for all (backend.c says how).
+ * Made empty; a backend created with it joins it if its geometry and planes match the
+ * first member's (else it keeps its own reference buffers). Reference counted: the creator's
+ * reference, and one per member.
+ */
+typedef struct VmafCudaRefGroup VmafCudaRefGroup;
+
+int vmaf_cuda_ref_group_create(VmafCudaRefGroup **group, VmafCudaState *state);
+void vmaf_cuda_ref_group_ref(VmafCudaRefGroup *group);
+void vmaf_cuda_ref_group_unref(VmafCudaRefGroup *group);
+/** References uploaded into the group so far (statistics, tests). */
+unsigned long long vmaf_cuda_ref_group_uploads(const VmafCudaRefGroup *group);
+
+/**
  * Create twins for every instance that has one (setting inst[i]->on_gpu), and the device frame
- * ring for this geometry. With no twin among the instances, *backend stays NULL.
+ * ring for this geometry (its reference frames from group where it joins one; group may be
+ * NULL). With no twin among the instances, *backend stays NULL.
  */
 int vmaf_cuda_backend_create(VmafCudaBackend **backend, VmafCudaState *state,
                              const VmafFeatureGeometry *geometry, VmafFeatureInstance **inst,
                              unsigned inst_cnt, unsigned n_subsample,
-                             VmafFeatureCollector *fc);
+                             VmafFeatureCollector *fc, VmafCudaRefGroup *group);
 
 /** Enqueue a frame (holding references to both pictures until it is collected). */
 int vmaf_cuda_backend_submit(VmafCudaBackend *backend, const VmafPicture *ref,

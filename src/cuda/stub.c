@@ -61,10 +61,32 @@ VMAF_EXPORT int vmaf_cuda_fetch_preallocated_picture(VmafContext *v, VmafPicture
 
 int vmaf_cuda_backend_create(VmafCudaBackend **b, VmafCudaState *s, const VmafFeatureGeometry *g,
                              VmafFeatureInstance **inst, unsigned n, unsigned sub,
-                             VmafFeatureCollector *fc)
+                             VmafFeatureCollector *fc, VmafCudaRefGroup *group)
 {
-    (void)s, (void)g, (void)inst, (void)n, (void)sub, (void)fc;
+    (void)s, (void)g, (void)inst, (void)n, (void)sub, (void)fc, (void)group;
     *b = NULL;
+    return 0;
+}
+
+int vmaf_cuda_ref_group_create(VmafCudaRefGroup **group, VmafCudaState *s)
+{
+    (void)group, (void)s;
+    return -ENOSYS;
+}
+
+void vmaf_cuda_ref_group_ref(VmafCudaRefGroup *group)
+{
+    (void)group;
+}
+
+void vmaf_cuda_ref_group_unref(VmafCudaRefGroup *group)
+{
+    (void)group;
+}
+
+unsigned long long vmaf_cuda_ref_group_uploads(const VmafCudaRefGroup *group)
+{
+    (void)group;
     return 0;
 }
 

@@ -67,6 +67,11 @@ typedef struct VmafFeatureFrame {
     /** PREV_REF extractors only: reference at index-1 and index-2, NULL when absent. */
     const VmafPicture *prev_ref, *prev_prev_ref;
     unsigned index;
+    /** A side product of ref (picture.h) that another reader is computing right now is not
+     *  waited for: extract then returns -EAGAIN having stored nothing, and is called again
+     *  for the frame later with side_nowait false (the worker scores the rung's other
+     *  extractors meanwhile instead of idling). */
+    bool side_nowait;
 } VmafFeatureFrame;
 
 /** Where an extractor writes its scores (see feature_collector.h). */

@@ -1032,14 +1032,17 @@ static int vif_side_compute(void *data, size_t size, void *arg)
 }
 
 /* The sums from the reference's side: 0, or an error (nothing written: compute them fused). */
-static int vif_from_side(VifState *s, const VmafPicture *ref, const VmafPicture *dis,
+static int vif_from_side(VifState *s, const VmafFeatureFrame *frame,
                          VmafVifSums sums[VMAF_VIF_SCALES])
 {
+    const VmafPicture *ref = frame->ref, *dis = frame->dist;
     if (vmaf_picture_readers(ref) < 2)
         return -ENOENT;
     const VmafVifOptions *o = &s->opt;
     char key[32];
     snprintf(key, sizeof(key), "vif/%d/%d", (int)s->ws->best, (int)o->skip_scale0);
+    if (frame->side_nowait && vmaf_picture_side_busy(ref, key))
+        return -EAGAIN;
     VifSideArgs args = { s->ws, ref, o->skip_scale0 };
     const void *side;
     int err = vmaf_picture_side_get(ref, key, vmaf_vif_ref_side_size(s->w, s->h),
@@ -1067,8 +1070,11 @@ static int vif_extract(void *priv, const VmafFeatureFrame *frame, VmafFeatureSin
     }
 
     VmafVifSums sums[VMAF_VIF_SCALES];
-    if (!vif_from_side(s, ref, dis, sums))
+    const int side_err = vif_from_side(s, frame, sums);
+    if (!side_err)
         return vmaf_vif_store(o, sums, frame->index, sink);
+    if (side_err == -EAGAIN)
+        return side_err;
     vmaf_vif_compute(s->ws, ref->data[0], ref->stride[0], dis->data[0], dis->stride[0],
                      o->enhn_gain_limit, o->skip_scale0, sums);
     return vmaf_vif_store(o, sums, frame->index, sink);

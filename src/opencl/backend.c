@@ -26,6 +26,8 @@
  */
 #include <errno.h>
 #include <limits.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -140,7 +142,33 @@ struct VmafOpenCLBackend {
     bool use_command_buffer; /* a slot's work replays a command buffer (command_buffer.h) */
     bool profile;            /* VMAF_OPENCL_PROFILE=1 (profile.h) */
     VmafOpenCLProfile prof;
+    struct RefGroup *group;  /* a ladder's shared reference uploads; NULL: its own */
 };
+
+/*
+ * A ladder's rungs on one state read the same reference picture every frame: it crosses the
+ * bus once, written by the first member to submit the frame into the group's buffer for the
+ * slot (its `uploaded` event), and every member copies it on the device into its own slot
+ * (each member's kernels read its own arena). The write waits for the members' copies of the
+ * slot's previous frame (their `uploaded` events, which follow the copies on their in-order
+ * upload queues). Members advance in step, fed from one thread (the ladder's): a slot number
+ * means the same frame in every member; a member out of step is an error.
+ */
+typedef struct RefGroup {
+    atomic_uint refs;
+    VmafOpenCLState *s;
+    pthread_mutex_t lock;
+    bool ready, chroma;
+    size_t pic_bytes, bytes; /* a slot's stride in mem; the bytes written */
+    cl_mem mem;
+    cl_event uploaded[N_SLOTS];
+    unsigned long long seq[N_SLOTS]; /* 1 + the members' sequence number it holds; 0: none */
+    unsigned index[N_SLOTS];
+    const void *src[N_SLOTS];
+    VmafOpenCLBackend **member;
+    unsigned n_members, cap;
+    unsigned long long uploads;
+} RefGroup;
 
 static VmafOpenCLBackend *backend_of(VmafGpuDevice *d)
 {
@@ -725,6 +753,9 @@ static void opencl_print_profile(const VmafDeviceBackend *backend)
 {
     const VmafOpenCLBackend *b = (const VmafOpenCLBackend *)backend;
     if (!b || !b->profile) return;
+    if (b->group)
+        fprintf(stderr, "opencl shared reference: %llu frames written for %u contexts\n",
+                b->group->uploads, b->group->n_members);
     vmaf_opencl_profile_print(&b->prof, stderr,
                               "enqueued op by op (VMAF_OPENCL_PROFILE=1 times each operation)");
 }
@@ -778,6 +809,154 @@ static int opencl_flush(VmafDeviceBackend *backend)
     return err;
 }
 
+/* ---- a ladder's shared reference (RefGroup) ------------------------------------------------ */
+
+static int opencl_ref_group_create(void **out, void *state)
+{
+    RefGroup *g = calloc(1, sizeof(*g));
+    if (!g) return -ENOMEM;
+    if (pthread_mutex_init(&g->lock, NULL)) {
+        free(g);
+        return -ENOMEM;
+    }
+    atomic_init(&g->refs, 1);
+    vmaf_opencl_state_ref(state);
+    g->s = state;
+    *out = g;
+    return 0;
+}
+
+static void opencl_ref_group_ref(void *group)
+{
+    atomic_fetch_add(&((RefGroup *)group)->refs, 1);
+}
+
+static void opencl_ref_group_unref(void *group)
+{
+    RefGroup *g = group;
+    if (!g || atomic_fetch_sub(&g->refs, 1) != 1) return;
+    const VmafOpenCLApi *api = &g->s->api;
+    for (unsigned k = 0; k < N_SLOTS; k++)
+        if (g->uploaded[k]) api->clReleaseEvent(g->uploaded[k]);
+    if (g->mem) api->clReleaseMemObject(g->mem);
+    free(g->member);
+    pthread_mutex_destroy(&g->lock);
+    vmaf_opencl_state_unref(g->s);
+    free(g);
+}
+
+/* b joins g, or not (an error: b then writes its own reference). */
+static int group_join(VmafOpenCLBackend *b, RefGroup *g)
+{
+    pthread_mutex_lock(&g->lock);
+    int err = 0;
+    if (g->s != b->s) {
+        err = -EINVAL;
+    } else if (!g->ready) {
+        cl_int res = CL_SUCCESS;
+        g->mem = b->api->clCreateBuffer(b->s->ctx, CL_MEM_READ_ONLY, N_SLOTS * b->pic_bytes, NULL,
+                                        &res);
+        err = vmaf_opencl_result(res, "clCreateBuffer(shared reference)");
+        if (err) g->mem = NULL;
+        g->ready = !err;
+        g->pic_bytes = b->pic_bytes;
+        g->chroma = b->chroma;
+        g->bytes = b->chroma ? b->pic_bytes : b->luma_bytes;
+    } else if (g->pic_bytes != b->pic_bytes || g->chroma != b->chroma) {
+        err = -EINVAL;
+    }
+    if (!err && g->n_members == g->cap) {
+        const unsigned cap = g->cap ? 2 * g->cap : 8;
+        VmafOpenCLBackend **m = realloc(g->member, cap * sizeof(*m));
+        if (m) {
+            g->member = m;
+            g->cap = cap;
+        } else {
+            err = -ENOMEM;
+        }
+    }
+    if (!err) {
+        g->member[g->n_members++] = b;
+        atomic_fetch_add(&g->refs, 1);
+        b->group = g;
+    }
+    pthread_mutex_unlock(&g->lock);
+    return err;
+}
+
+static void group_leave(VmafOpenCLBackend *b)
+{
+    RefGroup *g = b->group;
+    if (!g) return;
+    pthread_mutex_lock(&g->lock);
+    for (unsigned m = 0; m < g->n_members; m++)
+        if (g->member[m] == b) g->member[m] = g->member[--g->n_members];
+    pthread_mutex_unlock(&g->lock);
+    b->group = NULL;
+    opencl_ref_group_unref(g);
+}
+
+/* The frame's reference into the group's buffer for slot si (once, by the first member to
+ * submit the frame), then copied into b's slot on its upload queue after waits[]. */
+static int group_reference_locked(VmafOpenCLBackend *b, Slot *sl, unsigned si,
+                                  const VmafPicture *ref, unsigned index, cl_uint n_waits,
+                                  const cl_event *waits)
+{
+    RefGroup *g = b->group;
+    const VmafOpenCLApi *api = b->api;
+    const unsigned long long mine = b->seq + 1;
+    if (g->seq[si] > mine ||
+        (g->seq[si] == mine && (g->index[si] != index || g->src[si] != ref->data[0]))) {
+        vmaf_log(log_level(b), VMAF_LOG_LEVEL_ERROR,
+                 "opencl: the contexts sharing a reference are out of step at frame %u\n", index);
+        return -EINVAL;
+    }
+    if (g->seq[si] != mine) {
+        /* the members' copies of the slot's previous frame */
+        cl_event before[64];
+        cl_uint n_before = 0;
+        for (unsigned m = 0; m < g->n_members; m++) {
+            const Slot *o = &g->member[m]->slot[si];
+            if (g->member[m] == b || !o->busy || !o->uploaded) continue;
+            if (n_before == 64) {
+                const int err = vmaf_opencl_result(api->clWaitForEvents(n_before, before),
+                                                   "clWaitForEvents(shared reference)");
+                if (err) return err;
+                n_before = 0;
+            }
+            before[n_before++] = o->uploaded;
+        }
+        cl_event ev = NULL;
+        const int err = vmaf_opencl_result(
+            api->clEnqueueWriteBuffer(b->upload, g->mem, CL_FALSE, si * g->pic_bytes, g->bytes,
+                                      ref->data[0], n_before, n_before ? before : NULL, &ev),
+            "clEnqueueWriteBuffer(shared reference)");
+        if (err) return err;
+        if (g->uploaded[si]) api->clReleaseEvent(g->uploaded[si]);
+        g->uploaded[si] = ev;
+        g->seq[si] = mine;
+        g->index[si] = index;
+        g->src[si] = ref->data[0];
+        g->uploads++;
+    }
+    cl_event wait[3] = { g->uploaded[si] };
+    for (cl_uint i = 0; i < n_waits && i < 2; i++) wait[1 + i] = waits[i];
+    return vmaf_opencl_result(
+        api->clEnqueueCopyBuffer(b->upload, g->mem, b->arena, si * g->pic_bytes, sl->buf[0],
+                                 g->bytes, 1 + (n_waits < 2 ? n_waits : 2), wait,
+                                 b->profile ? &sl->upload_event : NULL),
+        "clEnqueueCopyBuffer(shared reference)");
+}
+
+static int group_reference(VmafOpenCLBackend *b, Slot *sl, unsigned si, const VmafPicture *ref,
+                           unsigned index, cl_uint n_waits, const cl_event *waits)
+{
+    pthread_mutex_lock(&b->group->lock);
+    const int err = group_reference_locked(b, sl, si, ref, index, n_waits, waits);
+    pthread_mutex_unlock(&b->group->lock);
+    return err;
+}
+
 static int opencl_submit(VmafDeviceBackend *backend, const VmafPicture *ref,
                          const VmafPicture *dist, unsigned index)
 {
@@ -821,7 +1000,8 @@ static int opencl_submit(VmafDeviceBackend *backend, const VmafPicture *ref,
         const Slot *r = &b->slot[(si + k) % N_SLOTS];
         if (r->busy && r->done) readers[n_readers++] = r->done;
     }
-    for (int p = 0; !err && p < 2; p++)
+    if (b->group) err = group_reference(b, sl, si, ref, index, n_readers, readers);
+    for (int p = b->group ? 1 : 0; !err && p < 2; p++)
         err = vmaf_opencl_result(api->clEnqueueWriteBuffer(b->upload, b->arena, CL_FALSE,
                                                            sl->buf[p], bytes, pics[p]->data[0],
                                                            p ? 0 : n_readers,
@@ -877,6 +1057,7 @@ static void opencl_destroy(VmafDeviceBackend *backend)
     for (unsigned s = 0; s < N_SLOTS; s++)
         if (b->slot[s].queue) api->clFinish(b->slot[s].queue);
     opencl_print_profile(backend);
+    group_leave(b); /* its queues are idle: another member's write waits on nothing of it */
     vmaf_opencl_profile_free(&b->prof);
     for (unsigned s = 0; s < N_SLOTS; s++) {
         Slot *sl = &b->slot[s];
@@ -1033,7 +1214,7 @@ static void choose_command_buffers(VmafOpenCLBackend *b)
 
 static int opencl_create(VmafDeviceBackend **out, void *state, const VmafFeatureGeometry *geometry,
                          VmafFeatureInstance **inst, unsigned inst_cnt, unsigned n_subsample,
-                         VmafFeatureCollector *fc)
+                         VmafFeatureCollector *fc, void *ref_group)
 {
     *out = NULL;
     VmafOpenCLState *s = state;
@@ -1131,6 +1312,7 @@ static int opencl_create(VmafDeviceBackend **out, void *state, const VmafFeature
         return err;
     }
     choose_command_buffers(b);
+    if (ref_group) (void)group_join(b, ref_group); /* or not: it writes its own reference */
     for (unsigned t = 0; t < b->n_twins; t++) b->twin[t].inst->on_gpu = true;
     *out = (VmafDeviceBackend *)b;
     return 0;
@@ -1149,5 +1331,8 @@ const VmafDeviceKind vmaf_opencl_device_kind = {
     .destroy = opencl_destroy,
     .print_profile = opencl_print_profile,
     .unref_state = opencl_unref_state,
+    .ref_group_create = opencl_ref_group_create,
+    .ref_group_ref = opencl_ref_group_ref,
+    .ref_group_unref = opencl_ref_group_unref,
     .device_pictures = false,
 };

@@ -22,7 +22,7 @@
     X(clEnqueueNDRangeKernel) X(clFinish) X(clFlush) X(clWaitForEvents) X(clReleaseEvent)     \
     X(clEnqueueMarkerWithWaitList) X(clEnqueueFillBuffer) X(clGetKernelWorkGroupInfo)        \
     X(clEnqueueMapBuffer) X(clEnqueueUnmapMemObject) X(clGetEventProfilingInfo)             \
-    X(clGetExtensionFunctionAddressForPlatform)
+    X(clGetExtensionFunctionAddressForPlatform) X(clEnqueueCopyBuffer)
 
 typedef struct VmafOpenCLApi {
     void *lib;

@@ -40,5 +40,16 @@ check "rows by total time" sh -c "grep '^  device ' '$err' | grep -v '(all opera
 check "the same scores" sh -c "grep -v '\"fps\"' '$dir/plain.json' > '$dir/plain.scores' &&
   grep -v '\"fps\"' '$dir/profiled.json' > '$dir/profiled.scores' &&
   cmp '$dir/plain.scores' '$dir/profiled.scores'"
-if [ $fail != 0 ]; then cat "$err"; fi
+# a ladder of three rungs on the one state: the reference crosses the bus once a frame
+ladder_err=$dir/ladder.err
+VMAF_OPENCL_PROFILE=1 "$vmaf" -r "$clips/boats_576x324_420p_ref.yuv" \
+  -d "$clips/boats_576x324_420p_dis.yuv" -d "$clips/boats_576x324_420p_ref.yuv" \
+  -d "$clips/boats_576x324_420p_dis.yuv" -w 576 -h 324 -p 420 -b 8 --threads 1 \
+  --frame_cnt $frames --feature psnr --backend opencl --json --precision max \
+  -o "$dir/ladder_{n}.json" 2>"$ladder_err" || { echo "FAIL the ladder run"; cat "$ladder_err"; exit 1; }
+check "the ladder's three backends share one reference" \
+  grep -q "^opencl shared reference: $frames frames written for 3 contexts" "$ladder_err"
+check "the ladder's first rung scores as the single run" sh -c "grep -v '\"fps\"' '$dir/ladder_1.json' |
+  cmp - '$dir/plain.scores'"
+if [ $fail != 0 ]; then cat "$err" "$ladder_err"; fi
 exit $fail

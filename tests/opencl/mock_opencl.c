@@ -52,7 +52,7 @@
     X(clEnqueueNDRangeKernel) X(clFinish) X(clFlush) X(clWaitForEvents) X(clReleaseEvent)   \
     X(clEnqueueMarkerWithWaitList) X(clEnqueueFillBuffer) X(clGetKernelWorkGroupInfo)       \
     X(clEnqueueMapBuffer) X(clEnqueueUnmapMemObject) X(clGetEventProfilingInfo)             \
-    X(clGetExtensionFunctionAddressForPlatform)
+    X(clGetExtensionFunctionAddressForPlatform) X(clEnqueueCopyBuffer)
 
 /* cl_khr_command_buffer's, handed out by clGetExtensionFunctionAddressForPlatform */
 #define EXTENSION_ENTRIES(X)                                                                \
@@ -877,6 +877,25 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueReadBuffer(cl_command_queue queue, cl_m
     if (!r) r = buffer_command(e, queue, buffer, offset, size, ptr);
     if (!r) r = events(e, num_events, wait, event);
     if (!r) memcpy(ptr, buffer->data + offset, size);
+    UNLOCK();
+    return r;
+}
+
+CL_API_ENTRY cl_int CL_API_CALL clEnqueueCopyBuffer(cl_command_queue queue, cl_mem src,
+                                                    cl_mem dst, size_t src_offset,
+                                                    size_t dst_offset, size_t size,
+                                                    cl_uint num_events, const cl_event *wait,
+                                                    cl_event *event)
+{
+    const enum Entry e = E_clEnqueueCopyBuffer;
+    LOCK();
+    cl_int r = fallible(e, 0);
+    if (!r) r = buffer_command(e, queue, src, src_offset, size, src);
+    if (!r) r = buffer_command(e, queue, dst, dst_offset, size, dst);
+    if (!r && src == dst && src_offset < dst_offset + size && dst_offset < src_offset + size)
+        r = misuse(CL_MEM_COPY_OVERLAP, e, "overlapping ranges of one buffer");
+    if (!r) r = events(e, num_events, wait, event);
+    if (!r) memcpy(dst->data + dst_offset, src->data + src_offset, size);
     UNLOCK();
     return r;
 }
