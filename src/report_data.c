@@ -11,6 +11,7 @@
 
 #include "context.h"
 #include "feature_collector.h"
+#include "feature/feature_extractor.h"
 #include "feature_instance.h"
 #include "json.h"
 #include "log.h"
@@ -193,9 +194,38 @@ static int fail(char *err, size_t err_sz, const char *fmt, ...)
     return -EINVAL;
 }
 
+/* The first len bytes of name name a feature: an extractor, a feature it provides (its
+ * internal name or its output alias), or one of the outputs no provided name covers. */
+static bool feature_base(const char *name, size_t len)
+{
+    static const char *const unlisted[] = { "mse" }; /* psnr's enable_mse: mse_y, ... */
+    char base[128], internal[160];
+    if (len >= sizeof(base)) return false;
+    memcpy(base, name, len);
+    base[len] = '\0';
+    if (vmaf_feature_extractor_by_name(base) || vmaf_feature_extractor_by_feature_name(base))
+        return true;
+    for (size_t i = 0; i < sizeof(unlisted) / sizeof(unlisted[0]); i++)
+        if (!strcmp(base, unlisted[i])) return true;
+    /* an output alias (alias.c): the internal names it can stand for */
+    const bool integer = !strncmp(base, "integer_", 8);
+    snprintf(internal, sizeof(internal), integer ? "VMAF_integer_feature_%s_score"
+             : "VMAF_feature_%s_score", integer ? base + 8 : base);
+    return !strcmp(vmaf_feature_name_alias(internal), base) &&
+           vmaf_feature_extractor_by_feature_name(internal);
+}
+
+/* A JSON file says nothing of which metrics are model scores (--model ...:name= gives a score
+ * any name): one is "vmaf" or "vmaf_..." or a name no feature extractor writes, that is, no
+ * feature base (feature_base) alone or followed by '_' and more (the option suffixes of the
+ * naming rule, an extractor's further outputs). */
 static bool json_model_name(const char *name)
 {
-    return !strcmp(name, "vmaf") || !strncmp(name, "vmaf_", 5);
+    if (!strcmp(name, "vmaf") || !strncmp(name, "vmaf_", 5)) return true;
+    for (size_t i = 0;; i++) {
+        if ((name[i] == '_' || !name[i]) && i && feature_base(name, i)) return false;
+        if (!name[i]) return true;
+    }
 }
 
 /* A JSON number or null (NAN); false for anything else. */
