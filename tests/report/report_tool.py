@@ -20,13 +20,17 @@
       (F24:1) with the reference and the distorted.
   png SHOT.png
       The screenshot is a PNG with enough pixels unlike its background (zlib, no PIL).
+  peak CMD ARG...
+      Runs the command and prints its peak resident memory in KiB (getrusage); its status.
 """
 import html.parser
 import json
 import math
 import os
 import random
+import resource
 import struct
+import subprocess
 import sys
 import zlib
 
@@ -517,6 +521,12 @@ def png(args):
         fail("the page looks blank")
 
 
+def peak(args):
+    rc = subprocess.call(args)
+    print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)
+    sys.exit(rc)
+
+
 if __name__ == "__main__":
     cmd, rest = sys.argv[1], sys.argv[2:]
-    {"check": check, "synth": synth, "renditions": renditions, "png": png}[cmd](rest)
+    {"check": check, "synth": synth, "renditions": renditions, "png": png, "peak": peak}[cmd](rest)
