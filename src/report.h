@@ -5,7 +5,7 @@
  * rung in a sortable table, the worst frames of each rung linked to their place on the
  * curve, and the run's parameters.
  *
- * The rules the file states (and tests/report/check_report.py checks):
+ * The rules the file states (and tests/report/report_tool.py checks):
  * - Decimation: a curve of at most VMAF_REPORT_MAX_POINTS finite values is drawn whole.
  *   A longer one is cut into VMAF_REPORT_BUCKETS buckets of consecutive frames (bucket b
  *   holds the curve's finite values at positions [b*n/B, (b+1)*n/B), n of them, B buckets)
