@@ -14,6 +14,10 @@ typedef struct Parser {
     char *err;
     size_t err_sz;
     int failed;
+    const char *stream_key; /* the top-level object's array whose items go to item() */
+    VmafJsonItemFn item;
+    void *arg;
+    int item_err;           /* item()'s error, which stopped the parse */
 } Parser;
 
 static void fail(Parser *p, const char *reason)
@@ -174,6 +178,43 @@ error:
 
 static VmafJson *parse_value(Parser *p, int depth);
 
+/* The streamed array at p->s ('['): each item to p->item(), then freed; an empty array. */
+static VmafJson *parse_streamed(Parser *p, int depth)
+{
+    VmafJson *j = new_node(p, VMAF_JSON_ARRAY);
+    if (!j) return NULL;
+    p->s++;
+    skip_space(p);
+    if (p->s < p->end && *p->s == ']') {
+        p->s++;
+        return j;
+    }
+    for (unsigned i = 0;; i++) {
+        VmafJson *item = parse_value(p, depth + 1);
+        if (!item) break;
+        const int e = p->item(p->arg, i, item);
+        vmaf_json_free(item);
+        if (e) {
+            p->item_err = e;
+            p->failed = 1;
+            break;
+        }
+        skip_space(p);
+        if (p->s < p->end && *p->s == ',') {
+            p->s++;
+            continue;
+        }
+        if (p->s < p->end && *p->s == ']') {
+            p->s++;
+            return j;
+        }
+        fail(p, "expected ',' or ']'");
+        break;
+    }
+    vmaf_json_free(j);
+    return NULL;
+}
+
 static VmafJson *parse_container(Parser *p, int depth, enum VmafJsonType type)
 {
     const char close = type == VMAF_JSON_OBJECT ? '}' : ']';
@@ -202,8 +243,11 @@ static VmafJson *parse_container(Parser *p, int depth, enum VmafJsonType type)
                 goto error;
             }
             p->s++;
+            skip_space(p);
         }
-        VmafJson *item = parse_value(p, depth + 1);
+        const bool streamed = !depth && key && p->stream_key && !strcmp(key, p->stream_key) &&
+                              p->s < p->end && *p->s == '[';
+        VmafJson *item = streamed ? parse_streamed(p, depth + 1) : parse_value(p, depth + 1);
         if (!item) {
             free(key);
             goto error;
@@ -312,25 +356,31 @@ static VmafJson *parse_value(Parser *p, int depth)
     return NULL;
 }
 
-int vmaf_json_parse(VmafJson **root, const char *text, size_t len, char *err, size_t err_sz)
+static int parse_text(VmafJson **root, Parser *p)
 {
-    if (!root || !text) return -EINVAL;
-    Parser p = { .s = text, .end = text + len, .start = text, .err = err, .err_sz = err_sz };
-    VmafJson *j = parse_value(&p, 0);
+    VmafJson *j = parse_value(p, 0);
     if (j) {
-        skip_space(&p);
-        if (p.s != p.end) {
-            fail(&p, "trailing characters after the document");
+        skip_space(p);
+        if (p->s != p->end) {
+            fail(p, "trailing characters after the document");
             vmaf_json_free(j);
             j = NULL;
         }
     }
-    if (!j) return -EINVAL;
+    if (!j) return p->item_err ? p->item_err : -EINVAL;
     *root = j;
     return 0;
 }
 
-int vmaf_json_parse_file(VmafJson **root, const char *path, char *err, size_t err_sz)
+int vmaf_json_parse(VmafJson **root, const char *text, size_t len, char *err, size_t err_sz)
+{
+    if (!root || !text) return -EINVAL;
+    Parser p = { .s = text, .end = text + len, .start = text, .err = err, .err_sz = err_sz };
+    return parse_text(root, &p);
+}
+
+/* The whole file into *buf_out (free()d by the caller). 0 or a negative errno, err written. */
+static int read_file(const char *path, char **buf_out, size_t *len_out, char *err, size_t err_sz)
 {
     FILE *f = fopen(path, "rb");
     if (!f) {
@@ -365,11 +415,42 @@ int vmaf_json_parse_file(VmafJson **root, const char *path, char *err, size_t er
                  ret == -EIO ? "read error" : "file too large or out of memory");
         return ret;
     }
-    char msg[256];
-    int ret = vmaf_json_parse(root, buf, len, msg, sizeof(msg));
-    if (ret) snprintf(err, err_sz, "%s: %s", path, msg);
+    *buf_out = buf;
+    *len_out = len;
+    return 0;
+}
+
+static int parse_file(VmafJson **root, const char *path, Parser *p, char *err, size_t err_sz)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    int ret = read_file(path, &buf, &len, err, err_sz);
+    if (ret) return ret;
+    char msg[256] = "";
+    p->s = p->start = buf;
+    p->end = buf + len;
+    p->err = msg;
+    p->err_sz = sizeof(msg);
+    ret = parse_text(root, p);
+    if (ret && !p->item_err) snprintf(err, err_sz, "%s: %s", path, msg);
     free(buf);
     return ret;
+}
+
+int vmaf_json_parse_file(VmafJson **root, const char *path, char *err, size_t err_sz)
+{
+    if (!root || !path) return -EINVAL;
+    Parser p = { .s = NULL };
+    return parse_file(root, path, &p, err, err_sz);
+}
+
+int vmaf_json_parse_file_streaming(VmafJson **root, const char *path, const char *key,
+                                   VmafJsonItemFn item, void *arg, char *err, size_t err_sz)
+{
+    if (!root || !path || !key || !item) return -EINVAL;
+    Parser p = { .stream_key = key, .item = item, .arg = arg };
+    if (err && err_sz) err[0] = '\0';
+    return parse_file(root, path, &p, err, err_sz);
 }
 
 void vmaf_json_free(VmafJson *j)

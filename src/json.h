@@ -37,6 +37,19 @@ int vmaf_json_parse(VmafJson **root, const char *text, size_t len, char *err, si
 /** Read and parse a file; messages are prefixed with the path. */
 int vmaf_json_parse_file(VmafJson **root, const char *path, char *err, size_t err_sz);
 
+/** An item of a streamed array (vmaf_json_parse_file_streaming): 0, or an error that stops
+ * the parse. The item is freed on return. */
+typedef int (*VmafJsonItemFn)(void *arg, unsigned index, const VmafJson *item);
+
+/**
+ * vmaf_json_parse_file(), except that the items of the array under `key` of the top-level
+ * object are not kept: each goes to item() as soon as it is parsed, then is freed, and the
+ * tree holds that array empty (the memory of a long array is one item's, not the array's).
+ * When item() fails, its error is returned and err is left empty (item() says why).
+ */
+int vmaf_json_parse_file_streaming(VmafJson **root, const char *path, const char *key,
+                                   VmafJsonItemFn item, void *arg, char *err, size_t err_sz);
+
 void vmaf_json_free(VmafJson *root);
 
 /** The value of key in an object, or NULL. */

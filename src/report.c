@@ -372,6 +372,37 @@ static const char script[] =
     " if(rb)rb.checked=true;apply();each('.worst.hl',function(e){e.classList.remove('hl');});c.classList.add('hl');}\n"
     "each('a.wl',function(a){a.addEventListener('click',function(){mark(a.getAttribute('href').slice(1));});});\n"
     "apply();if(location.hash)mark(location.hash.slice(1));\n"
+    /* #selftest (tests/report/report_browser.sh): sort every sortable column up and down,
+     * flip every toggle twice, follow a worst-frame link to a hidden mark; the verdict, PASS
+     * or FAIL:why, goes into <pre id=\"selftest\"> */
+    "if(location.hash==='#selftest')(function(){var why='',n=0,out=document.createElement('pre');\n"
+    " function need(c,m){n++;if(!c&&!why)why=m;}\n"
+    " function vis(e){return e.style.display!=='none';}\n"
+    " function flip(c){c.checked=!c.checked;c.dispatchEvent(new Event('change'));}\n"
+    " try{each('table.sortable th',function(th){var tb=th.closest('table').tBodies[0],i=th.cellIndex,\n"
+    "  cnt=tb.rows.length,h=th.textContent;['asc','desc'].forEach(function(want){th.click();\n"
+    "   var d=want==='asc'?1:-1,r=tb.rows;need(th.getAttribute('data-dir')===want&&r.length===cnt,'sort '+h);\n"
+    "   for(var k=1;k<r.length;k++){var x=r[k-1].cells[i],y=r[k].cells[i];if(!x||!y)continue;\n"
+    "    var u=x.getAttribute('data-v'),v=y.getAttribute('data-v');\n"
+    "    need(u!==null||v===null,'sort '+want+' '+h+': a number after a text');\n"
+    "    if(u!==null&&v!==null)need(d*(parseFloat(v)-parseFloat(u))>=0,'sort '+want+' '+h);\n"
+    "    if(u===null&&v===null)need(d*y.textContent.localeCompare(x.textContent)>=0,'sort '+want+' '+h);}});});\n"
+    " each('input[data-chart]',function(c){var f=document.getElementById('chart-'+c.getAttribute('data-chart'));\n"
+    "  for(var t=0;t<2;t++){flip(c);need(vis(f)===c.checked,'chart toggle '+c.getAttribute('data-chart'));}});\n"
+    " each('input[data-rung-toggle],input[data-stat]',function(c){var st=c.getAttribute('data-stat'),\n"
+    "   s=st?'svg [data-stat=\"'+st+'\"]':'svg [data-rung=\"'+c.getAttribute('data-rung-toggle')+'\"]';\n"
+    "  for(var t=0;t<2;t++){flip(c);var m=0;each(s,function(e){m++;var es=e.getAttribute('data-stat');\n"
+    "    need(vis(e)===!!(c.checked&&(st||!es||checked('input[data-stat=\"'+es+'\"]'))),'toggle '+s);});\n"
+    "   need(m>0,'nothing toggled by '+s);}});\n"
+    " var a=document.querySelector('a.wl'),id=a?a.getAttribute('href').slice(1):'',c=id&&document.getElementById(id);\n"
+    " need(c&&c.classList.contains('worst'),'worst-frame link '+id+': no mark');\n"
+    " if(c){var fig=c.closest('figure'),cb=document.querySelector('input[data-chart=\"'+fig.getAttribute('data-metric')+'\"]'),\n"
+    "  rb=document.querySelector('input[data-rung-toggle=\"'+c.getAttribute('data-rung')+'\"]');\n"
+    "  if(cb.checked)flip(cb);if(rb.checked)flip(rb);need(!vis(fig)&&!vis(c),'the mark not hidden');a.click();\n"
+    "  need(vis(fig)&&vis(c)&&c.classList.contains('hl')&&cb.checked&&rb.checked,'worst-frame link '+id+': its mark not shown');\n"
+    "  need(c.getAttribute('data-frame')===a.closest('tr').getAttribute('data-frame'),'worst-frame link '+id+': another frame');}\n"
+    " }catch(e){if(!why)why='exception '+e;}\n"
+    " out.id='selftest';out.textContent=why?'FAIL:'+why:'PASS '+n+' checks';document.body.appendChild(out);})();\n"
     "})();\n";
 
 static const char *color(unsigned k)

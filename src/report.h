@@ -5,7 +5,7 @@
  * rung in a sortable table, the worst frames of each rung linked to their place on the
  * curve, and the run's parameters.
  *
- * The rules the file states (and tests/report/check_report.py checks):
+ * The rules the file states (and tests/report/report_tool.py checks):
  * - Decimation: a curve of at most VMAF_REPORT_MAX_POINTS finite values is drawn whole.
  *   A longer one is cut into VMAF_REPORT_BUCKETS buckets of consecutive frames (bucket b
  *   holds the curve's finite values at positions [b*n/B, (b+1)*n/B), n of them, B buckets)
@@ -81,7 +81,10 @@ int vmaf_report_add_context(VmafReport *r, VmafContext *vmaf, const char *source
 /**
  * Append a rung from a parsed JSON output file (ours, CONTRACT.md §3, or reference libvmaf's):
  * frames in ascending frameNum, metrics in order of first appearance; a metric is a model
- * score when its name is "vmaf" or starts with "vmaf_". 0, or -EINVAL with the reason in err.
+ * score when its name is "vmaf" or starts with "vmaf_", or when no feature extractor of this
+ * library writes it (a score named by --model ...:name=); a model named like a feature (its
+ * name an extractor's or a feature's, alone or followed by '_') is taken for a feature.
+ * 0, or -EINVAL with the reason in err.
  */
 int vmaf_report_add_json(VmafReport *r, const VmafJson *root, const char *source, char *err,
                          size_t err_sz);

@@ -3,6 +3,7 @@
  * or from a JSON output file; and vmaf_report_from_json(), the public entry.
  */
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -11,6 +12,7 @@
 
 #include "context.h"
 #include "feature_collector.h"
+#include "feature/feature_extractor.h"
 #include "feature_instance.h"
 #include "json.h"
 #include "log.h"
@@ -193,9 +195,38 @@ static int fail(char *err, size_t err_sz, const char *fmt, ...)
     return -EINVAL;
 }
 
+/* The first len bytes of name name a feature: an extractor, a feature it provides (its
+ * internal name or its output alias), or one of the outputs no provided name covers. */
+static bool feature_base(const char *name, size_t len)
+{
+    static const char *const unlisted[] = { "mse" }; /* psnr's enable_mse: mse_y, ... */
+    char base[128], internal[160];
+    if (len >= sizeof(base)) return false;
+    memcpy(base, name, len);
+    base[len] = '\0';
+    if (vmaf_feature_extractor_by_name(base) || vmaf_feature_extractor_by_feature_name(base))
+        return true;
+    for (size_t i = 0; i < sizeof(unlisted) / sizeof(unlisted[0]); i++)
+        if (!strcmp(base, unlisted[i])) return true;
+    /* an output alias (alias.c): the internal names it can stand for */
+    const bool integer = !strncmp(base, "integer_", 8);
+    snprintf(internal, sizeof(internal), integer ? "VMAF_integer_feature_%s_score"
+             : "VMAF_feature_%s_score", integer ? base + 8 : base);
+    return !strcmp(vmaf_feature_name_alias(internal), base) &&
+           vmaf_feature_extractor_by_feature_name(internal);
+}
+
+/* A JSON file says nothing of which metrics are model scores (--model ...:name= gives a score
+ * any name): one is "vmaf" or "vmaf_..." or a name no feature extractor writes, that is, no
+ * feature base (feature_base) alone or followed by '_' and more (the option suffixes of the
+ * naming rule, an extractor's further outputs). */
 static bool json_model_name(const char *name)
 {
-    return !strcmp(name, "vmaf") || !strncmp(name, "vmaf_", 5);
+    if (!strcmp(name, "vmaf") || !strncmp(name, "vmaf_", 5)) return true;
+    for (size_t i = 0;; i++) {
+        if ((name[i] == '_' || !name[i]) && i && feature_base(name, i)) return false;
+        if (!name[i]) return true;
+    }
 }
 
 /* A JSON number or null (NAN); false for anything else. */
@@ -207,9 +238,38 @@ static bool json_value(const VmafJson *v, double *out)
     return true;
 }
 
+/* A rung read from a JSON file frame by frame: its frame and value arrays hold cap frames;
+ * err: why a frame was refused. */
+typedef struct JsonRung {
+    VmafReportRung *g;
+    unsigned cap;
+    char *err;
+    size_t err_sz;
+} JsonRung;
+
+/* Room for frame i in the rung's arrays (doubling). 0 or -ENOMEM. */
+static int json_room(JsonRung *jr, unsigned i)
+{
+    if (i < jr->cap) return 0;
+    if (jr->cap > UINT_MAX / 2) return -ENOMEM;
+    const unsigned cap = jr->cap ? 2 * jr->cap : 1024;
+    VmafReportRung *g = jr->g;
+    unsigned *f = realloc(g->frame, cap * sizeof(*f));
+    if (!f) return -ENOMEM;
+    g->frame = f;
+    for (unsigned j = 0; j < g->metric_cnt; j++) {
+        double *v = realloc(g->metric[j].value, cap * sizeof(*v));
+        if (!v) return -ENOMEM;
+        g->metric[j].value = v;
+    }
+    jr->cap = cap;
+    return 0;
+}
+
 /* The metric named name in g (hint: the position it had in the previous frame), added with
- * every frame NAN when new; its index or a negative errno. */
-static int json_metric(VmafReportRung *g, const char *name, unsigned hint, unsigned frames)
+ * frames [0, frames] NAN when new (room for cap); its index or a negative errno. */
+static int json_metric(VmafReportRung *g, const char *name, unsigned hint, unsigned cap,
+                       unsigned frames)
 {
     if (hint < g->metric_cnt && !strcmp(g->metric[hint].name, name)) return (int)hint;
     for (unsigned j = 0; j < g->metric_cnt; j++)
@@ -221,49 +281,51 @@ static int json_metric(VmafReportRung *g, const char *name, unsigned hint, unsig
     m += g->metric_cnt;
     memset(m, 0, sizeof(*m));
     m->name = strdup(name);
-    m->value = malloc((frames ? frames : 1) * sizeof(*m->value));
+    m->value = malloc((cap ? cap : 1) * sizeof(*m->value));
     if (!m->name || !m->value) {
         free(m->name);
         free(m->value);
         return -ENOMEM;
     }
-    for (unsigned f = 0; f < frames; f++) m->value[f] = NAN;
+    for (unsigned f = 0; f <= frames && f < cap; f++) m->value[f] = NAN;
     m->model = json_model_name(name);
     return (int)g->metric_cnt++;
 }
 
-static int json_frames(VmafReportRung *g, const VmafJson *frames, char *err, size_t err_sz)
+/* Frame i of the "frames" array (VmafJsonItemFn): appended to the rung, or refused. */
+static int json_frame(void *arg, unsigned i, const VmafJson *fr)
 {
-    const unsigned n = frames->cnt;
-    g->frame = malloc((n ? n : 1) * sizeof(*g->frame));
-    if (!g->frame) return -ENOMEM;
-    for (unsigned i = 0; i < n; i++) {
-        const VmafJson *fr = frames->items[i];
-        const VmafJson *num = fr->type == VMAF_JSON_OBJECT ? vmaf_json_get(fr, "frameNum") : NULL;
-        const VmafJson *met = fr->type == VMAF_JSON_OBJECT ? vmaf_json_get(fr, "metrics") : NULL;
-        if (!num || num->type != VMAF_JSON_NUMBER || !met || met->type != VMAF_JSON_OBJECT)
-            return fail(err, err_sz, "frame %u: not an object with frameNum and metrics", i);
-        const double fn = num->number;
-        if (!(fn >= 0 && fn <= 4294967295.0) || fn != floor(fn))
-            return fail(err, err_sz, "frame %u: frameNum %s is not a frame number", i,
-                        num->string ? num->string : "?");
-        if (i && (unsigned)fn <= g->frame[i - 1])
-            return fail(err, err_sz, "frame %u: frameNum %u after %u (frames must be in "
-                        "ascending order)", i, (unsigned)fn, g->frame[i - 1]);
-        g->frame[i] = (unsigned)fn;
-        for (unsigned k = 0; k < met->cnt; k++) {
-            double v;
-            if (!json_value(met->items[k], &v))
-                return fail(err, err_sz, "frame %u: metric \"%.100s\" is not a number", i,
-                            met->keys[k]);
-            const int j = json_metric(g, met->keys[k], k, n);
-            if (j == -E2BIG)
-                return fail(err, err_sz, "more than %d metrics", VMAF_REPORT_MAX_METRICS);
-            if (j < 0) return j;
-            g->metric[j].value[i] = v;
-        }
+    JsonRung *jr = arg;
+    VmafReportRung *g = jr->g;
+    char *err = jr->err;
+    const size_t err_sz = jr->err_sz;
+    if (i != g->frame_cnt) return fail(err, err_sz, "a second \"frames\" array");
+    const VmafJson *num = fr->type == VMAF_JSON_OBJECT ? vmaf_json_get(fr, "frameNum") : NULL;
+    const VmafJson *met = fr->type == VMAF_JSON_OBJECT ? vmaf_json_get(fr, "metrics") : NULL;
+    if (!num || num->type != VMAF_JSON_NUMBER || !met || met->type != VMAF_JSON_OBJECT)
+        return fail(err, err_sz, "frame %u: not an object with frameNum and metrics", i);
+    const double fn = num->number;
+    if (!(fn >= 0 && fn <= 4294967295.0) || fn != floor(fn))
+        return fail(err, err_sz, "frame %u: frameNum %s is not a frame number", i,
+                    num->string ? num->string : "?");
+    if (i && (unsigned)fn <= g->frame[i - 1])
+        return fail(err, err_sz, "frame %u: frameNum %u after %u (frames must be in "
+                    "ascending order)", i, (unsigned)fn, g->frame[i - 1]);
+    const int e = json_room(jr, i);
+    if (e) return e;
+    g->frame[i] = (unsigned)fn;
+    for (unsigned j = 0; j < g->metric_cnt; j++) g->metric[j].value[i] = NAN;
+    for (unsigned k = 0; k < met->cnt; k++) {
+        double v;
+        if (!json_value(met->items[k], &v))
+            return fail(err, err_sz, "frame %u: metric \"%.100s\" is not a number", i,
+                        met->keys[k]);
+        const int j = json_metric(g, met->keys[k], k, jr->cap, i);
+        if (j == -E2BIG) return fail(err, err_sz, "more than %d metrics", VMAF_REPORT_MAX_METRICS);
+        if (j < 0) return j;
+        g->metric[j].value[i] = v;
     }
-    g->frame_cnt = n;
+    g->frame_cnt = i + 1;
     return 0;
 }
 
@@ -307,6 +369,23 @@ static int json_pooled_and_aggregates(VmafReportRung *g, const VmafJson *root, c
     return 0;
 }
 
+/* The rest of a rung once its frames are read: the checks, the version, the pooled values
+ * and aggregates. */
+static int json_finish(VmafReportRung *g, const VmafJson *root, char *err, size_t err_sz)
+{
+    const VmafJson *frames = root->type == VMAF_JSON_OBJECT ? vmaf_json_get(root, "frames") : NULL;
+    if (!frames || frames->type != VMAF_JSON_ARRAY)
+        return fail(err, err_sz, "not a VMAF JSON output (no \"frames\" array)");
+    if (!g->frame_cnt) return fail(err, err_sz, "no frames");
+    const VmafJson *version = vmaf_json_get(root, "version");
+    if (version && version->type == VMAF_JSON_STRING && !(g->version = strdup(version->string)))
+        return -ENOMEM;
+    const int e = json_pooled_and_aggregates(g, root, err, err_sz);
+    if (e) return e;
+    if (!g->metric_cnt) return fail(err, err_sz, "no metric in any frame");
+    return 0;
+}
+
 int vmaf_report_add_json(VmafReport *r, const VmafJson *root, const char *source, char *err,
                          size_t err_sz)
 {
@@ -314,18 +393,41 @@ int vmaf_report_add_json(VmafReport *r, const VmafJson *root, const char *source
     const VmafJson *frames = root->type == VMAF_JSON_OBJECT ? vmaf_json_get(root, "frames") : NULL;
     if (!frames || frames->type != VMAF_JSON_ARRAY)
         return fail(err, err_sz, "not a VMAF JSON output (no \"frames\" array)");
-    if (!frames->cnt) return fail(err, err_sz, "no frames");
     VmafReportRung *g = new_rung(r, source, NULL);
     if (!g) return -ENOMEM;
-    const VmafJson *version = vmaf_json_get(root, "version");
+    JsonRung jr = { .g = g, .err = err, .err_sz = err_sz };
     int e = 0;
-    if (version && version->type == VMAF_JSON_STRING && !(g->version = strdup(version->string)))
-        e = -ENOMEM;
-    if (!e) e = json_frames(g, frames, err, err_sz);
-    if (!e) e = json_pooled_and_aggregates(g, root, err, err_sz);
-    if (!e && !g->metric_cnt) e = fail(err, err_sz, "no metric in any frame");
+    for (unsigned i = 0; !e && i < frames->cnt; i++) e = json_frame(&jr, i, frames->items[i]);
+    if (!e) e = json_finish(g, root, err, err_sz);
     if (e) {
         if (e == -ENOMEM) snprintf(err, err_sz, "out of memory");
+        rung_free(g);
+        return e;
+    }
+    r->rung_cnt++;
+    return 0;
+}
+
+/* A rung from the JSON file at path, its frames read as the file is parsed (the tree never
+ * holds them: a long file needs the memory of its text and of the rung's values only). 0 or
+ * a negative errno, the reason (prefixed with the path) in msg. */
+static int add_json_file(VmafReport *r, const char *path, char *msg, size_t msg_sz)
+{
+    msg[0] = '\0';
+    VmafReportRung *g = new_rung(r, path, NULL);
+    if (!g) {
+        snprintf(msg, msg_sz, "%s: out of memory", path);
+        return -ENOMEM;
+    }
+    char why[400] = "";
+    JsonRung jr = { .g = g, .err = why, .err_sz = sizeof(why) };
+    VmafJson *root = NULL;
+    int e = vmaf_json_parse_file_streaming(&root, path, "frames", json_frame, &jr, msg, msg_sz);
+    if (!e) e = json_finish(g, root, why, sizeof(why));
+    vmaf_json_free(root);
+    if (e && !msg[0])
+        snprintf(msg, msg_sz, "%s: %s", path, e == -ENOMEM ? "out of memory" : why);
+    if (e) {
         rung_free(g);
         return e;
     }
@@ -341,15 +443,8 @@ int vmaf_report_json_files(const char *const *json_path, unsigned n, const char 
     int err = 0;
     char msg[512];
     for (unsigned k = 0; !err && k < n; k++) {
-        VmafJson *root = NULL;
         msg[0] = '\0';
-        err = json_path[k] ? vmaf_json_parse_file(&root, json_path[k], msg, sizeof(msg)) : -EINVAL;
-        if (!err) {
-            char why[400] = "";
-            err = vmaf_report_add_json(&r, root, json_path[k], why, sizeof(why));
-            if (err) snprintf(msg, sizeof(msg), "%s: %s", json_path[k], why);
-        }
-        vmaf_json_free(root);
+        err = json_path[k] ? add_json_file(&r, json_path[k], msg, sizeof(msg)) : -EINVAL;
         if (err)
             vmaf_log(log_level, VMAF_LOG_LEVEL_ERROR, "report: %s\n",
                      msg[0] ? msg : "a JSON file's path is NULL");

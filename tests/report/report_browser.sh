@@ -3,7 +3,9 @@
 # missing and this runs as root with apt; else skipped, exit 77) loads a ladder report of four
 # renditions, takes a screenshot that must not be blank (report_tool.py png: a PNG read with
 # zlib), logs no console message (an error or an exception), and its script runs: the feature
-# charts hidden by default, a worst-frame link (#w0-1) marked.
+# charts hidden by default, a worst-frame link (#w0-1) marked; with #selftest the page checks
+# its own interactions (src/report.c: sorting, toggles, a worst-frame link) and writes PASS or
+# FAIL:why into <pre id="selftest">, read from --dump-dom.
 # Usage: report_browser.sh VMAF CLIPS_DIR SCRATCH_DIR [SCREENSHOT_COPY.png]
 set -u
 VMAF=$(cd "$(dirname "$1")" && pwd)/$(basename "$1"); CLIPS=$2; T=$3; COPY=${4:-}
@@ -54,7 +56,14 @@ browse --window-size=1280,1400 --screenshot="$T/shot.png" "file://$T/ladder.html
 if [ -s "$T/shot.png" ] && $TOOL png "$T/shot.png" >"$T/png" 2>&1; then ok "screenshot: $(cat "$T/png")"
 else fail "screenshot: $(cat "$T/png" 2>/dev/null)"; fi
 browse --dump-dom "file://$T/ladder.html#w0-1" >"$T/dom.html" 2>"$T/dom.log"
-if grep ':CONSOLE' "$T/shot.log" "$T/dom.log"; then fail "console messages (above)"; else ok "no console message"; fi
+browse --dump-dom "file://$T/ladder.html#selftest" >"$T/self.html" 2>"$T/self.log"
+if grep ':CONSOLE' "$T/shot.log" "$T/dom.log" "$T/self.log"; then fail "console messages (above)"; else ok "no console message"; fi
+verdict=$(grep -o '<pre id="selftest">[^<]*' "$T/self.html" | sed 's/.*>//')
+case "$verdict" in
+  PASS*) ok "#selftest: every sortable column sorted both ways, every toggle flipped, a worst-frame link to a hidden mark: $verdict" ;;
+  *) fail "#selftest: ${verdict:-no verdict}" ;;
+esac
+grep -q 'id="selftest"' "$T/dom.html" && fail "the self-check ran without #selftest" || ok "no self-check without #selftest"
 hidden=$(grep -o '<figure id="chart-[0-9]*"[^>]*style="display: none;"' "$T/dom.html" | wc -l)
 shown=$(grep -o '<figure id="chart-[0-9]*"' "$T/dom.html" | wc -l)
 [ "$hidden" -gt 0 ] && [ "$hidden" -lt "$shown" ] &&

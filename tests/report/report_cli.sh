@@ -2,8 +2,9 @@
 # vmaf --report and --report-from: the report of a single run (raw: no time codes; Y4M: the
 # header's frame rate; --report-fps), of --subsample and --split runs and of a ladder of four
 # renditions, each checked against the run's JSON output by report_tool.py (curves, points,
-# pooled values, worst frames, every number exactly: --precision max); the same report
-# from those JSON files; the refusals, each with its exit status, a message and no file.
+# pooled values, worst frames, every number exactly: --precision max; at the default precision
+# every value formatted as the JSON writer does gives the file's text); the same report from
+# those JSON files; a model renamed (name=) a model score in both; the refusals, each with its exit status, a message and no file.
 # Usage: report_cli.sh VMAF CLIPS_DIR SCRATCH_DIR
 set -u
 VMAF=$1; CLIPS=$2; T=$3
@@ -38,6 +39,28 @@ run single $GEO -r "$REF" -d "$DIS" --feature psnr --json --precision max -o "$T
     --report "$T/one.html" -q && checked "single run (raw)" "$T/one.html" "$T/one.json"
 if grep -q '<th>Time</th>' "$T/one.html"; then fail "raw input: a time column"; else ok "raw input: no time codes"; fi
 
+# The default precision: every value of the page, formatted as the JSON writer does, is the
+# file's text.
+run default $GEO -r "$REF" -d "$DIS" --feature psnr --json -o "$T/def.json" --report "$T/def.html" -q &&
+  checked "default precision: the page's values write as the file's" "$T/def.html" --default-precision "$T/def.json"
+
+# A model renamed (name=): a model score in the run's report and in that of its JSON file
+# (named as the distorted input, the rung's name in both).
+mkdir -p "$T/n"; N="$T/n/boats_576x324_420p_dis.json"
+run named $GEO -r "$REF" -d "$DIS" --model version=vmaf_v0.6.1:name=foo --feature psnr --json \
+    --precision max -o "$N" --report "$T/foo.html" -q &&
+  checked "name=foo: the run's report" "$T/foo.html" --model foo "$N"
+run named_from --report-from "$N" -o "$T/foo_from.html" &&
+  checked "name=foo: --report-from its JSON file" "$T/foo_from.html" --model foo "$N"
+sections() {
+  sed -n '/<section id="pooled">/,/<\/section>/p; /<section id="curves">/,/<\/section>/p' "$1" |
+    sed 's/ title="[^"]*"//g; s/\.json//g; s/\.yuv//g' | cksum
+}
+[ "$(sections "$T/foo.html")" = "$(sections "$T/foo_from.html")" ] &&
+  grep -q 'data-name="foo"><figcaption>foo<span class="kind">model score' "$T/foo_from.html" &&
+  ok "name=foo: the same pooled table and curves from the run and from its JSON file" ||
+  fail "name=foo: the run's report and its JSON file's differ"
+
 # The renditions as Y4M (F24:1): a ladder of four, and single runs with time codes.
 $TOOL renditions "$REF" "$DIS" 576 324 24 "$T/r" || fail "renditions"
 run y4m -r "$T/r/ref.y4m" -d "$T/r/noisy.y4m" --json --precision max -o "$T/y4m.json" \
@@ -62,6 +85,10 @@ run ladder -r "$L/ref.y4m" -d "$L/crf23.y4m" -d "$L/noisy.y4m" -d "$L/quant.y4m"
 run from --report-from "$L/crf23.json" "$L/noisy.json" "$L/quant.json" "$L/lines.json" \
     -o "$T/from.html" --report-fps 24 &&
   checked "--report-from the ladder's JSON files" "$T/from.html" --fps 24/1 "$L/crf23.json" "$L/noisy.json" "$L/quant.json" "$L/lines.json"
+run ladder_default -r "$L/ref.y4m" -d "$L/crf23.y4m" -d "$L/noisy.y4m" -d "$L/quant.y4m" \
+    -d "$L/lines.y4m" --feature psnr=enable_apsnr=true --json -o "$L/{name}.d.json" --report "$T/ladder_d.html" -q &&
+  checked "ladder of 4, default precision" "$T/ladder_d.html" --fps 24/1 --default-precision \
+    "$L/crf23.d.json" "$L/noisy.d.json" "$L/quant.d.json" "$L/lines.d.json"
 # the same curves, pooled lines and tables from the collector and from the JSON files
 a=$(sed -n '/<section id="curves">/,/<\/section>/p' "$T/ladder.html" | sed 's/\.y4m//g; s/\.json//g' | cksum)
 b=$(sed -n '/<section id="curves">/,/<\/section>/p' "$T/from.html" | sed 's/\.y4m//g; s/\.json//g' | cksum)

@@ -1,8 +1,9 @@
 #!/bin/sh
 # vmaf --report-from on reference libvmaf's own JSON files (the golden outputs, %.17g): one
 # report each of a model run, scores that are not numbers (null), aggregates (apsnr), two
-# models, a 1080p clip, and a ladder report of three files with different metrics (a chart
-# per metric of any file, a curve per file that has it); each checked by report_tool.py.
+# models, a 1080p clip, a ladder report of three files with different metrics (a chart
+# per metric of any file, a curve per file that has it), one of feature files only (every
+# chart a feature: suffixed, raw and debug names); each checked by report_tool.py.
 # Usage: report_golden.sh VMAF GOLDEN_DIR SCRATCH_DIR
 set -u
 VMAF=$1; G=$2; T=$3
@@ -26,5 +27,8 @@ report aggregates "$B.psnr_opts.json"
 report two_models "$B.two_models.json"
 report jetty "$G/jetty_1920x1080_420p.vmaf_v0.6.1.json"
 report ladder "$B.vmaf_v0.6.1.json" "$B.vmaf_b_v0.6.3.json" "$B.psnr.json"
+# features with options (suffixed names), raw motion names, debug outputs: features all
+report features "$B.cambi_opts.json" "$B.speed_chroma_opts.json" "$B.float_ms_ssim_opts.json" \
+  "$B.motion_opts.json" "$B.vif_opts.json" "$B.ciede.json" "$B.psnr_hvs.json" "$B.speed_temporal_opts.json"
 echo "$((cases - fails)) passed, $fails failed"
 [ $fails -eq 0 ]

@@ -1,12 +1,17 @@
 #!/usr/bin/env python3
 """The report tests' helper (standard library only).
 
-  check REPORT.html JSON... [--fps N/D]
+  check REPORT.html JSON... [--fps N/D] [--model NAME]... [--default-precision]
       The page is well-formed (html.parser, every element closed in order) and holds what
       src/report.h says for these JSON output files (rung k = file k): one curve per rung and
       metric with exactly the points of the decimation rule, the pooled values and
-      percentiles, the worst frames (with time codes when --fps is given), the pooled table.
-      Every number is compared as a double, exactly.
+      percentiles, the worst frames (with time codes when --fps is given), the pooled table;
+      each chart a model score (shown at first) or a feature: "vmaf", "vmaf_..." and each
+      --model NAME are model scores. Every number is compared as a double, exactly; with
+      --default-precision the files were written at the default precision (src/output.c:
+      %.6f, or %.16f for a value with more than 6 zeros after the point) and every value of
+      the page, per frame (every curve whole), pooled or aggregate, formatted so, must give
+      the file's text exactly; the rest of the checks then use the page's doubles.
   synth OUT.json FRAMES [RUNGS_SEED]
       A synthetic JSON output file of FRAMES frames (vmaf, a few features, a drop or two).
   renditions REF.yuv DIS.yuv W H FRAMES OUTDIR
@@ -15,13 +20,17 @@
       (F24:1) with the reference and the distorted.
   png SHOT.png
       The screenshot is a PNG with enough pixels unlike its background (zlib, no PIL).
+  peak CMD ARG...
+      Runs the command and prints its peak resident memory in KiB (getrusage); its status.
 """
 import html.parser
 import json
 import math
 import os
 import random
+import resource
 import struct
+import subprocess
 import sys
 import zlib
 
@@ -99,13 +108,43 @@ def inside(e, tag, cls=None):
     return None
 
 
+EXTRA_MODELS = set()
+
+
 def is_model(name):
-    return name == "vmaf" or name.startswith("vmaf_")
+    return name == "vmaf" or name.startswith("vmaf_") or name in EXTRA_MODELS
+
+
+class Num(float):
+    """A JSON number that keeps its text."""
+
+    def __new__(cls, text):
+        n = float.__new__(cls, text)
+        n.text = text
+        return n
+
+
+def fraction_leading_zeros(x):
+    """src/output.c: how many times the fractional part is multiplied by 10 to reach >= 1."""
+    frac = abs(x)
+    frac -= math.trunc(frac)
+    n = 0
+    while frac < 1.0 and frac != 0:
+        frac *= 10
+        n += 1
+    return n
+
+
+def default_text(x):
+    """src/output.c's JSON number at the default precision."""
+    if not math.isfinite(x):
+        return "null"
+    return "%.6f" % x if fraction_leading_zeros(x) <= 6 else "%.16f" % x
 
 
 def load_rung(path):
     with open(path) as f:
-        d = json.load(f)
+        d = json.load(f, parse_float=Num, parse_int=Num)
     frames = [fr["frameNum"] for fr in d["frames"]]
     names = []
     for fr in d["frames"]:
@@ -113,8 +152,7 @@ def load_rung(path):
             if k not in names:
                 names.append(k)
     values = {k: [fr["metrics"].get(k) for fr in d["frames"]] for k in names}
-    for k in values:
-        values[k] = [float(v) if v is not None else None for v in values[k]]
+    frames = [int(f) for f in frames]
     return {"frames": frames, "names": names, "values": values,
             "pooled": d.get("pooled_metrics", {}), "agg": d.get("aggregate_metrics", {})}
 
@@ -162,8 +200,68 @@ def timecode(frame, num, den):
     return f"{s // 3600}:{s // 60 % 60:02d}:{s % 60:02d}.{ms:03d}"
 
 
+def adopt_page_values(rungs, E, figures):
+    """--default-precision: each value of the page, formatted as the JSON writer does, is the
+    file's text; the rungs then hold the page's doubles. The count of values compared."""
+    n = 0
+
+    def same(what, page_v, json_v):
+        want = json_v.text if isinstance(json_v, Num) else "null"
+        if default_text(page_v) != want:
+            fail(f"{what}: the page's {page_v!r} writes as {default_text(page_v)}, the file has {want}")
+
+    for name, fig in figures.items():
+        for p in (e for e in E if e["tag"] == "polyline" and inside(e, "figure") is fig):
+            k = int(p["a"]["data-rung"])
+            r = rungs[k]
+            drawn = {}
+            for pt in p["a"]["points"].split():
+                x, y = pt.split(",")
+                drawn[int(x)] = float(y)
+            if len(drawn) != int(p["a"]["data-values"]):
+                fail(f"{name} rung {k}: a decimated curve, its values cannot all be compared")
+            vals = r["values"][name]
+            for i, f in enumerate(r["frames"]):
+                if f in drawn:
+                    same(f"{name} rung {k} frame {f}", drawn[f], vals[i])
+                    vals[i] = drawn[f]
+                    n += 1
+                elif vals[i] is not None:
+                    fail(f"{name} rung {k} frame {f}: {vals[i].text} in the file, not drawn")
+        for e in E:
+            if e["tag"] == "td" and "data-s" in e["a"] and inside(e, "figure") is fig \
+                    and e["a"]["data-s"] in ("min", "max", "mean", "harmonic_mean"):
+                k = int(inside(e, "tr")["a"]["data-rung"])
+                pooled = rungs[k]["pooled"].get(name, {})
+                s = e["a"]["data-s"]
+                if "data-v" not in e["a"]:
+                    if pooled.get(s) is not None:
+                        fail(f"{name} rung {k}: no {s} on the page, {pooled[s].text} in the file")
+                    continue
+                v = float(e["a"]["data-v"])
+                same(f"{name} rung {k} pooled {s}", v, pooled.get(s))
+                pooled[s] = v
+                n += 1
+    for e in E:
+        if e["tag"] == "tr" and inside(e, "table", "aggregates"):
+            k = int(e["a"]["data-r"])
+            tds = [c for c in E if c["tag"] == "td" and c["parent"] is e]
+            key = tds[1]["text"]
+            v = float(tds[2]["a"]["data-v"])
+            same(f"aggregate {key} of rung {k}", v, rungs[k]["agg"].get(key))
+            rungs[k]["agg"][key] = v
+            n += 1
+    return n
+
+
 def check(args):
     fps = None
+    default_prec = "--default-precision" in args
+    args = [a for a in args if a != "--default-precision"]
+    while "--model" in args:
+        i = args.index("--model")
+        EXTRA_MODELS.add(args[i + 1])
+        args = args[:i] + args[i + 2:]
     if "--fps" in args:
         i = args.index("--fps")
         num, den = (int(x) for x in args[i + 1].split("/"))
@@ -181,6 +279,16 @@ def check(args):
         fail(f"charts {sorted(figures)} != metrics {sorted(union)}")
     models = [n for n in union if is_model(n)]
     primary = models[0] if models else union[0]
+    for name, fig in figures.items():
+        kind = [e for e in E if e["tag"] == "span" and "kind" in e["a"].get("class", "").split()
+                and inside(e, "figure") is fig]
+        if len(kind) != 1 or kind[0]["text"].startswith("model score") != is_model(name):
+            fail(f"{name}: shown as {kind[0]['text'] if kind else 'nothing'!r}, "
+                 f"{'a model score' if is_model(name) else 'a feature'} expected")
+        box = [e for e in E if e["tag"] == "input" and e["a"].get("data-chart") == fig["a"]["data-metric"]]
+        if len(box) != 1 or ("checked" in box[0]["a"]) != (is_model(name) or not models):
+            fail(f"{name}: its chart {'shown' if box and 'checked' in box[0]['a'] else 'hidden'} at first")
+    compared = adopt_page_values(rungs, E, figures) if default_prec else 0
     by_index = {e["a"]["data-metric"]: e["a"]["data-name"] for e in figures.values()}
     curves = points = 0
     for name, fig in figures.items():
@@ -280,7 +388,8 @@ def check(args):
     if aggs != sum(len(r["agg"]) for r in rungs):
         fail(f"{aggs} aggregates in the page, {sum(len(r['agg']) for r in rungs)} in the files")
     print(f"ok: {len(rungs)} rung(s), {len(figures)} charts, {curves} curves, {points} points, "
-          f"{cells} pooled cells, {aggs} aggregates, primary {primary}, {os.path.getsize(report)} bytes")
+          f"{cells} pooled cells, {aggs} aggregates, primary {primary}, {os.path.getsize(report)} bytes"
+          + (f", {compared} values == the file's text at the default precision" if default_prec else ""))
 
 
 def synth(args):
@@ -412,6 +521,12 @@ def png(args):
         fail("the page looks blank")
 
 
+def peak(args):
+    rc = subprocess.call(args)
+    print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)
+    sys.exit(rc)
+
+
 if __name__ == "__main__":
     cmd, rest = sys.argv[1], sys.argv[2:]
-    {"check": check, "synth": synth, "renditions": renditions, "png": png}[cmd](rest)
+    {"check": check, "synth": synth, "renditions": renditions, "png": png, "peak": peak}[cmd](rest)
