@@ -21,7 +21,8 @@ struct VmafContext {
     VmafFeatureInstance **inst; /* registered extractors, in registration order */
     unsigned inst_cnt, inst_cap;
 
-    VmafThreadPool *workers;    /* n_threads >= 1: its own, or a ladder's shared pool */
+    VmafThreadPool *workers;    /* n_threads >= 1: its own (made with the first picture), or
+                                 * a ladder's or a batch's shared pool */
     VmafThreadPoolGroup jobs;   /* this context's jobs in it */
     struct WorkerData **worker_data; /* per worker of the pool: its copies of the instances */
     unsigned worker_data_cnt;
@@ -84,6 +85,15 @@ struct VmafContext {
  * workers (n_threads 0) stay so; nothing changes unless two or more have workers.
  */
 int vmaf_context_share_workers(VmafContext *const *ctx, unsigned n);
+
+/** A context with workers (n_threads > 0) runs its jobs on pool instead of its own, before its
+ *  first picture (a caller that keeps one pool across many contexts: --batch). Contexts
+ *  without workers stay so. Where every context given to vmaf_context_share_workers already
+ *  runs on one pool, that pool is kept. */
+int vmaf_context_use_workers(VmafContext *vmaf, VmafThreadPool *pool);
+
+/** A pool for vmaf_context_use_workers (one reference, the caller's: vmaf_thread_pool_unref). */
+int vmaf_context_create_workers(VmafThreadPool **pool, unsigned n_threads, unsigned depth);
 
 /**
  * Attach a device state (a reference is taken by the caller for the context): before the

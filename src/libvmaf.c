@@ -58,31 +58,50 @@ static void release_workers(VmafContext *vmaf)
     vmaf->workers = NULL;
 }
 
+/* v runs its jobs on pool (a reference taken): before its first picture. */
+static int use_workers(VmafContext *v, VmafThreadPool *pool)
+{
+    if (v->workers == pool) return 0;
+    release_workers(v);
+    v->workers = vmaf_thread_pool_ref(pool);
+    return worker_slots(v);
+}
+
+int vmaf_context_use_workers(VmafContext *vmaf, VmafThreadPool *pool)
+{
+    if (!vmaf || !pool || vmaf->pic_cnt || vmaf->flushed) return -EINVAL;
+    return vmaf->cfg.n_threads ? use_workers(vmaf, pool) : 0;
+}
+
 int vmaf_context_share_workers(VmafContext *const *ctx, unsigned n)
 {
     unsigned threads = 0, depth = 0, users = 0;
+    VmafThreadPool *common = NULL; /* the pool all that have one have, if one */
+    bool one_pool = true;
     for (unsigned k = 0; k < n; k++) {
         const VmafContext *v = ctx[k];
-        if (!v || !v->workers) continue;
+        if (!v || !v->cfg.n_threads) continue;
         if (v->pic_cnt || v->flushed) return -EINVAL;
-        const unsigned t = vmaf_thread_pool_size(v->workers);
-        if (t > threads) threads = t;
-        depth += 2 * t;
+        if (v->workers && common && v->workers != common) one_pool = false;
+        if (v->workers) common = v->workers;
+        if (v->cfg.n_threads > threads) threads = v->cfg.n_threads;
+        depth += 2 * v->cfg.n_threads;
         users++;
     }
     if (users < 2) return 0;
-    VmafThreadPool *pool;
-    int err = vmaf_thread_pool_create(&pool, threads, sizeof(FrameJob), depth);
-    if (err) return err;
-    for (unsigned k = 0; !err && k < n; k++) {
-        VmafContext *v = ctx[k];
-        if (!v || !v->workers) continue;
-        release_workers(v);
-        v->workers = vmaf_thread_pool_ref(pool);
-        err = worker_slots(v);
-    }
+    VmafThreadPool *pool = NULL;
+    int err = 0;
+    if (common && one_pool) pool = vmaf_thread_pool_ref(common); /* given by the caller */
+    else err = vmaf_thread_pool_create(&pool, threads, sizeof(FrameJob), depth);
+    for (unsigned k = 0; !err && k < n; k++)
+        if (ctx[k] && ctx[k]->cfg.n_threads) err = use_workers(ctx[k], pool);
     vmaf_thread_pool_unref(pool);
     return err;
+}
+
+int vmaf_context_create_workers(VmafThreadPool **pool, unsigned n_threads, unsigned depth)
+{
+    return vmaf_thread_pool_create(pool, n_threads, sizeof(FrameJob), depth);
 }
 
 VMAF_EXPORT int vmaf_init(VmafContext **vmaf_out, VmafConfiguration cfg)
@@ -95,14 +114,8 @@ VMAF_EXPORT int vmaf_init(VmafContext **vmaf_out, VmafConfiguration cfg)
     atomic_init(&vmaf->worker_err, 0);
     int err = vmaf_feature_collector_init(&vmaf->fc, cfg.log_level, cfg.n_threads > 0);
     if (err) goto fail;
-    /* like the reference, one thread already means a worker: the caller reads the next
-     * frame while it extracts */
-    if (cfg.n_threads > 0) {
-        err = vmaf_thread_pool_create(&vmaf->workers, cfg.n_threads, sizeof(FrameJob),
-                                      2 * cfg.n_threads);
-        if (!err) err = worker_slots(vmaf);
-        if (err) goto fail;
-    }
+    /* the workers (n_threads > 0) come with the first picture, unless a pool was given
+     * before it (a ladder's, a batch's): start() */
     err = vmaf_context_attach_from_env(vmaf);
     if (err) goto fail;
     *vmaf_out = vmaf;
@@ -505,6 +518,17 @@ static int check_sample_range(VmafContext *vmaf, const VmafPicture *pic, const c
  * unsupported input is refused here, synchronously, with the extractor's message. */
 static int start(VmafContext *vmaf, const VmafPicture *ref)
 {
+    /* like the reference, one thread already means a worker: the caller reads the next
+     * frame while it extracts */
+    if (vmaf->cfg.n_threads && !vmaf->workers) {
+        int err = vmaf_thread_pool_create(&vmaf->workers, vmaf->cfg.n_threads, sizeof(FrameJob),
+                                          2 * vmaf->cfg.n_threads);
+        if (!err) err = worker_slots(vmaf);
+        if (err) {
+            release_workers(vmaf);
+            return err;
+        }
+    }
     vmaf->geometry.set = true;
     vmaf->geometry.pix_fmt = ref->pix_fmt;
     vmaf->geometry.bpc = ref->bpc;

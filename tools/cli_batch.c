@@ -25,6 +25,7 @@
 
 #include "cli.h"
 #include "cli_run.h"
+#include "thread_pool.h"
 
 enum { MAX_SHARES = 4 };
 
@@ -391,6 +392,7 @@ int cli_batch_run(int argc, char *const *argv, const CliSettings *c, int istty)
     for (unsigned i = 0; i < shares.n; i++) {
         if (shares.e[i].share.cuda) vmaf_cuda_state_free(shares.e[i].share.cuda);
         if (shares.e[i].share.opencl) vmaf_opencl_state_free(shares.e[i].share.opencl);
+        vmaf_thread_pool_unref(shares.e[i].share.pool);
     }
     if (!status) {
         unsigned scored = 0;

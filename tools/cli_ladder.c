@@ -227,8 +227,30 @@ static void rung_result(Ladder *l, Rung *r, int err, unsigned index, bool flush)
 }
 
 /* The frames: read once for the reference, scored by every rung still in. */
+/* The rungs' workers: share's pool, made once for the --threads of the first ladder that
+ * needs one and kept while the threads asked for stay the same (a batch's ladders). */
+static int share_workers(CliDeviceShare *share, VmafContext *const *rungs, unsigned n,
+                         unsigned threads)
+{
+    if (!threads) return 0;
+    if (share->pool && share->pool_threads != threads) {
+        vmaf_thread_pool_unref(share->pool);
+        share->pool = NULL;
+    }
+    if (!share->pool) {
+        const int err = vmaf_context_create_workers(&share->pool, threads, 4 * threads);
+        if (err) return err;
+        share->pool_threads = threads;
+    }
+    for (unsigned i = 0; i < n; i++) {
+        const int err = vmaf_context_use_workers(rungs[i], share->pool);
+        if (err) return err;
+    }
+    return 0;
+}
+
 static int score_frames(Ladder *l, VideoInput *ref, unsigned depth, unsigned workers,
-                        const CliJob *job, unsigned *frames)
+                        const CliJob *job, CliDeviceShare *share, unsigned *frames)
 {
     CliSettings *c = l->c;
     unsigned live[CLI_MAX_DISTORTED], nl = 0;
@@ -244,7 +266,8 @@ static int score_frames(Ladder *l, VideoInput *ref, unsigned depth, unsigned wor
     pool[0] = rungs[0]; /* the reference's pictures: the first rung's pool */
     in[0] = ref;
     VmafLadder *ladder;
-    int err = vmaf_ladder_init(&ladder, rungs, nl);
+    int err = share_workers(share, rungs, nl, c->threads);
+    if (!err) err = vmaf_ladder_init(&ladder, rungs, nl);
     if (err) {
         fprintf(stderr, "problem making the ladder: %s\n", strerror(-err));
         return EXIT_SETUP;
@@ -358,7 +381,7 @@ static int run(Ladder *l, VideoInput *ref, int istty, CliDeviceShare *share)
             const int err = cli_skip_frames(r->vmaf, r->in, c->frame_skip_dist, stderr);
             if (err) fail(l, r, cli_read_status(err));
         }
-        status = score_frames(l, ref, depth, workers, &l->rung[first].job, &frames);
+        status = score_frames(l, ref, depth, workers, &l->rung[first].job, share, &frames);
     }
     for (unsigned k = 0; !status && k < l->n; k++) {
         Rung *r = &l->rung[k];
@@ -414,5 +437,6 @@ int cli_ladder_run(CliSettings *c, int istty, CliDeviceShare *keep, int *rung_st
     free(l.rung);
     if (own.cuda) vmaf_cuda_state_free(own.cuda);
     if (own.opencl) vmaf_opencl_state_free(own.opencl);
+    vmaf_thread_pool_unref(own.pool);
     return status;
 }

@@ -81,6 +81,8 @@ typedef struct CliDeviceShare {
     bool decided;
     VmafCudaState *cuda;
     VmafOpenCLState *opencl;
+    struct VmafThreadPool *pool; /* the rungs' workers (kept across a batch's ladders) */
+    unsigned pool_threads;
 } CliDeviceShare;
 
 /**
