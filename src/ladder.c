@@ -38,10 +38,17 @@
 
 #include "export.h"
 
-/* The most reference side products of the ladder's frames in memory at once, 2 per rung and
- * 2 more (each about 11 bytes per pixel for VIF: 23 MB at 1080p; a 1080p ladder of 4 rungs
- * at 2 threads each was seen to hold up to 6): a rung far behind the others then computes
- * without them. */
+/*
+ * The most reference side products of one kind (one key: an extractor and the options that
+ * change its product) of the ladder's frames in memory at once: 2 per rung and 2 more (a
+ * 1080p ladder of 4 rungs at 2 threads each was seen to hold up to 6); a rung far behind the
+ * others then computes without them. The cap is per kind, so one extractor's products never
+ * crowd out another's. Memory therefore grows linearly with K rungs: at most (2K + 2) blocks
+ * per key in use, each the size of that product for the reference's geometry; per pixel of
+ * the reference, VIF's about 11 bytes, ADM's about 4.2, float SSIM's 8 and MS-SSIM's 11
+ * (the sizes in their extractors), cambi's a few bytes in all. At 1080p with VIF and ADM and
+ * K = 4: at most 10 x (23 + 8.7) MB, in practice the 6 x 32 MB seen in flight.
+ */
 static unsigned side_blocks(unsigned rungs)
 {
     return 2 * rungs + 2;
