@@ -48,14 +48,21 @@ static void side_frame(VmafPicture *pic, unsigned w, unsigned h, unsigned bpc, u
 {
     CHECK(!vmaf_picture_alloc(pic, VMAF_PIX_FMT_YUV420P, bpc, w, h), "alloc");
     const int32_t max = (int32_t)((1u << bpc) - 1);
-    const enum PairPattern pat =
-        which < 0 ? PAIR_NEAR : (enum PairPattern)((unsigned)(which + f) % PAIR_COUNT);
+    /* the reference: a banded ramp (frames 0, 2) or amplified (frame 1); the distorted a
+     * pattern by rung and frame */
+    const enum PairPattern pat = which < 0 ? (enum PairPattern)((f + 1) % PAIR_COUNT)
+                                           : (enum PairPattern)((unsigned)(which + f) % PAIR_COUNT);
     rng_state = 77 + f * 1000 + (uint64_t)(which + 1) * 31 + bpc;
     const int32_t flat = (int32_t)(rng() % (uint32_t)(max + 1));
     for (unsigned i = 0; i < h; i++)
         for (unsigned j = 0; j < w; j++) {
             int32_t r, d;
             test_pattern_pair(pat, max, flat, i, j, &r, &d);
+            if (which < 0 && f != 1) { /* a banded ramp (cambi's matter), a little noise */
+                const unsigned levels = 20 + 12 * f;
+                r = (int32_t)((i + 2 * j) * levels / (h + 2 * w) * ((unsigned)max / levels)) +
+                    (int32_t)(rng() % 4 == 0);
+            }
             side_set(pic, bpc, i, j, which < 0 ? r : d);
         }
     for (int p = 1; p < 3; p++) /* chroma: mid grey */
