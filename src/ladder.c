@@ -44,10 +44,12 @@
  * 1080p ladder of 4 rungs at 2 threads each was seen to hold up to 6); a rung far behind the
  * others then computes without them. The cap is per kind, so one extractor's products never
  * crowd out another's. Memory therefore grows linearly with K rungs: at most (2K + 2) blocks
- * per key in use, each the size of that product for the reference's geometry; per pixel of
- * the reference, VIF's about 11 bytes, ADM's about 4.2, float SSIM's 8 and MS-SSIM's 11
- * (the sizes in their extractors), cambi's a few bytes in all. At 1080p with VIF and ADM and
- * K = 4: at most 10 x (23 + 8.7) MB, in practice the 6 x 32 MB seen in flight.
+ * per key in use, each the size of that product for the reference's geometry: per pixel of
+ * the reference about 11 bytes for VIF, 4.2 for ADM, 16 for float_ms_ssim and 12 for
+ * float_ssim per pixel of the plane it scores (1.5 MB at 1080p, auto scale 4); cambi's (with
+ * full_ref) is 128 bytes in all (the sizes in their extractors). At 1080p with the default
+ * model (VIF, ADM) and K = 4: at most 10 x (23 + 8.7) MB, in practice about 6 x 32 MB in
+ * flight; float_ms_ssim adds up to 10 x 33 MB.
  */
 static unsigned side_blocks(unsigned rungs)
 {
