@@ -18,8 +18,9 @@
  * Shared work inside extractors: the reference picture handed to the rungs is one picture
  * (one buffer, one private part); the ladder tells it how many rungs on the CPU read it, so
  * that an extractor computes what depends on the reference alone once, as a side product of
- * the picture (picture.h), and each rung's instance reads it (vif.c); the products' memory
- * comes from the ladder's store, reused frame after frame.
+ * the picture (picture.h), and each rung's instance reads it (vif.c, adm.c, cambi.c with
+ * full_ref, float_ssim.c, float_ms_ssim.c); the products' memory comes from the ladder's
+ * store, reused frame after frame (side_blocks below: how it grows with the rungs).
  *
  * The reference context is fed the reference as both pictures (its extractors never read
  * the distorted one); it fails only where every sharing rung would have failed with it, so
