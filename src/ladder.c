@@ -18,8 +18,9 @@
  * Shared work inside extractors: the reference picture handed to the rungs is one picture
  * (one buffer, one private part); the ladder tells it how many rungs on the CPU read it, so
  * that an extractor computes what depends on the reference alone once, as a side product of
- * the picture (picture.h), and each rung's instance reads it (vif.c); the products' memory
- * comes from the ladder's store, reused frame after frame.
+ * the picture (picture.h), and each rung's instance reads it (vif.c, adm.c, cambi.c with
+ * full_ref, float_ssim.c, float_ms_ssim.c); the products' memory comes from the ladder's
+ * store, reused frame after frame (side_blocks below: how it grows with the rungs).
  *
  * The reference context is fed the reference as both pictures (its extractors never read
  * the distorted one); it fails only where every sharing rung would have failed with it, so
@@ -38,10 +39,19 @@
 
 #include "export.h"
 
-/* The most reference side products of the ladder's frames in memory at once, 2 per rung and
- * 2 more (each about 11 bytes per pixel for VIF: 23 MB at 1080p; a 1080p ladder of 4 rungs
- * at 2 threads each was seen to hold up to 6): a rung far behind the others then computes
- * without them. */
+/*
+ * The most reference side products of one kind (one key: an extractor and the options that
+ * change its product) of the ladder's frames in memory at once: 2 per rung and 2 more (a
+ * 1080p ladder of 4 rungs at 2 threads each was seen to hold up to 6); a rung far behind the
+ * others then computes without them. The cap is per kind, so one extractor's products never
+ * crowd out another's. Memory therefore grows linearly with K rungs: at most (2K + 2) blocks
+ * per key in use, each the size of that product for the reference's geometry: per pixel of
+ * the reference about 11 bytes for VIF, 4.2 for ADM, 16 for float_ms_ssim and 12 for
+ * float_ssim per pixel of the plane it scores (1.5 MB at 1080p, auto scale 4); cambi's (with
+ * full_ref) is 128 bytes in all (the sizes in their extractors). At 1080p with the default
+ * model (VIF, ADM) and K = 4: at most 10 x (23 + 8.7) MB, in practice about 6 x 32 MB in
+ * flight; float_ms_ssim adds up to 10 x 33 MB.
+ */
 static unsigned side_blocks(unsigned rungs)
 {
     return 2 * rungs + 2;

@@ -141,12 +141,21 @@ typedef struct StoreBlock {
     size_t size;
 } StoreBlock;
 
+/* A kind of product (a key): its blocks handed out. */
+typedef struct StoreKind {
+    struct StoreKind *next;
+    char key[SIDE_KEY_LEN];
+    unsigned out;
+} StoreKind;
+
 struct VmafSideStore {
     atomic_int refs;
     pthread_mutex_t lock;
     StoreBlock *free_blocks; /* released, for the next product of their size */
-    unsigned out, held;      /* blocks handed out; those and the free ones */
-    unsigned max;            /* most blocks held (0: no limit) */
+    StoreKind *kinds;        /* the keys asked for so far */
+    unsigned n_kinds;
+    unsigned held;           /* blocks handed out and free ones */
+    unsigned max;            /* most blocks out per kind (0: no limit) */
 };
 
 int vmaf_side_store_create(VmafSideStore **store, unsigned max_blocks)
@@ -172,28 +181,49 @@ void vmaf_side_store_unref(VmafSideStore *s)
         free(b->mem);
         free(b);
     }
+    for (StoreKind *k = s->kinds, *next; k; k = next) {
+        next = k->next;
+        free(k);
+    }
     pthread_mutex_destroy(&s->lock);
     free(s);
 }
 
-/* size bytes (a multiple of 64), 64-byte aligned: a released block of that size, or new;
- * NULL when the store has max blocks out (or no memory). */
-static void *store_take(VmafSideStore *s, size_t size)
+/* The kind of key (made on first use; NULL without memory). Under the store's lock. */
+static StoreKind *store_kind(VmafSideStore *s, const char *key)
+{
+    for (StoreKind *k = s->kinds; k; k = k->next)
+        if (!strcmp(k->key, key)) return k;
+    StoreKind *k = calloc(1, sizeof(*k));
+    if (!k) return NULL;
+    strcpy(k->key, key); /* shorter than SIDE_KEY_LEN: checked by the get */
+    k->next = s->kinds;
+    s->kinds = k;
+    s->n_kinds++;
+    return k;
+}
+
+/* size bytes (a multiple of 64), 64-byte aligned, for a product of key: a released block
+ * of that size, or new; NULL when the store has max blocks of key out (or no memory). At
+ * most max blocks per kind are held, out and free together: beyond that a free block of
+ * another size makes room. */
+static void *store_take(VmafSideStore *s, const char *key, size_t size)
 {
     if (!s) return aligned_alloc(64, size);
     pthread_mutex_lock(&s->lock);
     void *mem = NULL;
-    if (s->max && s->out >= s->max) goto done;
+    StoreKind *kind = store_kind(s, key);
+    if (!kind || (s->max && kind->out >= s->max)) goto done;
     for (StoreBlock **p = &s->free_blocks; *p; p = &(*p)->next) {
         StoreBlock *b = *p;
         if (b->size != size) continue;
         *p = b->next;
         mem = b->mem;
         free(b);
-        s->out++;
+        kind->out++;
         goto done;
     }
-    if (s->max && s->held >= s->max) { /* a free block of another size makes room */
+    if (s->max && s->held >= s->max * s->n_kinds && s->free_blocks) {
         StoreBlock *b = s->free_blocks;
         s->free_blocks = b->next;
         free(b->mem);
@@ -202,7 +232,7 @@ static void *store_take(VmafSideStore *s, size_t size)
     }
     mem = aligned_alloc(64, size);
     if (mem) {
-        s->out++;
+        kind->out++;
         s->held++;
     }
 done:
@@ -210,7 +240,7 @@ done:
     return mem;
 }
 
-static void store_give(VmafSideStore *s, void *mem, size_t size)
+static void store_give(VmafSideStore *s, const char *key, void *mem, size_t size)
 {
     if (!mem) return;
     if (!s) {
@@ -219,7 +249,11 @@ static void store_give(VmafSideStore *s, void *mem, size_t size)
     }
     StoreBlock *b = malloc(sizeof(*b));
     pthread_mutex_lock(&s->lock);
-    s->out--;
+    for (StoreKind *k = s->kinds; k; k = k->next)
+        if (!strcmp(k->key, key)) {
+            k->out--;
+            break;
+        }
     if (b) {
         *b = (StoreBlock){ .mem = mem, .size = size, .next = s->free_blocks };
         s->free_blocks = b;
@@ -252,7 +286,7 @@ static void side_free(VmafPictureSide *side, VmafSideStore *store)
     if (!side) return;
     for (SideEntry *e = side->entry, *next; e; e = next) {
         next = e->next;
-        store_give(store, e->data, e->size);
+        store_give(store, e->key, e->data, e->size);
         free(e);
     }
     pthread_cond_destroy(&side->done);
@@ -335,10 +369,10 @@ int vmaf_picture_side_get(const VmafPicture *pic, const char *key, size_t size,
 
     const VmafPicturePrivate *priv = pic->priv;
     const size_t block = (size + 63) & ~(size_t)63;
-    void *mem = store_take(priv->store, block);
+    void *mem = store_take(priv->store, key, block);
     int err = mem ? compute(mem, size, arg) : -ENOMEM;
     if (err) {
-        store_give(priv->store, mem, block);
+        store_give(priv->store, key, mem, block);
         mem = NULL;
     }
 
@@ -382,7 +416,7 @@ void vmaf_picture_side_put(const VmafPicture *pic, const void *data)
         e->puts++;
         e->users--;
         if (!e->users && e->puts >= priv->readers) { /* every reader is done with it */
-            store_give(priv->store, e->data, e->size);
+            store_give(priv->store, e->key, e->data, e->size);
             e->data = NULL;
         }
         break;

@@ -98,14 +98,17 @@ void vmaf_picture_ref(VmafPicture *dst, const VmafPicture *src);
  * frames' products, so that frame after frame reuses the same few blocks: no page faults,
  * and no large block freed to the C library (glibc would then raise its mmap threshold
  * and serve every later large allocation of the process from its heaps, which grow). A
- * store hands out at most max_blocks blocks at once (a get beyond that fails with -ENOMEM
- * and its caller computes without the product), so a rung far behind the others costs
- * time, not memory; it holds at most that many. It is reference counted, each picture given
- * it holding a reference, and freed with the last.
+ * store hands out at most max_blocks blocks of each kind of product (each key) at once (a
+ * get beyond that fails with -ENOMEM and its caller computes without the product), so a
+ * rung far behind the others costs time, not memory, and one kind of product never takes
+ * the room of another; it holds at most max_blocks times the number of keys asked for,
+ * out and free together (a free block of another size is dropped to make room). It is
+ * reference counted, each picture given it holding a reference, and freed with the last.
  */
 typedef struct VmafSideStore VmafSideStore;
 
-/** A store of at most max_blocks blocks (0: no limit) with one reference (the caller's).
+/** A store of at most max_blocks blocks per key (0: no limit) with one reference (the
+ *  caller's).
  *  @return 0, -EINVAL or -ENOMEM */
 int vmaf_side_store_create(VmafSideStore **store, unsigned max_blocks);
 

@@ -6,11 +6,14 @@
 #include <float.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "adm.h"
+#include "adm_device.h"
 #include "feature_extractor.h"
+#include "picture.h"
 
 /* ------------------------------------------------------------------------------------- */
 /* Buffers                                                                               */
@@ -198,6 +201,55 @@ void vmaf_adm_score(VmafAdmBuffers *b, const VmafAdmOptions *opt,
     vmaf_adm_scores_from_totals(opt, f, b->w, b->h, &t, out);
 }
 
+/* The part of scale 0 after the DWT: decouple against ref (the buffers' bands, or a side's),
+ * the denominator totals (computed, or den from a side), CSF and the masked sums. */
+static void rest_scale0(VmafAdmBuffers *b, const VmafAdmOptions *opt, const VmafAdmScaleFactors *f,
+                        const VmafAdmBands16 *ref, const uint64_t *den, int w, int h,
+                        VmafAdmTotals *t)
+{
+    const size_t stride = b->stride;
+    (b->simd ? vmaf_adm_decouple_scale0_simd : vmaf_adm_decouple_scale0)(
+        ref, &b->dis16, &b->r16, &b->a16, w, h, stride, opt->enhn_gain_limit);
+    if (den)
+        memcpy(t->den[0], den, sizeof(t->den[0]));
+    else
+        vmaf_adm_den_totals_scale0(ref, w, h, stride, t->den[0]);
+    vmaf_adm_csf_scale0(&b->a16, &b->csf16, &b->mask16, w, h, stride, f);
+    vmaf_adm_masked_totals_scale0(&b->r16, &b->csf16, &b->mask16, w, h, stride, f, t->num[0]);
+    if (!opt->skip_aim) {
+        vmaf_adm_csf_scale0(&b->r16, &b->mask16, &b->csf16, w, h, stride, f);
+        vmaf_adm_masked_totals_scale0(&b->a16, &b->mask16, &b->csf16, w, h, stride, f,
+                                      t->aim[0]);
+    }
+}
+
+/* The same for scale s of 1..3. */
+static void rest_scale123(VmafAdmBuffers *b, const VmafAdmOptions *opt,
+                          const VmafAdmScaleFactors *f, const VmafAdmBands32 *ref,
+                          const uint64_t *den, int w, int h, unsigned s, VmafAdmTotals *t)
+{
+    const size_t stride = b->stride;
+    (b->simd ? vmaf_adm_decouple_scale123_simd : vmaf_adm_decouple_scale123)(
+        ref, &b->dis32, &b->r32, &b->a32, w, h, stride, opt->enhn_gain_limit);
+    if (den)
+        memcpy(t->den[s], den, sizeof(t->den[s]));
+    else
+        vmaf_adm_den_totals_scale123(ref, w, h, stride, s, t->den[s]);
+    vmaf_adm_csf_scale123(&b->a32, &b->csf32, &b->mask32, w, h, stride, f);
+    vmaf_adm_masked_totals_scale123(&b->r32, &b->csf32, &b->mask32, w, h, stride, f,
+                                    t->num[s]);
+    if (!opt->skip_aim) {
+        vmaf_adm_csf_scale123(&b->r32, &b->mask32, &b->csf32, w, h, stride, f);
+        vmaf_adm_masked_totals_scale123(&b->a32, &b->mask32, &b->csf32, w, h, stride, f,
+                                        t->aim[s]);
+    }
+}
+
+typedef void (*Dwt0Fn)(const void *, ptrdiff_t, unsigned, int, int, int16_t *,
+                       const VmafAdmBands16 *, int32_t *, size_t, bool);
+typedef void (*Dwt123Fn)(const VmafAdmBands32 *, const VmafAdmBands32 *, int32_t *, int, int,
+                         size_t, unsigned);
+
 void vmaf_adm_score_totals(VmafAdmBuffers *b, const VmafAdmOptions *opt,
                            const VmafAdmScaleFactors f[VMAF_ADM_SCALES],
                            const void *ref, ptrdiff_t ref_stride,
@@ -212,49 +264,170 @@ void vmaf_adm_score_totals(VmafAdmBuffers *b, const VmafAdmOptions *opt,
     if (b->w <= 4 || b->h <= 4)
         vmaf_adm_buffers_clear(b);
 
+    const Dwt0Fn dwt0 = b->simd ? vmaf_adm_dwt_scale0_simd : vmaf_adm_dwt_scale0;
+    const Dwt123Fn dwt123 = b->simd ? vmaf_adm_dwt_scale123_simd : vmaf_adm_dwt_scale123;
     for (unsigned s = 0; s < VMAF_ADM_SCALES; s++) {
         if (s == 0) {
             int16_t *rows16 = (int16_t *)b->rows;
             const bool lo_only = opt->skip_scale0;
-            void (*dwt0)(const void *, ptrdiff_t, unsigned, int, int, int16_t *,
-                         const VmafAdmBands16 *, int32_t *, size_t, bool) =
-                b->simd ? vmaf_adm_dwt_scale0_simd : vmaf_adm_dwt_scale0;
             dwt0(ref, ref_stride, bpc, w, h, rows16, &b->ref16, b->ref32.a, stride, lo_only);
             dwt0(dis, dis_stride, bpc, w, h, rows16, &b->dis16, b->dis32.a, stride, lo_only);
             w = (w + 1) / 2;
             h = (h + 1) / 2;
-            if (lo_only)
-                continue;
-            (b->simd ? vmaf_adm_decouple_scale0_simd : vmaf_adm_decouple_scale0)(
-                &b->ref16, &b->dis16, &b->r16, &b->a16, w, h, stride, opt->enhn_gain_limit);
-            vmaf_adm_den_totals_scale0(&b->ref16, w, h, stride, t.den[0]);
-            vmaf_adm_csf_scale0(&b->a16, &b->csf16, &b->mask16, w, h, stride, &f[0]);
-            vmaf_adm_masked_totals_scale0(&b->r16, &b->csf16, &b->mask16, w, h, stride, &f[0],
-                                          t.num[0]);
-            if (!opt->skip_aim) {
-                vmaf_adm_csf_scale0(&b->r16, &b->mask16, &b->csf16, w, h, stride, &f[0]);
-                vmaf_adm_masked_totals_scale0(&b->a16, &b->mask16, &b->csf16, w, h, stride,
-                                              &f[0], t.aim[0]);
-            }
+            if (!lo_only)
+                rest_scale0(b, opt, &f[0], &b->ref16, NULL, w, h, &t);
         } else {
-            (b->simd ? vmaf_adm_dwt_scale123_simd : vmaf_adm_dwt_scale123)(
-                &b->ref32, &b->dis32, b->rows, w, h, stride, s);
+            dwt123(&b->ref32, &b->dis32, b->rows, w, h, stride, s);
             w = (w + 1) / 2;
             h = (h + 1) / 2;
-            (b->simd ? vmaf_adm_decouple_scale123_simd : vmaf_adm_decouple_scale123)(
-                &b->ref32, &b->dis32, &b->r32, &b->a32, w, h, stride, opt->enhn_gain_limit);
-            vmaf_adm_den_totals_scale123(&b->ref32, w, h, stride, s, t.den[s]);
-            vmaf_adm_csf_scale123(&b->a32, &b->csf32, &b->mask32, w, h, stride, &f[s]);
-            vmaf_adm_masked_totals_scale123(&b->r32, &b->csf32, &b->mask32, w, h, stride, &f[s],
-                                            t.num[s]);
-            if (!opt->skip_aim) {
-                vmaf_adm_csf_scale123(&b->r32, &b->mask32, &b->csf32, w, h, stride, &f[s]);
-                vmaf_adm_masked_totals_scale123(&b->a32, &b->mask32, &b->csf32, w, h, stride,
-                                                &f[s], t.aim[s]);
-            }
+            rest_scale123(b, opt, &f[s], &b->ref32, NULL, w, h, s, &t);
         }
     }
     *totals = t;
+}
+
+/* ------------------------------------------------------------------------------------- */
+/* Reference side (adm.h)                                                                */
+
+/* The side's header, then per scale its H, V, D bands (int16 at scale 0, int32 at 1..3) of
+ * the band's rows at the buffers' stride, each followed by 64 spare bytes. */
+typedef struct AdmRefSide {
+    unsigned w, h, bpc;
+    int simd, lo_only;
+    uint64_t den[VMAF_ADM_SCALES][3];
+    size_t off[VMAF_ADM_SCALES]; /* of the scale's H band; V and D follow, band[s] apart */
+    size_t band[VMAF_ADM_SCALES];
+} AdmRefSide;
+
+static size_t align64(size_t x)
+{
+    return (x + 63) & ~(size_t)63;
+}
+
+/* The side's layout for w x h (side NULL: the size only). */
+static size_t side_layout(AdmRefSide *side, unsigned w, unsigned h)
+{
+    VmafAdmLayout l;
+    if (vmaf_adm_layout(w, h, &l))
+        return 0;
+    size_t at = align64(sizeof(AdmRefSide));
+    unsigned bh = h;
+    for (unsigned s = 0; s < VMAF_ADM_SCALES; s++) {
+        bh = (bh + 1) / 2;
+        const size_t band = align64((size_t)bh * l.stride * (s ? 4 : 2) + 64);
+        if (side) {
+            side->off[s] = at;
+            side->band[s] = band;
+        }
+        at += 3 * band;
+    }
+    return at;
+}
+
+bool vmaf_adm_ref_side_applies(unsigned w, unsigned h)
+{
+    if (w < COMPACT_MIN_SIZE || h < COMPACT_MIN_SIZE || w > 32768 || h > 32768)
+        return false;
+    int bw = ((int)w + 1) / 2, bh = ((int)h + 1) / 2;
+    for (unsigned s = 1; s < VMAF_ADM_SCALES; s++) {
+        bw = (bw + 1) / 2;
+        bh = (bh + 1) / 2;
+        /* a straight last column (the reference's H, D there read the distorted lo line)
+         * inside the region the later stages read */
+        if (vmaf_adm_straight_last(bw, 8) && vmaf_adm_region_outer(bw, bh).right > bw - 1)
+            return false;
+    }
+    return true;
+}
+
+size_t vmaf_adm_ref_side_size(unsigned w, unsigned h)
+{
+    return side_layout(NULL, w, h);
+}
+
+static VmafAdmBands16 side_bands16(const AdmRefSide *side)
+{
+    char *at = (char *)side + side->off[0];
+    const size_t n = side->band[0];
+    return (VmafAdmBands16){ NULL, (int16_t *)(void *)at, (int16_t *)(void *)(at + n),
+                             (int16_t *)(void *)(at + 2 * n) };
+}
+
+static VmafAdmBands32 side_bands32(const AdmRefSide *side, unsigned s, int32_t *a)
+{
+    char *at = (char *)side + side->off[s];
+    const size_t n = side->band[s];
+    return (VmafAdmBands32){ a, (int32_t *)(void *)at, (int32_t *)(void *)(at + n),
+                             (int32_t *)(void *)(at + 2 * n) };
+}
+
+int vmaf_adm_ref_side_compute(VmafAdmBuffers *b, bool lo_only, void *mem, size_t size,
+                              const void *ref, ptrdiff_t ref_stride, unsigned bpc)
+{
+    if (!b || !b->block || !mem || !ref || !vmaf_adm_ref_side_applies(b->w, b->h) ||
+        size < vmaf_adm_ref_side_size(b->w, b->h))
+        return -EINVAL;
+    AdmRefSide *side = mem;
+    memset(side, 0, sizeof(*side));
+    side_layout(side, b->w, b->h);
+    side->w = b->w;
+    side->h = b->h;
+    side->bpc = bpc;
+    side->simd = b->simd;
+    side->lo_only = lo_only;
+
+    const size_t stride = b->stride;
+    int w = (int)b->w, h = (int)b->h;
+    const Dwt0Fn dwt0 = b->simd ? vmaf_adm_dwt_scale0_simd : vmaf_adm_dwt_scale0;
+    const Dwt123Fn dwt123 = b->simd ? vmaf_adm_dwt_scale123_simd : vmaf_adm_dwt_scale123;
+    const VmafAdmBands16 r16 = side_bands16(side);
+    dwt0(ref, ref_stride, bpc, w, h, (int16_t *)b->rows, &r16, b->ref32.a, stride, lo_only);
+    w = (w + 1) / 2;
+    h = (h + 1) / 2;
+    if (!lo_only)
+        vmaf_adm_den_totals_scale0(&r16, w, h, stride, side->den[0]);
+    for (unsigned s = 1; s < VMAF_ADM_SCALES; s++) {
+        const VmafAdmBands32 r32 = side_bands32(side, s, b->ref32.a);
+        dwt123(&r32, NULL, b->rows, w, h, stride, s);
+        w = (w + 1) / 2;
+        h = (h + 1) / 2;
+        vmaf_adm_den_totals_scale123(&r32, w, h, stride, s, side->den[s]);
+    }
+    return 0;
+}
+
+int vmaf_adm_score_totals_from_side(VmafAdmBuffers *b, const VmafAdmOptions *opt,
+                                    const VmafAdmScaleFactors f[VMAF_ADM_SCALES],
+                                    const void *mem, const void *dis, ptrdiff_t dis_stride,
+                                    unsigned bpc, VmafAdmTotals *totals)
+{
+    const AdmRefSide *side = mem;
+    if (!b || !b->block || !side || !dis || side->w != b->w || side->h != b->h ||
+        side->bpc != bpc || side->simd != (int)b->simd || side->lo_only != opt->skip_scale0)
+        return -EINVAL;
+    const size_t stride = b->stride;
+    int w = (int)b->w, h = (int)b->h;
+    VmafAdmTotals t;
+    memset(&t, 0, sizeof(t));
+    const Dwt0Fn dwt0 = b->simd ? vmaf_adm_dwt_scale0_simd : vmaf_adm_dwt_scale0;
+    const Dwt123Fn dwt123 = b->simd ? vmaf_adm_dwt_scale123_simd : vmaf_adm_dwt_scale123;
+    dwt0(dis, dis_stride, bpc, w, h, (int16_t *)b->rows, &b->dis16, b->dis32.a, stride,
+         opt->skip_scale0);
+    w = (w + 1) / 2;
+    h = (h + 1) / 2;
+    if (!opt->skip_scale0) {
+        const VmafAdmBands16 r16 = side_bands16(side);
+        rest_scale0(b, opt, &f[0], &r16, side->den[0], w, h, &t);
+    }
+    for (unsigned s = 1; s < VMAF_ADM_SCALES; s++) {
+        dwt123(NULL, &b->dis32, b->rows, w, h, stride, s);
+        w = (w + 1) / 2;
+        h = (h + 1) / 2;
+        const VmafAdmBands32 r32 = side_bands32(side, s, NULL);
+        rest_scale123(b, opt, &f[s], &r32, side->den[s], w, h, s, &t);
+    }
+    *totals = t;
+    return 0;
 }
 
 void vmaf_adm_scores_from_totals(const VmafAdmOptions *opt,
@@ -486,6 +659,48 @@ static const char *const scale_names[VMAF_ADM_SCALES] = {
     "integer_adm_scale0", "integer_adm_scale1", "integer_adm_scale2", "integer_adm_scale3",
 };
 
+/*
+ * A reference scored by several contexts (a ladder's rungs, picture.h): its side (adm.h) is
+ * computed once, as a side product of the picture, by the first instance that needs it
+ * (with its own buffers), and every instance computes the rest from it: the same totals as
+ * the fused pipeline, bit for bit. The key holds what changes the side: the stages (plain or
+ * hand-written) and skip_scale0 (mirrored scale-0 taps); the geometry and bit depth are the
+ * picture's. A picture of one context never gets here (the side costs memory and a write
+ * and read of the bands), and pictures the split does not apply to (vmaf_adm_ref_side_applies)
+ * are scored fused. The side is about 4.2 bytes per pixel (8.7 MB at 1080p).
+ */
+typedef struct AdmSideArgs {
+    AdmState *s;
+    const VmafPicture *ref;
+} AdmSideArgs;
+
+static int adm_side_compute(void *data, size_t size, void *arg)
+{
+    const AdmSideArgs *a = arg;
+    return vmaf_adm_ref_side_compute(&a->s->buf, a->s->opt.skip_scale0, data, size,
+                                     a->ref->data[0], a->ref->stride[0], a->s->bpc);
+}
+
+/* The totals from the reference's side: 0, or an error (nothing written: score fused). */
+static int adm_from_side(AdmState *s, const VmafPicture *ref, const VmafPicture *dis,
+                         VmafAdmTotals *t)
+{
+    if (vmaf_picture_readers(ref) < 2 || !vmaf_adm_ref_side_applies(s->w, s->h))
+        return -ENOENT;
+    char key[32];
+    snprintf(key, sizeof(key), "adm/%d/%d", (int)s->buf.simd, (int)s->opt.skip_scale0);
+    AdmSideArgs args = { s, ref };
+    const void *side;
+    int err = vmaf_picture_side_get(ref, key, vmaf_adm_ref_side_size(s->w, s->h),
+                                    adm_side_compute, &args, &side);
+    if (err)
+        return err;
+    err = vmaf_adm_score_totals_from_side(&s->buf, &s->opt, s->factors, side, dis->data[0],
+                                          dis->stride[0], s->bpc, t);
+    vmaf_picture_side_put(ref, side);
+    return err;
+}
+
 static int adm_extract(void *priv, const VmafFeatureFrame *frame, VmafFeatureSink *sink)
 {
     AdmState *s = priv;
@@ -493,6 +708,11 @@ static int adm_extract(void *priv, const VmafFeatureFrame *frame, VmafFeatureSin
         return -EINVAL;
 
     VmafAdmScores sc;
+    VmafAdmTotals t;
+    if (!adm_from_side(s, frame->ref, frame->dist, &t)) {
+        vmaf_adm_scores_from_totals(&s->opt, s->factors, s->w, s->h, &t, &sc);
+        return vmaf_adm_store(s, &sc, frame->index, sink);
+    }
     vmaf_adm_score(&s->buf, &s->opt, s->factors, frame->ref->data[0], frame->ref->stride[0],
                    frame->dist->data[0], frame->dist->stride[0], s->bpc, &sc);
     return vmaf_adm_store(s, &sc, frame->index, sink);

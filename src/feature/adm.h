@@ -259,7 +259,9 @@ void vmaf_adm_dwt_scale0(const void *src, ptrdiff_t stride, unsigned bpc, int w,
 
 /**
  * DWT of scale s (1..3) of the reference and distorted band A (w x h, in place in ref->a and
- * dis->a) into int32 bands.
+ * dis->a) into int32 bands. Either may be NULL (a reference side, vmaf_adm_ref_side_*):
+ * that picture's lines of `rows` are then neither written nor its bands; a straight last
+ * column (adm_device.h) of the other still reads those lines as they are.
  */
 void vmaf_adm_dwt_scale123(const VmafAdmBands32 *ref, const VmafAdmBands32 *dis,
                            int32_t *rows, int w, int h, size_t stride, unsigned scale);
@@ -432,6 +434,47 @@ void vmaf_adm_score_totals(VmafAdmBuffers *b, const VmafAdmOptions *opt,
                            const void *ref, ptrdiff_t ref_stride,
                            const void *dis, ptrdiff_t dis_stride, unsigned bpc,
                            VmafAdmTotals *t);
+
+/*
+ * The reference side: what a frame's pipeline computes from the reference alone (its DWT
+ * bands H, V, D at every scale and the denominator totals), made once for the contexts that
+ * score one reference (a ladder's rungs, picture.h), and the rest of the pipeline from it:
+ * the same totals as vmaf_adm_score_totals(), bit for bit, where vmaf_adm_ref_side_applies().
+ *
+ * Where the split is exact. The DWT of scales 1..3 runs both pictures' vertical passes into
+ * one row buffer (lines ref lo | ref hi | dis lo | dis hi); a straight last column (band
+ * width 1 mod 8, above 8) of the reference's hi line reads the first one or two values of
+ * the distorted lo line, so the reference's H and D bands of that column depend on the
+ * distorted picture. Nothing reads that column when it lies outside the decouple region
+ * (vmaf_adm_region_outer; the denominator and masked sums stay inside it), which holds for
+ * band widths of 45 and more. The distorted picture's own straight last column reads
+ * what the previous scale left past its four lines: its own lo line there (or, at scale 1,
+ * a part of the row buffer no stage writes), the same with or without the reference's
+ * lines. Pictures under 64 rows or columns are left out (their index rules read outside
+ * the bands, and their buffers are not the compact ones).
+ */
+/** Whether a w x h picture's totals split exactly into a reference side and the rest. */
+bool vmaf_adm_ref_side_applies(unsigned w, unsigned h);
+/** Bytes of a w x h picture's reference side. */
+size_t vmaf_adm_ref_side_size(unsigned w, unsigned h);
+/**
+ * The reference side of ref (luma, w x h of b, bpc bits, stride in bytes) into mem (size
+ * bytes, 64-byte aligned), with b's row buffer and reference A band as work space (b's
+ * other bands are left as they are); lo_only as opt->skip_scale0 (then scale 0 has no
+ * bands). Records b->simd: a side is read only with the same stages.
+ * @return 0, or -EINVAL (size too small, or a picture the split does not apply to)
+ */
+int vmaf_adm_ref_side_compute(VmafAdmBuffers *b, bool lo_only, void *mem, size_t size,
+                              const void *ref, ptrdiff_t ref_stride, unsigned bpc);
+/**
+ * vmaf_adm_score_totals() with the reference's part from side (read only).
+ * @return 0, or -EINVAL (a side of another geometry, bit depth, stages or lo_only: nothing
+ *         written)
+ */
+int vmaf_adm_score_totals_from_side(VmafAdmBuffers *b, const VmafAdmOptions *opt,
+                                    const VmafAdmScaleFactors f[VMAF_ADM_SCALES],
+                                    const void *side, const void *dis, ptrdiff_t dis_stride,
+                                    unsigned bpc, VmafAdmTotals *t);
 
 /** Scores of a frame from its totals (the floating-point part of vmaf_adm_score()). */
 void vmaf_adm_scores_from_totals(const VmafAdmOptions *opt,

@@ -337,6 +337,8 @@ static void column123(const int32_t *rows, int w, const int p[4], size_t idx,
             memcpy(&t[l][k], rows + (ptrdiff_t)l * w + p[k], sizeof(int32_t));
     const VmafAdmBands32 *b[2] = { ref, dis };
     for (int n = 0; n < 2; n++) {
+        if (!b[n])
+            continue;
         int32_t out[4];
         vmaf_adm_dwt123_hpass(t[2 * n], t[2 * n + 1], round, shift, out);
         b[n]->a[idx] = out[0];
@@ -463,40 +465,57 @@ ADM_INLINE void dwt_scale123_body(const VmafAdmBands32 *ref, const VmafAdmBands3
         const int32_t *rr[4], *rd[4];
         for (int k = 0; k < 4; k++) {
             const int row = vmaf_adm_tap(i, k, h);
-            rr[k] = input_row(ref->a, row, h, stride, w, scratch + (size_t)(2 * k) * w);
-            rd[k] = input_row(dis->a, row, h, stride, w, scratch + (size_t)(2 * k + 1) * w);
+            if (ref)
+                rr[k] = input_row(ref->a, row, h, stride, w, scratch + (size_t)(2 * k) * w);
+            if (dis)
+                rd[k] = input_row(dis->a, row, h, stride, w,
+                                  scratch + (size_t)(2 * k + 1) * w);
         }
         if (hand) {
-            ADM_HAND123(vpass123_hand(rr[0], rr[1], rr[2], rr[3], w, lo_ref, hi_ref, rv, sv));
-            ADM_HAND123(vpass123_hand(rd[0], rd[1], rd[2], rd[3], w, lo_dis, hi_dis, rv, sv));
+            if (ref)
+                ADM_HAND123(
+                    vpass123_hand(rr[0], rr[1], rr[2], rr[3], w, lo_ref, hi_ref, rv, sv));
+            if (dis)
+                ADM_HAND123(
+                    vpass123_hand(rd[0], rd[1], rd[2], rd[3], w, lo_dis, hi_dis, rv, sv));
         } else {
-            vpass123(rr[0], rr[1], rr[2], rr[3], w, lo_ref, hi_ref, rv, sv);
-            vpass123(rd[0], rd[1], rd[2], rd[3], w, lo_dis, hi_dis, rv, sv);
+            if (ref)
+                vpass123(rr[0], rr[1], rr[2], rr[3], w, lo_ref, hi_ref, rv, sv);
+            if (dis)
+                vpass123(rd[0], rd[1], rd[2], rd[3], w, lo_dis, hi_dis, rv, sv);
         }
 
         const size_t off = (size_t)i * stride;
-        const VmafAdmBands32 out_ref = { ref->a + off, ref->h + off, ref->v + off, ref->d + off };
-        const VmafAdmBands32 out_dis = { dis->a + off, dis->h + off, dis->v + off, dis->d + off };
+        VmafAdmBands32 out_ref = { 0 }, out_dis = { 0 };
+        if (ref)
+            out_ref = (VmafAdmBands32){ ref->a + off, ref->h + off, ref->v + off, ref->d + off };
+        if (dis)
+            out_dis = (VmafAdmBands32){ dis->a + off, dis->h + off, dis->v + off, dis->d + off };
+        const VmafAdmBands32 *pr = ref ? &out_ref : NULL, *pd = dis ? &out_dis : NULL;
         int p[4];
         for (int k = 0; k < 4; k++)
             p[k] = vmaf_adm_tap(0, k, w);
-        column123(rows, w, p, 0, &out_ref, &out_dis, rh, sh);
+        column123(rows, w, p, 0, pr, pd, rh, sh);
         if (half_w < 2)
             continue;
         if (hand) {
-            ADM_HAND123(hpass123_hand(lo_ref, hi_ref, half_w - 1, out_ref.a, out_ref.v,
-                                      out_ref.h, out_ref.d, rh, sh));
-            ADM_HAND123(hpass123_hand(lo_dis, hi_dis, half_w - 1, out_dis.a, out_dis.v,
-                                      out_dis.h, out_dis.d, rh, sh));
+            if (ref)
+                ADM_HAND123(hpass123_hand(lo_ref, hi_ref, half_w - 1, out_ref.a, out_ref.v,
+                                          out_ref.h, out_ref.d, rh, sh));
+            if (dis)
+                ADM_HAND123(hpass123_hand(lo_dis, hi_dis, half_w - 1, out_dis.a, out_dis.v,
+                                          out_dis.h, out_dis.d, rh, sh));
         } else {
-            hpass123_interior(lo_ref, hi_ref, 1, half_w - 1, out_ref.a, out_ref.v, out_ref.h,
-                              out_ref.d, rh, sh);
-            hpass123_interior(lo_dis, hi_dis, 1, half_w - 1, out_dis.a, out_dis.v, out_dis.h,
-                              out_dis.d, rh, sh);
+            if (ref)
+                hpass123_interior(lo_ref, hi_ref, 1, half_w - 1, out_ref.a, out_ref.v,
+                                  out_ref.h, out_ref.d, rh, sh);
+            if (dis)
+                hpass123_interior(lo_dis, hi_dis, 1, half_w - 1, out_dis.a, out_dis.v,
+                                  out_dis.h, out_dis.d, rh, sh);
         }
         for (int k = 0; k < 4; k++)
             p[k] = straight_last ? 2 * half_w - 3 + k : vmaf_adm_tap(half_w - 1, k, w);
-        column123(rows, w, p, (size_t)half_w - 1, &out_ref, &out_dis, rh, sh);
+        column123(rows, w, p, (size_t)half_w - 1, pr, pd, rh, sh);
     }
 }
 

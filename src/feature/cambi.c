@@ -39,6 +39,7 @@
 #include "cambi.h"
 #include "feature_extractor.h"
 #include "file_write.h"
+#include "picture.h"
 
 const int vmaf_cambi_scale_weights[VMAF_CAMBI_NUM_SCALES] = { 16, 8, 4, 2, 1 };
 
@@ -601,6 +602,110 @@ int vmaf_cambi_store(const VmafCambiOptions *opt, double dist, const double *src
                                     combined < max_val ? combined : max_val, index);
 }
 
+/*
+ * With full_ref, the reference's score at the source size depends on the reference picture
+ * and the setup alone (no state is kept from one picture to the next: every buffer is
+ * rewritten before it is read), so a reference scored by several contexts (a ladder's rungs,
+ * picture.h) is scored once, as a side product of the picture, by the first instance that
+ * needs it (with its own buffers), and the others read the score. The product holds the
+ * setup it was scored with, and a reader whose setup differs (a hash collision of the key)
+ * scores the reference itself. A reference that fails validation keeps no product: every
+ * instance then fails on it itself, with its message, as a single run does.
+ */
+typedef struct CambiSrcSide {
+    unsigned src_w, src_h, src_window, enc_bitdepth;
+    bool high_res_speedup;
+    double topk;
+    unsigned num_diffs;
+    uint16_t tvi_for_diff[VMAF_CAMBI_MAX_DIFFS];
+    uint16_t vlt_luma, band_base, band_size;
+    double score;
+} CambiSrcSide;
+
+static void src_side_setup(const VmafCambiSetup *st, CambiSrcSide *p)
+{
+    memset(p, 0, sizeof(*p));
+    p->src_w = st->src_w;
+    p->src_h = st->src_h;
+    p->src_window = st->src_window;
+    p->enc_bitdepth = st->enc_bitdepth;
+    p->high_res_speedup = st->high_res_speedup;
+    p->topk = st->topk;
+    p->num_diffs = st->params.num_diffs;
+    memcpy(p->tvi_for_diff, st->params.tvi_for_diff, sizeof(p->tvi_for_diff));
+    p->vlt_luma = st->params.vlt_luma;
+    p->band_base = st->params.band_base;
+    p->band_size = st->params.band_size;
+}
+
+static bool src_side_same(const CambiSrcSide *a, const CambiSrcSide *b)
+{
+    return a->src_w == b->src_w && a->src_h == b->src_h && a->src_window == b->src_window &&
+           a->enc_bitdepth == b->enc_bitdepth && a->high_res_speedup == b->high_res_speedup &&
+           !memcmp(&a->topk, &b->topk, sizeof(a->topk)) && a->num_diffs == b->num_diffs &&
+           !memcmp(a->tvi_for_diff, b->tvi_for_diff, sizeof(a->tvi_for_diff)) &&
+           a->vlt_luma == b->vlt_luma && a->band_base == b->band_base &&
+           a->band_size == b->band_size;
+}
+
+/* FNV-1a of the setup's fields (their values, not the struct's padding). */
+static uint64_t src_side_hash(const CambiSrcSide *p)
+{
+    uint64_t h = 0xcbf29ce484222325ull;
+    unsigned char bytes[sizeof(*p)];
+    size_t n = 0;
+#define ADD(x) (memcpy(bytes + n, &(x), sizeof(x)), n += sizeof(x))
+    ADD(p->src_w);
+    ADD(p->src_h);
+    ADD(p->src_window);
+    ADD(p->enc_bitdepth);
+    ADD(p->high_res_speedup);
+    ADD(p->topk);
+    ADD(p->num_diffs);
+    ADD(p->tvi_for_diff);
+    ADD(p->vlt_luma);
+    ADD(p->band_base);
+    ADD(p->band_size);
+#undef ADD
+    for (size_t k = 0; k < n; k++) h = (h ^ bytes[k]) * 0x100000001b3ull;
+    return h;
+}
+
+typedef struct CambiSideArgs {
+    CambiState *s;
+    const VmafPicture *ref;
+    unsigned index;
+} CambiSideArgs;
+
+static int cambi_side_compute(void *data, size_t size, void *arg)
+{
+    const CambiSideArgs *a = arg;
+    CambiSrcSide *p = data;
+    if (size < sizeof(*p)) return -EINVAL;
+    src_side_setup(&a->s->setup, p);
+    return score_input(a->s, a->ref, true, a->index, &p->score);
+}
+
+/* The reference's source score from its side product: 0, or an error (score it here). */
+static int src_from_side(CambiState *s, const VmafPicture *ref, unsigned index, double *score)
+{
+    if (vmaf_picture_readers(ref) < 2) return -ENOENT;
+    CambiSrcSide want;
+    src_side_setup(&s->setup, &want);
+    char key[40];
+    snprintf(key, sizeof(key), "cambi/src/%016llx", (unsigned long long)src_side_hash(&want));
+    CambiSideArgs args = { s, ref, index };
+    const void *data;
+    int err = vmaf_picture_side_get(ref, key, sizeof(CambiSrcSide), cambi_side_compute, &args,
+                                    &data);
+    if (err) return err;
+    const CambiSrcSide *p = data;
+    if (src_side_same(p, &want)) *score = p->score;
+    else err = -ENOENT;
+    vmaf_picture_side_put(ref, data);
+    return err;
+}
+
 static int cambi_extract(void *priv, const VmafFeatureFrame *f, VmafFeatureSink *sink)
 {
     CambiState *s = priv;
@@ -608,8 +713,10 @@ static int cambi_extract(void *priv, const VmafFeatureFrame *f, VmafFeatureSink 
     int err = score_input(s, f->dist, false, f->index, &dist);
     if (err) return err;
     if (!s->opt.full_ref) return vmaf_cambi_store(&s->opt, dist, NULL, f->index, sink);
-    err = score_input(s, f->ref, true, f->index, &src);
-    if (err) return err;
+    if (src_from_side(s, f->ref, f->index, &src)) {
+        err = score_input(s, f->ref, true, f->index, &src);
+        if (err) return err;
+    }
     return vmaf_cambi_store(&s->opt, dist, &src, f->index, sink);
 }
 

@@ -12,6 +12,7 @@
  * it by a few ulps of a double, below the float rounding of the means on every golden run.
  */
 #include <errno.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -152,8 +153,15 @@ VMAF_FLOAT_INLINE void products_row(const float *VMAF_FLOAT_RESTRICT a,
     }
 }
 
-VMAF_FLOAT_INLINE void sums_kernel(VmafSsimWorkspace *ws, const float *ref, const float *cmp,
-                                   ptrdiff_t stride, int w, int h, double sums[4])
+/* The passes of sums_kernel: both planes (FUSED); the reference's window outputs mu1 and
+ * xx only, into side rows (REF: cmp unread, no sums); the rest with mu1 and xx from side
+ * rows (DIS). The same functions on the same values, so the same bits. */
+enum { SSIM_FUSED, SSIM_REF, SSIM_DIS };
+
+VMAF_FLOAT_INLINE void sums_kernel(VmafSsimWorkspace *ws, const float *ref, ptrdiff_t ref_stride,
+                                   const float *cmp, ptrdiff_t cmp_stride, int w, int h,
+                                   double sums[4], const int mode, float *side_mu,
+                                   float *side_xx, ptrdiff_t side_stride)
 {
     const int nw = w - (VMAF_SSIM_WINDOW - 1), nh = h - (VMAF_SSIM_WINDOW - 1);
     const VmafSsimConst k = vmaf_ssim_const();
@@ -174,25 +182,47 @@ VMAF_FLOAT_INLINE void sums_kernel(VmafSsimWorkspace *ws, const float *ref, cons
         for (int q = 0; q < QUANTITIES; q++)
             win[q] = ws->win + q * n;
         double *tl = ws->terms, *tc = ws->terms + n, *ts = ws->terms + 2 * n;
+        /* the quantities each pass filters: ref and ref*ref (0, 2) are the reference's */
+        const bool ref_q = mode != SSIM_DIS, dis_q = mode != SSIM_REF;
 
         for (int r = 0; r < h; r++) {
-            const float *a = ref + r * stride, *b = cmp + r * stride;
+            const float *a = ref + r * ref_stride;
             const int slot = r % VMAF_SSIM_WINDOW;
-            products_row(a, b, w, prod[0], prod[1], prod[2]);
-            window_row(g, a, nw, ring[0][slot]);
-            window_row(g, b, nw, ring[1][slot]);
-            for (int q = 0; q < 3; q++)
-                window_row(g, prod[q], nw, ring[2 + q][slot]);
+            if (mode == SSIM_REF) {
+                for (int x = 0; x < w; x++)
+                    prod[0][x] = a[x] * a[x];
+            } else {
+                const float *b = cmp + r * cmp_stride;
+                products_row(a, b, w, prod[0], prod[1], prod[2]);
+                window_row(g, b, nw, ring[1][slot]);
+                window_row(g, prod[1], nw, ring[3][slot]);
+                window_row(g, prod[2], nw, ring[4][slot]);
+            }
+            if (ref_q) {
+                window_row(g, a, nw, ring[0][slot]);
+                window_row(g, prod[0], nw, ring[2][slot]);
+            }
             if (r < VMAF_SSIM_WINDOW - 1) continue;
 
             const int y = r - (VMAF_SSIM_WINDOW - 1); /* output row: input rows y .. r */
             for (int q = 0; q < QUANTITIES; q++) {
+                const bool of_ref = q == 0 || q == 2;
+                if (of_ref ? !ref_q : !dis_q) continue;
                 const float *rows[VMAF_SSIM_WINDOW];
                 for (int v = 0; v < VMAF_SSIM_WINDOW; v++)
                     rows[v] = ring[q][(y + v) % VMAF_SSIM_WINDOW];
-                window_column(g, rows, nw, win[q]);
+                float *out = win[q];
+                if (mode == SSIM_REF)
+                    out = (q ? side_xx : side_mu) + y * side_stride;
+                window_column(g, rows, nw, out);
             }
-            pixel_row(&k, (const float *const *)win, nw, tl, tc, ts);
+            if (mode == SSIM_REF) continue;
+            const float *wins[QUANTITIES] = { win[0], win[1], win[2], win[3], win[4] };
+            if (mode == SSIM_DIS) {
+                wins[0] = side_mu + y * side_stride;
+                wins[2] = side_xx + y * side_stride;
+            }
+            pixel_row(&k, wins, nw, tl, tc, ts);
             /* ssim_device.h's order: segments by the tree, rows serially, rows into lanes */
             double row[VMAF_SSIM_SUMS] = { 0.0, 0.0, 0.0, 0.0 };
             for (int x0 = 0; x0 < nw; x0 += VMAF_SSIM_SEGMENT) {
@@ -212,8 +242,9 @@ VMAF_FLOAT_INLINE void sums_kernel(VmafSsimWorkspace *ws, const float *ref, cons
                 lanes[q][y % VMAF_SSIM_LANES] += row[q];
         }
         const int n_lanes = nh < VMAF_SSIM_LANES ? nh : VMAF_SSIM_LANES;
-        for (int q = 0; q < VMAF_SSIM_SUMS; q++)
-            sums[q] = vmaf_ssim_tree(lanes[q], n_lanes);
+        if (mode != SSIM_REF)
+            for (int q = 0; q < VMAF_SSIM_SUMS; q++)
+                sums[q] = vmaf_ssim_tree(lanes[q], n_lanes);
     }
 }
 
@@ -249,11 +280,22 @@ VMAF_FLOAT_INLINE void decimate_kernel(VmafSsimWorkspace *ws, const VmafSsimPlan
 
 /* ---- builds ------------------------------------------------------------------------- */
 
-static void sums_plain(VmafSsimWorkspace *ws, const float *ref, const float *cmp,
-                       ptrdiff_t stride, int w, int h, double sums[4])
-{
-    sums_kernel(ws, ref, cmp, stride, w, h, sums);
-}
+/* Every pass in each build, the mode a constant of each. */
+#define DEFINE_SUMS(NAME, MODE, TARGET)                                                      \
+    TARGET static void NAME(VmafSsimWorkspace *ws, const float *ref, ptrdiff_t ref_stride,   \
+                            const float *cmp, ptrdiff_t cmp_stride, int w, int h,            \
+                            double sums[4], float *mu, float *xx, ptrdiff_t side_stride)     \
+    {                                                                                        \
+        sums_kernel(ws, ref, ref_stride, cmp, cmp_stride, w, h, sums, MODE, mu, xx,          \
+                    side_stride);                                                            \
+    }
+
+typedef void (*SumsFn)(VmafSsimWorkspace *, const float *, ptrdiff_t, const float *, ptrdiff_t,
+                       int, int, double *, float *, float *, ptrdiff_t);
+
+DEFINE_SUMS(sums_plain, SSIM_FUSED, )
+DEFINE_SUMS(sums_plain_ref, SSIM_REF, )
+DEFINE_SUMS(sums_plain_dis, SSIM_DIS, )
 
 static void decimate_plain(VmafSsimWorkspace *ws, const VmafSsimPlane *src, int factor,
                            const float *k, int kw, VmafSsimPlane *dst)
@@ -262,12 +304,9 @@ static void decimate_plain(VmafSsimWorkspace *ws, const VmafSsimPlane *src, int 
 }
 
 #ifdef VMAF_FLOAT_HAVE_AVX2
-VMAF_FLOAT_TARGET_AVX2
-static void sums_avx2(VmafSsimWorkspace *ws, const float *ref, const float *cmp,
-                      ptrdiff_t stride, int w, int h, double sums[4])
-{
-    sums_kernel(ws, ref, cmp, stride, w, h, sums);
-}
+DEFINE_SUMS(sums_avx2, SSIM_FUSED, VMAF_FLOAT_TARGET_AVX2)
+DEFINE_SUMS(sums_avx2_ref, SSIM_REF, VMAF_FLOAT_TARGET_AVX2)
+DEFINE_SUMS(sums_avx2_dis, SSIM_DIS, VMAF_FLOAT_TARGET_AVX2)
 
 VMAF_FLOAT_TARGET_AVX2
 static void decimate_avx2(VmafSsimWorkspace *ws, const VmafSsimPlane *src, int factor,
@@ -277,19 +316,53 @@ static void decimate_avx2(VmafSsimWorkspace *ws, const VmafSsimPlane *src, int f
 }
 #endif
 
+/* The build of impl (resolved) for a pass. */
+static SumsFn sums_fn(enum VmafFloatImpl impl, int mode)
+{
+#ifdef VMAF_FLOAT_HAVE_AVX2
+    if (impl == VMAF_FLOAT_IMPL_AVX2)
+        return mode == SSIM_REF ? sums_avx2_ref : mode == SSIM_DIS ? sums_avx2_dis : sums_avx2;
+#else
+    (void)impl;
+#endif
+    return mode == SSIM_REF ? sums_plain_ref : mode == SSIM_DIS ? sums_plain_dis : sums_plain;
+}
+
+int vmaf_ssim_ref_windows(enum VmafFloatImpl impl, VmafSsimWorkspace *ws, const float *ref,
+                          ptrdiff_t stride, int w, int h, float *mu, float *xx,
+                          ptrdiff_t side_stride)
+{
+    const int err = vmaf_float_impl_resolve(&impl);
+    if (err) return err;
+    if (w > ws->max_w || w < 0 || h < 0 || side_stride < w - (VMAF_SSIM_WINDOW - 1))
+        return -EINVAL;
+    double sums[VMAF_SSIM_SUMS];
+    sums_fn(impl, SSIM_REF)(ws, ref, stride, NULL, 0, w, h, sums, mu, xx, side_stride);
+    return 0;
+}
+
+int vmaf_ssim_sums_from_windows(enum VmafFloatImpl impl, VmafSsimWorkspace *ws,
+                                const float *ref, ptrdiff_t ref_stride, const float *cmp,
+                                ptrdiff_t cmp_stride, int w, int h, const float *mu,
+                                const float *xx, ptrdiff_t side_stride, double sums[4])
+{
+    const int err = vmaf_float_impl_resolve(&impl);
+    if (err) return err;
+    if (w > ws->max_w || w < 0 || h < 0 || side_stride < w - (VMAF_SSIM_WINDOW - 1))
+        return -EINVAL;
+    /* the DIS pass only reads the side rows (the casts drop no promise) */
+    sums_fn(impl, SSIM_DIS)(ws, ref, ref_stride, cmp, cmp_stride, w, h, sums, (float *)mu,
+                            (float *)xx, side_stride);
+    return 0;
+}
+
 int vmaf_ssim_sums(enum VmafFloatImpl impl, VmafSsimWorkspace *ws, const float *ref,
                    const float *cmp, ptrdiff_t stride, int w, int h, double sums[4])
 {
     const int err = vmaf_float_impl_resolve(&impl);
     if (err) return err;
     if (w > ws->max_w || w < 0 || h < 0) return -EINVAL; /* 0 rows or columns: empty */
-#ifdef VMAF_FLOAT_HAVE_AVX2
-    if (impl == VMAF_FLOAT_IMPL_AVX2) {
-        sums_avx2(ws, ref, cmp, stride, w, h, sums);
-        return 0;
-    }
-#endif
-    sums_plain(ws, ref, cmp, stride, w, h, sums);
+    sums_fn(impl, SSIM_FUSED)(ws, ref, stride, cmp, stride, w, h, sums, NULL, NULL, 0);
     return 0;
 }
 

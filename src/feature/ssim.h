@@ -270,6 +270,22 @@ int vmaf_ssim_decimate(enum VmafFloatImpl impl, VmafSsimWorkspace *ws, const Vma
 int vmaf_ssim_sums(enum VmafFloatImpl impl, VmafSsimWorkspace *ws, const float *ref,
                    const float *cmp, ptrdiff_t stride, int w, int h, double sums[4]);
 
+/*
+ * The reference's part of vmaf_ssim_sums: its window outputs mu1 = W ref and xx = W(ref*ref)
+ * (nw x nh, nw = w - 10, nh = h - 10; rows side_stride floats apart, side_stride >= nw), which
+ * depend on the reference plane alone; and the sums from them with the distorted plane
+ * (ref still read, for ref*cmp): the same window functions on the same values and the same
+ * order of summation as vmaf_ssim_sums in the same build, so the same bits. 0, or -ENOTSUP /
+ * -EINVAL.
+ */
+int vmaf_ssim_ref_windows(enum VmafFloatImpl impl, VmafSsimWorkspace *ws, const float *ref,
+                          ptrdiff_t stride, int w, int h, float *mu, float *xx,
+                          ptrdiff_t side_stride);
+int vmaf_ssim_sums_from_windows(enum VmafFloatImpl impl, VmafSsimWorkspace *ws,
+                                const float *ref, ptrdiff_t ref_stride, const float *cmp,
+                                ptrdiff_t cmp_stride, int w, int h, const float *mu,
+                                const float *xx, ptrdiff_t side_stride, double sums[4]);
+
 /** The means from the four sums of a plane whose window outputs are nw x nh. */
 void vmaf_ssim_means_from_sums(const double sums[4], int nw, int nh, VmafSsimMeans *out);
 

@@ -12,7 +12,8 @@
  * 2. Side products: one computation however many threads ask at once, the others wait for
  *    it and read the same bytes; released after the readers' puts and computed again when
  *    asked for after that; a failing computation keeps nothing and the next caller computes;
- *    a store hands a released block to the next frame, and at most its limit at once.
+ *    a store hands a released block to the next frame, and at most its limit of each key
+ *    at once.
  * 3. Through the API: a ladder of rungs scoring "vif" with different options (debug on, so
  *    every output) against single contexts of the same pairs, every score bit for bit, at
  *    n_threads 0, 1 and 2; the reference pictures of rungs with the same options have one
@@ -333,11 +334,17 @@ static void test_side_products(void)
     vmaf_picture_side_put(&p1, d1); /* its one reader is done: the block goes back */
     CHECK(!vmaf_picture_side_get(&p2, "test/e", 1000, product_compute, &e, &d2) && d2 == d1,
           "the block again");
-    CHECK(vmaf_picture_side_get(&p1, "test/f", 64, product_compute, &e, &d1) == -ENOMEM,
-          "none of another size either");
+    /* the limit is per key: another key has its own block, and one only */
+    const void *f1 = NULL, *f2 = NULL;
+    CHECK(!vmaf_picture_side_get(&p1, "test/f", 64, product_compute, &e, &f1) && f1,
+          "another key: its own block");
+    CHECK(vmaf_picture_side_get(&p2, "test/f", 64, product_compute, &e, &f2) == -ENOMEM,
+          "another key: one block");
+    vmaf_picture_side_put(&p1, f1);
+    CHECK(!vmaf_picture_side_get(&p2, "test/f", 64, product_compute, &e, &f2) && f2,
+          "another key: the block again");
+    vmaf_picture_side_put(&p2, f2);
     vmaf_picture_side_put(&p2, d2);
-    CHECK(!vmaf_picture_side_get(&p1, "test/f", 64, product_compute, &e, &d1), "other size");
-    vmaf_picture_side_put(&p1, d1);
     vmaf_picture_unref(&p1);
     vmaf_picture_unref(&p2);
 }
