@@ -683,12 +683,14 @@ static int adm_side_compute(void *data, size_t size, void *arg)
 
 /* The totals from the reference's side: 0, or an error (nothing written: score fused). */
 static int adm_from_side(AdmState *s, const VmafPicture *ref, const VmafPicture *dis,
-                         VmafAdmTotals *t)
+                         bool nowait, VmafAdmTotals *t)
 {
     if (vmaf_picture_readers(ref) < 2 || !vmaf_adm_ref_side_applies(s->w, s->h))
         return -ENOENT;
     char key[32];
     snprintf(key, sizeof(key), "adm/%d/%d", (int)s->buf.simd, (int)s->opt.skip_scale0);
+    if (nowait && vmaf_picture_side_busy(ref, key))
+        return -EAGAIN; /* asked again later (VmafFeatureFrame.side_nowait) */
     AdmSideArgs args = { s, ref };
     const void *side;
     int err = vmaf_picture_side_get(ref, key, vmaf_adm_ref_side_size(s->w, s->h),
@@ -709,10 +711,13 @@ static int adm_extract(void *priv, const VmafFeatureFrame *frame, VmafFeatureSin
 
     VmafAdmScores sc;
     VmafAdmTotals t;
-    if (!adm_from_side(s, frame->ref, frame->dist, &t)) {
+    const int side_err = adm_from_side(s, frame->ref, frame->dist, frame->side_nowait, &t);
+    if (!side_err) {
         vmaf_adm_scores_from_totals(&s->opt, s->factors, s->w, s->h, &t, &sc);
         return vmaf_adm_store(s, &sc, frame->index, sink);
     }
+    if (side_err == -EAGAIN)
+        return side_err;
     vmaf_adm_score(&s->buf, &s->opt, s->factors, frame->ref->data[0], frame->ref->stride[0],
                    frame->dist->data[0], frame->dist->stride[0], s->bpc, &sc);
     return vmaf_adm_store(s, &sc, frame->index, sink);

@@ -462,7 +462,7 @@ ADM_INLINE void dwt_scale123_body(const VmafAdmBands32 *ref, const VmafAdmBands3
     const bool straight_last = vmaf_adm_straight_last(half_w, 8);
 
     for (int i = 0; i < half_h; i++) {
-        const int32_t *rr[4], *rd[4];
+        const int32_t *rr[4] = { NULL }, *rd[4] = { NULL }; /* set for the sides given */
         for (int k = 0; k < 4; k++) {
             const int row = vmaf_adm_tap(i, k, h);
             if (ref)

@@ -686,6 +686,22 @@ static int cambi_side_compute(void *data, size_t size, void *arg)
     return score_input(a->s, a->ref, true, a->index, &p->score);
 }
 
+static void src_side_key(const CambiSrcSide *want, char key[40])
+{
+    snprintf(key, 40, "cambi/src/%016llx", (unsigned long long)src_side_hash(want));
+}
+
+/* Is another reader scoring ref's source side now (VmafFeatureFrame.side_nowait)? */
+static bool src_side_busy(CambiState *s, const VmafPicture *ref)
+{
+    if (vmaf_picture_readers(ref) < 2) return false;
+    CambiSrcSide want;
+    src_side_setup(&s->setup, &want);
+    char key[40];
+    src_side_key(&want, key);
+    return vmaf_picture_side_busy(ref, key);
+}
+
 /* The reference's source score from its side product: 0, or an error (score it here). */
 static int src_from_side(CambiState *s, const VmafPicture *ref, unsigned index, double *score)
 {
@@ -693,7 +709,7 @@ static int src_from_side(CambiState *s, const VmafPicture *ref, unsigned index, 
     CambiSrcSide want;
     src_side_setup(&s->setup, &want);
     char key[40];
-    snprintf(key, sizeof(key), "cambi/src/%016llx", (unsigned long long)src_side_hash(&want));
+    src_side_key(&want, key);
     CambiSideArgs args = { s, ref, index };
     const void *data;
     int err = vmaf_picture_side_get(ref, key, sizeof(CambiSrcSide), cambi_side_compute, &args,
@@ -710,6 +726,8 @@ static int cambi_extract(void *priv, const VmafFeatureFrame *f, VmafFeatureSink 
 {
     CambiState *s = priv;
     double dist, src;
+    if (s->opt.full_ref && f->side_nowait && src_side_busy(s, f->ref))
+        return -EAGAIN; /* asked again later, before any work */
     int err = score_input(s, f->dist, false, f->index, &dist);
     if (err) return err;
     if (!s->opt.full_ref) return vmaf_cambi_store(&s->opt, dist, NULL, f->index, sink);

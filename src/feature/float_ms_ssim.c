@@ -167,7 +167,7 @@ static int ms_side_compute(void *data, size_t size, void *arg)
 
 /* The means of the five scales from the reference's side: 0, or an error (compute fused). */
 static int ms_from_side(FloatMsSsimState *s, const VmafPicture *ref, const VmafPicture *dis,
-                        VmafSsimMeans m[VMAF_SSIM_SCALES])
+                        bool nowait, VmafSsimMeans m[VMAF_SSIM_SCALES])
 {
     if (vmaf_picture_readers(ref) < 2) return -ENOENT;
     enum VmafFloatImpl impl = VMAF_FLOAT_IMPL_BEST;
@@ -175,6 +175,8 @@ static int ms_from_side(FloatMsSsimState *s, const VmafPicture *ref, const VmafP
     if (err) return err;
     char key[40];
     snprintf(key, sizeof(key), "float_ms_ssim/%d", (int)impl);
+    if (nowait && vmaf_picture_side_busy(ref, key))
+        return -EAGAIN; /* asked again later (VmafFeatureFrame.side_nowait) */
     MsSsimSideArgs args = { s, ref, impl };
     const void *data;
     err = vmaf_picture_side_get(ref, key, ms_side_layout(NULL, s->w, s->h), ms_side_compute,
@@ -214,7 +216,9 @@ static int float_ms_ssim_extract(void *priv, const VmafFeatureFrame *frame,
         (int)dis->w[0] != s->w || (int)dis->h[0] != s->h)
         return -EINVAL;
     VmafSsimMeans ms[VMAF_SSIM_SCALES];
-    if (!ms_from_side(s, ref, dis, ms)) return vmaf_float_ms_ssim_store(s, ms, frame->index, sink);
+    const int side_err = ms_from_side(s, ref, dis, frame->side_nowait, ms);
+    if (!side_err) return vmaf_float_ms_ssim_store(s, ms, frame->index, sink);
+    if (side_err == -EAGAIN) return side_err;
 
     vmaf_float_plane_from_picture(ref, 0, 0.0f, s->ref[0].data, s->ref[0].stride);
     vmaf_float_plane_from_picture(dis, 0, 0.0f, s->cmp[0].data, s->cmp[0].stride);

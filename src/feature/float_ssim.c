@@ -182,7 +182,7 @@ static int ssim_side_compute(void *data, size_t size, void *arg)
 
 /* The means from the reference's side: 0, or an error (nothing written: compute fused). */
 static int ssim_from_side(FloatSsimState *s, const VmafPicture *ref, const VmafPicture *dis,
-                          VmafSsimMeans *m)
+                          bool nowait, VmafSsimMeans *m)
 {
     if (vmaf_picture_readers(ref) < 2 || (s->scale > 1 && (!s->dec_w || !s->dec_h)))
         return -ENOENT;
@@ -192,6 +192,8 @@ static int ssim_from_side(FloatSsimState *s, const VmafPicture *ref, const VmafP
     const int w = s->scale > 1 ? s->dec_w : s->w, h = s->scale > 1 ? s->dec_h : s->h;
     char key[40];
     snprintf(key, sizeof(key), "float_ssim/%d/%d", (int)impl, s->scale);
+    if (nowait && vmaf_picture_side_busy(ref, key))
+        return -EAGAIN; /* asked again later (VmafFeatureFrame.side_nowait) */
     SsimSideArgs args = { s, ref, impl };
     const void *data;
     err = vmaf_picture_side_get(ref, key, ssim_side_layout(NULL, w, h), ssim_side_compute,
@@ -231,7 +233,9 @@ static int float_ssim_extract(void *priv, const VmafFeatureFrame *frame, VmafFea
         return -EINVAL;
 
     VmafSsimMeans m;
-    if (!ssim_from_side(s, ref, dis, &m)) return vmaf_float_ssim_store(s, &m, frame->index, sink);
+    const int side_err = ssim_from_side(s, ref, dis, frame->side_nowait, &m);
+    if (!side_err) return vmaf_float_ssim_store(s, &m, frame->index, sink);
+    if (side_err == -EAGAIN) return side_err;
     load_luma(ref, &s->ref);
     load_luma(dis, &s->cmp);
     const VmafSsimPlane *a = &s->ref, *b = &s->cmp;
