@@ -141,6 +141,7 @@ static int plan_outputs(Ladder *l)
         inputs[k + 1] = l->rung[k].dist_path;
         outputs[k] = l->rung[k].output;
     }
+    if (cli_check_heatmaps(c, inputs, l->n + 1)) return EXIT_SETUP;
     return cli_report_check(c, inputs, l->n + 1, outputs, l->n);
 }
 

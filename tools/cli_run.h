@@ -104,6 +104,10 @@ int cli_rung_finish(VmafContext *vmaf, const CliSettings *c, CliModels *models,
 int cli_read_status(int err);
 int cli_check_compatible(VideoInput *ref, VideoInput *dist, bool common_bitdepth);
 int cli_check_output_writable(const char *path);
+/** cambi's heatmaps_path folders: none holding an input's file (inputs[0] the reference, then
+ *  the distorted), and none at all with several distorted (n > 2): they would all write the
+ *  same files. 0, or -EINVAL with the message printed. */
+int cli_check_heatmaps(const CliSettings *c, const char *const *inputs, unsigned n);
 void cli_warn_not_numbers(VmafContext *vmaf, const VideoInfo *info, unsigned frames);
 void cli_show_progress(unsigned index, clock_t t0, double *fps);
 int cli_skip_frames(VmafContext *vmaf, VideoInput *in, unsigned n, FILE *msg);

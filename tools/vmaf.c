@@ -231,14 +231,18 @@ static int each_heatmaps_path(const CliSettings *c, int (*fn)(const char *, void
     return err;
 }
 
+typedef struct HeatmapInputs {
+    const char *const *path; /* the reference first, then the distorted inputs */
+    unsigned n;
+} HeatmapInputs;
+
 /* A heatmap file already in the folder that is an input (a hard link; cambi refuses symbolic
  * links and hard-linked files itself, this names the input) */
 static int check_heatmaps_not_input(const char *dir, void *arg)
 {
-    const CliSettings *c = arg;
+    const HeatmapInputs *in = arg;
     DIR *d = opendir(dir);
     if (!d) return 0; /* made by cambi, or its error */
-    const char *const inputs[2] = { c->path_ref, c->path_dist };
     int err = 0;
     for (struct dirent *e; !err && (e = readdir(d));) {
         if (strncmp(e->d_name, "cambi_heatmap_scale_", 20)) continue;
@@ -246,16 +250,33 @@ static int check_heatmaps_not_input(const char *dir, void *arg)
         char *path = malloc(n);
         if (!path) break;
         snprintf(path, n, "%s/%s", dir, e->d_name);
-        const int same = vmaf_file_find_same(path, inputs, 2);
+        const int same = vmaf_file_find_same(path, in->path, in->n);
         if (same >= 0) {
             fprintf(stderr, "cambi heatmap %s is the %s input %s: refusing to overwrite it\n",
-                    path, same ? "distorted" : "reference", inputs[same]);
+                    path, same ? "distorted" : "reference", in->path[same]);
             err = -EINVAL;
         }
         free(path);
     }
     closedir(d);
     return err;
+}
+
+static int heatmaps_given(const char *dir, void *arg)
+{
+    (void)dir, (void)arg;
+    return 1;
+}
+
+int cli_check_heatmaps(const CliSettings *c, const char *const *inputs, unsigned n)
+{
+    if (n > 2 && each_heatmaps_path(c, heatmaps_given, NULL)) {
+        fprintf(stderr, "several -d: cambi's heatmaps_path is not supported (every distorted "
+                "input would write the same heatmap files); score those inputs one by one\n");
+        return -EINVAL;
+    }
+    HeatmapInputs in = { inputs, n };
+    return each_heatmaps_path(c, check_heatmaps_not_input, &in);
 }
 
 /* -o (or a heatmap) naming an input (the same file, also through links) would overwrite it. */
@@ -268,7 +289,7 @@ static int check_output_not_input(const CliSettings *c)
                 c->output_path, same ? "distorted" : "reference", inputs[same]);
         return -EINVAL;
     }
-    return each_heatmaps_path(c, check_heatmaps_not_input, (void *)c);
+    return cli_check_heatmaps(c, inputs, 2);
 }
 
 static int write_output(VmafContext *vmaf, const CliSettings *c)

@@ -2,8 +2,8 @@
 # Ladder runs that must refuse, and a distorted that fails alone among good ones.
 #   ladder_errors.sh VMAF MAKE_RENDITIONS CLIPS_DIR SCRATCH_DIR
 # Refusals (another geometry, a raw file of no whole number of frames, -o not matching -d, a
-# template without {n}/{name}, two outputs on one file): non-zero exit, a short message, no
-# output for anyone. A truncated Y4M among good ones: the good ones' outputs equal their single
+# template without {n}/{name}, two outputs on one file, cambi heatmaps for several): non-zero
+# exit, a short message, no output for anyone. A truncated Y4M among good ones: the good ones' outputs equal their single
 # runs, none for it, the single run's exit status, stderr says how many were scored.
 set -u
 VMAF=$1; MAKE=$2; CLIPS=$3; T=$4
@@ -137,6 +137,13 @@ ladder $D3 -o "$T/out/1.json" -o "$T/out/2.json" -o "$T/out/./1.json"; refused 1
 case_name="template {name} of two distorted of one base name"
 ladder -r "$I/ref.yuv" -d "$T/a/dis.yuv" -d "$T/b/dis.yuv" $GEO -o "$T/out/{name}.json"
 refused 1 nonzero; report
+
+case_name="cambi heatmaps_path with three -d (every rung would write the same files)"
+mkdir -p "$T/heat"
+ladder $D3 -o "$T/out/{n}.json" --feature cambi=heatmaps_path="$T/heat"
+refused 1 nonzero heatmaps_path
+[ -z "$(ls -A "$T/heat")" ] || fail "heatmaps written: $(ls -A "$T/heat" | tr '\n' ' ')"
+report
 
 echo "ladder_errors: $cases cases, $((cases - fails)) ok, $fails failed"
 [ $fails -eq 0 ]
