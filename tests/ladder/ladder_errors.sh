@@ -3,8 +3,9 @@
 #   ladder_errors.sh VMAF MAKE_RENDITIONS CLIPS_DIR SCRATCH_DIR
 # Refusals (another geometry, a raw file of no whole number of frames, -o not matching -d, a
 # template without {n}/{name}, two outputs on one file, cambi heatmaps for several): non-zero
-# exit, a short message, no output for anyone. A truncated Y4M among good ones: the good ones' outputs equal their single
-# runs, none for it, the single run's exit status, stderr says how many were scored.
+# exit, a short message, no output for anyone. A truncated Y4M among good ones: the good ones'
+# outputs equal their single runs, none for it, the single run's exit status, stderr says how
+# many were scored.
 set -u
 VMAF=$1; MAKE=$2; CLIPS=$3; T=$4
 rm -rf "$T"; mkdir -p "$T/in" "$T/single" "$T/out" "$T/a" "$T/b" || exit 2
