@@ -235,9 +235,32 @@ static CUresult m_mem_free(CUdeviceptr p)
 #define MOCK_FALLIBLE(name) \
     static CUresult m_##name(void) { return fallible_named(#name); }
 MOCK_FALLIBLE(cuMemsetD8Async)
-MOCK_FALLIBLE(cuMemcpyHtoDAsync)
 MOCK_FALLIBLE(cuMemcpyDtoHAsync)
-MOCK_FALLIBLE(cuMemcpyDtoDAsync)
+
+/* uploads and device copies are counted too (a ladder's reference crosses the bus once) */
+static CUresult m_cuMemcpyHtoDAsync(CUdeviceptr dst, const void *src, size_t bytes, CUstream s)
+{
+    (void)dst, (void)src, (void)s;
+    const CUresult r = fallible_named("cuMemcpyHtoDAsync");
+    if (r) return r;
+    pthread_mutex_lock(&mock.lock);
+    mock.st.uploads++;
+    mock.st.upload_bytes += (long long)bytes;
+    pthread_mutex_unlock(&mock.lock);
+    return r;
+}
+
+static CUresult m_cuMemcpyDtoDAsync(CUdeviceptr dst, CUdeviceptr src, size_t bytes, CUstream s)
+{
+    (void)dst, (void)src, (void)s;
+    const CUresult r = fallible_named("cuMemcpyDtoDAsync");
+    if (r) return r;
+    pthread_mutex_lock(&mock.lock);
+    mock.st.device_copies++;
+    mock.st.device_copy_bytes += (long long)bytes;
+    pthread_mutex_unlock(&mock.lock);
+    return r;
+}
 MOCK_FALLIBLE(cuMemcpy2DAsync)
 MOCK_FALLIBLE(cuMemcpy2D)
 MOCK_FALLIBLE(cuStreamSynchronize)

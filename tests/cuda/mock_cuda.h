@@ -14,6 +14,8 @@ typedef struct MockCudaStats {
     long calls;             /* calls that can fail (mock_cuda_fail_at counts these) */
     int injected;           /* failures injected */
     int injected_elsewhere; /* of which on another thread than mock_cuda_fail_at's caller's */
+    long uploads, device_copies;  /* cuMemcpyHtoDAsync, cuMemcpyDtoDAsync that succeeded */
+    long long upload_bytes, device_copy_bytes;
 } MockCudaStats;
 
 #ifndef MOCK_EXPORT /* the tests' side: the mock's controls, found with dlsym */
