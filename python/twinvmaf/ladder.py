@@ -173,12 +173,24 @@ def _run(lib, reference, rungs, geometry, opts, devices, refuse_mismatch, segmen
         for r in rungs:
             _open_rung(ref, r, g, opts, refuse_mismatch, segment)
         live = [r for r in rungs if r.error is None]
+        if len(live) > 1 and _heatmaps(opts):
+            raise VmafError("several distorted: cambi's heatmaps_path is not supported (every "
+                            "distorted input would write the same heatmap files); score those "
+                            "inputs one by one", -errno.EINVAL)
         if live:
             _score(lib, ref, live, opts, devices, segment)
     finally:
         ref.close()
         for r in rungs:
             r.close()
+
+
+def _heatmaps(opts):
+    """Whether cambi writes heatmaps (a feature's or a model's heatmaps_path)."""
+    return (any(n == "cambi" and any(k == "heatmaps_path" for k, _ in o)
+                for n, o in opts.features) or
+            any(f == "cambi" and k == "heatmaps_path"
+                for m in opts.models for f, k, _ in m.overloads))
 
 
 def _open_rung(ref, r, g, opts, refuse_mismatch, segment):

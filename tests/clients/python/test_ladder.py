@@ -217,6 +217,13 @@ check_raises("output is an input", lambda: twinvmaf.score_ladder(
 check_raises("one output twice", lambda: twinvmaf.score_ladder(
     ref, DISTORTED, [outs[0], outs[1], os.path.join(scratch, ".", "refused.0.json")], g,
     backend="cpu"), ["also the output of"], outs)
+heat = path("heat")
+os.makedirs(heat, exist_ok=True)
+check_raises("cambi heatmaps for several distorted", lambda: twinvmaf.score_ladder(
+    ref, DISTORTED, outs, g, backend="cpu", features=[f"cambi=heatmaps_path={heat}"]),
+    ["heatmaps_path"], outs + [os.path.join(heat, "cambi_heatmap_scale_0_576x324_16b.gray")])
+t.check(None if not os.listdir(heat) else f"written: {os.listdir(heat)}",
+        "cambi heatmaps for several distorted: no heatmap written")
 check_raises("a template without {n} or {name}", lambda: twinvmaf.score_ladder(
     ref, DISTORTED, outs[0], g, backend="cpu"), ["{n}"], outs)
 check_raises("{name} of two inputs of one base name", lambda: twinvmaf.score_ladder(
