@@ -644,7 +644,9 @@ VIF_INLINE void vif_compute_kernels(VmafVifWorkspace *ws, const void *ref, ptrdi
         const VifSideRows sr = mode == VIF_FUSED ? none : side->rows[0];
         if (bpc == 8 && fast) {
 #ifdef VIF_HAVE_AVX2
-            if (fast == 2)
+            if (fast == 3)
+                vmaf_vif_stat_scale0_8_avx512_vnni(ws, &pr, &pd, egl, &sums[0], mode, sr);
+            else if (fast == 2)
                 vmaf_vif_stat_scale0_8_avx512(ws, &pr, &pd, egl, &sums[0], mode, sr);
             else
                 vmaf_vif_stat_scale0_8_avx2(ws, &pr, &pd, egl, &sums[0], mode, sr);
@@ -653,7 +655,7 @@ VIF_INLINE void vif_compute_kernels(VmafVifWorkspace *ws, const void *ref, ptrdi
             stat_scale(ws, &pr, &pd, 17, 0, 8, 0, egl, &sums[0], mode, sr);
         } else if (fast) {
 #ifdef VIF_HAVE_AVX2
-            vmaf_vif_stat_scale16_avx2(ws, &pr, &pd, 17, bpc, 2 * (bpc - 8), fast == 2, egl,
+            vmaf_vif_stat_scale16_avx2(ws, &pr, &pd, 17, bpc, 2 * (bpc - 8), fast >= 2, egl,
                                        &sums[0], mode, sr);
 #endif
         } else {
@@ -686,7 +688,7 @@ VIF_INLINE void vif_compute_kernels(VmafVifWorkspace *ws, const void *ref, ptrdi
 
         if (fast && fw != 3) {
 #ifdef VIF_HAVE_AVX2
-            vmaf_vif_stat_scale16_avx2(ws, &pr, &pd, fw, 16, 16, fast == 2, egl, &sums[s],
+            vmaf_vif_stat_scale16_avx2(ws, &pr, &pd, fw, 16, 16, fast >= 2, egl, &sums[s],
                                        mode, sr);
 #endif
         } else if (fw == 9)
@@ -738,7 +740,8 @@ static void vif_compute_plain(const VifCall *c)
 }
 
 #ifdef VIF_HAVE_AVX2
-/* fast: the hand-written passes (1: VMAF_VIF_IMPL_AVX2_MADD, 2: VMAF_VIF_IMPL_AVX512) */
+/* fast: the hand-written passes (1: VMAF_VIF_IMPL_AVX2_MADD, 2: VMAF_VIF_IMPL_AVX512,
+ * 3: VMAF_VIF_IMPL_AVX512_VNNI) */
 __attribute__((target("avx2"))) VIF_NO_UNROLL_JAM
 static void vif_compute_avx2(const VifCall *c, int fast)
 {
@@ -751,7 +754,9 @@ static void vif_compute_avx2(const VifCall *c, int fast)
         else                                                                               \
             VIF_KERNELS(c, fast, VIF_FUSED);                                               \
     } while (0)
-    if (fast == 2)
+    if (fast == 3)
+        VIF_KERNELS_MODES(3);
+    else if (fast == 2)
         VIF_KERNELS_MODES(2);
     else if (fast)
         VIF_KERNELS_MODES(1);
@@ -781,9 +786,19 @@ static bool vif_cpu_has_avx512(void)
 #endif
 }
 
+static bool vif_cpu_has_avx512_vnni(void)
+{
+#ifdef VIF_HAVE_AVX2
+    return vif_cpu_has_avx512() && __builtin_cpu_supports("avx512vnni");
+#else
+    return false;
+#endif
+}
+
 static enum VmafVifImpl vif_best_impl(void)
 {
-    return vif_cpu_has_avx512() ? VMAF_VIF_IMPL_AVX512
+    return vif_cpu_has_avx512_vnni() ? VMAF_VIF_IMPL_AVX512_VNNI
+           : vif_cpu_has_avx512()    ? VMAF_VIF_IMPL_AVX512
            : vif_cpu_has_avx2() ? VMAF_VIF_IMPL_AVX2_MADD
                                 : VMAF_VIF_IMPL_PLAIN;
 }
@@ -806,6 +821,10 @@ static int vif_resolve(const VmafVifWorkspace *ws, enum VmafVifImpl impl,
         if (!vif_cpu_has_avx512())
             return -ENOTSUP;
         break;
+    case VMAF_VIF_IMPL_AVX512_VNNI:
+        if (!vif_cpu_has_avx512_vnni())
+            return -ENOTSUP;
+        break;
     default:
         return -EINVAL;
     }
@@ -818,7 +837,8 @@ static void vif_run(enum VmafVifImpl impl, const VifCall *c)
 {
 #ifdef VIF_HAVE_AVX2
     if (impl != VMAF_VIF_IMPL_PLAIN) {
-        vif_compute_avx2(c, impl == VMAF_VIF_IMPL_AVX512    ? 2
+        vif_compute_avx2(c, impl == VMAF_VIF_IMPL_AVX512_VNNI ? 3
+                            : impl == VMAF_VIF_IMPL_AVX512    ? 2
                             : impl == VMAF_VIF_IMPL_AVX2_MADD ? 1
                                                               : 0);
         return;

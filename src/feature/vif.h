@@ -158,8 +158,11 @@ enum VmafVifImpl {
      * 8-bit input; vmaf_vif_compute()'s choice where AVX2 runs */
     VMAF_VIF_IMPL_AVX2_MADD,
     /** VMAF_VIF_IMPL_AVX2_MADD with scale 0 of 8-bit input in AVX-512 (F + BW); the choice
-     * where those run */
+     * where those run without VNNI */
     VMAF_VIF_IMPL_AVX512,
+    /** VMAF_VIF_IMPL_AVX512 whose scale 0 fuses each multiply-add with its sum (AVX-512
+     * VNNI); the choice where that runs */
+    VMAF_VIF_IMPL_AVX512_VNNI,
 };
 
 /**

@@ -235,6 +235,9 @@ VIF_INLINE void stat_accumulate(const VmafVifWorkspace *ws, int w, double egl, c
  * room for that. */
 #define VIF_AVX512_ACC                                                                     \
     __attribute__((target("avx2,avx512f,avx512bw,avx512dq,avx512cd,avx512vl")))
+/* The same with AVX-512 VNNI (VMAF_VIF_IMPL_AVX512_VNNI's scale 0). */
+#define VIF_AVX512_ACC_VNNI                                                                \
+    __attribute__((target("avx2,avx512f,avx512bw,avx512dq,avx512cd,avx512vl,avx512vnni")))
 
 /* Entry points of vif_simd.c, used by vif_compute_kernels() in vif.c. mode: VIF_FUSED,
  * VIF_REF (dis and dst_dis unused) or VIF_DIS; side: the scale's side rows (VIF_REF, VIF_DIS). */
@@ -252,6 +255,9 @@ vmaf_vif_stat_scale16_avx2(VmafVifWorkspace *ws, const Plane *ref, const Plane *
 VIF_AVX512_ACC __attribute__((noinline)) void
 vmaf_vif_stat_scale0_8_avx512(VmafVifWorkspace *ws, const Plane *ref, const Plane *dis,
                               double egl, VmafVifSums *sums, int mode, VifSideRows side);
+VIF_AVX512_ACC_VNNI __attribute__((noinline)) void
+vmaf_vif_stat_scale0_8_avx512_vnni(VmafVifWorkspace *ws, const Plane *ref, const Plane *dis,
+                                   double egl, VmafVifSums *sums, int mode, VifSideRows side);
 #endif
 
 #endif /* VMAF_FEATURE_VIF_INTERNAL_H */

@@ -45,7 +45,8 @@
  * VMAF_VIF_IMPL_AVX512 runs the 8-bit scale 0 on 32 columns with the same arithmetic in
  * 512-bit vectors, and the per-pixel sums of every hand-written statistic 8 columns at a
  * time (stat_accumulate_avx512). Columns that do not fill a block go through scalar code
- * on the same rows.
+ * on the same rows. VMAF_VIF_IMPL_AVX512_VNNI is that with each multiply-add and its sum
+ * fused into one vpdpwssd (vif_z512.h).
  */
 #ifdef VIF_HAVE_AVX2
 
@@ -733,6 +734,7 @@ vmaf_vif_stat_scale16_avx2(VmafVifWorkspace *ws, const Plane *ref, const Plane *
  * pack work within 128-bit lanes here too). Blocks of 16 left over go through the AVX2
  * passes, the rest through the scalar ones. */
 #define VIF_AVX512 __attribute__((target("avx2,avx512f,avx512bw")))
+#define VIF_AVX512_VNNI __attribute__((target("avx2,avx512f,avx512bw,avx512vnni")))
 
 VIF_AVX512 static inline __m512i z_load(const uint16_t *p)
 {
@@ -755,146 +757,7 @@ VIF_AVX512 static inline void z_store_split(uint16_t *out_hi, uint16_t *out_lo, 
     z_store16(out_lo, _mm512_and_si512(lo, mask), _mm512_and_si512(hi, mask));
 }
 
-#define Z_MADD_ACC(acc, a, b) acc = _mm512_add_epi32(acc, _mm512_madd_epi16(a, b))
 
-/* The distorted side of z_vertical_block in one loop, each row loaded once: m_y as in the
- * first part (pair sums, two taps to a madd), q_yy and q_xy as in the second. */
-VIF_AVX512 VIF_INLINE void z_vertical_block_dis(const uint16_t *const *rr,
-                                                const uint16_t *const *dr,
-                                                uint16_t *const *row16, int j)
-{
-    const uint16_t *f = vmaf_vif_filter[0];
-    const __m512i bias = _mm512_set1_epi16((short)0x8000);
-    __m512i m2l = _mm512_setzero_si512(), m2h = m2l, yyl = m2l, yyh = m2l, xyl = m2l, xyh = m2l;
-    __m512i sy_prev = m2l;
-#pragma GCC unroll 9
-    for (int k = 0; k <= 8; k++) {
-        const __m512i xa = z_load(rr[k] + j), xb = z_load(rr[16 - k] + j);
-        const __m512i ya = z_load(dr[k] + j), yb = z_load(dr[16 - k] + j);
-        const __m512i fk = k < 8 ? _mm512_set1_epi32(f[k] | (uint32_t)f[k] << 16)
-                                 : _mm512_set1_epi32(f[8]);
-        const __m512i ya2 = _mm512_xor_si512(_mm512_mullo_epi16(ya, ya), bias);
-        const __m512i yb2 = _mm512_xor_si512(_mm512_mullo_epi16(yb, yb), bias);
-        const __m512i ca = _mm512_xor_si512(_mm512_mullo_epi16(xa, ya), bias);
-        const __m512i cb = _mm512_xor_si512(_mm512_mullo_epi16(xb, yb), bias);
-        Z_MADD_ACC(yyl, _mm512_unpacklo_epi16(ya2, yb2), fk);
-        Z_MADD_ACC(yyh, _mm512_unpackhi_epi16(ya2, yb2), fk);
-        Z_MADD_ACC(xyl, _mm512_unpacklo_epi16(ca, cb), fk);
-        Z_MADD_ACC(xyh, _mm512_unpackhi_epi16(ca, cb), fk);
-        const __m512i sy = k < 8 ? _mm512_add_epi16(ya, yb) : ya;
-        if (k & 1) {
-            const __m512i fp = _mm512_set1_epi32(f[k - 1] | (uint32_t)f[k] << 16);
-            Z_MADD_ACC(m2l, _mm512_unpacklo_epi16(sy_prev, sy), fp);
-            Z_MADD_ACC(m2h, _mm512_unpackhi_epi16(sy_prev, sy), fp);
-        } else if (k == 8) {
-            Z_MADD_ACC(m2l, _mm512_unpacklo_epi16(sy, sy), fk);
-            Z_MADD_ACC(m2h, _mm512_unpackhi_epi16(sy, sy), fk);
-        }
-        sy_prev = sy;
-    }
-    const __m512i rnd = _mm512_set1_epi32(128);
-    z_store16(row16[1] + j, _mm512_srli_epi32(_mm512_add_epi32(m2l, rnd), 8),
-              _mm512_srli_epi32(_mm512_add_epi32(m2h, rnd), 8));
-    z_store_split(row16[4] + j, row16[5] + j, yyl, yyh);
-    z_store_split(row16[6] + j, row16[7] + j, xyl, xyh);
-}
-
-/* Vertical pass over columns j .. j+31 (see s0_vertical_block; the same parts by mode). */
-VIF_AVX512 VIF_INLINE void z_vertical_block(const uint16_t *const *rr, const uint16_t *const *dr,
-                                            uint16_t *const *row16, int j, const int mode)
-{
-    if (mode == VIF_DIS) {
-        z_vertical_block_dis(rr, dr, row16, j);
-        return;
-    }
-    const bool ref = mode != VIF_DIS, dis = mode != VIF_REF;
-    const uint16_t *f = vmaf_vif_filter[0];
-    const __m512i bias = _mm512_set1_epi16((short)0x8000);
-    __m512i m1l = _mm512_setzero_si512(), m1h = m1l, m2l = m1l, m2h = m1l, xxl = m1l, xxh = m1l;
-    __m512i sx_prev = m1l, sy_prev = m1l;
-
-#pragma GCC unroll 9
-    for (int k = 0; k <= 8; k++) {
-        const __m512i xa = z_load(rr[k] + j), xb = z_load(rr[16 - k] + j);
-        const __m512i fk = k < 8 ? _mm512_set1_epi32(f[k] | (uint32_t)f[k] << 16)
-                                 : _mm512_set1_epi32(f[8]);
-        if (ref) {
-            const __m512i xa2 = _mm512_xor_si512(_mm512_mullo_epi16(xa, xa), bias);
-            const __m512i xb2 = _mm512_xor_si512(_mm512_mullo_epi16(xb, xb), bias);
-            Z_MADD_ACC(xxl, _mm512_unpacklo_epi16(xa2, xb2), fk);
-            Z_MADD_ACC(xxh, _mm512_unpackhi_epi16(xa2, xb2), fk);
-        }
-        const __m512i ya = dis ? z_load(dr[k] + j) : xa, yb = dis ? z_load(dr[16 - k] + j) : xb;
-        const __m512i sx = k < 8 ? _mm512_add_epi16(xa, xb) : xa;
-        const __m512i sy = k < 8 ? _mm512_add_epi16(ya, yb) : ya;
-        if (k & 1) {
-            const __m512i fp = _mm512_set1_epi32(f[k - 1] | (uint32_t)f[k] << 16);
-            if (ref) {
-                Z_MADD_ACC(m1l, _mm512_unpacklo_epi16(sx_prev, sx), fp);
-                Z_MADD_ACC(m1h, _mm512_unpackhi_epi16(sx_prev, sx), fp);
-            }
-            if (dis) {
-                Z_MADD_ACC(m2l, _mm512_unpacklo_epi16(sy_prev, sy), fp);
-                Z_MADD_ACC(m2h, _mm512_unpackhi_epi16(sy_prev, sy), fp);
-            }
-        } else if (k == 8) {
-            if (ref) {
-                Z_MADD_ACC(m1l, _mm512_unpacklo_epi16(sx, sx), fk);
-                Z_MADD_ACC(m1h, _mm512_unpackhi_epi16(sx, sx), fk);
-            }
-            if (dis) {
-                Z_MADD_ACC(m2l, _mm512_unpacklo_epi16(sy, sy), fk);
-                Z_MADD_ACC(m2h, _mm512_unpackhi_epi16(sy, sy), fk);
-            }
-        }
-        sx_prev = sx;
-        sy_prev = sy;
-    }
-    const __m512i rnd = _mm512_set1_epi32(128);
-    if (ref) {
-        z_store16(row16[0] + j, _mm512_srli_epi32(_mm512_add_epi32(m1l, rnd), 8),
-                  _mm512_srli_epi32(_mm512_add_epi32(m1h, rnd), 8));
-        z_store_split(row16[2] + j, row16[3] + j, xxl, xxh);
-    }
-    if (dis)
-        z_store16(row16[1] + j, _mm512_srli_epi32(_mm512_add_epi32(m2l, rnd), 8),
-                  _mm512_srli_epi32(_mm512_add_epi32(m2h, rnd), 8));
-    if (!dis)
-        return;
-
-    __m512i yyl = _mm512_setzero_si512(), yyh = yyl, xyl = yyl, xyh = yyl;
-#pragma GCC unroll 9
-    for (int k = 0; k <= 8; k++) {
-        const __m512i xa = z_load(rr[k] + j), xb = z_load(rr[16 - k] + j);
-        const __m512i ya = z_load(dr[k] + j), yb = z_load(dr[16 - k] + j);
-        const __m512i fk = k < 8 ? _mm512_set1_epi32(f[k] | (uint32_t)f[k] << 16)
-                                 : _mm512_set1_epi32(f[8]);
-        const __m512i ya2 = _mm512_xor_si512(_mm512_mullo_epi16(ya, ya), bias);
-        const __m512i yb2 = _mm512_xor_si512(_mm512_mullo_epi16(yb, yb), bias);
-        const __m512i ca = _mm512_xor_si512(_mm512_mullo_epi16(xa, ya), bias);
-        const __m512i cb = _mm512_xor_si512(_mm512_mullo_epi16(xb, yb), bias);
-        Z_MADD_ACC(yyl, _mm512_unpacklo_epi16(ya2, yb2), fk);
-        Z_MADD_ACC(yyh, _mm512_unpackhi_epi16(ya2, yb2), fk);
-        Z_MADD_ACC(xyl, _mm512_unpacklo_epi16(ca, cb), fk);
-        Z_MADD_ACC(xyh, _mm512_unpackhi_epi16(ca, cb), fk);
-    }
-    z_store_split(row16[4] + j, row16[5] + j, yyl, yyh);
-    z_store_split(row16[6] + j, row16[7] + j, xyl, xyh);
-}
-
-VIF_AVX512 VIF_INLINE void z_hsum(const uint16_t *row, const __m512i *cp, int j, __m512i *ev,
-                                  __m512i *od)
-{
-    __m512i e = _mm512_setzero_si512(), o = e;
-#pragma GCC unroll 9
-    for (int u = 0; u <= 8; u++) {
-        Z_MADD_ACC(e, z_load(row + j - 8 + 2 * u), cp[u]);
-        Z_MADD_ACC(o, z_load(row + j - 7 + 2 * u), cp[u]);
-    }
-    const __m512i top = _mm512_set1_epi32((int)0x80000000u);
-    *ev = _mm512_xor_si512(e, top);
-    *od = _mm512_xor_si512(o, top);
-}
 
 VIF_AVX512 static inline __m512i z_mul_hi(__m512i a, __m512i b)
 {
@@ -918,64 +781,6 @@ VIF_AVX512 static inline void z_sigmas(__m512i m1, __m512i m2, __m512i exx, __m5
     _mm512_storeu_si512((void *)syy, _mm512_max_epi32(_mm512_sub_epi32(eyy, z_mul_hi(m2, m2)),
                                                       _mm512_setzero_si512()));
     _mm512_storeu_si512((void *)sxy, _mm512_sub_epi32(exy, z_mul_hi(m1, m2)));
-}
-
-/* Horizontal pass over columns j .. j+31 (sigma rows: 16 even columns, then 16 odd), of
- * the mode's rows (see s0_horizontal_block). */
-VIF_AVX512 VIF_INLINE void z_horizontal_block(uint16_t *const *row16, const __m512i *cp,
-                                              VmafVifWorkspace *ws, int j, const int mode,
-                                              uint32_t *side_mu1, int32_t *side_sxx)
-{
-    __m512i m1e, m1o, m2e, m2o, he, ho, le, lo;
-    if (mode == VIF_REF) {
-        z_hsum(row16[0], cp, j, &m1e, &m1o);
-        z_hsum(row16[2], cp, j, &he, &ho);
-        z_hsum(row16[3], cp, j, &le, &lo);
-        const __m512i exx_e = z_join(he, le), exx_o = z_join(ho, lo);
-        _mm512_storeu_si512((void *)(side_mu1 + j), m1e);
-        _mm512_storeu_si512((void *)(side_mu1 + j + 16), m1o);
-        _mm512_storeu_si512((void *)(side_sxx + j),
-                            _mm512_sub_epi32(exx_e, z_mul_hi(m1e, m1e)));
-        _mm512_storeu_si512((void *)(side_sxx + j + 16),
-                            _mm512_sub_epi32(exx_o, z_mul_hi(m1o, m1o)));
-        return;
-    }
-    if (mode == VIF_DIS) {
-        z_hsum(row16[1], cp, j, &m2e, &m2o);
-        z_hsum(row16[4], cp, j, &he, &ho);
-        z_hsum(row16[5], cp, j, &le, &lo);
-        const __m512i eyy_e = z_join(he, le), eyy_o = z_join(ho, lo);
-        z_hsum(row16[6], cp, j, &he, &ho);
-        z_hsum(row16[7], cp, j, &le, &lo);
-        const __m512i exy_e = z_join(he, le), exy_o = z_join(ho, lo);
-        m1e = _mm512_loadu_si512((const void *)(side_mu1 + j));
-        m1o = _mm512_loadu_si512((const void *)(side_mu1 + j + 16));
-        const __m512i zero = _mm512_setzero_si512();
-        _mm512_storeu_si512((void *)(ws->sigma_yy + j),
-                            _mm512_max_epi32(_mm512_sub_epi32(eyy_e, z_mul_hi(m2e, m2e)), zero));
-        _mm512_storeu_si512((void *)(ws->sigma_yy + j + 16),
-                            _mm512_max_epi32(_mm512_sub_epi32(eyy_o, z_mul_hi(m2o, m2o)), zero));
-        _mm512_storeu_si512((void *)(ws->sigma_xy + j),
-                            _mm512_sub_epi32(exy_e, z_mul_hi(m1e, m2e)));
-        _mm512_storeu_si512((void *)(ws->sigma_xy + j + 16),
-                            _mm512_sub_epi32(exy_o, z_mul_hi(m1o, m2o)));
-        return;
-    }
-    z_hsum(row16[0], cp, j, &m1e, &m1o);
-    z_hsum(row16[1], cp, j, &m2e, &m2o);
-    z_hsum(row16[2], cp, j, &he, &ho);
-    z_hsum(row16[3], cp, j, &le, &lo);
-    const __m512i exx_e = z_join(he, le), exx_o = z_join(ho, lo);
-    z_hsum(row16[4], cp, j, &he, &ho);
-    z_hsum(row16[5], cp, j, &le, &lo);
-    const __m512i eyy_e = z_join(he, le), eyy_o = z_join(ho, lo);
-    z_hsum(row16[6], cp, j, &he, &ho);
-    z_hsum(row16[7], cp, j, &le, &lo);
-    const __m512i exy_e = z_join(he, le), exy_o = z_join(ho, lo);
-    z_sigmas(m1e, m2e, exx_e, eyy_e, exy_e, ws->sigma_xx + j, ws->sigma_yy + j,
-             ws->sigma_xy + j);
-    z_sigmas(m1o, m2o, exx_o, eyy_o, exy_o, ws->sigma_xx + j + 16, ws->sigma_yy + j + 16,
-             ws->sigma_xy + j + 16);
 }
 
 /* stat_accumulate() on 8 columns at a time (AVX-512 F, DQ, CD, VL): the same integer and
@@ -1084,63 +889,26 @@ stat_accumulate_avx512(const uint16_t *table, const int32_t *sigma_xx,
 #undef CALL
 }
 
-VIF_AVX512_ACC VIF_INLINE void stat_scale0_8_avx512(VmafVifWorkspace *ws, const Plane *ref,
-                                                    const Plane *dis, double egl,
-                                                    VmafVifSums *sums, const int mode,
-                                                    VifSideRows side)
-{
-    const int w = ref->w, h = ref->h;
-    const int wz = w & ~31, wb = w & ~15;
-    const uint16_t *f = vmaf_vif_filter[0];
-    /* dr stays NULL where a pass reads no dis row (VIF_REF) */
-    const uint16_t *rr[VMAF_VIF_MAX_FILTER_WIDTH] = { 0 };
-    const uint16_t *dr[VMAF_VIF_MAX_FILTER_WIDTH] = { 0 };
-    uint16_t *const *row16 = ws->row16;
-    __m512i zp[9];
-    __m256i cp[9];
-    for (int u = 0; u <= 8; u++) {
-        const uint32_t c = f[2 * u] | (u < 8 ? (uint32_t)f[2 * u + 1] << 16 : 0);
-        zp[u] = _mm512_set1_epi32((int)c);
-        cp[u] = _mm256_set1_epi32((int)c);
-    }
-    int left[MARGIN16], right[MARGIN16];
-    for (int k = 1; k <= MARGIN16; k++) {
-        left[k - 1] = mirror(-k, w);
-        right[k - 1] = mirror(w - 1 + k, w);
-    }
 
-    for (int i = 0; i < h; i++) {
-        uint32_t *const side_mu1 = mode == VIF_FUSED ? NULL : side.mu1 + (size_t)i * w;
-        int32_t *const side_sxx = mode == VIF_FUSED ? NULL : side.sxx + (size_t)i * w;
-        gather_rows(ref, i, 17, rr);
-        if (mode != VIF_REF)
-            gather_rows(dis, i, 17, dr);
-        for (int j = 0; j < wz; j += 32)
-            z_vertical_block(rr, dr, row16, j, mode);
-        for (int j = wz; j < wb; j += 16)
-            s0_vertical_block(rr, dr, row16, j, mode);
-        for (int j = wb; j < w; j++)
-            s0_vertical_column(rr, dr, row16, j, mode);
-        for (int r = 0; r < 8; r++)
-            if (makes_row(mode, r))
-                s0_mirror16(row16[r], w, left, right);
-        for (int j = 0; j < wz; j += 32)
-            z_horizontal_block(row16, zp, ws, j, mode, side_mu1, side_sxx);
-        for (int j = wz; j < wb; j += 16)
-            s0_horizontal_block(row16, cp, 8, ws, j, mode, side_mu1, side_sxx);
-        for (int j = wb; j < w; j++)
-            s0_horizontal_column(row16, 17, ws, j, mode, side_mu1, side_sxx);
-        accumulate512(ws->log2_table, mode == VIF_FUSED ? ws->sigma_xx : side_sxx,
-                      ws->sigma_yy, ws->sigma_xy, w, egl, mode, sums);
-    }
-}
+/* The scale-0 passes, twice (vif_z512.h): AVX-512 BW, then with AVX-512 VNNI. */
+#define Z_FN(name) name
+#define Z_TARGET VIF_AVX512
+#define Z_TARGET_ACC VIF_AVX512_ACC
+#define Z_MADD_ACC(acc, a, b) acc = _mm512_add_epi32(acc, _mm512_madd_epi16(a, b))
+#include "vif_z512.h"
+#undef Z_FN
+#undef Z_TARGET
+#undef Z_TARGET_ACC
+#undef Z_MADD_ACC
 
-VIF_AVX512_ACC __attribute__((noinline)) void
-vmaf_vif_stat_scale0_8_avx512(VmafVifWorkspace *ws, const Plane *ref, const Plane *dis,
-                              double egl, VmafVifSums *sums, int mode, VifSideRows side)
-{
-#define CALL(m) stat_scale0_8_avx512(ws, ref, dis, egl, sums, m, side)
-    VIF_BY_MODE(mode, CALL);
-#undef CALL
-}
+#define Z_FN(name) name##_vnni
+#define Z_TARGET VIF_AVX512_VNNI
+#define Z_TARGET_ACC VIF_AVX512_ACC_VNNI
+#define Z_MADD_ACC(acc, a, b) acc = _mm512_dpwssd_epi32(acc, a, b)
+#include "vif_z512.h"
+#undef Z_FN
+#undef Z_TARGET
+#undef Z_TARGET_ACC
+#undef Z_MADD_ACC
+
 #endif /* VIF_HAVE_AVX2 */
