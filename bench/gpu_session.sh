@@ -3,7 +3,7 @@
 # the FFmpeg-style device-picture client, and the 4K benchmarks. Logs go to $OUT (or
 # ./gpu-out); summary.txt collects the lines that matter. Run from the project root on the
 # GPU machine, with ../shared present (see DEVELOPERS.md: .shared is carried and linked).
-#   bench/gpu_session.sh [build|ctest|twin|golden|float|seeds|client|bench|ladder|opencl|nofp64|all|sanitize]...
+#   bench/gpu_session.sh [build|ctest|twin|golden|float|seeds|client|bench|ladder|clladder|opencl|nofp64|all|sanitize]...
 # GOLDEN_RUNS / GOLDEN_THREADS narrow the golden runs repeated with --backend cuda;
 # TWIN_ARGS is passed to checktwin (e.g. "--quick" or "--only vif"); CL_TWIN_ARGS to the OpenCL
 # checktwin (default --quick), CL_GOLDEN_RUNS narrows its golden runs.
@@ -158,6 +158,16 @@ if has ladder; then
   echo "4 rungs x 120 frames: $(grep -c 'cuda profile' "$OUT/ladder_profile.log") CUDA backends; $(grep 'cuda shared reference' "$OUT/ladder_profile.log" | tail -1)" | tee -a "$OUT/summary.txt"
   RUNS=1 bench/ladder.sh batch > "$OUT/ladder_batch.log" 2>&1
   tail -2 "$OUT/ladder_batch.log" | tee -a "$OUT/summary.txt"
+fi
+if has clladder; then
+  # ladders on NVIDIA's OpenCL: the rungs' shared reference (one write, device copies) on a GPU
+  step "OpenCL ladders on NVIDIA's driver (ctest ladder_opencl, cli_opencl_profile)"
+  register_nvidia_opencl
+  CLDEV=$(build/tools/vmaf --opencl_list 2>/dev/null | awk -F: '/, gpu, /{print $1; exit}')
+  (cd build && VMAF_OPENCL_DEVICE=${CLDEV:-0} VMAF_OPENCL_CACHE_DIR=/tmp/twinvmaf-cl-cache \
+     ctest -FS opencl --output-on-failure -R "ladder_opencl|cli_opencl_profile") \
+    > "$OUT/clladder.log" 2>&1
+  grep -E "tests passed|Failed|\*\*\*|^ok|FAIL" "$OUT/clladder.log" | head -20 | tee -a "$OUT/summary.txt"
 fi
 if has opencl; then
   # NVIDIA's OpenCL through the carried ICD loader (.ocl/*.deb, see DEVELOPERS.md); every

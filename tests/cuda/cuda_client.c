@@ -11,7 +11,11 @@
  * precision; the files must be identical apart from the fps line.
  *
  *   cuda_client REF.yuv DIS.yuv W H 420|422|444 BPC OUTDIR [--model VERSION]... [--feature NAME]...
- *               [--threads N] [--frames N]
+ *               [--also DIS2.yuv]... [--threads N] [--frames N]
+ * With --also (up to 4), the CUDA run is a ladder (vmaf_ladder_*): REF against DIS and each
+ * DIS2 in one pass, every rung's pictures device pictures from its own pool, the reference
+ * picture from the first rung's; each rung's output must be identical to the CPU path's
+ * single run of its pair.
  * Exit 0 identical, 1 different or failed, 77 no CUDA driver or device (skipped).
  */
 #include <cuda.h>
@@ -29,7 +33,7 @@
  * coarse for a strict comparison) */
 #include "output.h"
 
-enum { SKIP = 77, MAX_MODELS = 4, MAX_FEATURES = 8 };
+enum { SKIP = 77, MAX_MODELS = 4, MAX_FEATURES = 8, MAX_DIS = 5 };
 
 /* The driver entry points FFmpeg's loader resolves, by their exported (versioned) names. */
 typedef struct Cu {
@@ -72,6 +76,8 @@ typedef struct Opts {
     unsigned n_models;
     const char *feature[MAX_FEATURES]; /* extractors by name, default options */
     unsigned n_features;
+    const char *also[MAX_DIS - 1]; /* --also: more distorted inputs, the CUDA run a ladder */
+    unsigned n_also;
 } Opts;
 
 /* One frame of a raw file: planes of ceil-sized chroma, read whole. */
@@ -154,28 +160,49 @@ static void copy_host(const Frame *f, VmafPicture *pic)
     }
 }
 
-static int run(const Opts *o, Cu *cu, const char *out_path)
+/* The pictures of one frame (ref, then each distorted) from the k-th context's pool. */
+static int next_picture(Cu *cu, CUcontext ctx, const Opts *o, VmafContext *vmaf, FILE *in,
+                        Frame *f, DeviceFrame *df, VmafPicture *pic)
+{
+    if (read_frame(in, f)) return 1; /* the end of that input */
+    int err;
+    if (cu) {
+        err = vmaf_cuda_fetch_preallocated_picture(vmaf, pic);
+        if (!err) {
+            err = upload_and_copy(cu, ctx, f, df, pic);
+            if (err) vmaf_picture_unref(pic);
+        }
+    } else {
+        err = vmaf_picture_alloc(pic, o->fmt, o->bpc, o->w, o->h);
+        if (!err) copy_host(f, pic);
+    }
+    return err;
+}
+
+/* Score REF against dis[0..n): one context (n = 1) or a ladder of n rungs (vmaf_ladder_*),
+ * each rung's output at out[k]. cu NULL: the CPU path with host pictures; else the CUDA
+ * state on the client's own context, device pictures from each rung's pool. */
+static int run(const Opts *o, Cu *cu, const char *const *dis_path, unsigned n,
+               char (*out)[1024])
 {
     VmafConfiguration cfg = { .log_level = VMAF_LOG_LEVEL_ERROR, .n_threads = o->threads,
                               .n_subsample = 1 };
-    VmafContext *vmaf = NULL;
+    VmafContext *vmaf[MAX_DIS] = { 0 };
+    VmafLadder *ladder = NULL;
     VmafModel *model[MAX_MODELS] = { 0 };
     VmafCudaState *state = NULL;
     CUcontext ctx = NULL;
     DeviceFrame df = { 0 };
     Frame f = { 0 };
-    FILE *ref = NULL, *dis = NULL;
-    unsigned n = 0;
-    int err = vmaf_init(&vmaf, cfg);
+    FILE *ref = NULL, *dis[MAX_DIS] = { 0 };
+    unsigned frames = 0;
+    int err = 0;
     for (unsigned i = 0; !err && i < o->n_models; i++) {
         char name[32];
         snprintf(name, sizeof(name), i ? "vmaf_%u" : "vmaf", i);
         VmafModelConfig mc = { .name = name };
         err = vmaf_model_load(&model[i], &mc, o->model[i]);
-        if (!err) err = vmaf_use_features_from_model(vmaf, model[i]);
     }
-    for (unsigned i = 0; !err && i < o->n_features; i++)
-        err = vmaf_use_feature(vmaf, o->feature[i], NULL);
     if (!err && cu) {
         CUdevice dev;
         err = cu_check(cu->DeviceGet(&dev, 0), "cuDeviceGet");
@@ -183,13 +210,21 @@ static int run(const Opts *o, Cu *cu, const char *out_path)
         CUcontext dummy;
         if (!err) cu->CtxPopCurrent(&dummy);
         if (!err) err = vmaf_cuda_state_init(&state, (VmafCudaConfiguration){ .cu_ctx = ctx });
-        if (!err) err = vmaf_cuda_import_state(vmaf, state);
+    }
+    for (unsigned k = 0; !err && k < n; k++) {
+        err = vmaf_init(&vmaf[k], cfg);
+        for (unsigned i = 0; !err && i < o->n_models; i++)
+            err = vmaf_use_features_from_model(vmaf[k], model[i]);
+        for (unsigned i = 0; !err && i < o->n_features; i++)
+            err = vmaf_use_feature(vmaf[k], o->feature[i], NULL);
+        if (!err && cu) err = vmaf_cuda_import_state(vmaf[k], state);
         const VmafCudaPictureConfiguration pc = {
             .pic_params = { o->w, o->h, o->bpc, o->fmt },
             .pic_prealloc_method = VMAF_CUDA_PICTURE_PREALLOCATION_METHOD_DEVICE,
         };
-        if (!err) err = vmaf_cuda_preallocate_pictures(vmaf, pc);
+        if (!err && cu) err = vmaf_cuda_preallocate_pictures(vmaf[k], pc);
     }
+    if (!err && n > 1) err = vmaf_ladder_init(&ladder, vmaf, n);
     frame_geometry(o, &f);
     if (!err) err = (f.data = malloc(f.size)) ? 0 : -ENOMEM;
     if (!err && cu) {
@@ -200,55 +235,60 @@ static int run(const Opts *o, Cu *cu, const char *out_path)
         CUcontext dummy;
         cu->CtxPopCurrent(&dummy);
     }
+    if (!err && !(ref = fopen(o->ref, "rb"))) err = -errno;
+    for (unsigned k = 0; !err && k < n; k++)
+        if (!(dis[k] = fopen(dis_path[k], "rb"))) err = -errno;
+    /* every input as long as the shortest (the test's inputs are equally long) */
+    while (!err && (!o->frames || frames < o->frames)) {
+        VmafPicture pr, pd[MAX_DIS];
+        int r = next_picture(cu, ctx, o, vmaf[0], ref, &f, &df, &pr);
+        if (r) { /* the reference ended (1) or failed */
+            err = r < 0 ? r : 0;
+            break;
+        }
+        unsigned got = 0;
+        while (!r && got < n) {
+            r = next_picture(cu, ctx, o, vmaf[got], dis[got], &f, &df, &pd[got]);
+            if (!r) got++;
+        }
+        if (r) { /* a distorted input ended or failed: give back what this frame holds */
+            vmaf_picture_unref(&pr);
+            while (got--) vmaf_picture_unref(&pd[got]);
+            err = r < 0 ? r : 0;
+            break;
+        }
+        if (ladder) {
+            int status[MAX_DIS];
+            err = vmaf_ladder_read_pictures(ladder, &pr, pd, status, frames++);
+        } else {
+            err = vmaf_read_pictures(vmaf[0], &pr, &pd[0], frames++);
+            if (err && pr.ref) vmaf_picture_unref(&pr); /* as the reference, some failures */
+            if (err && pd[0].ref) vmaf_picture_unref(&pd[0]); /* leave them with the caller */
+        }
+    }
+    if (!err && !frames) err = -EIO;
     if (!err) {
-        ref = fopen(o->ref, "rb");
-        dis = fopen(o->dis, "rb");
-        if (!ref || !dis) err = -errno;
+        int status[MAX_DIS];
+        err = ladder ? vmaf_ladder_read_pictures(ladder, NULL, NULL, status, 0)
+                     : vmaf_read_pictures(vmaf[0], NULL, NULL, 0);
     }
-    while (!err && (!o->frames || n < o->frames)) {
-        VmafPicture pr, pd;
-        if (read_frame(ref, &f)) break;
-        if (cu) {
-            err = vmaf_cuda_fetch_preallocated_picture(vmaf, &pr);
-            if (!err) err = upload_and_copy(cu, ctx, &f, &df, &pr);
-        } else {
-            err = vmaf_picture_alloc(&pr, o->fmt, o->bpc, o->w, o->h);
-            if (!err) copy_host(&f, &pr);
+    for (unsigned k = 0; !err && k < n; k++) {
+        for (unsigned i = 0; !err && i < o->n_models; i++) {
+            double score;
+            err = vmaf_score_pooled(vmaf[k], model[i], VMAF_POOL_METHOD_MEAN, &score, 0,
+                                    frames - 1);
+            if (!err) printf("%s%s %s %s: %u frames, mean %.17g\n", cu ? "cuda" : "cpu ",
+                             ladder ? " ladder" : "", dis_path[k], o->model[i], frames, score);
         }
-        if (err) break;
-        if (read_frame(dis, &f)) {
-            vmaf_picture_unref(&pr);
-            break;
-        }
-        if (cu) {
-            err = vmaf_cuda_fetch_preallocated_picture(vmaf, &pd);
-            if (!err) err = upload_and_copy(cu, ctx, &f, &df, &pd);
-        } else {
-            err = vmaf_picture_alloc(&pd, o->fmt, o->bpc, o->w, o->h);
-            if (!err) copy_host(&f, &pd);
-        }
-        if (err) {
-            vmaf_picture_unref(&pr);
-            break;
-        }
-        err = vmaf_read_pictures(vmaf, &pr, &pd, n++);
-        if (err && pr.ref) vmaf_picture_unref(&pr); /* as the reference, some failures */
-        if (err && pd.ref) vmaf_picture_unref(&pd);  /* leave the pictures with the caller */
+        if (!err) err = vmaf_write_output_with_precision(vmaf[k], out[k], VMAF_OUTPUT_FORMAT_JSON, 17);
     }
-    if (!err && !n) err = -EIO;
-    if (!err) err = vmaf_read_pictures(vmaf, NULL, NULL, 0);
-    for (unsigned i = 0; !err && i < o->n_models; i++) {
-        double score;
-        err = vmaf_score_pooled(vmaf, model[i], VMAF_POOL_METHOD_MEAN, &score, 0, n - 1);
-        if (!err) printf("%s %s: %u frames, %s pooled %.17g\n", cu ? "cuda" : "cpu ",
-                         o->model[i], n, "mean", score);
-    }
-    if (!err) err = vmaf_write_output_with_precision(vmaf, out_path, VMAF_OUTPUT_FORMAT_JSON, 17);
     if (err) fprintf(stderr, "cuda_client: %s run failed: %s\n", cu ? "cuda" : "cpu", strerror(-err));
     if (ref) fclose(ref);
-    if (dis) fclose(dis);
+    for (unsigned k = 0; k < n; k++)
+        if (dis[k]) fclose(dis[k]);
+    if (ladder) vmaf_ladder_close(ladder);
+    for (unsigned k = 0; k < n; k++) vmaf_close(vmaf[k]);
     for (unsigned i = 0; i < o->n_models; i++) vmaf_model_destroy(model[i]);
-    vmaf_close(vmaf);
     if (state) vmaf_cuda_state_free(state);
     if (ctx) {
         cu->CtxPushCurrent(ctx);
@@ -292,7 +332,7 @@ int main(int argc, char **argv)
 {
     if (argc < 8) {
         fprintf(stderr, "usage: cuda_client REF DIS W H 420|422|444 BPC OUTDIR [--model V]... "
-                        "[--feature NAME]... [--threads N] [--frames N]\n");
+                        "[--feature NAME]... [--also DIS2]... [--threads N] [--frames N]\n");
         return 2;
     }
     Opts o = { .ref = argv[1], .dis = argv[2], .w = (unsigned)atoi(argv[3]),
@@ -304,6 +344,7 @@ int main(int argc, char **argv)
         if (!strcmp(argv[i], "--model") && o.n_models < MAX_MODELS) o.model[o.n_models++] = argv[i + 1];
         else if (!strcmp(argv[i], "--feature") && o.n_features < MAX_FEATURES)
             o.feature[o.n_features++] = argv[i + 1];
+        else if (!strcmp(argv[i], "--also") && o.n_also < MAX_DIS - 1) o.also[o.n_also++] = argv[i + 1];
         else if (!strcmp(argv[i], "--threads")) o.threads = (unsigned)atoi(argv[i + 1]);
         else if (!strcmp(argv[i], "--frames")) o.frames = (unsigned)atoi(argv[i + 1]);
         else {
@@ -321,10 +362,20 @@ int main(int argc, char **argv)
         printf("cuda_client: no CUDA driver or device, skipped\n");
         return SKIP;
     }
-    char cpu_path[1024], cuda_path[1024];
+    /* the CPU: one single run per distorted input; CUDA: one run, or one ladder of them */
+    const char *dis_path[MAX_DIS] = { o.dis };
+    for (unsigned k = 0; k < o.n_also; k++) dis_path[1 + k] = o.also[k];
+    const unsigned n = 1 + o.n_also;
+    char cpu_path[MAX_DIS][1024], cuda_path[MAX_DIS][1024];
     const char *base = strrchr(o.ref, '/') ? strrchr(o.ref, '/') + 1 : o.ref;
-    snprintf(cpu_path, sizeof(cpu_path), "%s/cuda_client_%s_cpu.json", o.dir, base);
-    snprintf(cuda_path, sizeof(cuda_path), "%s/cuda_client_%s_cuda.json", o.dir, base);
-    if (run(&o, NULL, cpu_path) || run(&o, &cu, cuda_path)) return 1;
-    return same_output(cpu_path, cuda_path) ? 0 : 1;
+    for (unsigned k = 0; k < n; k++) {
+        snprintf(cpu_path[k], sizeof(cpu_path[k]), "%s/cuda_client_%s_%u_cpu.json", o.dir, base, k);
+        snprintf(cuda_path[k], sizeof(cuda_path[k]), "%s/cuda_client_%s_%u_cuda.json", o.dir,
+                 base, k);
+        if (run(&o, NULL, &dis_path[k], 1, &cpu_path[k])) return 1;
+    }
+    if (run(&o, &cu, dis_path, n, cuda_path)) return 1;
+    int same = 1;
+    for (unsigned k = 0; k < n; k++) same &= same_output(cpu_path[k], cuda_path[k]);
+    return same ? 0 : 1;
 }
