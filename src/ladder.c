@@ -19,8 +19,13 @@
  * (one buffer, one private part); the ladder tells it how many rungs on the CPU read it, so
  * that an extractor computes what depends on the reference alone once, as a side product of
  * the picture (picture.h), and each rung's instance reads it (vif.c, adm.c, cambi.c with
- * full_ref, float_ssim.c, float_ms_ssim.c); the products' memory comes from the ladder's
- * store, reused frame after frame (side_blocks below: how it grows with the rungs).
+ * full_ref, float_ssim.c, float_ms_ssim.c). float_motion reads only the reference but keeps
+ * its blurred frames from one frame to the next (TEMPORAL, not FLUSH_AT_MERGE), so it does
+ * not run once in the reference context as motion does: the blurred planes of each
+ * reference frame are its side product, which every rung copies into its own slot before
+ * scoring against its own earlier frames (float_motion.c). The products' memory comes from
+ * the ladder's store, reused frame after frame (side_blocks below: how it grows with the
+ * rungs).
  *
  * The reference context is fed the reference as both pictures (its extractors never read
  * the distorted one); it fails only where every sharing rung would have failed with it, so
@@ -47,10 +52,12 @@
  * crowd out another's. Memory therefore grows linearly with K rungs: at most (2K + 2) blocks
  * per key in use, each the size of that product for the reference's geometry: per pixel of
  * the reference about 11 bytes for VIF, 4.2 for ADM, 16 for float_ms_ssim and 12 for
- * float_ssim per pixel of the plane it scores (1.5 MB at 1080p, auto scale 4); cambi's (with
- * full_ref) is 128 bytes in all (the sizes in their extractors). At 1080p with the default
- * model (VIF, ADM) and K = 4: at most 10 x (23 + 8.7) MB, in practice about 6 x 32 MB in
- * flight; float_ms_ssim adds up to 10 x 33 MB.
+ * float_ssim per pixel of the plane it scores (1.5 MB at 1080p, auto scale 4), 4 for
+ * float_motion (6 with motion_add_uv at 4:2:0); cambi's (with full_ref) is 128 bytes in
+ * all (the sizes in their extractors). At 1080p with the default model (VIF, ADM) and
+ * K = 4: at most 10 x (23 + 8.7) MB, in practice about 6 x 32 MB in flight; float_ms_ssim
+ * adds up to 10 x 33 MB, float_motion 8.3 MB per frame in flight (its rungs copy it in
+ * turn, in the caller's thread).
  */
 static unsigned side_blocks(unsigned rungs)
 {

@@ -404,6 +404,15 @@ bool vmaf_picture_side_busy(const VmafPicture *pic, const char *key)
     return busy;
 }
 
+int vmaf_picture_side_acquire(const VmafPicture *pic, const char *key, size_t size,
+                              VmafPictureSideFn compute, void *arg, bool nowait,
+                              const void **data)
+{
+    if (vmaf_picture_readers(pic) < 2) return -ENOENT;
+    if (nowait && vmaf_picture_side_busy(pic, key)) return -EAGAIN;
+    return vmaf_picture_side_get(pic, key, size, compute, arg, data);
+}
+
 void vmaf_picture_side_put(const VmafPicture *pic, const void *data)
 {
     if (!pic || !pic->priv || !data) return;

@@ -141,6 +141,17 @@ int vmaf_picture_side_get(const VmafPicture *pic, const char *key, size_t size,
 /** Is another caller computing pic's product under key right now? (A get would wait.) */
 bool vmaf_picture_side_busy(const VmafPicture *pic, const char *key);
 
+/**
+ * An extractor's way to its side product (the steps every one takes): -ENOENT when pic has
+ * fewer than two readers (a picture of one context keeps none: the caller computes without
+ * it); -EAGAIN when nowait (VmafFeatureFrame.side_nowait) and another caller computes the
+ * product now (nothing done: the caller returns -EAGAIN and is asked again later); else
+ * vmaf_picture_side_get()'s result, a success to be matched by vmaf_picture_side_put().
+ */
+int vmaf_picture_side_acquire(const VmafPicture *pic, const char *key, size_t size,
+                              VmafPictureSideFn compute, void *arg, bool nowait,
+                              const void **data);
+
 /** The caller of a successful get is done with data. */
 void vmaf_picture_side_put(const VmafPicture *pic, const void *data);
 

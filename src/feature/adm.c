@@ -685,16 +685,14 @@ static int adm_side_compute(void *data, size_t size, void *arg)
 static int adm_from_side(AdmState *s, const VmafPicture *ref, const VmafPicture *dis,
                          bool nowait, VmafAdmTotals *t)
 {
-    if (vmaf_picture_readers(ref) < 2 || !vmaf_adm_ref_side_applies(s->w, s->h))
+    if (!vmaf_adm_ref_side_applies(s->w, s->h))
         return -ENOENT;
     char key[32];
     snprintf(key, sizeof(key), "adm/%d/%d", (int)s->buf.simd, (int)s->opt.skip_scale0);
-    if (nowait && vmaf_picture_side_busy(ref, key))
-        return -EAGAIN; /* asked again later (VmafFeatureFrame.side_nowait) */
     AdmSideArgs args = { s, ref };
     const void *side;
-    int err = vmaf_picture_side_get(ref, key, vmaf_adm_ref_side_size(s->w, s->h),
-                                    adm_side_compute, &args, &side);
+    int err = vmaf_picture_side_acquire(ref, key, vmaf_adm_ref_side_size(s->w, s->h),
+                                        adm_side_compute, &args, nowait, &side);
     if (err)
         return err;
     err = vmaf_adm_score_totals_from_side(&s->buf, &s->opt, s->factors, side, dis->data[0],

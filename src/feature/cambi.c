@@ -574,17 +574,24 @@ double vmaf_cambi_combine(const double per_scale[VMAF_CAMBI_NUM_SCALES], unsigne
     return sum / pixels_in_window;
 }
 
-static int score_input(CambiState *s, const VmafPicture *pic, bool is_src, unsigned index,
-                       double *score)
+/* pic's score (is_src: the reference's, at the source size), its samples checked before. */
+static int score_checked(CambiState *s, const VmafPicture *pic, bool is_src, unsigned index,
+                         double *score)
 {
     const VmafCambiSetup *st = &s->setup;
-    int err = validate_luma(pic, s->log_level);
-    if (err) return err;
     const unsigned w = is_src ? st->src_w : st->enc_w;
     const unsigned h = is_src ? st->src_h : st->enc_h;
     vmaf_cambi_preprocess(pic, s->image, s->stride, w, h, st->enc_bitdepth, s->pos_x, s->pos_y);
     return score_picture(s, w, h, is_src ? st->src_window : st->window,
                          s->opt.heatmaps_path && !is_src, index, score);
+}
+
+/* The same, checking pic's samples first (validate_luma). */
+static int score_input(CambiState *s, const VmafPicture *pic, bool is_src, unsigned index,
+                       double *score)
+{
+    const int err = validate_luma(pic, s->log_level);
+    return err ? err : score_checked(s, pic, is_src, index, score);
 }
 
 int vmaf_cambi_store(const VmafCambiOptions *opt, double dist, const double *src,
@@ -691,51 +698,47 @@ static void src_side_key(const CambiSrcSide *want, char key[40])
     snprintf(key, 40, "cambi/src/%016llx", (unsigned long long)src_side_hash(want));
 }
 
-/* Is another reader scoring ref's source side now (VmafFeatureFrame.side_nowait)? */
-static bool src_side_busy(CambiState *s, const VmafPicture *ref)
+/* The reference's side product (*side, put by the caller once read): -EAGAIN when another
+ * reader scores it now and nowait (nothing done), another error when there is none to read
+ * (score the reference here). */
+static int src_side_acquire(CambiState *s, const VmafFeatureFrame *f, const CambiSrcSide **side)
 {
-    if (vmaf_picture_readers(ref) < 2) return false;
     CambiSrcSide want;
     src_side_setup(&s->setup, &want);
     char key[40];
     src_side_key(&want, key);
-    return vmaf_picture_side_busy(ref, key);
-}
-
-/* The reference's source score from its side product: 0, or an error (score it here). */
-static int src_from_side(CambiState *s, const VmafPicture *ref, unsigned index, double *score)
-{
-    if (vmaf_picture_readers(ref) < 2) return -ENOENT;
-    CambiSrcSide want;
-    src_side_setup(&s->setup, &want);
-    char key[40];
-    src_side_key(&want, key);
-    CambiSideArgs args = { s, ref, index };
+    CambiSideArgs args = { s, f->ref, f->index };
     const void *data;
-    int err = vmaf_picture_side_get(ref, key, sizeof(CambiSrcSide), cambi_side_compute, &args,
-                                    &data);
+    const int err = vmaf_picture_side_acquire(f->ref, key, sizeof(CambiSrcSide),
+                                              cambi_side_compute, &args, f->side_nowait, &data);
     if (err) return err;
-    const CambiSrcSide *p = data;
-    if (src_side_same(p, &want)) *score = p->score;
-    else err = -ENOENT;
-    vmaf_picture_side_put(ref, data);
-    return err;
+    if (!src_side_same(data, &want)) {
+        vmaf_picture_side_put(f->ref, data);
+        return -ENOENT;
+    }
+    *side = data;
+    return 0;
 }
 
 static int cambi_extract(void *priv, const VmafFeatureFrame *f, VmafFeatureSink *sink)
 {
     CambiState *s = priv;
     double dist, src;
-    if (s->opt.full_ref && f->side_nowait && src_side_busy(s, f->ref))
-        return -EAGAIN; /* asked again later, before any work */
-    int err = score_input(s, f->dist, false, f->index, &dist);
+    /* the distorted picture checked first (a single run's first message), then the
+     * reference's side product taken before any work, so that -EAGAIN leaves none done */
+    int err = validate_luma(f->dist, s->log_level);
     if (err) return err;
-    if (!s->opt.full_ref) return vmaf_cambi_store(&s->opt, dist, NULL, f->index, sink);
-    if (src_from_side(s, f->ref, f->index, &src)) {
-        err = score_input(s, f->ref, true, f->index, &src);
-        if (err) return err;
+    const CambiSrcSide *side = NULL;
+    if (s->opt.full_ref && src_side_acquire(s, f, &side) == -EAGAIN)
+        return -EAGAIN; /* asked again later (VmafFeatureFrame.side_nowait) */
+    err = score_checked(s, f->dist, false, f->index, &dist);
+    if (!err && s->opt.full_ref) {
+        if (side) src = side->score;
+        else err = score_input(s, f->ref, true, f->index, &src);
     }
-    return vmaf_cambi_store(&s->opt, dist, &src, f->index, sink);
+    if (side) vmaf_picture_side_put(f->ref, side);
+    if (err) return err;
+    return vmaf_cambi_store(&s->opt, dist, s->opt.full_ref ? &src : NULL, f->index, sink);
 }
 
 static void cambi_close(void *priv)

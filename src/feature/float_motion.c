@@ -5,6 +5,7 @@
 #include <math.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -13,6 +14,7 @@
 #include "float_motion.h"
 #include "motion.h"
 #include "motion_options.h"
+#include "picture.h"
 #include "speed.h"
 
 enum { SLOTS = VMAF_FLOAT_MOTION_SLOTS };
@@ -248,6 +250,113 @@ int vmaf_float_motion_store(FloatMotionState *s, double score, unsigned index,
                                     clip_max(blended, o->max_val), index - 1);
 }
 
+/*
+ * A reference scored by several contexts (a ladder's rungs, picture.h): the blurred planes
+ * of a frame depend on the reference picture, the kernel and the planes alone, so they are
+ * computed once, as a side product of the picture, by the first instance that needs them
+ * (with its own conversion buffer and filter scratch), and every instance copies them into
+ * its own slot (its frames before, which it scores against, stay its own) and scores as a
+ * single run does. The key holds what changes the blur: the kernel (motion_filter_size: 1,
+ * 3, or 5 for every other value), the planes (motion_add_uv) and the filter's build; the
+ * geometry is the picture's. The product's planes have rows of their own width's stride;
+ * the copy writes the w columns of each row that the filter writes, so the slot is the
+ * same bit for bit (its other columns, which the add_uv + add_scale1 quirk reads, keep the
+ * zeros they were allocated with). A picture of one context never gets here: the copy
+ * would cost without saving. The product is 4 bytes per sample of the planes blurred
+ * (8.3 MB for 1080p luma).
+ */
+typedef struct MotionSide {
+    unsigned n_planes, w[3], h[3];
+    const float *kernel;
+    int impl;
+    size_t stride[3]; /* floats per row */
+    size_t at[3];     /* byte offset of each plane */
+} MotionSide;
+
+typedef struct MotionSideArgs {
+    FloatMotionState *s;
+    const VmafPicture *ref;
+    enum VmafFloatImpl impl;
+} MotionSideArgs;
+
+static size_t align64(size_t n)
+{
+    return (n + 63) & ~(size_t)63;
+}
+
+/* The product's size for s's planes; with side, its header written too. */
+static size_t motion_side_layout(MotionSide *side, const FloatMotionState *s)
+{
+    size_t at = align64(sizeof(MotionSide));
+    if (side) {
+        memset(side, 0, sizeof(*side));
+        side->n_planes = s->n_planes;
+        side->kernel = s->kernel;
+    }
+    for (unsigned p = 0; p < s->n_planes; p++) {
+        const size_t stride = vmaf_float_stride(s->w[p]);
+        if (side) {
+            side->w[p] = s->w[p];
+            side->h[p] = s->h[p];
+            side->stride[p] = stride;
+            side->at[p] = at;
+        }
+        at += align64(stride * s->h[p] * sizeof(float));
+    }
+    return at;
+}
+
+static int motion_side_compute(void *data, size_t size, void *arg)
+{
+    const MotionSideArgs *a = arg;
+    FloatMotionState *s = a->s;
+    if (size < motion_side_layout(NULL, s)) return -EINVAL;
+    MotionSide *side = data;
+    motion_side_layout(side, s);
+    side->impl = (int)a->impl;
+    for (unsigned p = 0; p < s->n_planes; p++) {
+        vmaf_float_plane_from_picture(a->ref, p, VMAF_FLOAT_SAMPLE_OFFSET, s->plane, s->stride);
+        const int err = vmaf_float_filter_plane(a->impl, s->kernel, s->kernel_width, s->plane,
+                                                s->stride, s->w[p], s->h[p], 1,
+                                                (float *)(void *)((char *)data + side->at[p]),
+                                                side->stride[p], s->row);
+        if (err) return err;
+    }
+    return 0;
+}
+
+/* The blurred planes of frame's reference into slot from its side product: 0, -EAGAIN
+ * (another reader makes it now and side_nowait: nothing done), or another error (nothing
+ * written: blur here). */
+static int blur_from_side(FloatMotionState *s, const VmafFeatureFrame *frame, unsigned slot)
+{
+    enum VmafFloatImpl impl = VMAF_FLOAT_IMPL_BEST;
+    int err = vmaf_float_impl_resolve(&impl);
+    if (err) return err;
+    const int fs = s->opt.filter_size;
+    char key[48];
+    snprintf(key, sizeof(key), "float_motion/%d/%u/%d", fs == 1 || fs == 3 ? fs : 5,
+             s->n_planes, (int)impl);
+    MotionSideArgs args = { s, frame->ref, impl };
+    const void *data;
+    err = vmaf_picture_side_acquire(frame->ref, key, motion_side_layout(NULL, s),
+                                    motion_side_compute, &args, frame->side_nowait, &data);
+    if (err) return err;
+    const MotionSide *side = data;
+    bool same = side->n_planes == s->n_planes && side->kernel == s->kernel &&
+                side->impl == (int)impl;
+    for (unsigned p = 0; same && p < s->n_planes; p++)
+        same = side->w[p] == s->w[p] && side->h[p] == s->h[p];
+    for (unsigned p = 0; same && p < s->n_planes; p++) {
+        const float *src = (const float *)(const void *)((const char *)data + side->at[p]);
+        for (unsigned i = 0; i < s->h[p]; i++)
+            memcpy(s->blur[p][slot] + i * s->stride, src + i * side->stride[p],
+                   s->w[p] * sizeof(float));
+    }
+    vmaf_picture_side_put(frame->ref, data);
+    return same ? 0 : -EINVAL;
+}
+
 static int float_motion_extract(void *priv, const VmafFeatureFrame *frame, VmafFeatureSink *sink)
 {
     FloatMotionState *s = priv;
@@ -257,7 +366,9 @@ static int float_motion_extract(void *priv, const VmafFeatureFrame *frame, VmafF
     const VmafPicture *ref = frame->ref;
     if (!ref || ref->w[0] != s->w[0] || ref->h[0] != s->h[0]) return -EINVAL;
     const unsigned cur = index % SLOTS, back1 = (index + 2) % SLOTS;
-    for (unsigned p = 0; p < s->n_planes; p++) {
+    const int side_err = blur_from_side(s, frame, cur);
+    if (side_err == -EAGAIN) return side_err; /* asked again later (side_nowait) */
+    for (unsigned p = 0; side_err && p < s->n_planes; p++) {
         vmaf_float_plane_from_picture(ref, p, VMAF_FLOAT_SAMPLE_OFFSET, s->plane, s->stride);
         int err = vmaf_float_filter_plane(VMAF_FLOAT_IMPL_BEST, s->kernel, s->kernel_width,
                                           s->plane, s->stride, s->w[p], s->h[p], 1,

@@ -169,18 +169,15 @@ static int ms_side_compute(void *data, size_t size, void *arg)
 static int ms_from_side(FloatMsSsimState *s, const VmafPicture *ref, const VmafPicture *dis,
                         bool nowait, VmafSsimMeans m[VMAF_SSIM_SCALES])
 {
-    if (vmaf_picture_readers(ref) < 2) return -ENOENT;
     enum VmafFloatImpl impl = VMAF_FLOAT_IMPL_BEST;
     int err = vmaf_float_impl_resolve(&impl);
     if (err) return err;
     char key[40];
     snprintf(key, sizeof(key), "float_ms_ssim/%d", (int)impl);
-    if (nowait && vmaf_picture_side_busy(ref, key))
-        return -EAGAIN; /* asked again later (VmafFeatureFrame.side_nowait) */
     MsSsimSideArgs args = { s, ref, impl };
     const void *data;
-    err = vmaf_picture_side_get(ref, key, ms_side_layout(NULL, s->w, s->h), ms_side_compute,
-                                &args, &data);
+    err = vmaf_picture_side_acquire(ref, key, ms_side_layout(NULL, s->w, s->h), ms_side_compute,
+                                    &args, nowait, &data);
     if (err) return err;
     const MsSsimSide *side = data;
     if (side->w != s->w || side->h != s->h || side->impl != (int)impl) err = -EINVAL;

@@ -184,7 +184,7 @@ static int ssim_side_compute(void *data, size_t size, void *arg)
 static int ssim_from_side(FloatSsimState *s, const VmafPicture *ref, const VmafPicture *dis,
                           bool nowait, VmafSsimMeans *m)
 {
-    if (vmaf_picture_readers(ref) < 2 || (s->scale > 1 && (!s->dec_w || !s->dec_h)))
+    if (s->scale > 1 && (!s->dec_w || !s->dec_h))
         return -ENOENT;
     enum VmafFloatImpl impl = VMAF_FLOAT_IMPL_BEST;
     int err = vmaf_float_impl_resolve(&impl);
@@ -192,12 +192,10 @@ static int ssim_from_side(FloatSsimState *s, const VmafPicture *ref, const VmafP
     const int w = s->scale > 1 ? s->dec_w : s->w, h = s->scale > 1 ? s->dec_h : s->h;
     char key[40];
     snprintf(key, sizeof(key), "float_ssim/%d/%d", (int)impl, s->scale);
-    if (nowait && vmaf_picture_side_busy(ref, key))
-        return -EAGAIN; /* asked again later (VmafFeatureFrame.side_nowait) */
     SsimSideArgs args = { s, ref, impl };
     const void *data;
-    err = vmaf_picture_side_get(ref, key, ssim_side_layout(NULL, w, h), ssim_side_compute,
-                                &args, &data);
+    err = vmaf_picture_side_acquire(ref, key, ssim_side_layout(NULL, w, h), ssim_side_compute,
+                                    &args, nowait, &data);
     if (err) return err;
     const SsimSide *side = data;
     const VmafSsimPlane a = side_plane(side);

@@ -1056,17 +1056,13 @@ static int vif_from_side(VifState *s, const VmafFeatureFrame *frame,
                          VmafVifSums sums[VMAF_VIF_SCALES])
 {
     const VmafPicture *ref = frame->ref, *dis = frame->dist;
-    if (vmaf_picture_readers(ref) < 2)
-        return -ENOENT;
     const VmafVifOptions *o = &s->opt;
     char key[32];
     snprintf(key, sizeof(key), "vif/%d/%d", (int)s->ws->best, (int)o->skip_scale0);
-    if (frame->side_nowait && vmaf_picture_side_busy(ref, key))
-        return -EAGAIN;
     VifSideArgs args = { s->ws, ref, o->skip_scale0 };
     const void *side;
-    int err = vmaf_picture_side_get(ref, key, vmaf_vif_ref_side_size(s->w, s->h),
-                                    vif_side_compute, &args, &side);
+    int err = vmaf_picture_side_acquire(ref, key, vmaf_vif_ref_side_size(s->w, s->h),
+                                        vif_side_compute, &args, frame->side_nowait, &side);
     if (err)
         return err;
     err = vmaf_vif_compute_from_side_with(VMAF_VIF_IMPL_BEST, s->ws, side, ref->data[0],

@@ -1,25 +1,33 @@
 /*
  * The through-the-API part of the side product tests (test_*_side.c): a ladder of RUNGS rungs
  * scoring one extractor with per-rung options against single contexts of the same pairs,
- * every score bit for bit (each context's whole CSV output compared byte for byte), and
- * the number of side products the ladder's reference pictures made. Include after
- * test_util.h.
+ * every score bit for bit (each context's whole CSV output, at 17 significant digits,
+ * compared byte for byte; optionally named scores that must be there, compared as doubles),
+ * and the number of side products the ladder's reference pictures made. The pictures are
+ * 4:2:0 with chroma patterns that move from frame to frame (for extractors that read
+ * chroma). Include after test_util.h.
  */
 #ifndef VMAF_TESTS_SIDE_LADDER_H
 #define VMAF_TESTS_SIDE_LADDER_H
 
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "libvmaf/libvmaf.h"
+#include "output.h" /* vmaf_write_output_with_precision */
 #include "picture.h"
 
 enum { SIDE_RUNGS = 4, SIDE_FRAMES = 3 };
 
 /* The options of rung k (NULL: the defaults). */
 typedef VmafFeatureDictionary *(*SideRungOptions)(int k);
+
+/* The n-th name of a score rung k must hold at every frame, written into name: false past
+ * the last. */
+typedef bool (*SideRungName)(int k, unsigned n, char *name, size_t size);
 
 static VmafContext *side_context_new(const char *feature, SideRungOptions opts, int k,
                                      unsigned threads)
@@ -65,14 +73,17 @@ static void side_frame(VmafPicture *pic, unsigned w, unsigned h, unsigned bpc, u
             }
             side_set(pic, bpc, i, j, which < 0 ? r : d);
         }
-    for (int p = 1; p < 3; p++) /* chroma: mid grey */
+    for (unsigned p = 1; p < 3; p++) /* chroma: ramps that move with the frame and rung */
         for (unsigned i = 0; i < pic->h[p]; i++)
             for (unsigned j = 0; j < pic->w[p]; j++) {
+                const unsigned step = (i * (2 + p) + j * (6 - p) + 7 * f * p +
+                                       11 * (unsigned)(which + 1)) % 64;
+                const int32_t v = (int32_t)(step * (unsigned)max / 63);
                 unsigned char *row = (unsigned char *)pic->data[p] + (size_t)i * pic->stride[p];
                 if (bpc == 8) {
-                    row[j] = (unsigned char)(max / 2);
+                    row[j] = (unsigned char)v;
                 } else {
-                    const uint16_t s = (uint16_t)(max / 2);
+                    const uint16_t s = (uint16_t)v;
                     memcpy(row + 2 * (size_t)j, &s, sizeof(s));
                 }
             }
@@ -82,16 +93,17 @@ static char *side_csv(VmafContext *v, const char *tag, int k, size_t *len)
 {
     char path[128];
     snprintf(path, sizeof(path), "/tmp/side_ladder_%d_%s_%d.csv", (int)getpid(), tag, k);
-    CHECK(!vmaf_write_output(v, path, VMAF_OUTPUT_FORMAT_CSV), "write %s", path);
+    CHECK(!vmaf_write_output_with_precision(v, path, VMAF_OUTPUT_FORMAT_CSV, 17), "write %s",
+          path);
     char *text = test_slurp(path, len);
     remove(path);
     return text;
 }
 
 /* The ladder against single runs; `made` side products expected per reference picture
- * (negative: at least one). */
-static void side_ladder_case(const char *feature, SideRungOptions opts, unsigned w, unsigned h,
-                             unsigned bpc, unsigned threads, int made)
+ * (negative: at least one); names (NULL: none) the scores every rung must hold. */
+static void side_ladder_run(const char *feature, SideRungOptions opts, SideRungName names,
+                            unsigned w, unsigned h, unsigned bpc, unsigned threads, int made)
 {
     VmafContext *rung[SIDE_RUNGS], *alone[SIDE_RUNGS];
     for (int k = 0; k < SIDE_RUNGS; k++) {
@@ -125,6 +137,17 @@ static void side_ladder_case(const char *feature, SideRungOptions opts, unsigned
               feature, w, h, bpc, threads, f, n, made);
         vmaf_picture_unref(&kept[f]);
     }
+    char name[96];
+    for (int k = 0; names && k < SIDE_RUNGS; k++)
+        for (unsigned n = 0; names(k, n, name, sizeof(name)); n++)
+            for (unsigned f = 0; f < SIDE_FRAMES; f++) {
+                double a = -7, b = -8;
+                const int ea = vmaf_feature_score_at_index(rung[k], name, &a, f);
+                const int eb = vmaf_feature_score_at_index(alone[k], name, &b, f);
+                CHECK(!ea && !eb && test_bits_of_double(a) == test_bits_of_double(b),
+                      "%s %ux%u %u-bit threads %u rung %d %s frame %u: %d %.17g vs %d %.17g",
+                      feature, w, h, bpc, threads, k, name, f, ea, a, eb, b);
+            }
     for (int k = 0; k < SIDE_RUNGS; k++) {
         size_t la = 0, lb = 0;
         char *a = side_csv(rung[k], "rung", k, &la);
@@ -140,6 +163,13 @@ static void side_ladder_case(const char *feature, SideRungOptions opts, unsigned
         vmaf_close(rung[k]);
         vmaf_close(alone[k]);
     }
+}
+
+/* The same without named scores. */
+static inline void side_ladder_case(const char *feature, SideRungOptions opts, unsigned w,
+                                    unsigned h, unsigned bpc, unsigned threads, int made)
+{
+    side_ladder_run(feature, opts, NULL, w, h, bpc, threads, made);
 }
 
 #endif /* VMAF_TESTS_SIDE_LADDER_H */

@@ -4,7 +4,8 @@
  *
  * 1. Kernels: vmaf_adm_score_totals_from_side() with a side of vmaf_adm_ref_side_compute()
  *    gives vmaf_adm_score_totals()'s totals, every integer: seeded frame pairs of four kinds
- *    at 8..16 bits, odd sizes and sizes whose band widths put a straight last column
+ *    (adm_cases.h, whose walk over sizes, depths, stages and options test_adm_compact.c
+ *    shares) at 8..16 bits, odd sizes and sizes whose band widths put a straight last column
  *    (adm_device.h) at a scale outside the scored region, every option, the hand-written and
  *    the plain stages, over consecutive frames, two distorted pictures against one side read
  *    by the instance that made it and by another, side memory and band blocks full of
@@ -30,108 +31,11 @@
 #define TEST_MAX_PRINTED 40
 #include "test_util.h"
 
+#include "adm_cases.h"
 #include "side_ladder.h"
 
 /* ------------------------------------------------------------------------------------- */
 /* 1. Kernels                                                                            */
-
-typedef struct Pic {
-    unsigned w, h, bpc;
-    size_t stride; /* bytes */
-    void *data;
-} Pic;
-
-static void pic_alloc(Pic *p, unsigned w, unsigned h, unsigned bpc)
-{
-    p->w = w;
-    p->h = h;
-    p->bpc = bpc;
-    p->stride = (size_t)w * (bpc > 8 ? 2 : 1) + (rng() % 5) * 2;
-    p->data = malloc(p->stride * h + 64);
-    if (!p->data) {
-        fprintf(stderr, "out of memory\n");
-        exit(2);
-    }
-}
-
-static void put(Pic *p, unsigned x, unsigned y, unsigned v)
-{
-    const unsigned max = (1u << p->bpc) - 1;
-    if (v > max) v = max;
-    if (p->bpc > 8) {
-        const uint16_t s = (uint16_t)v;
-        memcpy((char *)p->data + y * p->stride + 2 * x, &s, 2);
-    } else {
-        ((uint8_t *)p->data + y * p->stride)[x] = (uint8_t)v;
-    }
-}
-
-static unsigned get(const Pic *p, unsigned x, unsigned y)
-{
-    if (p->bpc > 8) {
-        uint16_t s;
-        memcpy(&s, (const char *)p->data + y * p->stride + 2 * x, 2);
-        return s;
-    }
-    return ((const uint8_t *)p->data + y * p->stride)[x];
-}
-
-/* content kinds: noise, a smooth pattern with edges, extremes, bands; the distortions:
- * noise, quantisation, identical, a blur */
-static void make_ref(Pic *ref, int kind, int frame)
-{
-    const unsigned max = (1u << ref->bpc) - 1;
-    for (unsigned y = 0; y < ref->h; y++)
-        for (unsigned x = 0; x < ref->w; x++) {
-            unsigned r;
-            switch (kind) {
-            case 0: r = rng() % (max + 1); break;
-            case 1: r = ((x + 3 * (unsigned)frame) * 7 + y * 3) % (max + 1); break;
-            case 2: r = ((x / 5 + y / 3 + (unsigned)frame) & 1) ? max : 0; break;
-            default: {
-                const unsigned band = (x * 13 + y * 5 + (unsigned)frame * 11) % 97;
-                r = (band * max / 96 + (x > ref->w / 2 ? max / 4 : 0)) % (max + 1);
-            }
-            }
-            put(ref, x, y, r);
-        }
-}
-
-static void make_dis(const Pic *ref, Pic *dis, int kind)
-{
-    const unsigned max = (1u << ref->bpc) - 1;
-    for (unsigned y = 0; y < ref->h; y++)
-        for (unsigned x = 0; x < ref->w; x++) {
-            const unsigned r = get(ref, x, y);
-            unsigned d;
-            switch (kind % 4) {
-            case 0: d = r + rng() % (max / 8 + 1); break;
-            case 1: d = r / (max / 16 + 1) * (max / 16 + 1); break;
-            case 2: d = r; break;
-            default: d = (r + get(ref, x ? x - 1 : x, y) + 1) / 2; break;
-            }
-            put(dis, x, y, d);
-        }
-}
-
-static VmafAdmOptions options(int k)
-{
-    VmafAdmOptions o = {
-        .csf_scale = VMAF_ADM_DEFAULT_CSF_SCALE,
-        .csf_diag_scale = VMAF_ADM_DEFAULT_CSF_DIAG_SCALE,
-        .dlm_weight = VMAF_ADM_DEFAULT_DLM_WEIGHT,
-        .enhn_gain_limit = VMAF_ADM_DEFAULT_ENHN_GAIN_LIMIT,
-        .norm_view_dist = VMAF_ADM_DEFAULT_NORM_VIEW_DIST,
-        .ref_display_height = VMAF_ADM_DEFAULT_REF_DISPLAY_HEIGHT,
-        .noise_weight = VMAF_ADM_DEFAULT_NOISE_WEIGHT,
-        .min_val = VMAF_ADM_DEFAULT_MIN_VAL,
-    };
-    if (k == 1) o.enhn_gain_limit = 1.0;
-    if (k == 2) o.skip_aim = true;
-    if (k == 3) o.skip_scale0 = true;
-    if (k == 4) o.csf_mode = VMAF_ADM_CSF_BARTEN;
-    return o;
-}
 
 static void garbage(void *p, size_t n)
 {
@@ -151,16 +55,16 @@ static void alloc_buffers(VmafAdmBuffers *b, unsigned w, unsigned h, bool simd)
 static void run_case(unsigned w, unsigned h, unsigned bpc, int kind, int opt, bool simd)
 {
     CHECK(vmaf_adm_ref_side_applies(w, h), "%ux%u: the split applies", w, h);
-    Pic ref, dis[2];
-    pic_alloc(&ref, w, h, bpc);
-    pic_alloc(&dis[0], w, h, bpc);
-    pic_alloc(&dis[1], w, h, bpc);
+    AdmPic ref, dis[2];
+    adm_pic_alloc(&ref, w, h, bpc);
+    adm_pic_alloc(&dis[0], w, h, bpc);
+    adm_pic_alloc(&dis[1], w, h, bpc);
     /* fused; the side's maker (then scoring dis[0] from it); another reader (dis[1]) */
     VmafAdmBuffers fused, maker, other;
     alloc_buffers(&fused, w, h, simd);
     alloc_buffers(&maker, w, h, simd);
     alloc_buffers(&other, w, h, simd);
-    const VmafAdmOptions o = options(opt);
+    const VmafAdmOptions o = adm_option_set(opt);
     VmafAdmScaleFactors f[VMAF_ADM_SCALES];
     vmaf_adm_scale_factors(&o, f);
     const size_t size = vmaf_adm_ref_side_size(w, h);
@@ -169,9 +73,9 @@ static void run_case(unsigned w, unsigned h, unsigned bpc, int kind, int opt, bo
     if (!side)
         exit(2);
     for (int frame = 0; frame < 3; frame++) {
-        make_ref(&ref, kind, frame);
-        make_dis(&ref, &dis[0], kind + frame);
-        make_dis(&ref, &dis[1], kind + frame + 1);
+        adm_make_ref(&ref, kind, frame);
+        adm_make_dis(&ref, &dis[0], kind + frame);
+        adm_make_dis(&ref, &dis[1], kind + frame + 1);
         garbage(side, size);
         if (frame == 1) { /* every band block full of garbage (not the row buffers: no stage
                            * of either path writes the parts the straight columns read) */
@@ -239,6 +143,13 @@ static bool straight_read(unsigned w, unsigned h)
     return false;
 }
 
+/* A case of the walk; drawn sizes only where the split applies (the listed ones must). */
+static void side_case(const AdmCase *c)
+{
+    if (!c->drawn || !straight_read(c->w, c->h))
+        run_case(c->w, c->h, c->bpc, c->kind, c->opt, c->simd);
+}
+
 static void test_kernels(void)
 {
     rng_state = 0x2545f4914f6cdd1dull;
@@ -249,20 +160,7 @@ static void test_kernels(void)
         { 227, 70 },  { 191, 113 }, { 255, 143 }, { 275, 99 },  { 320, 180 }, { 353, 89 },
         { 451, 66 },  { 777, 65 },  { 576, 324 },
     };
-    const size_t n_sizes = sizeof(sizes) / sizeof(sizes[0]);
-    for (size_t i = 0; i < n_sizes; i++)
-        for (int simd = 0; simd < 2; simd++)
-            for (unsigned bpc = 8; bpc <= 16; bpc += 2) {
-                const int kind = (int)((i + bpc + (unsigned)simd) % 4);
-                const int opt = (int)((i + bpc / 2 + (unsigned)simd) % 5);
-                run_case(sizes[i][0], sizes[i][1], bpc, kind, opt, simd);
-            }
-    for (int k = 0; k < 12; k++) {
-        const unsigned w = 64 + rng() % 500, h = 64 + rng() % 200;
-        if (!straight_read(w, h))
-            run_case(w, h, k % 3 ? 8 : 10, k % 4, k % 5, k % 2);
-    }
-    run_case(1920, 1080, 8, 3, 0, true);
+    adm_each_case(sizes, sizeof(sizes) / sizeof(sizes[0]), 12, 500, 200, side_case);
 
     /* where the split is not exact it is refused */
     unsigned refused = 0;
@@ -279,9 +177,9 @@ static void test_kernels(void)
     alloc_buffers(&b, 130, 77, true);
     const size_t size = vmaf_adm_ref_side_size(130, 77);
     void *side = aligned_alloc(64, (size + 63) & ~(size_t)63);
-    Pic ref;
-    pic_alloc(&ref, 130, 77, 8);
-    make_ref(&ref, 1, 0);
+    AdmPic ref;
+    adm_pic_alloc(&ref, 130, 77, 8);
+    adm_make_ref(&ref, 1, 0);
     CHECK(side && vmaf_adm_ref_side_compute(&b, false, side, size, ref.data,
                                             (ptrdiff_t)ref.stride, 8) == -EINVAL,
           "130x77 refused");

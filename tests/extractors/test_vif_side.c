@@ -15,9 +15,10 @@
  *    a store hands a released block to the next frame, and at most its limit of each key
  *    at once.
  * 3. Through the API: a ladder of rungs scoring "vif" with different options (debug on, so
- *    every output) against single contexts of the same pairs, every score bit for bit, at
- *    n_threads 0, 1 and 2; the reference pictures of rungs with the same options have one
- *    side product, computed once.
+ *    every output) against single contexts of the same pairs (tests/extractors/side_ladder.h),
+ *    every output byte for byte and every score by name bit for bit, at n_threads 0, 1 and
+ *    2; the reference pictures of rungs with the same key have one side product, computed
+ *    once.
  *
  * Exit status 0 when every check passes; the case is printed on failure.
  */
@@ -35,6 +36,8 @@
 #include "picture.h"
 
 #include "test_util.h"
+
+#include "side_ladder.h"
 
 /* ------------------------------------------------------------------------------------- */
 /* 1. Kernels                                                                            */
@@ -352,8 +355,6 @@ static void test_side_products(void)
 /* ------------------------------------------------------------------------------------- */
 /* 3. Through the API                                                                    */
 
-enum { RUNGS = 4, FRAMES = 3 };
-
 /* The options of rung k: two rungs alike (one side product for them), the others not. */
 static VmafFeatureDictionary *rung_options(int k)
 {
@@ -366,66 +367,10 @@ static VmafFeatureDictionary *rung_options(int k)
     return d;
 }
 
-static VmafContext *context_new(int k, unsigned threads)
+/* Every output of rung k: the option-suffixed names of the debug outputs; the four scores
+ * keep theirs only without options. */
+static bool rung_name(int k, unsigned n, char *name, size_t size)
 {
-    VmafContext *v = NULL;
-    const VmafConfiguration cfg = { .log_level = VMAF_LOG_LEVEL_NONE, .n_threads = threads };
-    CHECK(!vmaf_init(&v, cfg), "init");
-    CHECK(!vmaf_use_feature(v, "vif", rung_options(k)), "use vif");
-    return v;
-}
-
-/* The frames: ref of pattern NEAR, dis k of a pattern per rung. */
-static void frame_planes(VmafPicture *pic, unsigned w, unsigned h, unsigned bpc, unsigned frame,
-                         int which)
-{
-    CHECK(!vmaf_picture_alloc(pic, VMAF_PIX_FMT_YUV420P, bpc, w, h), "alloc");
-    const int32_t max = (int32_t)((1u << bpc) - 1);
-    const enum PairPattern pat = which < 0 ? PAIR_NEAR : (enum PairPattern)(which % PAIR_COUNT);
-    rng_state = 77 + frame * 1000 + (uint64_t)(which + 1) * 31 + bpc;
-    const int32_t flat = (int32_t)(rng() % (uint32_t)(max + 1));
-    for (unsigned i = 0; i < h; i++)
-        for (unsigned j = 0; j < w; j++) {
-            int32_t r, d;
-            test_pattern_pair(pat, max, flat, i, j, &r, &d);
-            plane_set(pic->data[0], pic->stride[0], bpc, (int)i, (int)j, which < 0 ? r : d);
-        }
-}
-
-static void api_case(unsigned w, unsigned h, unsigned bpc, unsigned threads)
-{
-    VmafContext *rung[RUNGS], *alone[RUNGS];
-    for (int k = 0; k < RUNGS; k++) {
-        rung[k] = context_new(k, threads);
-        alone[k] = context_new(k, threads);
-    }
-    VmafLadder *ladder = NULL;
-    CHECK(!vmaf_ladder_init(&ladder, rung, RUNGS), "ladder");
-    VmafPicture kept[FRAMES];
-    for (unsigned f = 0; f < FRAMES; f++) {
-        VmafPicture ref, dis[RUNGS];
-        frame_planes(&ref, w, h, bpc, f, -1);
-        vmaf_picture_ref(&kept[f], &ref);
-        for (int k = 0; k < RUNGS; k++) {
-            VmafPicture r1, d1;
-            frame_planes(&dis[k], w, h, bpc, f, k);
-            frame_planes(&r1, w, h, bpc, f, -1);
-            frame_planes(&d1, w, h, bpc, f, k);
-            CHECK(!read_pictures_or_release(alone[k], &r1, &d1, f), "alone %d", k);
-        }
-        int status[RUNGS];
-        CHECK(!vmaf_ladder_read_pictures(ladder, &ref, dis, status, f), "ladder read %u", f);
-    }
-    CHECK(!vmaf_ladder_read_pictures(ladder, NULL, NULL, NULL, 0), "ladder flush");
-    for (int k = 0; k < RUNGS; k++)
-        CHECK(!vmaf_read_pictures(alone[k], NULL, NULL, 0), "flush %d", k);
-    /* rungs 0 and 1 share a key, 2 too (the gain limit is not in it), 3 skips scale 0 */
-    for (unsigned f = 0; f < FRAMES; f++) {
-        CHECK(vmaf_picture_side_made(&kept[f]) == 2, "%ux%u %u-bit threads %u frame %u: %u "
-              "sides made", w, h, bpc, threads, f, vmaf_picture_side_made(&kept[f]));
-        vmaf_picture_unref(&kept[f]);
-    }
-
     static const char *const names[] = {
         "VMAF_integer_feature_vif_scale0_score", "VMAF_integer_feature_vif_scale1_score",
         "VMAF_integer_feature_vif_scale2_score", "VMAF_integer_feature_vif_scale3_score",
@@ -433,38 +378,25 @@ static void api_case(unsigned w, unsigned h, unsigned bpc, unsigned threads)
         "integer_vif_num_scale0", "integer_vif_den_scale0",
         "integer_vif_num_scale3", "integer_vif_den_scale3",
     };
-    static const char *const suffix[RUNGS] = { "", "", "_egl_1.5", "_ssclz" };
-    for (int k = 0; k < RUNGS; k++)
-        for (size_t n = 0; n < sizeof(names) / sizeof(names[0]); n++)
-            for (unsigned f = 0; f < FRAMES; f++) {
-                char name[96];
-                /* the option-suffixed names of the debug outputs; the four scores keep
-                 * theirs only without options */
-                if (n < 4 && k >= 2)
-                    snprintf(name, sizeof(name), "integer_vif_scale%zu%s", n, suffix[k]);
-                else
-                    snprintf(name, sizeof(name), "%s%s", names[n], n < 4 ? "" : suffix[k]);
-                double a = -7, b = -8;
-                const int ea = vmaf_feature_score_at_index(rung[k], name, &a, f);
-                const int eb = vmaf_feature_score_at_index(alone[k], name, &b, f);
-                CHECK(!ea && !eb && test_bits_of_double(a) == test_bits_of_double(b),
-                      "%ux%u %u-bit threads %u rung %d %s frame %u: %d %.17g vs %d %.17g", w, h,
-                      bpc, threads, k, name, f, ea, a, eb, b);
-            }
-    vmaf_ladder_close(ladder);
-    for (int k = 0; k < RUNGS; k++) {
-        vmaf_close(rung[k]);
-        vmaf_close(alone[k]);
-    }
+    static const char *const suffix[SIDE_RUNGS] = { "", "", "_egl_1.5", "_ssclz" };
+    if (n >= sizeof(names) / sizeof(names[0]))
+        return false;
+    if (n < 4 && k >= 2)
+        snprintf(name, size, "integer_vif_scale%u%s", n, suffix[k]);
+    else
+        snprintf(name, size, "%s%s", names[n], n < 4 ? "" : suffix[k]);
+    return true;
 }
 
 static void test_api(void)
 {
     static const unsigned cases[][3] = { { 64, 48, 8 }, { 37, 29, 10 }, { 130, 34, 8 },
                                          { 33, 18, 12 }, { 50, 22, 16 } };
+    /* rungs 0 and 1 share a key, 2 too (the gain limit is not in it), 3 skips scale 0 */
     for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); c++)
         for (unsigned threads = 0; threads <= 2; threads++)
-            api_case(cases[c][0], cases[c][1], cases[c][2], threads);
+            side_ladder_run("vif", rung_options, rung_name, cases[c][0], cases[c][1],
+                            cases[c][2], threads, 2);
 }
 
 int main(void)
