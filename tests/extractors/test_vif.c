@@ -268,7 +268,7 @@ static int sums_equal(const VmafVifSums *a, const VmafVifSums *b)
 static const enum VmafVifImpl impls[] = { VMAF_VIF_IMPL_PLAIN, VMAF_VIF_IMPL_AVX2,
                                            VMAF_VIF_IMPL_AVX2_MADD, VMAF_VIF_IMPL_AVX512,
                                            VMAF_VIF_IMPL_AVX512_VNNI, VMAF_VIF_IMPL_BEST };
-static const char *const impl_name[] = { "best",   "plain",  "avx2",
+static const char *const impl_name[] = { "best",      "plain",  "avx2",
                                          "avx2_madd", "avx512", "avx512_vnni" };
 
 static void run_case(int w, int h, unsigned bpc, enum PairPattern pat, double egl, int skip0,

@@ -44,8 +44,9 @@
 
 static const enum VmafVifImpl impls[] = { VMAF_VIF_IMPL_PLAIN, VMAF_VIF_IMPL_AVX2,
                                            VMAF_VIF_IMPL_AVX2_MADD, VMAF_VIF_IMPL_AVX512,
-                                           VMAF_VIF_IMPL_BEST };
-static const char *const impl_name[] = { "best", "plain", "avx2", "avx2_madd", "avx512" };
+                                           VMAF_VIF_IMPL_AVX512_VNNI, VMAF_VIF_IMPL_BEST };
+static const char *const impl_name[] = { "best",      "plain",  "avx2",
+                                         "avx2_madd", "avx512", "avx512_vnni" };
 
 /* A plane of bpc-bit samples (pattern pat, ref or dis side) with `extra` samples of garbage
  * per row. */
