@@ -6,6 +6,8 @@
 #   bench/ladder.sh gpu   4K jetty (make-4k.py) x 120 frames, 8 distorted, default model,
 #                         --backend cuda: one ladder vs 8 runs of ours (vs 8 of reference CUDA
 #                         3.1.0 when carried as .refbin/vmaf_ref_cuda_3.1.0)
+#   bench/ladder.sh cpu-split  after cpu: the CPU time of ladders of 1, 2 and 4 of those rungs
+#                         at one worker, split into the work done once and the work per rung
 #   bench/ladder.sh batch --batch of 200 titles of 1080p x 24 frames vs 200 processes (CUDA)
 # RUNS (default 5) repetitions; WORK (default /tmp/ladder-bench) holds the inputs.
 set -u
@@ -63,6 +65,35 @@ if [ "$mode" = cpu ]; then
   echo "$(nproc) CPUs, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2)"
   compare "4 separate runs" "separate '$GEO' '$ARGS' $R ${DIS[*]}" \
           "one ladder of 4" "ladder '$GEO' '$ARGS' $R ${DIS[*]}"
+  exit 0
+fi
+
+if [ "$mode" = cpu-split ]; then
+  # The CPU time (user + sys, one worker) of ladders of 1, 2 and 4 rungs of the cpu mode's
+  # inputs, medians of RUNS: a ladder of K costs about S + K P (S: the work done once for
+  # every rung, P: the work of one rung), fitted by least squares; a ladder of 4 can then be
+  # at most 4 (S + P) / (S + 4 P) times faster than 4 runs, however the work is spread.
+  R=$WORK/jetty_1920x1080_420p_60_ref.yuv; D=$WORK/jetty_1920x1080_420p_60_dis.yuv
+  [ -f "$WORK/j60_quant.yuv" ] || { echo "run bench/ladder.sh cpu first (it makes the inputs)" >&2; exit 2; }
+  DIS=("$D" "$WORK/j60_blur.yuv" "$WORK/j60_noise.yuv" "$WORK/j60_quant.yuv")
+  GEO="-w 1920 -h 1080 -p 420 -b 8"
+  cpu_s() { # the CPU seconds of a ladder of the first $1 inputs
+    local ds=() k
+    for k in $(seq 0 $(($1 - 1))); do ds+=(-d "${DIS[$k]}"); done
+    /usr/bin/time -f "%U %S" -o "$WORK/cpu.txt" $VMAF -r "$R" "${ds[@]}" $GEO --backend cpu \
+      --threads 1 -q --json -o "$WORK/out/{n}.json" > /dev/null 2>&1 || { echo "failed" >&2; exit 1; }
+    awk '{printf "%.2f\n", $1 + $2}' "$WORK/cpu.txt"
+  }
+  pts=""
+  for k in 1 2 4; do
+    : > "$WORK/k.s"; for _ in $(seq "$RUNS"); do cpu_s $k >> "$WORK/k.s"; done
+    m=$(median < "$WORK/k.s"); pts="$pts $k $m"; echo "ladder of $k: $m CPU-s"
+  done
+  echo "$pts" | awk '{n = 0; for (i = 1; i <= NF; i += 2) {x[n] = $i; y[n] = $(i + 1); n++}
+    for (i = 0; i < n; i++) {sx += x[i]; sy += y[i]; sxx += x[i] * x[i]; sxy += x[i] * y[i]}
+    p = (n * sxy - sx * sy) / (n * sxx - sx * sx); s = (sy - p * sx) / n
+    printf "shared S = %.2f CPU-s, per rung P = %.2f CPU-s (S is %.0f %% of one run): a ladder of 4 at most %.2fx 4 runs; measured %.2fx\n",
+           s, p, 100 * s / (s + p), 4 * (s + p) / (s + 4 * p), 4 * y[0] / y[n - 1]}'
   exit 0
 fi
 
