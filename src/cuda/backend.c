@@ -566,7 +566,6 @@ void vmaf_cuda_ref_group_unref(VmafCudaRefGroup *g)
         }
         vmaf_cuda_pop(g->s);
     }
-    vmaf_gpu_ref_share_fini(&g->share);
     vmaf_cuda_state_unref(g->s);
     free(g);
 }

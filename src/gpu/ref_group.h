@@ -1,16 +1,13 @@
 /*
  * What every device backend's ladder group does the same way (src/cuda/backend.c,
- * src/opencl/backend.c): a ladder's rungs on one device state read the same reference
- * picture every frame, and the group uploads it once per frame for all of them. This is the
- * backend-neutral half of a group, VmafGpuRefShare, embedded in each backend's group: its
- * references, its lock, its members (the backends that joined, as void *), and per ring slot
- * which frame the group's copy holds, so that a member knows whether to upload the frame or
- * wait for another member's upload, and that a member out of step is an error. The buffers,
- * events, waits and copies stay with the backend.
- *
- * Members advance in step, fed from one thread (the ladder's): slot si of every member holds
- * the same frame, whose members' sequence number (1 + a member's frames submitted before it)
- * the group records with the frame's index and the address of the picture's samples.
+ * src/opencl/backend.c). A ladder's rungs on one device state read the same reference every
+ * frame, and their group uploads it once per frame for all of them; VmafGpuRefShare, embedded
+ * in each backend's group, is the part that is no device's: references, lock, members (the
+ * backends that joined, as void *), and which frame each ring slot of the group holds, so
+ * that a member knows whether to upload a frame or wait for another's upload. Members
+ * advance in step, fed from one thread (the ladder's): slot si of every member holds the same
+ * frame, numbered mine = 1 + the frames a member submitted before it; a member out of step
+ * is an error. The buffers, events, waits and copies stay with the backend.
  */
 #ifndef VMAF_GPU_REF_GROUP_H
 #define VMAF_GPU_REF_GROUP_H
@@ -54,17 +51,14 @@ static inline void vmaf_gpu_ref_share_ref(VmafGpuRefShare *s)
     atomic_fetch_add(&s->refs, 1);
 }
 
-/** Drops a reference: true when it was the last (the backend then gives back its buffers and
- *  calls vmaf_gpu_ref_share_fini). */
+/** Drops a reference: true when it was the last (s is then finished with; the backend gives
+ *  back its buffers and frees its group). */
 static inline bool vmaf_gpu_ref_share_unref(VmafGpuRefShare *s)
 {
-    return atomic_fetch_sub(&s->refs, 1) == 1;
-}
-
-static inline void vmaf_gpu_ref_share_fini(VmafGpuRefShare *s)
-{
+    if (atomic_fetch_sub(&s->refs, 1) != 1) return false;
     free(s->member);
     pthread_mutex_destroy(&s->lock);
+    return true;
 }
 
 /** member joins, its pictures pic_bytes each, with chroma or not; the first to join makes the
@@ -113,17 +107,16 @@ static inline void vmaf_gpu_ref_share_leave(VmafGpuRefShare *s, const void *memb
     pthread_mutex_unlock(&s->lock);
 }
 
-/** Whether the member whose frame number is mine (1 + its frames submitted before) finds its
- *  frame (index, samples at src) in slot si already uploaded by another member (*uploaded
- *  true) or must upload it; lock held. A slot holding a later frame, or another frame under
- *  the same number, means the members are out of step: -EINVAL, logged at level naming
- *  backend ("cuda", "opencl"). */
+/** Whether the member at frame mine finds that frame (index, samples at src) in slot si
+ *  already uploaded by another member (*uploaded true) or must upload it; lock held. A slot
+ *  holding a later frame, or another frame under the same number: the members are out of
+ *  step, -EINVAL, logged at level naming backend ("cuda", "opencl"). */
 static inline int vmaf_gpu_ref_share_check_locked(const VmafGpuRefShare *s, unsigned si,
                                                   unsigned long long mine, unsigned index,
                                                   const void *src, const char *backend,
                                                   enum VmafLogLevel level, bool *uploaded)
 {
-    if (si >= VMAF_GPU_REF_SHARE_MAX_SLOTS || s->seq[si] > mine ||
+    if (s->seq[si] > mine ||
         (s->seq[si] == mine && (s->index[si] != index || s->src[si] != src))) {
         vmaf_log(level, VMAF_LOG_LEVEL_ERROR,
                  "%s: the contexts sharing a reference are out of step at frame %u\n", backend,
@@ -134,8 +127,8 @@ static inline int vmaf_gpu_ref_share_check_locked(const VmafGpuRefShare *s, unsi
     return 0;
 }
 
-/** The member whose frame number is mine has uploaded its frame (index, samples at src) into
- *  the group's buffer for slot si; lock held. */
+/** The member at frame mine uploaded that frame (index, samples at src) into the group's
+ *  buffer for slot si; lock held. */
 static inline void vmaf_gpu_ref_share_uploaded_locked(VmafGpuRefShare *s, unsigned si,
                                                       unsigned long long mine, unsigned index,
                                                       const void *src)

@@ -834,7 +834,6 @@ static void opencl_ref_group_unref(void *group)
     for (unsigned k = 0; k < N_SLOTS; k++)
         if (g->uploaded[k]) api->clReleaseEvent(g->uploaded[k]);
     if (g->mem) api->clReleaseMemObject(g->mem);
-    vmaf_gpu_ref_share_fini(&g->share);
     vmaf_opencl_state_unref(g->s);
     free(g);
 }
