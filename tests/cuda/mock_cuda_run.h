@@ -30,9 +30,11 @@ static inline void mock_cuda_direct(bool direct)
     else unsetenv("VMAF_CUDA_NO_GRAPH");
 }
 
-/* A host picture whose samples rng() draws from seed: 0, or the allocation's -errno. */
-static inline int mock_cuda_host_picture(VmafPicture *p, uint64_t seed)
+/* A picture from v's device pool (its contents as allocated) where device, else a host
+ * picture whose samples rng() draws from seed: 0, or -errno. */
+static inline int mock_cuda_picture(VmafContext *v, bool device, VmafPicture *p, uint64_t seed)
 {
+    if (device) return vmaf_cuda_fetch_preallocated_picture(v, p);
     const int err = vmaf_picture_alloc(p, VMAF_PIX_FMT_YUV420P, 8, MOCK_W, MOCK_H);
     if (err) return err;
     rng_state = 0x9e3779b97f4a7c15ull ^ seed;

@@ -32,11 +32,6 @@ typedef struct Case {
     bool direct;          /* VMAF_CUDA_NO_GRAPH=1 */
 } Case;
 
-static int picture(VmafContext *v, bool device, VmafPicture *p, unsigned seed)
-{
-    return device ? vmaf_cuda_fetch_preallocated_picture(v, p) : mock_cuda_host_picture(p, seed);
-}
-
 static void run(VmafCudaState *s, const Case *c)
 {
     mock_cuda_direct(c->direct);
@@ -61,9 +56,9 @@ static void run(VmafCudaState *s, const Case *c)
     size_t luma = 0;
     for (unsigned i = 0; !err && i < FRAMES; i++) {
         VmafPicture ref, dist[RUNGS];
-        err = picture(v[0], c->device_pictures, &ref, 100 * i);
+        err = mock_cuda_picture(v[0], c->device_pictures, &ref, 100 * i);
         for (unsigned k = 0; !err && k < RUNGS; k++) {
-            err = picture(v[k], c->device_pictures, &dist[k], 100 * i + k + 1);
+            err = mock_cuda_picture(v[k], c->device_pictures, &dist[k], 100 * i + k + 1);
             if (err) {
                 vmaf_picture_unref(&ref);
                 while (k--) vmaf_picture_unref(&dist[k]);

@@ -88,16 +88,9 @@ static int use_extractors(VmafContext *v)
 static int pictures(VmafContext *v, const Case *c, VmafPicture *ref, VmafPicture *dis,
                     unsigned k)
 {
-    if (c->device_pictures) {
-        int err = vmaf_cuda_fetch_preallocated_picture(v, ref);
-        if (err) return err;
-        err = vmaf_cuda_fetch_preallocated_picture(v, dis);
-        if (err) vmaf_picture_unref(ref);
-        return err;
-    }
-    int err = mock_cuda_host_picture(ref, 2 * k);
+    int err = mock_cuda_picture(v, c->device_pictures, ref, 2 * k);
     if (err) return err;
-    err = mock_cuda_host_picture(dis, 2 * k + 1);
+    err = mock_cuda_picture(v, c->device_pictures, dis, 2 * k + 1);
     if (err) vmaf_picture_unref(ref);
     return err;
 }
