@@ -10,6 +10,7 @@
 #include "cuda/state.h"
 #include "feature/twins/kernel_args.h"
 #include "gpu/backend_util.h"
+#include "gpu/ref_group.h"
 #include "gpu/twin.h"
 #include "log.h"
 #include "picture.h"
@@ -17,6 +18,7 @@
 /* Frames in flight. Motion reads the two frames before it, so at least 3; more keeps the
  * device busy while the host reads and collects. */
 #define N_SLOTS 6
+_Static_assert(N_SLOTS <= VMAF_GPU_REF_SHARE_MAX_SLOTS, "a ladder group's ring is too short");
 /* bytes of one kernel argument struct (CUDA allows 4 KiB of parameters on every target) */
 #define MAX_ARGS VMAF_CUDA_MAX_KERNEL_ARGS
 
@@ -128,19 +130,10 @@ struct VmafCudaBackend {
  * slot number means the same frame in every member; a member out of step is an error.
  */
 struct VmafCudaRefGroup {
-    atomic_uint refs;
+    VmafGpuRefShare share; /* references, lock, members (VmafCudaBackend), slots' frames */
     VmafCudaState *s;
-    pthread_mutex_t lock;
-    bool ready, chroma;
-    size_t bytes;
     CUdeviceptr buf[N_SLOTS];
     CUevent uploaded[N_SLOTS];
-    unsigned long long seq[N_SLOTS]; /* 1 + the members' sequence number it holds; 0: none */
-    unsigned index[N_SLOTS];
-    const void *src[N_SLOTS];        /* the picture's samples it was uploaded from */
-    VmafCudaBackend **member;
-    unsigned n_members, cap;
-    unsigned long long uploads;      /* statistics: references uploaded */
 };
 
 static const VmafGpuDeviceOps device_ops; /* the twins' device: below */
@@ -545,11 +538,11 @@ int vmaf_cuda_ref_group_create(VmafCudaRefGroup **out, VmafCudaState *state)
     if (!out || !state) return -EINVAL;
     VmafCudaRefGroup *g = calloc(1, sizeof(*g));
     if (!g) return -ENOMEM;
-    if (pthread_mutex_init(&g->lock, NULL)) {
+    const int err = vmaf_gpu_ref_share_init(&g->share);
+    if (err) {
         free(g);
-        return -ENOMEM;
+        return err;
     }
-    atomic_init(&g->refs, 1);
     vmaf_cuda_state_ref(state);
     g->s = state;
     *out = g;
@@ -558,34 +551,35 @@ int vmaf_cuda_ref_group_create(VmafCudaRefGroup **out, VmafCudaState *state)
 
 void vmaf_cuda_ref_group_ref(VmafCudaRefGroup *g)
 {
-    atomic_fetch_add(&g->refs, 1);
+    vmaf_gpu_ref_share_ref(&g->share);
 }
 
 void vmaf_cuda_ref_group_unref(VmafCudaRefGroup *g)
 {
-    if (!g || atomic_fetch_sub(&g->refs, 1) != 1) return;
+    if (!g || !vmaf_gpu_ref_share_unref(&g->share)) return;
     const VmafCudaDriver *d = &g->s->drv;
-    if (g->ready && !vmaf_cuda_push(g->s)) { /* no member is left: nothing reads the buffers */
+    /* no member is left: nothing reads the buffers */
+    if (g->share.ready && !vmaf_cuda_push(g->s)) {
         for (unsigned k = 0; k < N_SLOTS; k++) {
             if (g->uploaded[k]) d->cuEventDestroy(g->uploaded[k]);
             if (g->buf[k]) d->cuMemFree(g->buf[k]);
         }
         vmaf_cuda_pop(g->s);
     }
-    free(g->member);
-    pthread_mutex_destroy(&g->lock);
     vmaf_cuda_state_unref(g->s);
     free(g);
 }
 
 unsigned long long vmaf_cuda_ref_group_uploads(const VmafCudaRefGroup *g)
 {
-    return g ? g->uploads : 0;
+    return g ? g->share.uploads : 0;
 }
 
-/* The group's ring, made by its first member (context pushed). */
-static int group_alloc(VmafCudaRefGroup *g, const VmafCudaBackend *b)
+/* The group's ring, made by its first member (context pushed; the group's lock held). */
+static int group_alloc(void *group, void *member)
 {
+    VmafCudaRefGroup *g = group;
+    const VmafCudaBackend *b = member;
     const VmafCudaDriver *d = &b->s->drv;
     for (unsigned k = 0; k < N_SLOTS; k++) {
         VMAF_CUDA_TRY(d, d->cuMemAlloc(&g->buf[k], b->pic_bytes));
@@ -600,34 +594,9 @@ static int group_alloc(VmafCudaRefGroup *g, const VmafCudaBackend *b)
 /* b joins g (0), or not (an error: b keeps its own reference buffers). Context pushed. */
 static int group_join(VmafCudaBackend *b, VmafCudaRefGroup *g)
 {
-    pthread_mutex_lock(&g->lock);
-    int err = 0;
-    if (g->s != b->s) {
-        err = -EINVAL;
-    } else if (!g->ready) {
-        err = group_alloc(g, b);
-        g->ready = !err;
-        g->bytes = b->pic_bytes;
-        g->chroma = b->chroma;
-    } else if (g->bytes != b->pic_bytes || g->chroma != b->chroma) {
-        err = -EINVAL;
-    }
-    if (!err && g->n_members == g->cap) {
-        const unsigned cap = g->cap ? 2 * g->cap : 8;
-        VmafCudaBackend **m = realloc(g->member, cap * sizeof(*m));
-        if (m) {
-            g->member = m;
-            g->cap = cap;
-        } else {
-            err = -ENOMEM;
-        }
-    }
-    if (!err) {
-        g->member[g->n_members++] = b;
-        atomic_fetch_add(&g->refs, 1);
-        b->group = g;
-    }
-    pthread_mutex_unlock(&g->lock);
+    if (g->s != b->s) return -EINVAL;
+    const int err = vmaf_gpu_ref_share_join(&g->share, b, b->pic_bytes, b->chroma, group_alloc, g);
+    if (!err) b->group = g;
     return err;
 }
 
@@ -635,10 +604,7 @@ static void group_leave(VmafCudaBackend *b)
 {
     VmafCudaRefGroup *g = b->group;
     if (!g) return;
-    pthread_mutex_lock(&g->lock);
-    for (unsigned m = 0; m < g->n_members; m++)
-        if (g->member[m] == b) g->member[m] = g->member[--g->n_members];
-    pthread_mutex_unlock(&g->lock);
+    vmaf_gpu_ref_share_leave(&g->share, b);
     b->group = NULL;
     vmaf_cuda_ref_group_unref(g);
 }
@@ -650,33 +616,31 @@ static int group_reference_locked(VmafCudaBackend *b, Slot *sl, unsigned si,
     VmafCudaRefGroup *g = b->group;
     const VmafCudaDriver *d = &b->s->drv;
     const unsigned long long mine = b->seq + 1;
-    if (g->seq[si] > mine ||
-        (g->seq[si] == mine && (g->index[si] != index || g->src[si] != ref->data[0]))) {
-        vmaf_log(b->g.log_level, VMAF_LOG_LEVEL_ERROR,
-                 "cuda: the contexts sharing a reference are out of step at frame %u\n", index);
-        return -EINVAL;
-    }
-    if (g->seq[si] == mine) { /* uploaded by another member */
+    bool uploaded = false;
+    int err = vmaf_gpu_ref_share_check_locked(&g->share, si, mine, index, ref->data[0], "cuda",
+                                              b->g.log_level, &uploaded);
+    if (err) return err;
+    if (uploaded) { /* by another member */
         VMAF_CUDA_TRY(d, d->cuStreamWaitEvent(sl->stream, g->uploaded[si], 0));
         return 0;
     }
     /* the members' frames that still read this buffer */
-    for (unsigned m = 0; m < g->n_members; m++) {
-        const VmafCudaBackend *o = g->member[m];
+    for (unsigned m = 0; m < g->share.n_members; m++) {
+        const VmafCudaBackend *o = g->share.member[m];
         if (o == b) continue;
         for (unsigned k = 0; k <= 2; k++) {
             const Slot *r = &o->slot[(si + k) % N_SLOTS];
             if (r->busy) VMAF_CUDA_TRY(d, d->cuStreamWaitEvent(sl->stream, r->done, 0));
         }
     }
-    const size_t bytes = g->chroma ? g->bytes : b->luma_bytes;
+    const size_t bytes = g->share.chroma ? g->share.pic_bytes : b->luma_bytes;
     const void *src = ref->data[0];
     if (mem == VMAF_PICTURE_MEMORY_HOST_PINNED) {
-        const int err = vmaf_picture_prepare_planes(ref, !g->chroma);
+        err = vmaf_picture_prepare_planes(ref, !g->share.chroma);
         if (err) return err;
     } else if (mem == VMAF_PICTURE_MEMORY_HOST) { /* pageable: through this slot's staging */
         if (!sl->staging[0]) {
-            const int err = vmaf_cuda_host_alloc(b->s, b->pic_bytes, &sl->staging[0]);
+            err = vmaf_cuda_host_alloc(b->s, b->pic_bytes, &sl->staging[0]);
             if (err) return err;
         }
         memcpy(sl->staging[0], ref->data[0], bytes);
@@ -688,10 +652,7 @@ static int group_reference_locked(VmafCudaBackend *b, Slot *sl, unsigned si,
     else
         VMAF_CUDA_TRY(d, d->cuMemcpyHtoDAsync(g->buf[si], src, bytes, sl->stream));
     VMAF_CUDA_TRY(d, d->cuEventRecord(g->uploaded[si], sl->stream));
-    g->seq[si] = mine;
-    g->index[si] = index;
-    g->src[si] = ref->data[0];
-    g->uploads++;
+    vmaf_gpu_ref_share_uploaded_locked(&g->share, si, mine, index, ref->data[0]);
     return 0;
 }
 
@@ -700,9 +661,9 @@ static int group_reference_locked(VmafCudaBackend *b, Slot *sl, unsigned si,
 static int group_reference(VmafCudaBackend *b, Slot *sl, unsigned si, const VmafPicture *ref,
                            unsigned index, enum VmafPictureMemory mem)
 {
-    pthread_mutex_lock(&b->group->lock);
+    pthread_mutex_lock(&b->group->share.lock);
     const int err = group_reference_locked(b, sl, si, ref, index, mem);
-    pthread_mutex_unlock(&b->group->lock);
+    pthread_mutex_unlock(&b->group->share.lock);
     return err;
 }
 

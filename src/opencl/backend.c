@@ -36,6 +36,7 @@
 
 #include "device.h"
 #include "gpu/backend_util.h"
+#include "gpu/ref_group.h"
 #include "gpu/twin.h"
 #include "log.h"
 #include "opencl/describe.h"
@@ -44,6 +45,7 @@
 #include "picture.h"
 
 #define N_SLOTS 4
+_Static_assert(N_SLOTS <= VMAF_GPU_REF_SHARE_MAX_SLOTS, "a ladder group's ring is too short");
 #define ARENA_ALIGN 256
 #define MAX_ARGS 1024 /* bytes of one argument struct a recorder keeps */
 
@@ -155,19 +157,12 @@ struct VmafOpenCLBackend {
  * means the same frame in every member; a member out of step is an error.
  */
 typedef struct RefGroup {
-    atomic_uint refs;
+    VmafGpuRefShare share; /* references, lock, members (VmafOpenCLBackend), slots' frames;
+                            * its pic_bytes: a slot's stride in mem */
     VmafOpenCLState *s;
-    pthread_mutex_t lock;
-    bool ready, chroma;
-    size_t pic_bytes, bytes; /* a slot's stride in mem; the bytes written */
+    size_t bytes; /* the bytes written */
     cl_mem mem;
     cl_event uploaded[N_SLOTS];
-    unsigned long long seq[N_SLOTS]; /* 1 + the members' sequence number it holds; 0: none */
-    unsigned index[N_SLOTS];
-    const void *src[N_SLOTS];
-    VmafOpenCLBackend **member;
-    unsigned n_members, cap;
-    unsigned long long uploads;
 } RefGroup;
 
 static VmafOpenCLBackend *backend_of(VmafGpuDevice *d)
@@ -755,7 +750,7 @@ static void opencl_print_profile(const VmafDeviceBackend *backend)
     if (!b || !b->profile) return;
     if (b->group)
         fprintf(stderr, "opencl shared reference: %llu frames written for %u contexts\n",
-                b->group->uploads, b->group->n_members);
+                b->group->share.uploads, b->group->share.n_members);
     vmaf_opencl_profile_print(&b->prof, stderr,
                               "enqueued op by op (VMAF_OPENCL_PROFILE=1 times each operation)");
 }
@@ -815,11 +810,11 @@ static int opencl_ref_group_create(void **out, void *state)
 {
     RefGroup *g = calloc(1, sizeof(*g));
     if (!g) return -ENOMEM;
-    if (pthread_mutex_init(&g->lock, NULL)) {
+    const int err = vmaf_gpu_ref_share_init(&g->share);
+    if (err) {
         free(g);
-        return -ENOMEM;
+        return err;
     }
-    atomic_init(&g->refs, 1);
     vmaf_opencl_state_ref(state);
     g->s = state;
     *out = g;
@@ -828,59 +823,41 @@ static int opencl_ref_group_create(void **out, void *state)
 
 static void opencl_ref_group_ref(void *group)
 {
-    atomic_fetch_add(&((RefGroup *)group)->refs, 1);
+    vmaf_gpu_ref_share_ref(&((RefGroup *)group)->share);
 }
 
 static void opencl_ref_group_unref(void *group)
 {
     RefGroup *g = group;
-    if (!g || atomic_fetch_sub(&g->refs, 1) != 1) return;
+    if (!g || !vmaf_gpu_ref_share_unref(&g->share)) return;
     const VmafOpenCLApi *api = &g->s->api;
     for (unsigned k = 0; k < N_SLOTS; k++)
         if (g->uploaded[k]) api->clReleaseEvent(g->uploaded[k]);
     if (g->mem) api->clReleaseMemObject(g->mem);
-    free(g->member);
-    pthread_mutex_destroy(&g->lock);
     vmaf_opencl_state_unref(g->s);
     free(g);
+}
+
+/* The group's buffer, made by its first member (the group's lock held). */
+static int group_alloc(void *group, void *member)
+{
+    RefGroup *g = group;
+    const VmafOpenCLBackend *b = member;
+    cl_int res = CL_SUCCESS;
+    g->mem = b->api->clCreateBuffer(b->s->ctx, CL_MEM_READ_ONLY, N_SLOTS * b->pic_bytes, NULL,
+                                    &res);
+    const int err = vmaf_opencl_result(res, "clCreateBuffer(shared reference)");
+    if (err) g->mem = NULL;
+    g->bytes = b->chroma ? b->pic_bytes : b->luma_bytes;
+    return err;
 }
 
 /* b joins g, or not (an error: b then writes its own reference). */
 static int group_join(VmafOpenCLBackend *b, RefGroup *g)
 {
-    pthread_mutex_lock(&g->lock);
-    int err = 0;
-    if (g->s != b->s) {
-        err = -EINVAL;
-    } else if (!g->ready) {
-        cl_int res = CL_SUCCESS;
-        g->mem = b->api->clCreateBuffer(b->s->ctx, CL_MEM_READ_ONLY, N_SLOTS * b->pic_bytes, NULL,
-                                        &res);
-        err = vmaf_opencl_result(res, "clCreateBuffer(shared reference)");
-        if (err) g->mem = NULL;
-        g->ready = !err;
-        g->pic_bytes = b->pic_bytes;
-        g->chroma = b->chroma;
-        g->bytes = b->chroma ? b->pic_bytes : b->luma_bytes;
-    } else if (g->pic_bytes != b->pic_bytes || g->chroma != b->chroma) {
-        err = -EINVAL;
-    }
-    if (!err && g->n_members == g->cap) {
-        const unsigned cap = g->cap ? 2 * g->cap : 8;
-        VmafOpenCLBackend **m = realloc(g->member, cap * sizeof(*m));
-        if (m) {
-            g->member = m;
-            g->cap = cap;
-        } else {
-            err = -ENOMEM;
-        }
-    }
-    if (!err) {
-        g->member[g->n_members++] = b;
-        atomic_fetch_add(&g->refs, 1);
-        b->group = g;
-    }
-    pthread_mutex_unlock(&g->lock);
+    if (g->s != b->s) return -EINVAL;
+    const int err = vmaf_gpu_ref_share_join(&g->share, b, b->pic_bytes, b->chroma, group_alloc, g);
+    if (!err) b->group = g;
     return err;
 }
 
@@ -888,10 +865,7 @@ static void group_leave(VmafOpenCLBackend *b)
 {
     RefGroup *g = b->group;
     if (!g) return;
-    pthread_mutex_lock(&g->lock);
-    for (unsigned m = 0; m < g->n_members; m++)
-        if (g->member[m] == b) g->member[m] = g->member[--g->n_members];
-    pthread_mutex_unlock(&g->lock);
+    vmaf_gpu_ref_share_leave(&g->share, b);
     b->group = NULL;
     opencl_ref_group_unref(g);
 }
@@ -905,19 +879,18 @@ static int group_reference_locked(VmafOpenCLBackend *b, Slot *sl, unsigned si,
     RefGroup *g = b->group;
     const VmafOpenCLApi *api = b->api;
     const unsigned long long mine = b->seq + 1;
-    if (g->seq[si] > mine ||
-        (g->seq[si] == mine && (g->index[si] != index || g->src[si] != ref->data[0]))) {
-        vmaf_log(log_level(b), VMAF_LOG_LEVEL_ERROR,
-                 "opencl: the contexts sharing a reference are out of step at frame %u\n", index);
-        return -EINVAL;
-    }
-    if (g->seq[si] != mine) {
+    bool uploaded = false;
+    const int err_step = vmaf_gpu_ref_share_check_locked(&g->share, si, mine, index, ref->data[0],
+                                                         "opencl", log_level(b), &uploaded);
+    if (err_step) return err_step;
+    if (!uploaded) { /* not yet by another member: this one writes it */
         /* the members' copies of the slot's previous frame */
         cl_event before[64];
         cl_uint n_before = 0;
-        for (unsigned m = 0; m < g->n_members; m++) {
-            const Slot *o = &g->member[m]->slot[si];
-            if (g->member[m] == b || !o->busy || !o->uploaded) continue;
+        for (unsigned m = 0; m < g->share.n_members; m++) {
+            const VmafOpenCLBackend *member = g->share.member[m];
+            const Slot *o = &member->slot[si];
+            if (member == b || !o->busy || !o->uploaded) continue;
             if (n_before == 64) {
                 const int err = vmaf_opencl_result(api->clWaitForEvents(n_before, before),
                                                    "clWaitForEvents(shared reference)");
@@ -928,21 +901,19 @@ static int group_reference_locked(VmafOpenCLBackend *b, Slot *sl, unsigned si,
         }
         cl_event ev = NULL;
         const int err = vmaf_opencl_result(
-            api->clEnqueueWriteBuffer(b->upload, g->mem, CL_FALSE, si * g->pic_bytes, g->bytes,
-                                      ref->data[0], n_before, n_before ? before : NULL, &ev),
+            api->clEnqueueWriteBuffer(b->upload, g->mem, CL_FALSE, si * g->share.pic_bytes,
+                                      g->bytes, ref->data[0], n_before, n_before ? before : NULL,
+                                      &ev),
             "clEnqueueWriteBuffer(shared reference)");
         if (err) return err;
         if (g->uploaded[si]) api->clReleaseEvent(g->uploaded[si]);
         g->uploaded[si] = ev;
-        g->seq[si] = mine;
-        g->index[si] = index;
-        g->src[si] = ref->data[0];
-        g->uploads++;
+        vmaf_gpu_ref_share_uploaded_locked(&g->share, si, mine, index, ref->data[0]);
     }
     cl_event wait[3] = { g->uploaded[si] };
     for (cl_uint i = 0; i < n_waits && i < 2; i++) wait[1 + i] = waits[i];
     return vmaf_opencl_result(
-        api->clEnqueueCopyBuffer(b->upload, g->mem, b->arena, si * g->pic_bytes, sl->buf[0],
+        api->clEnqueueCopyBuffer(b->upload, g->mem, b->arena, si * g->share.pic_bytes, sl->buf[0],
                                  g->bytes, 1 + (n_waits < 2 ? n_waits : 2), wait,
                                  b->profile ? &sl->upload_event : NULL),
         "clEnqueueCopyBuffer(shared reference)");
@@ -951,9 +922,9 @@ static int group_reference_locked(VmafOpenCLBackend *b, Slot *sl, unsigned si,
 static int group_reference(VmafOpenCLBackend *b, Slot *sl, unsigned si, const VmafPicture *ref,
                            unsigned index, cl_uint n_waits, const cl_event *waits)
 {
-    pthread_mutex_lock(&b->group->lock);
+    pthread_mutex_lock(&b->group->share.lock);
     const int err = group_reference_locked(b, sl, si, ref, index, n_waits, waits);
-    pthread_mutex_unlock(&b->group->lock);
+    pthread_mutex_unlock(&b->group->share.lock);
     return err;
 }
 

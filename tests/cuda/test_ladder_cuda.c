@@ -18,9 +18,10 @@
 #include "libvmaf/model.h"
 
 #include "mock_cuda.h"
+#include "mock_cuda_run.h"
 #include "test_util.h"
 
-enum { W = 352, H = 288, FRAMES = 6, RUNGS = 3 };
+enum { FRAMES = 6, RUNGS = 3 };
 
 static MockCuda mock;
 
@@ -31,38 +32,17 @@ typedef struct Case {
     bool direct;          /* VMAF_CUDA_NO_GRAPH=1 */
 } Case;
 
-static int picture(VmafContext *v, bool device, VmafPicture *p, unsigned seed)
-{
-    if (device) return vmaf_cuda_fetch_preallocated_picture(v, p);
-    int err = vmaf_picture_alloc(p, VMAF_PIX_FMT_YUV420P, 8, W, H);
-    if (err) return err;
-    rng_state = 0x9e3779b97f4a7c15ull ^ seed;
-    for (unsigned pl = 0; pl < 3; pl++)
-        for (unsigned y = 0; y < p->h[pl]; y++)
-            for (unsigned x = 0; x < p->w[pl]; x++)
-                ((uint8_t *)p->data[pl])[y * p->stride[pl] + x] = (uint8_t)(rng() >> 8);
-    return 0;
-}
-
 static void run(VmafCudaState *s, const Case *c)
 {
-    if (c->direct) setenv("VMAF_CUDA_NO_GRAPH", "1", 1);
-    else unsetenv("VMAF_CUDA_NO_GRAPH");
+    mock_cuda_direct(c->direct);
     VmafContext *v[RUNGS] = { NULL };
     VmafModel *model = NULL;
     VmafModelConfig mc = { .name = "vmaf" };
     int err = vmaf_model_load(&model, &mc, "vmaf_v0.6.1");
     CHECK(!err, "%s: model %d", c->name, err);
     for (unsigned k = 0; !err && k < RUNGS; k++) {
-        err = vmaf_init(&v[k], (VmafConfiguration){ .log_level = VMAF_LOG_LEVEL_ERROR });
-        if (!err) err = vmaf_cuda_import_state(v[k], s);
-        if (!err && c->device_pictures) {
-            const VmafCudaPictureConfiguration pool = {
-                .pic_params = { .w = W, .h = H, .bpc = 8, .pix_fmt = VMAF_PIX_FMT_YUV420P },
-                .pic_prealloc_method = VMAF_CUDA_PICTURE_PREALLOCATION_METHOD_DEVICE,
-            };
-            err = vmaf_cuda_preallocate_pictures(v[k], pool);
-        }
+        err = mock_cuda_context(&v[k], s, (VmafConfiguration){ .log_level = VMAF_LOG_LEVEL_ERROR },
+                                c->device_pictures);
         const bool other = c->other_work && k == RUNGS - 1;
         if (!err) err = other ? vmaf_use_feature(v[k], "motion", NULL)
                               : vmaf_use_features_from_model(v[k], model);
@@ -76,9 +56,9 @@ static void run(VmafCudaState *s, const Case *c)
     size_t luma = 0;
     for (unsigned i = 0; !err && i < FRAMES; i++) {
         VmafPicture ref, dist[RUNGS];
-        err = picture(v[0], c->device_pictures, &ref, 100 * i);
+        err = mock_cuda_picture(v[0], c->device_pictures, &ref, 100 * i);
         for (unsigned k = 0; !err && k < RUNGS; k++) {
-            err = picture(v[k], c->device_pictures, &dist[k], 100 * i + k + 1);
+            err = mock_cuda_picture(v[k], c->device_pictures, &dist[k], 100 * i + k + 1);
             if (err) {
                 vmaf_picture_unref(&ref);
                 while (k--) vmaf_picture_unref(&dist[k]);
@@ -86,7 +66,7 @@ static void run(VmafCudaState *s, const Case *c)
         }
         CHECK(!err, "%s: pictures of frame %u: %d", c->name, i, err);
         if (err) break;
-        luma = (size_t)ref.stride[0] * H;
+        luma = (size_t)ref.stride[0] * MOCK_H;
         int status[RUNGS];
         err = vmaf_ladder_read_pictures(ladder, &ref, dist, status, i);
         CHECK(!err, "%s: frame %u: %d (%d %d %d)", c->name, i, err, status[0], status[1],
@@ -120,25 +100,18 @@ static void run(VmafCudaState *s, const Case *c)
     vmaf_model_destroy(model);
 }
 
-int main(int argc, char **argv)
+static void run_cases(VmafCudaState *s)
 {
-    if (argc < 2) return fprintf(stderr, "usage: test_ladder_cuda MOCK_LIBRARY\n"), 2;
-    if (mock_cuda_load(&mock, argv[1])) return 1;
-    mock.fail_at(0);
     static const Case cases[] = {
         { "host pictures, graphs", false, false, false },
         { "host pictures, direct", false, false, true },
         { "host pictures, a rung with other work", true, false, false },
         { "device pictures, graphs", false, true, false },
     };
-    VmafCudaState *s = NULL;
-    int err = vmaf_cuda_state_init(&s, (VmafCudaConfiguration){ 0 });
-    CHECK(!err, "state init %d", err);
-    for (unsigned i = 0; !err && i < sizeof(cases) / sizeof(cases[0]); i++) run(s, &cases[i]);
-    vmaf_cuda_state_free(s);
-    const MockCudaStats st = mock.stats();
-    MOCK_CUDA_CHECK_BALANCE(st, "");
-    dlclose(mock.lib);
-    printf("ladder_cuda: %d checks, %d failed\n", checks, failures);
-    return failures ? 1 : 0;
+    for (unsigned i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) run(s, &cases[i]);
+}
+
+int main(int argc, char **argv)
+{
+    return mock_cuda_main(argc, argv, "ladder_cuda", &mock, run_cases);
 }

@@ -27,9 +27,10 @@
 #include "context.h"
 #include "feature_instance.h"
 #include "mock_cuda.h"
+#include "mock_cuda_run.h"
 #include "test_util.h"
 
-enum { W = 352, H = 288, FRAMES = 5 }; /* large enough for float_ms_ssim's five scales */
+enum { FRAMES = 5 };
 
 /* every extractor that has a twin (src/feature/cuda/twins.c) */
 static const char *const with_twin[] = {
@@ -87,27 +88,11 @@ static int use_extractors(VmafContext *v)
 static int pictures(VmafContext *v, const Case *c, VmafPicture *ref, VmafPicture *dis,
                     unsigned k)
 {
-    if (c->device_pictures) {
-        int err = vmaf_cuda_fetch_preallocated_picture(v, ref);
-        if (err) return err;
-        err = vmaf_cuda_fetch_preallocated_picture(v, dis);
-        if (err) vmaf_picture_unref(ref);
-        return err;
-    }
-    VmafPicture *p[2] = { ref, dis };
-    for (int i = 0; i < 2; i++) {
-        int err = vmaf_picture_alloc(p[i], VMAF_PIX_FMT_YUV420P, 8, W, H);
-        if (err) {
-            if (i) vmaf_picture_unref(ref);
-            return err;
-        }
-        rng_state = 0x9e3779b97f4a7c15ull ^ (2 * k + (unsigned)i);
-        for (unsigned pl = 0; pl < 3; pl++)
-            for (unsigned y = 0; y < p[i]->h[pl]; y++)
-                for (unsigned x = 0; x < p[i]->w[pl]; x++)
-                    ((uint8_t *)p[i]->data[pl])[y * p[i]->stride[pl] + x] = (uint8_t)(rng() >> 8);
-    }
-    return 0;
+    int err = mock_cuda_picture(v, c->device_pictures, ref, 2 * k);
+    if (err) return err;
+    err = mock_cuda_picture(v, c->device_pictures, dis, 2 * k + 1);
+    if (err) vmaf_picture_unref(ref);
+    return err;
 }
 
 /* vmaf_read_pictures with what it logs (stderr) caught in said. */
@@ -137,26 +122,15 @@ static int read_logged(VmafContext *v, VmafPicture *ref, VmafPicture *dis, unsig
 
 static void run(VmafCudaState *s, const Case *c)
 {
-    if (c->direct) setenv("VMAF_CUDA_NO_GRAPH", "1", 1);
-    else unsetenv("VMAF_CUDA_NO_GRAPH");
+    mock_cuda_direct(c->direct);
     VmafContext *v = NULL;
     VmafModel *m[2] = { NULL, NULL };
-    int err = vmaf_init(&v, (VmafConfiguration){ .log_level = VMAF_LOG_LEVEL_ERROR,
-                                                 .n_subsample = c->n_subsample,
-                                                 .gpumask = c->gpumask });
-    CHECK(!err, "%s: vmaf_init %d", c->name, err);
+    const VmafConfiguration cfg = { .log_level = VMAF_LOG_LEVEL_ERROR,
+                                    .n_subsample = c->n_subsample, .gpumask = c->gpumask };
+    int err = mock_cuda_context(&v, s, cfg, c->device_pictures);
+    CHECK(!err, "%s: context (init, import, device pool) %d", c->name, err);
     if (err) return;
-    err = vmaf_cuda_import_state(v, s);
-    CHECK(!err, "%s: import %d", c->name, err);
-    if (!err && c->device_pictures) {
-        const VmafCudaPictureConfiguration pool = {
-            .pic_params = { .w = W, .h = H, .bpc = 8, .pix_fmt = VMAF_PIX_FMT_YUV420P },
-            .pic_prealloc_method = VMAF_CUDA_PICTURE_PREALLOCATION_METHOD_DEVICE,
-        };
-        err = vmaf_cuda_preallocate_pictures(v, pool);
-        CHECK(!err, "%s: device pool %d", c->name, err);
-    }
-    if (!err) err = use_models(v, m);
+    err = use_models(v, m);
     CHECK(!err, "%s: models %d", c->name, err);
     if (!err) err = use_extractors(v);
     CHECK(!err, "%s: extractors %d", c->name, err);
@@ -206,12 +180,8 @@ static void run(VmafCudaState *s, const Case *c)
     vmaf_model_destroy(m[1]);
 }
 
-int main(int argc, char **argv)
+static void run_cases(VmafCudaState *s)
 {
-    if (argc < 2) return fprintf(stderr, "usage: test_twin_cap MOCK_LIBRARY\n"), 2;
-    if (mock_cuda_load(&mock, argv[1])) return 1;
-    mock.fail_at(0);
-
     static const Case cases[] = {
         { "device pictures, graphs", true, false, 1, 0 },
         { "device pictures, direct", true, true, 1, 0 },
@@ -219,15 +189,10 @@ int main(int argc, char **argv)
         { "host pictures, subsample 3, direct", false, true, 3, 0 },
         { "device pictures, gpumask", true, false, 1, 1 },
     };
-    VmafCudaState *s = NULL;
-    int err = vmaf_cuda_state_init(&s, (VmafCudaConfiguration){ 0 });
-    CHECK(!err, "state init %d", err);
-    for (unsigned i = 0; !err && i < sizeof(cases) / sizeof(cases[0]); i++) run(s, &cases[i]);
-    vmaf_cuda_state_free(s);
+    for (unsigned i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) run(s, &cases[i]);
+}
 
-    const MockCudaStats st = mock.stats();
-    MOCK_CUDA_CHECK_BALANCE(st, "");
-    dlclose(mock.lib);
-    printf("twin_cap: %d checks, %d failed\n", checks, failures);
-    return failures ? 1 : 0;
+int main(int argc, char **argv)
+{
+    return mock_cuda_main(argc, argv, "twin_cap", &mock, run_cases);
 }
