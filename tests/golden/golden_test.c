@@ -372,13 +372,16 @@ static void check_clip(Ctx *c, const char *clip, const char *w, const char *h, c
     snprintf(dis, sizeof(dis), "%s/%s_dis.yuv", c->clips, clip);
     char seg[64] = "";
     if (c->segments) snprintf(seg, sizeof(seg), ".seg%u", c->segments);
-    /* VMAF_GOLDEN_EXTRA_ARGS (e.g. "--split 3") in the file name: tests running at once with
-     * different extra arguments write different files */
-    const char *x = getenv("VMAF_GOLDEN_EXTRA_ARGS");
-    if (x && *x) {
+    /* VMAF_GOLDEN_EXTRA_ARGS (e.g. "--split 3") and VMAF_OPENCL_FP64 in the file name: tests
+     * running at once with different extra arguments or fp64 settings write different files */
+    static const char *const vars[][2] = { { "VMAF_GOLDEN_EXTRA_ARGS", "x" },
+                                           { "VMAF_OPENCL_FP64", "fp64_" } };
+    for (size_t v = 0; v < sizeof(vars) / sizeof(vars[0]); v++) {
+        const char *x = getenv(vars[v][0]);
+        if (!x || !*x) continue;
         size_t len = strlen(seg);
-        seg[len++] = '.';
-        seg[len++] = 'x';
+        for (const char *p = "."; *p && len + 1 < sizeof(seg); p++) seg[len++] = *p;
+        for (const char *p = vars[v][1]; *p && len + 1 < sizeof(seg); p++) seg[len++] = *p;
         for (; *x && len + 1 < sizeof(seg); x++)
             if ((*x >= 'a' && *x <= 'z') || (*x >= '0' && *x <= '9')) seg[len++] = *x;
         seg[len] = '\0';
