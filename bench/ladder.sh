@@ -8,6 +8,9 @@
 #                         3.1.0 when carried as .refbin/vmaf_ref_cuda_3.1.0)
 #   bench/ladder.sh cpu-split  after cpu: the CPU time of ladders of 1, 2 and 4 of those rungs
 #                         at one worker, split into the work done once and the work per rung
+#   bench/ladder.sh gpu-floor  after gpu: where the 4K ladder's time goes: reading its 9
+#                         inputs (cat, page cache), the ladder itself, and one rung's device
+#                         operations per frame (VMAF_CUDA_PROFILE=ops, 30 frames)
 #   bench/ladder.sh batch --batch of 200 titles of 1080p x 24 frames vs 200 processes (CUDA)
 # RUNS (default 5) repetitions; WORK (default /tmp/ladder-bench) holds the inputs.
 set -u
@@ -94,6 +97,25 @@ if [ "$mode" = cpu-split ]; then
     p = (n * sxy - sx * sy) / (n * sxx - sx * sx); s = (sy - p * sx) / n
     printf "shared S = %.2f CPU-s, per rung P = %.2f CPU-s (S is %.0f %% of one run): a ladder of 4 at most %.2fx 4 runs; measured %.2fx\n",
            s, p, 100 * s / (s + p), 4 * (s + p) / (s + 4 * p), 4 * y[0] / y[n - 1]}'
+  exit 0
+fi
+
+if [ "$mode" = gpu-floor ]; then
+  K4=$WORK/4k; R=$K4/jetty_3840x2160_420p_ref.yuv; D=$K4/jetty_3840x2160_420p_dis.yuv
+  [ -f "$K4/b_quant.yuv" ] || { echo "run bench/ladder.sh gpu first (it makes the inputs)" >&2; exit 2; }
+  DIS=("$D" "$K4/a_blur.yuv" "$K4/a_noise.yuv" "$K4/a_quant.yuv" "$K4/b_blur.yuv" "$K4/b_noise.yuv"
+       "$K4/b_quant.yuv" "$R")
+  GEO="-w 3840 -h 2160 -p 420 -b 8"
+  : > "$WORK/c.ms"; : > "$WORK/l.ms"
+  for _ in $(seq "$RUNS"); do
+    time_ms cat "$R" "${DIS[@]}" >> "$WORK/c.ms"
+    ladder "$GEO" "--backend cuda --threads $(nproc)" "$R" "${DIS[@]}" >> "$WORK/l.ms"
+  done
+  echo "reading the 9 inputs (cat > /dev/null): $(median < "$WORK/c.ms") ms; the ladder of 8: $(median < "$WORK/l.ms") ms"
+  VMAF_CUDA_PROFILE=ops $VMAF -r "$R" -d "$D" $GEO --backend cuda --frame_cnt 30 -q -o /dev/null \
+    2> "$WORK/ops.txt" > /dev/null || { cat "$WORK/ops.txt" >&2; exit 1; }
+  grep -E "^  (device|host)" "$WORK/ops.txt"
+  awk '$1 == "device" {t += $(NF - 1)} END {printf "one rung: %.3f ms of device operations a frame (x 8 rungs x 120 frames = %.0f ms)\n", t, t * 960}' "$WORK/ops.txt"
   exit 0
 fi
 
