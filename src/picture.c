@@ -408,7 +408,7 @@ int vmaf_picture_side_acquire(const VmafPicture *pic, const char *key, size_t si
                               VmafPictureSideFn compute, void *arg, bool nowait,
                               const void **data)
 {
-    if (vmaf_picture_readers(pic) < 2) return -ENOENT;
+    if (!vmaf_picture_side_shared(pic)) return -ENOENT;
     if (nowait && vmaf_picture_side_busy(pic, key)) return -EAGAIN;
     return vmaf_picture_side_get(pic, key, size, compute, arg, data);
 }

@@ -125,6 +125,16 @@ void vmaf_picture_set_readers(VmafPicture *pic, unsigned n, VmafSideStore *store
 /** The number set by vmaf_picture_set_readers() (0: never set, a picture of one context). */
 unsigned vmaf_picture_readers(const VmafPicture *pic);
 
+/**
+ * Does pic keep side products (two or more readers)? vmaf_picture_side_acquire() answers
+ * -ENOENT when not; an extractor asks this first, so that a picture of one context (a
+ * single run) costs it no key built per frame.
+ */
+static inline bool vmaf_picture_side_shared(const VmafPicture *pic)
+{
+    return vmaf_picture_readers(pic) >= 2;
+}
+
 /** Computes a side product into data (size bytes, 64-byte aligned, uninitialised). */
 typedef int (*VmafPictureSideFn)(void *data, size_t size, void *arg);
 

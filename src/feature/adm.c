@@ -685,7 +685,7 @@ static int adm_side_compute(void *data, size_t size, void *arg)
 static int adm_from_side(AdmState *s, const VmafPicture *ref, const VmafPicture *dis,
                          bool nowait, VmafAdmTotals *t)
 {
-    if (!vmaf_adm_ref_side_applies(s->w, s->h))
+    if (!vmaf_picture_side_shared(ref) || !vmaf_adm_ref_side_applies(s->w, s->h))
         return -ENOENT;
     char key[32];
     snprintf(key, sizeof(key), "adm/%d/%d", (int)s->buf.simd, (int)s->opt.skip_scale0);

@@ -703,6 +703,7 @@ static void src_side_key(const CambiSrcSide *want, char key[40])
  * (score the reference here). */
 static int src_side_acquire(CambiState *s, const VmafFeatureFrame *f, const CambiSrcSide **side)
 {
+    if (!vmaf_picture_side_shared(f->ref)) return -ENOENT;
     CambiSrcSide want;
     src_side_setup(&s->setup, &want);
     char key[40];

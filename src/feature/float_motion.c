@@ -330,6 +330,7 @@ static int motion_side_compute(void *data, size_t size, void *arg)
  * written: blur here). */
 static int blur_from_side(FloatMotionState *s, const VmafFeatureFrame *frame, unsigned slot)
 {
+    if (!vmaf_picture_side_shared(frame->ref)) return -ENOENT;
     enum VmafFloatImpl impl = VMAF_FLOAT_IMPL_BEST;
     int err = vmaf_float_impl_resolve(&impl);
     if (err) return err;

@@ -169,6 +169,7 @@ static int ms_side_compute(void *data, size_t size, void *arg)
 static int ms_from_side(FloatMsSsimState *s, const VmafPicture *ref, const VmafPicture *dis,
                         bool nowait, VmafSsimMeans m[VMAF_SSIM_SCALES])
 {
+    if (!vmaf_picture_side_shared(ref)) return -ENOENT;
     enum VmafFloatImpl impl = VMAF_FLOAT_IMPL_BEST;
     int err = vmaf_float_impl_resolve(&impl);
     if (err) return err;

@@ -184,7 +184,7 @@ static int ssim_side_compute(void *data, size_t size, void *arg)
 static int ssim_from_side(FloatSsimState *s, const VmafPicture *ref, const VmafPicture *dis,
                           bool nowait, VmafSsimMeans *m)
 {
-    if (s->scale > 1 && (!s->dec_w || !s->dec_h))
+    if (!vmaf_picture_side_shared(ref) || (s->scale > 1 && (!s->dec_w || !s->dec_h)))
         return -ENOENT;
     enum VmafFloatImpl impl = VMAF_FLOAT_IMPL_BEST;
     int err = vmaf_float_impl_resolve(&impl);

@@ -1057,6 +1057,8 @@ static int vif_from_side(VifState *s, const VmafFeatureFrame *frame,
 {
     const VmafPicture *ref = frame->ref, *dis = frame->dist;
     const VmafVifOptions *o = &s->opt;
+    if (!vmaf_picture_side_shared(ref))
+        return -ENOENT;
     char key[32];
     snprintf(key, sizeof(key), "vif/%d/%d", (int)s->ws->best, (int)o->skip_scale0);
     VifSideArgs args = { s->ws, ref, o->skip_scale0 };

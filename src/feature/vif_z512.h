@@ -8,30 +8,46 @@
  * No include guard: meant to be included more than once.
  */
 
+/* Tap k of the q_yy and q_xy sums (z_vertical_block's second part): the products y*y and
+ * x*y of rows k and 16 - k (rr: reference, dr: distorted; columns j .. j+31), biased to
+ * signed 16 bits, weighted by the filter's tap (pair) k, into q = { yy low, yy high, xy low,
+ * xy high }. */
+Z_TARGET VIF_INLINE void Z_FN(z_products_tap)(const uint16_t *const *rr,
+                                              const uint16_t *const *dr, int j, int k,
+                                              __m512i q[4])
+{
+    const uint16_t *f = vmaf_vif_filter[0];
+    const __m512i xa = z_load(rr[k] + j), xb = z_load(rr[16 - k] + j);
+    const __m512i ya = z_load(dr[k] + j), yb = z_load(dr[16 - k] + j);
+    const __m512i fk = k < 8 ? _mm512_set1_epi32(f[k] | (uint32_t)f[k] << 16)
+                             : _mm512_set1_epi32(f[8]);
+    const __m512i bias = _mm512_set1_epi16((short)0x8000);
+    const __m512i ya2 = _mm512_xor_si512(_mm512_mullo_epi16(ya, ya), bias);
+    const __m512i yb2 = _mm512_xor_si512(_mm512_mullo_epi16(yb, yb), bias);
+    const __m512i ca = _mm512_xor_si512(_mm512_mullo_epi16(xa, ya), bias);
+    const __m512i cb = _mm512_xor_si512(_mm512_mullo_epi16(xb, yb), bias);
+    Z_MADD_ACC(q[0], _mm512_unpacklo_epi16(ya2, yb2), fk);
+    Z_MADD_ACC(q[1], _mm512_unpackhi_epi16(ya2, yb2), fk);
+    Z_MADD_ACC(q[2], _mm512_unpacklo_epi16(ca, cb), fk);
+    Z_MADD_ACC(q[3], _mm512_unpackhi_epi16(ca, cb), fk);
+}
+
 /* The distorted side of z_vertical_block in one loop, each row loaded once: m_y as in the
- * first part (pair sums, two taps to a madd), q_yy and q_xy as in the second. */
+ * first part (pair sums, two taps to a madd), q_yy and q_xy as in the second (the rows and
+ * tap read here for m_y are z_products_tap's own: once inlined, the same loads). */
 Z_TARGET VIF_INLINE void Z_FN(z_vertical_block_dis)(const uint16_t *const *rr,
                                                     const uint16_t *const *dr,
                                                     uint16_t *const *row16, int j)
 {
     const uint16_t *f = vmaf_vif_filter[0];
-    const __m512i bias = _mm512_set1_epi16((short)0x8000);
-    __m512i m2l = _mm512_setzero_si512(), m2h = m2l, yyl = m2l, yyh = m2l, xyl = m2l, xyh = m2l;
-    __m512i sy_prev = m2l;
+    __m512i m2l = _mm512_setzero_si512(), m2h = m2l, sy_prev = m2l;
+    __m512i q[4] = { m2l, m2l, m2l, m2l }; /* q_yy, q_xy: low, high halves */
 #pragma GCC unroll 9
     for (int k = 0; k <= 8; k++) {
-        const __m512i xa = z_load(rr[k] + j), xb = z_load(rr[16 - k] + j);
+        Z_FN(z_products_tap)(rr, dr, j, k, q);
         const __m512i ya = z_load(dr[k] + j), yb = z_load(dr[16 - k] + j);
         const __m512i fk = k < 8 ? _mm512_set1_epi32(f[k] | (uint32_t)f[k] << 16)
                                  : _mm512_set1_epi32(f[8]);
-        const __m512i ya2 = _mm512_xor_si512(_mm512_mullo_epi16(ya, ya), bias);
-        const __m512i yb2 = _mm512_xor_si512(_mm512_mullo_epi16(yb, yb), bias);
-        const __m512i ca = _mm512_xor_si512(_mm512_mullo_epi16(xa, ya), bias);
-        const __m512i cb = _mm512_xor_si512(_mm512_mullo_epi16(xb, yb), bias);
-        Z_MADD_ACC(yyl, _mm512_unpacklo_epi16(ya2, yb2), fk);
-        Z_MADD_ACC(yyh, _mm512_unpackhi_epi16(ya2, yb2), fk);
-        Z_MADD_ACC(xyl, _mm512_unpacklo_epi16(ca, cb), fk);
-        Z_MADD_ACC(xyh, _mm512_unpackhi_epi16(ca, cb), fk);
         const __m512i sy = k < 8 ? _mm512_add_epi16(ya, yb) : ya;
         if (k & 1) {
             const __m512i fp = _mm512_set1_epi32(f[k - 1] | (uint32_t)f[k] << 16);
@@ -46,8 +62,8 @@ Z_TARGET VIF_INLINE void Z_FN(z_vertical_block_dis)(const uint16_t *const *rr,
     const __m512i rnd = _mm512_set1_epi32(128);
     z_store16(row16[1] + j, _mm512_srli_epi32(_mm512_add_epi32(m2l, rnd), 8),
               _mm512_srli_epi32(_mm512_add_epi32(m2h, rnd), 8));
-    z_store_split(row16[4] + j, row16[5] + j, yyl, yyh);
-    z_store_split(row16[6] + j, row16[7] + j, xyl, xyh);
+    z_store_split(row16[4] + j, row16[5] + j, q[0], q[1]);
+    z_store_split(row16[6] + j, row16[7] + j, q[2], q[3]);
 }
 
 /* Vertical pass over columns j .. j+31 (see s0_vertical_block; the same parts by mode). */
@@ -114,24 +130,13 @@ Z_TARGET VIF_INLINE void Z_FN(z_vertical_block)(const uint16_t *const *rr,
     if (!dis)
         return;
 
-    __m512i yyl = _mm512_setzero_si512(), yyh = yyl, xyl = yyl, xyh = yyl;
+    const __m512i zero = _mm512_setzero_si512();
+    __m512i q[4] = { zero, zero, zero, zero }; /* q_yy, q_xy: low, high halves */
 #pragma GCC unroll 9
-    for (int k = 0; k <= 8; k++) {
-        const __m512i xa = z_load(rr[k] + j), xb = z_load(rr[16 - k] + j);
-        const __m512i ya = z_load(dr[k] + j), yb = z_load(dr[16 - k] + j);
-        const __m512i fk = k < 8 ? _mm512_set1_epi32(f[k] | (uint32_t)f[k] << 16)
-                                 : _mm512_set1_epi32(f[8]);
-        const __m512i ya2 = _mm512_xor_si512(_mm512_mullo_epi16(ya, ya), bias);
-        const __m512i yb2 = _mm512_xor_si512(_mm512_mullo_epi16(yb, yb), bias);
-        const __m512i ca = _mm512_xor_si512(_mm512_mullo_epi16(xa, ya), bias);
-        const __m512i cb = _mm512_xor_si512(_mm512_mullo_epi16(xb, yb), bias);
-        Z_MADD_ACC(yyl, _mm512_unpacklo_epi16(ya2, yb2), fk);
-        Z_MADD_ACC(yyh, _mm512_unpackhi_epi16(ya2, yb2), fk);
-        Z_MADD_ACC(xyl, _mm512_unpacklo_epi16(ca, cb), fk);
-        Z_MADD_ACC(xyh, _mm512_unpackhi_epi16(ca, cb), fk);
-    }
-    z_store_split(row16[4] + j, row16[5] + j, yyl, yyh);
-    z_store_split(row16[6] + j, row16[7] + j, xyl, xyh);
+    for (int k = 0; k <= 8; k++)
+        Z_FN(z_products_tap)(rr, dr, j, k, q);
+    z_store_split(row16[4] + j, row16[5] + j, q[0], q[1]);
+    z_store_split(row16[6] + j, row16[7] + j, q[2], q[3]);
 }
 
 Z_TARGET VIF_INLINE void Z_FN(z_hsum)(const uint16_t *row, const __m512i *cp, int j, __m512i *ev,

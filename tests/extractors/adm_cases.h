@@ -16,6 +16,8 @@
 
 #include "feature/adm.h"
 
+#include "adm_options.h"
+
 typedef struct AdmPic {
     unsigned w, h, bpc;
     size_t stride; /* bytes: the samples and 0 to 4 more (drawn) */
@@ -101,16 +103,7 @@ enum { ADM_OPTION_SETS = 5 };
 /* Option set k: the defaults, a gain limit of 1, skip_aim, skip_scale0, Barten's CSF. */
 static VmafAdmOptions adm_option_set(int k)
 {
-    VmafAdmOptions o = {
-        .csf_scale = VMAF_ADM_DEFAULT_CSF_SCALE,
-        .csf_diag_scale = VMAF_ADM_DEFAULT_CSF_DIAG_SCALE,
-        .dlm_weight = VMAF_ADM_DEFAULT_DLM_WEIGHT,
-        .enhn_gain_limit = VMAF_ADM_DEFAULT_ENHN_GAIN_LIMIT,
-        .norm_view_dist = VMAF_ADM_DEFAULT_NORM_VIEW_DIST,
-        .ref_display_height = VMAF_ADM_DEFAULT_REF_DISPLAY_HEIGHT,
-        .noise_weight = VMAF_ADM_DEFAULT_NOISE_WEIGHT,
-        .min_val = VMAF_ADM_DEFAULT_MIN_VAL,
-    };
+    VmafAdmOptions o = adm_default_options();
     if (k == 1) o.enhn_gain_limit = 1.0;
     if (k == 2) o.skip_aim = true;
     if (k == 3) o.skip_scale0 = true;

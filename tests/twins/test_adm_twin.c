@@ -23,6 +23,8 @@
 #include "feature/cuda/adm_kernels.h"
 #include "test_util.h"
 
+#include "extractors/adm_options.h"
+
 static int reverse_order;
 
 /* ------------------------------------------------------------------------------------- */
@@ -323,22 +325,6 @@ static int load_clip(const char *dir, const char *name, unsigned cw, unsigned ch
 /* ------------------------------------------------------------------------------------- */
 /* Comparison                                                                            */
 
-static VmafAdmOptions default_options(void)
-{
-    VmafAdmOptions o = {
-        .csf_scale = VMAF_ADM_DEFAULT_CSF_SCALE,
-        .csf_diag_scale = VMAF_ADM_DEFAULT_CSF_DIAG_SCALE,
-        .dlm_weight = VMAF_ADM_DEFAULT_DLM_WEIGHT,
-        .enhn_gain_limit = VMAF_ADM_DEFAULT_ENHN_GAIN_LIMIT,
-        .norm_view_dist = VMAF_ADM_DEFAULT_NORM_VIEW_DIST,
-        .ref_display_height = VMAF_ADM_DEFAULT_REF_DISPLAY_HEIGHT,
-        .csf_mode = VMAF_ADM_CSF_WATSON97,
-        .noise_weight = VMAF_ADM_DEFAULT_NOISE_WEIGHT,
-        .min_val = VMAF_ADM_DEFAULT_MIN_VAL,
-    };
-    return o;
-}
-
 static int same_double(double a, double b)
 {
     return (isnan(a) && isnan(b)) || (a == b && signbit(a) == signbit(b));
@@ -529,7 +515,7 @@ static void random_cases(void)
     int pats[3] = { 0, 1, 2 };
     for (size_t k = 0; k < sizeof(sizes) / sizeof(sizes[0]); k++) {
         for (unsigned bpc = 8; bpc <= 16; bpc += 4) {
-            Case c = { "random", sizes[k][0], sizes[k][1], bpc, default_options(), 3 };
+            Case c = { "random", sizes[k][0], sizes[k][1], bpc, adm_default_options(), 3 };
             run_case(&c, make_pattern, pats);
         }
     }
@@ -537,7 +523,8 @@ static void random_cases(void)
     static const unsigned depth_sizes[][2] = { { 67, 35 }, { 130, 70 }, { 17, 17 }, { 258, 66 } };
     for (unsigned bpc = 8; bpc <= 16; bpc++)
         for (size_t k = 0; k < 4; k++) {
-            Case c = { "depth", depth_sizes[k][0], depth_sizes[k][1], bpc, default_options(), 3 };
+            Case c = { "depth", depth_sizes[k][0], depth_sizes[k][1], bpc,
+                       adm_default_options(), 3 };
             run_case(&c, make_pattern, pats);
         }
     /* small heights (degenerate rows at scales 1..3) with widths whose DWT groups reach the
@@ -547,16 +534,16 @@ static void random_cases(void)
     for (size_t a = 0; a < sizeof(ws) / sizeof(ws[0]); a++)
         for (size_t b = 0; b < sizeof(hs) / sizeof(hs[0]); b++) {
             Case c = { "edge columns", ws[a], hs[b], ws[a] >= 129 && b % 2 ? 10 : 8,
-                       default_options(), 3 };
+                       adm_default_options(), 3 };
             run_case(&c, make_pattern, pats);
-            Case t = { "edge columns, transposed", hs[b], ws[a], 8, default_options(), 2 };
+            Case t = { "edge columns, transposed", hs[b], ws[a], 8, adm_default_options(), 2 };
             run_case(&t, make_pattern, pats);
         }
     /* identical and flat distorted pictures */
     int pats2[2] = { 3, 4 };
-    Case c = { "identical/flat", 96, 54, 8, default_options(), 2 };
+    Case c = { "identical/flat", 96, 54, 8, adm_default_options(), 2 };
     run_case(&c, make_pattern, pats2);
-    Case c10 = { "identical/flat", 97, 55, 10, default_options(), 2 };
+    Case c10 = { "identical/flat", 97, 55, 10, adm_default_options(), 2 };
     run_case(&c10, make_pattern, pats2);
 }
 
@@ -565,7 +552,7 @@ static void option_cases(void)
     int pats[2] = { 2, 1 };
     const unsigned sizes[][2] = { { 67, 35 }, { 130, 70 }, { 16, 16 }, { 9, 9 }, { 258, 146 } };
     for (int o = 0; o < 14; o++) {
-        VmafAdmOptions opt = default_options();
+        VmafAdmOptions opt = adm_default_options();
         const char *what = "";
         switch (o) {
         case 0: opt.csf_mode = 1; what = "barten"; break;
@@ -610,23 +597,24 @@ static void clip_cases(const char *dir)
         const unsigned sz[3][2] = { { ctx.cw, ctx.ch }, { 131, 75 }, { 66, 40 } };
         for (int n = 0; n < 3; n++) {
             if (k == 8 && n == 0) {
-                Case c = { ctx.name, sz[n][0], sz[n][1], ctx.cbpc, default_options(), 1 };
+                Case c = { ctx.name, sz[n][0], sz[n][1], ctx.cbpc, adm_default_options(), 1 };
                 run_case(&c, make_clip, &ctx);
                 continue;
             }
-            Case c = { ctx.name, sz[n][0], sz[n][1], ctx.cbpc, default_options(), 2 };
+            Case c = { ctx.name, sz[n][0], sz[n][1], ctx.cbpc, adm_default_options(), 2 };
             run_case(&c, make_clip, &ctx);
         }
         if (k == 8) {
             /* 4K from the 1080p clip, and 4096x2160 at 12 bits */
-            Case c4 = { "jetty at 4K", 3840, 2160, 8, default_options(), 1 };
+            Case c4 = { "jetty at 4K", 3840, 2160, 8, adm_default_options(), 1 };
             run_case(&c4, make_clip, &ctx);
             ClipCtx deep = ctx;
             deep.cbpc = 8;
-            Case c12 = { "jetty at 4096x2160, 12-bit", 4096, 2160, 12, default_options(), 1 };
+            Case c12 = { "jetty at 4096x2160, 12-bit", 4096, 2160, 12, adm_default_options(),
+                         1 };
             run_case(&c12, make_clip, &deep);
         }
-        VmafAdmOptions opt = default_options();
+        VmafAdmOptions opt = adm_default_options();
         opt.csf_mode = 3;
         opt.enhn_gain_limit = 1.0;
         Case c = { "clip, mae + egl 1", 200, 113, ctx.cbpc, opt, 2 };
