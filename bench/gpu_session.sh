@@ -152,7 +152,7 @@ if has ladder; then
   RUNS=${LADDER_RUNS:-3} bench/ladder.sh gpu > "$OUT/ladder_gpu.log" 2>&1
   tail -4 "$OUT/ladder_gpu.log" | tee -a "$OUT/summary.txt"
   RUNS=${LADDER_RUNS:-3} bench/ladder.sh gpu-floor > "$OUT/ladder_floor.log" 2>&1
-  grep -E "^reading|^one rung" "$OUT/ladder_floor.log" | tee -a "$OUT/summary.txt"
+  grep -E "^reading|^one rung|^  device" "$OUT/ladder_floor.log" | tee -a "$OUT/summary.txt"
   K4=${WORK:-/tmp/ladder-bench}/4k
   VMAF_CUDA_PROFILE=1 build/tools/vmaf -r "$K4/jetty_3840x2160_420p_ref.yuv" -d "$K4/a_blur.yuv" \
     -d "$K4/a_noise.yuv" -d "$K4/a_quant.yuv" -d "$K4/b_blur.yuv" -w 3840 -h 2160 -p 420 -b 8 \

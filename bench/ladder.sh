@@ -9,8 +9,9 @@
 #   bench/ladder.sh cpu-split  after cpu: the CPU time of ladders of 1, 2 and 4 of those rungs
 #                         at one worker, split into the work done once and the work per rung
 #   bench/ladder.sh gpu-floor  after gpu: where the 4K ladder's time goes: reading its 9
-#                         inputs (cat, page cache), the ladder itself, and one rung's device
-#                         operations per frame (VMAF_CUDA_PROFILE=ops, 30 frames)
+#                         inputs (cat, page cache), the ladder with the default model and with
+#                         luma PSNR alone (the floor: reading and uploads), and one rung's
+#                         device operations per frame (VMAF_CUDA_PROFILE=ops, 30 frames)
 #   bench/ladder.sh batch --batch of 200 titles of 1080p x 24 frames vs 200 processes (CUDA)
 # RUNS (default 5) repetitions; WORK (default /tmp/ladder-bench) holds the inputs.
 set -u
@@ -106,12 +107,14 @@ if [ "$mode" = gpu-floor ]; then
   DIS=("$D" "$K4/a_blur.yuv" "$K4/a_noise.yuv" "$K4/a_quant.yuv" "$K4/b_blur.yuv" "$K4/b_noise.yuv"
        "$K4/b_quant.yuv" "$R")
   GEO="-w 3840 -h 2160 -p 420 -b 8"
-  : > "$WORK/c.ms"; : > "$WORK/l.ms"
+  A="--backend cuda --threads $(nproc)"
+  : > "$WORK/c.ms"; : > "$WORK/l.ms"; : > "$WORK/p.ms"
   for _ in $(seq "$RUNS"); do
     time_ms cat "$R" "${DIS[@]}" >> "$WORK/c.ms"
-    ladder "$GEO" "--backend cuda --threads $(nproc)" "$R" "${DIS[@]}" >> "$WORK/l.ms"
+    ladder "$GEO" "$A" "$R" "${DIS[@]}" >> "$WORK/l.ms"
+    ladder "$GEO" "$A --no_prediction --feature psnr=enable_chroma=false" "$R" "${DIS[@]}" >> "$WORK/p.ms"
   done
-  echo "reading the 9 inputs (cat > /dev/null): $(median < "$WORK/c.ms") ms; the ladder of 8: $(median < "$WORK/l.ms") ms"
+  echo "reading the 9 inputs (cat > /dev/null): $(median < "$WORK/c.ms") ms; the ladder of 8, default model: $(median < "$WORK/l.ms") ms; luma PSNR alone (reading, uploads, a trivial kernel): $(median < "$WORK/p.ms") ms"
   VMAF_CUDA_PROFILE=ops $VMAF -r "$R" -d "$D" $GEO --backend cuda --frame_cnt 30 -q -o /dev/null \
     2> "$WORK/ops.txt" > /dev/null || { cat "$WORK/ops.txt" >&2; exit 1; }
   grep -E "^  (device|host)" "$WORK/ops.txt"
