@@ -8,60 +8,80 @@
  * No include guard: meant to be included more than once.
  */
 
+/* lo, hi += the 16-bit pairs of a and b interleaved (their low, high halves), times w */
+#define Z_MADD_PAIR(lo, hi, a, b, w)                                                        \
+    do {                                                                                    \
+        Z_MADD_ACC(lo, _mm512_unpacklo_epi16(a, b), w);                                     \
+        Z_MADD_ACC(hi, _mm512_unpackhi_epi16(a, b), w);                                     \
+    } while (0)
+
+/* The weight of tap pair k of the 17-tap filter for a pair (row k, row 16 - k): (f[k], f[k]);
+ * the centre (k = 8) alone: (f[8], 0). */
+Z_TARGET VIF_INLINE __m512i Z_FN(z_tap)(int k)
+{
+    const uint16_t *f = vmaf_vif_filter[0];
+    return k < 8 ? _mm512_set1_epi32(f[k] | (uint32_t)f[k] << 16) : _mm512_set1_epi32(f[8]);
+}
+
+/* Tap k of a mean (m_x or m_y) into m = { low, high }: s is the sum of rows k and 16 - k
+ * (the centre row alone at k = 8), s_prev tap k - 1's. Odd k adds the pair (s_prev, s) with
+ * (f[k - 1], f[k]); the centre adds (s, s) with (f[8], 0) (its pair sum would count it twice). */
+Z_TARGET VIF_INLINE void Z_FN(z_mean_tap)(int k, __m512i s_prev, __m512i s, __m512i m[2])
+{
+    const uint16_t *f = vmaf_vif_filter[0];
+    if (k & 1)
+        Z_MADD_PAIR(m[0], m[1], s_prev, s,
+                    _mm512_set1_epi32(f[k - 1] | (uint32_t)f[k] << 16));
+    else if (k == 8)
+        Z_MADD_PAIR(m[0], m[1], s, s, Z_FN(z_tap)(8));
+}
+
 /* Tap k of the q_yy and q_xy sums (z_vertical_block's second part): the products y*y and
  * x*y of rows k and 16 - k (rr: reference, dr: distorted; columns j .. j+31), biased to
- * signed 16 bits, weighted by the filter's tap (pair) k, into q = { yy low, yy high, xy low,
- * xy high }. */
+ * signed 16 bits, weighted by tap k, into q = { yy low, yy high, xy low, xy high }. */
 Z_TARGET VIF_INLINE void Z_FN(z_products_tap)(const uint16_t *const *rr,
                                               const uint16_t *const *dr, int j, int k,
                                               __m512i q[4])
 {
-    const uint16_t *f = vmaf_vif_filter[0];
     const __m512i xa = z_load(rr[k] + j), xb = z_load(rr[16 - k] + j);
     const __m512i ya = z_load(dr[k] + j), yb = z_load(dr[16 - k] + j);
-    const __m512i fk = k < 8 ? _mm512_set1_epi32(f[k] | (uint32_t)f[k] << 16)
-                             : _mm512_set1_epi32(f[8]);
+    const __m512i fk = Z_FN(z_tap)(k);
     const __m512i bias = _mm512_set1_epi16((short)0x8000);
     const __m512i ya2 = _mm512_xor_si512(_mm512_mullo_epi16(ya, ya), bias);
     const __m512i yb2 = _mm512_xor_si512(_mm512_mullo_epi16(yb, yb), bias);
     const __m512i ca = _mm512_xor_si512(_mm512_mullo_epi16(xa, ya), bias);
     const __m512i cb = _mm512_xor_si512(_mm512_mullo_epi16(xb, yb), bias);
-    Z_MADD_ACC(q[0], _mm512_unpacklo_epi16(ya2, yb2), fk);
-    Z_MADD_ACC(q[1], _mm512_unpackhi_epi16(ya2, yb2), fk);
-    Z_MADD_ACC(q[2], _mm512_unpacklo_epi16(ca, cb), fk);
-    Z_MADD_ACC(q[3], _mm512_unpackhi_epi16(ca, cb), fk);
+    Z_MADD_PAIR(q[0], q[1], ya2, yb2, fk);
+    Z_MADD_PAIR(q[2], q[3], ca, cb, fk);
+}
+
+/* The rounded means of m = { low, high } as 16 bits into dst. */
+Z_TARGET VIF_INLINE void Z_FN(z_store_mean)(uint16_t *dst, const __m512i m[2])
+{
+    const __m512i rnd = _mm512_set1_epi32(128);
+    z_store16(dst, _mm512_srli_epi32(_mm512_add_epi32(m[0], rnd), 8),
+              _mm512_srli_epi32(_mm512_add_epi32(m[1], rnd), 8));
 }
 
 /* The distorted side of z_vertical_block in one loop, each row loaded once: m_y as in the
- * first part (pair sums, two taps to a madd), q_yy and q_xy as in the second (the rows and
- * tap read here for m_y are z_products_tap's own: once inlined, the same loads). */
+ * first part, q_yy and q_xy as in the second (the rows read here for m_y are
+ * z_products_tap's own: once inlined, the same loads). */
 Z_TARGET VIF_INLINE void Z_FN(z_vertical_block_dis)(const uint16_t *const *rr,
                                                     const uint16_t *const *dr,
                                                     uint16_t *const *row16, int j)
 {
-    const uint16_t *f = vmaf_vif_filter[0];
-    __m512i m2l = _mm512_setzero_si512(), m2h = m2l, sy_prev = m2l;
-    __m512i q[4] = { m2l, m2l, m2l, m2l }; /* q_yy, q_xy: low, high halves */
+    const __m512i zero = _mm512_setzero_si512();
+    __m512i m2[2] = { zero, zero }, sy_prev = zero;
+    __m512i q[4] = { zero, zero, zero, zero }; /* q_yy, q_xy: low, high halves */
 #pragma GCC unroll 9
     for (int k = 0; k <= 8; k++) {
         Z_FN(z_products_tap)(rr, dr, j, k, q);
         const __m512i ya = z_load(dr[k] + j), yb = z_load(dr[16 - k] + j);
-        const __m512i fk = k < 8 ? _mm512_set1_epi32(f[k] | (uint32_t)f[k] << 16)
-                                 : _mm512_set1_epi32(f[8]);
         const __m512i sy = k < 8 ? _mm512_add_epi16(ya, yb) : ya;
-        if (k & 1) {
-            const __m512i fp = _mm512_set1_epi32(f[k - 1] | (uint32_t)f[k] << 16);
-            Z_MADD_ACC(m2l, _mm512_unpacklo_epi16(sy_prev, sy), fp);
-            Z_MADD_ACC(m2h, _mm512_unpackhi_epi16(sy_prev, sy), fp);
-        } else if (k == 8) {
-            Z_MADD_ACC(m2l, _mm512_unpacklo_epi16(sy, sy), fk);
-            Z_MADD_ACC(m2h, _mm512_unpackhi_epi16(sy, sy), fk);
-        }
+        Z_FN(z_mean_tap)(k, sy_prev, sy, m2);
         sy_prev = sy;
     }
-    const __m512i rnd = _mm512_set1_epi32(128);
-    z_store16(row16[1] + j, _mm512_srli_epi32(_mm512_add_epi32(m2l, rnd), 8),
-              _mm512_srli_epi32(_mm512_add_epi32(m2h, rnd), 8));
+    Z_FN(z_store_mean)(row16[1] + j, m2);
     z_store_split(row16[4] + j, row16[5] + j, q[0], q[1]);
     z_store_split(row16[6] + j, row16[7] + j, q[2], q[3]);
 }
@@ -75,62 +95,33 @@ Z_TARGET VIF_INLINE void Z_FN(z_vertical_block)(const uint16_t *const *rr,
         Z_FN(z_vertical_block_dis)(rr, dr, row16, j);
         return;
     }
-    const bool ref = mode != VIF_DIS, dis = mode != VIF_REF;
-    const uint16_t *f = vmaf_vif_filter[0];
-    const __m512i bias = _mm512_set1_epi16((short)0x8000);
-    __m512i m1l = _mm512_setzero_si512(), m1h = m1l, m2l = m1l, m2h = m1l, xxl = m1l, xxh = m1l;
-    __m512i sx_prev = m1l, sy_prev = m1l;
+    const bool dis = mode != VIF_REF; /* VIF_FUSED or VIF_REF: the reference side is made */
+    const __m512i bias = _mm512_set1_epi16((short)0x8000), zero = _mm512_setzero_si512();
+    __m512i m1[2] = { zero, zero }, m2[2] = { zero, zero }, xxl = zero, xxh = zero;
+    __m512i sx_prev = zero, sy_prev = zero;
 
 #pragma GCC unroll 9
     for (int k = 0; k <= 8; k++) {
         const __m512i xa = z_load(rr[k] + j), xb = z_load(rr[16 - k] + j);
-        const __m512i fk = k < 8 ? _mm512_set1_epi32(f[k] | (uint32_t)f[k] << 16)
-                                 : _mm512_set1_epi32(f[8]);
-        if (ref) {
-            const __m512i xa2 = _mm512_xor_si512(_mm512_mullo_epi16(xa, xa), bias);
-            const __m512i xb2 = _mm512_xor_si512(_mm512_mullo_epi16(xb, xb), bias);
-            Z_MADD_ACC(xxl, _mm512_unpacklo_epi16(xa2, xb2), fk);
-            Z_MADD_ACC(xxh, _mm512_unpackhi_epi16(xa2, xb2), fk);
-        }
-        const __m512i ya = dis ? z_load(dr[k] + j) : xa, yb = dis ? z_load(dr[16 - k] + j) : xb;
+        const __m512i xa2 = _mm512_xor_si512(_mm512_mullo_epi16(xa, xa), bias);
+        const __m512i xb2 = _mm512_xor_si512(_mm512_mullo_epi16(xb, xb), bias);
+        Z_MADD_PAIR(xxl, xxh, xa2, xb2, Z_FN(z_tap)(k));
         const __m512i sx = k < 8 ? _mm512_add_epi16(xa, xb) : xa;
-        const __m512i sy = k < 8 ? _mm512_add_epi16(ya, yb) : ya;
-        if (k & 1) {
-            const __m512i fp = _mm512_set1_epi32(f[k - 1] | (uint32_t)f[k] << 16);
-            if (ref) {
-                Z_MADD_ACC(m1l, _mm512_unpacklo_epi16(sx_prev, sx), fp);
-                Z_MADD_ACC(m1h, _mm512_unpackhi_epi16(sx_prev, sx), fp);
-            }
-            if (dis) {
-                Z_MADD_ACC(m2l, _mm512_unpacklo_epi16(sy_prev, sy), fp);
-                Z_MADD_ACC(m2h, _mm512_unpackhi_epi16(sy_prev, sy), fp);
-            }
-        } else if (k == 8) {
-            if (ref) {
-                Z_MADD_ACC(m1l, _mm512_unpacklo_epi16(sx, sx), fk);
-                Z_MADD_ACC(m1h, _mm512_unpackhi_epi16(sx, sx), fk);
-            }
-            if (dis) {
-                Z_MADD_ACC(m2l, _mm512_unpacklo_epi16(sy, sy), fk);
-                Z_MADD_ACC(m2h, _mm512_unpackhi_epi16(sy, sy), fk);
-            }
-        }
+        Z_FN(z_mean_tap)(k, sx_prev, sx, m1);
         sx_prev = sx;
-        sy_prev = sy;
+        if (dis) {
+            const __m512i ya = z_load(dr[k] + j), yb = z_load(dr[16 - k] + j);
+            const __m512i sy = k < 8 ? _mm512_add_epi16(ya, yb) : ya;
+            Z_FN(z_mean_tap)(k, sy_prev, sy, m2);
+            sy_prev = sy;
+        }
     }
-    const __m512i rnd = _mm512_set1_epi32(128);
-    if (ref) {
-        z_store16(row16[0] + j, _mm512_srli_epi32(_mm512_add_epi32(m1l, rnd), 8),
-                  _mm512_srli_epi32(_mm512_add_epi32(m1h, rnd), 8));
-        z_store_split(row16[2] + j, row16[3] + j, xxl, xxh);
-    }
-    if (dis)
-        z_store16(row16[1] + j, _mm512_srli_epi32(_mm512_add_epi32(m2l, rnd), 8),
-                  _mm512_srli_epi32(_mm512_add_epi32(m2h, rnd), 8));
+    Z_FN(z_store_mean)(row16[0] + j, m1);
+    z_store_split(row16[2] + j, row16[3] + j, xxl, xxh);
     if (!dis)
         return;
+    Z_FN(z_store_mean)(row16[1] + j, m2);
 
-    const __m512i zero = _mm512_setzero_si512();
     __m512i q[4] = { zero, zero, zero, zero }; /* q_yy, q_xy: low, high halves */
 #pragma GCC unroll 9
     for (int k = 0; k <= 8; k++)
@@ -269,3 +260,5 @@ Z_FN(vmaf_vif_stat_scale0_8_avx512)(VmafVifWorkspace *ws, const Plane *ref, cons
     VIF_BY_MODE(mode, CALL);
 #undef CALL
 }
+
+#undef Z_MADD_PAIR
