@@ -93,6 +93,17 @@ static inline uint32_t rng(void)
     return (uint32_t)(rng_state >> 16);
 }
 
+/* Every sample of an 8-bit picture's planes drawn by rng() from seed (rng_state reseeded:
+ * the same seed, the same picture). */
+static inline void test_picture_fill8(VmafPicture *p, uint64_t seed)
+{
+    rng_state = 0x9e3779b97f4a7c15ull ^ seed;
+    for (unsigned c = 0; c < 3; c++)
+        for (unsigned y = 0; y < p->h[c]; y++)
+            for (unsigned x = 0; x < p->w[c]; x++)
+                ((uint8_t *)p->data[c])[y * p->stride[c] + x] = (uint8_t)(rng() >> 8);
+}
+
 /* 64 random bits: two rng() draws, the first one the high half */
 static inline uint64_t rng64(void)
 {

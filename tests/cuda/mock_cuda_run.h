@@ -37,11 +37,7 @@ static inline int mock_cuda_picture(VmafContext *v, bool device, VmafPicture *p,
     if (device) return vmaf_cuda_fetch_preallocated_picture(v, p);
     const int err = vmaf_picture_alloc(p, VMAF_PIX_FMT_YUV420P, 8, MOCK_W, MOCK_H);
     if (err) return err;
-    rng_state = 0x9e3779b97f4a7c15ull ^ seed;
-    for (unsigned pl = 0; pl < 3; pl++)
-        for (unsigned y = 0; y < p->h[pl]; y++)
-            for (unsigned x = 0; x < p->w[pl]; x++)
-                ((uint8_t *)p->data[pl])[y * p->stride[pl] + x] = (uint8_t)(rng() >> 8);
+    test_picture_fill8(p, seed);
     return 0;
 }
 

@@ -54,11 +54,7 @@ static int picture(VmafPicture *p, unsigned seed)
 {
     int err = vmaf_picture_alloc(p, VMAF_PIX_FMT_YUV420P, 8, cfg->w, cfg->h);
     if (err) return err;
-    rng_state = 0x9e3779b97f4a7c15ull ^ seed;
-    for (unsigned c = 0; c < 3; c++)
-        for (unsigned y = 0; y < p->h[c]; y++)
-            for (unsigned x = 0; x < p->w[c]; x++)
-                ((uint8_t *)p->data[c])[y * p->stride[c] + x] = (uint8_t)(rng() >> 8);
+    test_picture_fill8(p, seed);
     return 0;
 }
 
